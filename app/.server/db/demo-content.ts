@@ -1,0 +1,192 @@
+/** Demo content: fictional people and articles, seeded into an empty database. */
+import type { SupportStaff } from "./schema";
+
+type DemoMember = {
+  full_name: string;
+  title: string;
+  email: string;
+  extension: number;
+  mobile: string;
+  desc: string;
+  AOP: string[];
+  area_details: string[];
+  staff: SupportStaff[];
+  hue: number;
+};
+
+const assistant = (name: string, title: string, ext: string): SupportStaff => ({
+  name,
+  title,
+  extension: ext,
+  email: `${name.split(" ")[0]!.toLowerCase()}.${name.split(" ").at(-1)!.toLowerCase()}@harrowkline.example`,
+});
+
+export const DEMO_TEAM: DemoMember[] = [
+  {
+    full_name: "Eleanor Whitcombe",
+    title: "Managing Partner",
+    email: "ewhitcombe@harrowkline.example",
+    extension: 101,
+    mobile: "416-555-0190",
+    desc: "Eleanor leads the firm and its insurance defence practice. For more than twenty years she has defended insurers and their insureds in complex bodily injury, coverage and subrogation matters before every level of court in Ontario, and she is regularly retained on files where the exposure is significant and the facts are contested.",
+    AOP: ["insurance", "construction"],
+    area_details: ["Insurance defence", "Coverage issues", "Bodily injury (auto and non-auto)", "Appeals"],
+    staff: [assistant("Dana Ruiz", "Legal Assistant", "121"), assistant("Owen Park", "Law Clerk", "122")],
+    hue: 215,
+  },
+  {
+    full_name: "Marcus Adeyemi",
+    title: "Client Services Partner",
+    email: "madeyemi@harrowkline.example",
+    extension: 102,
+    mobile: "",
+    desc: "Marcus is the first call for the firm's insurer and corporate clients. He manages reporting, budgets and service standards across the firm's portfolios, and maintains a defence practice focused on property claims, fraud and occupier's liability.",
+    AOP: ["insurance"],
+    area_details: ["Property claims", "Fraud claims", "Occupier's liability claims", "Slips, trips and falls"],
+    staff: [assistant("Lena Fischer", "Legal Assistant", "123")],
+    hue: 30,
+  },
+  {
+    full_name: "Sofia Marchetti",
+    title: "Partner",
+    email: "smarchetti@harrowkline.example",
+    extension: 103,
+    mobile: "416-555-0191",
+    desc: "Sofia acts for owners, general contractors and sureties in construction disputes, from lien and holdback claims to delay and deficiency litigation and arbitration. She advises on contract risk before a shovel hits the ground.",
+    AOP: ["construction"],
+    area_details: ["Construction litigation", "Contract law", "Commercial litigation"],
+    staff: [assistant("Tom Baxter", "Law Clerk", "124")],
+    hue: 150,
+  },
+  {
+    full_name: "Rajiv Menon",
+    title: "Partner",
+    email: "rmenon@harrowkline.example",
+    extension: 104,
+    mobile: "416-555-0192",
+    desc: "Rajiv leads the cyber security and incident response group. He is on call when a client discovers ransomware, a business e-mail compromise or a data exfiltration, coordinating forensics, notification, regulators and the defence of the claims that follow.",
+    AOP: ["cyber", "insurance"],
+    area_details: ["Cyber incident response", "Cyber claims", "Cyber law", "Class actions"],
+    staff: [assistant("Ivy Chen", "Incident Coordinator", "125"), assistant("Sam Patel", "Legal Assistant", "126")],
+    hue: 265,
+  },
+  {
+    full_name: "Catherine Doyle",
+    title: "Partner",
+    email: "cdoyle@harrowkline.example",
+    extension: 105,
+    mobile: "",
+    desc: "Catherine defends insurers in accident benefits and disability disputes and appears regularly before the Licence Appeal Tribunal. She also handles travel and disability coverage claims.",
+    AOP: ["insurance"],
+    area_details: ["Accident benefits", "Disability claims", "Travel/disability", "Medical malpractice"],
+    staff: [assistant("Grace Holm", "Legal Assistant", "127")],
+    hue: 340,
+  },
+  {
+    full_name: "Benjamin Okafor",
+    title: "Associate",
+    email: "bokafor@harrowkline.example",
+    extension: 106,
+    mobile: "416-555-0193",
+    desc: "Benjamin's practice spans construction litigation and cyber incident response. Before law school he worked as a network engineer, which his clients find useful when a breach investigation turns technical.",
+    AOP: ["construction", "cyber"],
+    area_details: ["Construction litigation", "Cyber incident response", "Contract law"],
+    staff: [],
+    hue: 190,
+  },
+  {
+    full_name: "Amelia Brandt",
+    title: "Associate",
+    email: "abrandt@harrowkline.example",
+    extension: 107,
+    mobile: "",
+    desc: "Amelia defends insurers and their insureds in bodily injury, dog bite and slip and fall claims, and assists with subrogation recoveries.",
+    AOP: ["insurance"],
+    area_details: ["Dog bites", "Slips, trips and falls", "Subrogation", "Property damage"],
+    staff: [],
+    hue: 95,
+  },
+  {
+    full_name: "Hiroshi Tanaka",
+    title: "Associate",
+    email: "htanaka@harrowkline.example",
+    extension: 108,
+    mobile: "",
+    desc: "Hiroshi advises employers on cyber risk, privacy and employment matters, including wrongful dismissal and human rights claims that follow an incident.",
+    AOP: ["cyber"],
+    area_details: ["Employment law", "Wrongful dismissal", "Human rights claims", "Cyber law"],
+    staff: [],
+    hue: 5,
+  },
+  {
+    full_name: "Nadia Kowalski",
+    title: "Senior Law Clerk",
+    email: "nkowalski@harrowkline.example",
+    extension: 110,
+    mobile: "",
+    desc: "Nadia supports the insurance and construction groups with productions, discoveries and trial preparation.",
+    AOP: ["insurance", "construction"],
+    area_details: ["Mass tort litigation"],
+    staff: [],
+    hue: 45,
+  },
+  {
+    full_name: "Patrick Lindqvist",
+    title: "Office Manager",
+    email: "plindqvist@harrowkline.example",
+    extension: 111,
+    mobile: "",
+    desc: "Patrick keeps the office running, from client intake to the firm's accessibility programme.",
+    AOP: [],
+    area_details: [],
+    staff: [],
+    hue: 240,
+  },
+];
+
+type DemoArticle = { title: string; category: string; news: boolean; priority: boolean; daysAgo: number; copy: string; hue: number };
+
+const p = (...paragraphs: string[]) => paragraphs.map((t) => `<p>${t}</p>`).join("");
+
+export const DEMO_ARTICLES: DemoArticle[] = [
+  { title: "Firm Expands Cyber Incident Response Team", category: "cyber", news: true, priority: true, daysAgo: 2, hue: 265,
+    copy: p("We are pleased to announce that our cyber security and incident response group has grown to meet the demand from insurers and businesses across Ontario.", "The group is available around the clock to coordinate breach counsel, forensics and notification.") + "<h2>What this means for clients</h2><ul><li>Faster first response</li><li>One team from containment to claim</li></ul>" },
+  { title: "Ransomware Payments: Five Questions to Ask Before You Pay", category: "cyber", news: false, priority: false, daysAgo: 5, hue: 280,
+    copy: p("Whether to pay a ransom is a business decision with legal consequences. Sanctions, insurance coverage and regulatory notification all bear on it.") + "<ol><li>Who is the threat actor?</li><li>Is the payment lawful?</li><li>What does the policy cover?</li><li>Can backups restore operations?</li><li>Who must be notified?</li></ol>" },
+  { title: "Court of Appeal Clarifies Occupiers' Duty in Winter Slip Claims", category: "insurance", news: true, priority: false, daysAgo: 8, hue: 210,
+    copy: p("A recent appellate decision confirms that the standard of care for winter maintenance is reasonableness, not perfection.", "Insurers should review their maintenance-contractor indemnities in light of the ruling.") },
+  { title: "Prompt Payment and Adjudication: Two Years of Decisions", category: "construction", news: false, priority: false, daysAgo: 11, hue: 150,
+    copy: p("Ontario's adjudication regime has changed how payment disputes on construction projects are fought.", "<strong>Key lesson:</strong> documentation delivered with the notice of adjudication often decides the outcome.") },
+  { title: "Annual Insurance Defence Seminar: Registration Open", category: "events", news: true, priority: true, daysAgo: 13, hue: 20,
+    copy: p("Join our insurance defence group for a half-day seminar on accident benefits, coverage and the year's most important decisions.", "The seminar qualifies for professionalism hours.") },
+  { title: "Business E-mail Compromise: The First 48 Hours", category: "cyber", news: false, priority: false, daysAgo: 17, hue: 300,
+    copy: p("Most business e-mail compromises are discovered when a payment goes astray. What happens next determines whether funds can be recovered.") + "<blockquote>Call your bank first, then your breach counsel.</blockquote>" },
+  { title: "Subrogation After a Condominium Water Loss", category: "insurance", news: false, priority: false, daysAgo: 20, hue: 200,
+    copy: p("Water losses in condominiums raise questions about the corporation's declaration, the unit owner's policy and the insurer's right of recovery.") },
+  { title: "Delay Claims: Proving Critical Path Impact", category: "construction", news: false, priority: false, daysAgo: 24, hue: 130,
+    copy: p("A delay claim succeeds or fails on its schedule analysis. Contemporaneous records remain the best evidence.") },
+  { title: "Partner Sofia Marchetti Named to Construction Law Section Executive", category: "construction", news: true, priority: false, daysAgo: 28, hue: 160,
+    copy: p("We congratulate Sofia Marchetti on her appointment to the executive of the provincial construction law section.") },
+  { title: "Breakfast Briefing: Privacy Class Actions After a Breach", category: "events", news: false, priority: false, daysAgo: 33, hue: 40,
+    copy: p("Our cyber group hosts a breakfast briefing on certification trends in privacy class actions and what defendants can do early.") },
+  { title: "Accident Benefits: Catastrophic Impairment Update", category: "insurance", news: false, priority: false, daysAgo: 38, hue: 220,
+    copy: p("Recent tribunal decisions continue to refine how catastrophic impairment is assessed under the Schedule.") },
+  { title: "Lien Rights and Holdback: A Practical Checklist for Owners", category: "construction", news: false, priority: false, daysAgo: 44, hue: 120,
+    copy: p("Owners who manage holdback carefully avoid paying twice.") + "<ul><li>Track substantial performance</li><li>Publish certificates promptly</li><li>Keep holdback separate</li></ul>" },
+  { title: "Firm Welcomes Two New Associates", category: "insurance", news: true, priority: false, daysAgo: 50, hue: 235,
+    copy: p("Benjamin Okafor and Amelia Brandt have joined the firm as associates in our insurance defence, construction and cyber groups.") },
+  { title: "Tabletop Exercises That Actually Prepare Your Team", category: "cyber", news: false, priority: false, daysAgo: 57, hue: 250,
+    copy: p("A tabletop exercise is only useful if it tests decisions people will really have to make, under privilege.") },
+  { title: "Webinar: Coverage Issues in Cyber Policies", category: "events", news: false, priority: false, daysAgo: 64, hue: 60,
+    copy: p("A one-hour webinar on war exclusions, betterment and the interplay between cyber and commercial general liability policies.") },
+  { title: "Fraud Indicators in Staged Collision Claims", category: "insurance", news: false, priority: false, daysAgo: 72, hue: 190,
+    copy: p("Staged collisions leave patterns in medical, repair and witness evidence. Early investigation pays.") },
+];
+
+export const DEMO_HEADERS: Record<string, string> = {
+  team: "Our lawyers and staff combine courtroom experience with practical judgment, for insurers, builders and businesses across Ontario.",
+  news: "Decisions, developments and events from our insurance defence, construction and cyber practices.",
+  insurance: "Defending insurers and their insureds with rigour, from the first report to the last appeal.",
+  construction: "Resolving construction disputes on the schedule your project needs.",
+  cyber: "Breach counsel when minutes matter, and defence of the claims that follow.",
+};

@@ -1,0 +1,97 @@
+/**
+ * Demo content: seeded automatically into an empty embedded database, or on
+ * purpose with `npm run db:seed` (which replaces all content).
+ */
+import { sql } from "drizzle-orm";
+import sharp from "sharp";
+import { articleDateText } from "~/lib/dates";
+import { deleteImage, saveImage } from "../images";
+import { getStorage, IMAGE_FOLDERS } from "../storage";
+import { createArticle } from "./articles";
+import { db } from "./client";
+import { DEMO_ARTICLES, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
+import { updateOfficeHours } from "./office-hours";
+import { updatePageHeader } from "./page-headers";
+import { articles, headers, hours, team } from "./schema";
+import { createTeamMember } from "./team";
+
+/** True when no content table has a row (a brand-new database). */
+export async function isContentEmpty(): Promise<boolean> {
+  const counts = await Promise.all(
+    [team, articles, headers, hours].map((table) => db().select({ n: sql<number>`count(*)::int` }).from(table)),
+  );
+  return counts.every(([row]) => (row?.n ?? 0) === 0);
+}
+
+function initials(name: string) {
+  return name
+    .split(/\s+/)
+    .map((w) => w[0])
+    .join("")
+    .slice(0, 2)
+    .toUpperCase();
+}
+
+/** A made portrait (4:5): soft gradient, head-and-shoulders silhouette, initials. */
+async function demoPortrait(name: string, hue: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1000">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">
+    <stop offset="0" stop-color="hsl(${hue},28%,78%)"/><stop offset="1" stop-color="hsl(${hue},30%,52%)"/></linearGradient></defs>
+  <rect width="800" height="1000" fill="url(#g)"/>
+  <circle cx="400" cy="400" r="170" fill="hsl(${hue},20%,92%)" opacity="0.85"/>
+  <path d="M110 1000 C130 740 270 640 400 640 C530 640 670 740 690 1000 Z" fill="hsl(${hue},25%,25%)" opacity="0.9"/>
+  <text x="400" y="440" font-family="serif" font-size="120" text-anchor="middle" fill="hsl(${hue},35%,30%)">${initials(name)}</text>
+</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/** A made article picture (16:9): quiet geometric composition. */
+async function demoArticleImage(hue: number, seed: number): Promise<Buffer> {
+  const shapes = Array.from({ length: 6 }, (_, i) => {
+    const x = (seed * 137 + i * 211) % 1200;
+    const y = (seed * 89 + i * 149) % 675;
+    const r = 60 + ((seed + i * 37) % 160);
+    return `<circle cx="${x}" cy="${y}" r="${r}" fill="hsl(${(hue + i * 12) % 360},35%,${40 + i * 6}%)" opacity="0.55"/>`;
+  }).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675">
+  <rect width="1200" height="675" fill="hsl(${hue},30%,22%)"/>${shapes}
+  <rect x="0" y="560" width="1200" height="115" fill="hsl(${hue},30%,14%)" opacity="0.6"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
+}
+
+export type SeedProgress = (message: string) => void;
+
+/** Removes all content rows and uploaded pictures (used by a deliberate reseed). */
+export async function clearContent(): Promise<void> {
+  await db().execute(sql`truncate ${team}, ${articles}, ${headers}, ${hours} restart identity`);
+  const storage = getStorage();
+  for (const folder of IMAGE_FOLDERS) {
+    for (const key of await storage.list(folder)) await storage.delete(key).catch(() => {});
+  }
+}
+
+export async function seedDemoContent(progress: SeedProgress = () => {}): Promise<void> {
+  const now = Date.now();
+  progress(`Seeding ${DEMO_TEAM.length} demo team members…`);
+  for (const [i, m] of DEMO_TEAM.entries()) {
+    const { hue, ...member } = m;
+    // Every third support person has no photo, to show the placeholder.
+    const img = i === DEMO_TEAM.length - 1 ? "" : await saveImage("team", await demoPortrait(m.full_name, hue));
+    try {
+      await createTeamMember({ ...member, img });
+    } catch (error) {
+      await deleteImage("team", img);
+      throw error;
+    }
+  }
+  progress(`Seeding ${DEMO_ARTICLES.length} demo articles…`);
+  for (const [i, a] of DEMO_ARTICLES.entries()) {
+    const { hue, daysAgo, ...article } = a;
+    const created = new Date(now - daysAgo * 86_400_000);
+    const img = await saveImage("articles", await demoArticleImage(hue, i + 1));
+    await createArticle({ ...article, img, date: articleDateText(created), created_at: created });
+  }
+  for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text);
+  await updateOfficeHours({ start_time: "9:00", end_time: "5:00" });
+  progress("Demo content ready.");
+}

@@ -1,0 +1,90 @@
+/**
+ * Uploaded pictures: the real type is read from the bytes (JPEG, PNG, WebP,
+ * AVIF; everything else refused), at most 10 MB and 40 megapixels, then
+ * re-encoded with sharp (metadata such as GPS stripped) into the original
+ * format plus responsive WebP widths, and stored under a fresh uuid.
+ */
+import { randomUUID } from "node:crypto";
+import sharp, { type Metadata } from "sharp";
+import { ARTICLE_WIDTHS, imageKeys, TEAM_WIDTHS, type ImageKind } from "~/lib/images";
+import { getStorage } from "./storage";
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_PIXELS = 40_000_000;
+const MAX_EDGE = 2400;
+
+sharp.concurrency(1);
+sharp.cache(false);
+
+export class ImageRejected extends Error {}
+
+const FORMATS = { jpeg: "jpg", png: "png", webp: "webp", heif: "avif" } as const;
+
+/** Checks the bytes and returns the format to store, or throws ImageRejected with a message for the form. */
+export async function inspectImage(bytes: Uint8Array): Promise<{ ext: (typeof FORMATS)[keyof typeof FORMATS]; width: number; height: number }> {
+  if (bytes.byteLength === 0) throw new ImageRejected("The chosen file is empty. Choose a JPEG, PNG, WebP or AVIF picture.");
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new ImageRejected("The picture is larger than 10 MB. Choose a smaller file.");
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageRejected("This file is not a picture we can use. Choose a JPEG, PNG, WebP or AVIF picture.");
+  }
+  const format = meta.format as string;
+  const ext = FORMATS[format as keyof typeof FORMATS];
+  if (!ext || (format === "heif" && meta.compression !== "av1")) {
+    throw new ImageRejected("Only JPEG, PNG, WebP or AVIF pictures can be uploaded.");
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (!width || !height) throw new ImageRejected("This file is not a picture we can use. Choose a JPEG, PNG, WebP or AVIF picture.");
+  if (width * height > MAX_PIXELS) {
+    throw new ImageRejected(`The picture is ${width}×${height} pixels; the largest allowed is 40 megapixels. Choose a smaller picture.`);
+  }
+  return { ext, width, height };
+}
+
+function pipeline(bytes: Uint8Array) {
+  return sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+}
+
+/** Stores a checked picture (original + WebP widths); returns the file name for the `img` column. */
+export async function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
+  const { ext } = await inspectImage(bytes);
+  const name = `${randomUUID()}.${ext}`;
+  const [originalKey, ...variantKeys] = imageKeys(kind, name);
+  const widths = kind === "team" ? TEAM_WIDTHS : ARTICLE_WIDTHS;
+  const storage = getStorage();
+  const written: string[] = [];
+  try {
+    const base = pipeline(bytes).resize({ width: MAX_EDGE, height: MAX_EDGE, fit: "inside", withoutEnlargement: true });
+    const original =
+      ext === "jpg"
+        ? base.jpeg({ quality: 82, mozjpeg: true })
+        : ext === "png"
+          ? base.png({ compressionLevel: 9 })
+          : ext === "webp"
+            ? base.webp({ quality: 80 })
+            : base.avif({ quality: 55, effort: 2 });
+    const originalBytes = await original.toBuffer();
+    await storage.put(originalKey!, originalBytes);
+    written.push(originalKey!);
+    for (const [i, width] of widths.entries()) {
+      const variant = await sharp(originalBytes).resize({ width, withoutEnlargement: true }).webp({ quality: 74 }).toBuffer();
+      await storage.put(variantKeys[i]!, variant);
+      written.push(variantKeys[i]!);
+    }
+  } catch (error) {
+    await Promise.all(written.map((key) => storage.delete(key).catch(() => {})));
+    if (error instanceof ImageRejected) throw error;
+    throw new ImageRejected("This picture could not be read. Choose another JPEG, PNG, WebP or AVIF picture.");
+  }
+  return name;
+}
+
+/** Removes a picture and its variants (no-op for '' / 'none'). */
+export async function deleteImage(kind: ImageKind, img: string | null | undefined): Promise<void> {
+  if (!img || img === "none" || !/^[a-z0-9-]+\.(jpg|png|webp|avif)$/.test(img)) return;
+  const storage = getStorage();
+  await Promise.all(imageKeys(kind, img).map((key) => storage.delete(key).catch(() => {})));
+}

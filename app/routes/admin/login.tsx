@@ -1,0 +1,4 @@
+// Placeholder: built in its own issue.
+export default function Page() {
+  return <main id="main"><h1>login</h1></main>;
+}

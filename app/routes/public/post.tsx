@@ -1,0 +1,4 @@
+// Placeholder: built in its own issue.
+export default function Page() {
+  return <main id="main"><h1>post</h1></main>;
+}

@@ -1,0 +1,95 @@
+// The Node entry: start-up, the HTTP server and shutdown. In production it
+// runs the Vite-built bundle (build/server/index.js); in development it loads
+// server/app.ts through Vite with hot reload. See ARCHITECTURE.md.
+import http from "node:http";
+
+const DEV = process.env.NODE_ENV !== "production";
+const SHUTDOWN_GRACE_MS = 8000;
+
+function fail(message) {
+  console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: message }));
+  process.exit(1);
+}
+
+let vite;
+let mod;
+try {
+  if (DEV) {
+    const { createServer } = await import("vite");
+    vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+    mod = await vite.ssrLoadModule("./server/app.ts");
+  } else {
+    mod = await import("./build/server/index.js").catch((error) => {
+      if (error.code === "ERR_MODULE_NOT_FOUND") fail("The production build is missing: run `npm run build` first (or `npm start`, which builds).");
+      throw error;
+    });
+  }
+} catch (error) {
+  fail(error.message.split("\n")[0]);
+}
+
+let env;
+try {
+  env = mod.getEnv();
+  await mod.startServices(env);
+} catch (error) {
+  fail(error.message.split("\n")[0]);
+}
+
+let handler;
+if (DEV) {
+  const { default: express } = await import("express");
+  const app = express();
+  app.use(vite.middlewares);
+  app.use(async (req, res, next) => {
+    try {
+      const fresh = await vite.ssrLoadModule("./server/app.ts");
+      fresh.devApp ??= fresh.createApp();
+      fresh.devApp(req, res, next);
+    } catch (error) {
+      vite.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+  handler = app;
+} else {
+  handler = mod.createApp({ static: true });
+}
+
+const server = http.createServer(handler);
+server.keepAliveTimeout = 5000;
+server.listen(env.PORT, env.HOST, () => {
+  const address = server.address();
+  console.log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "info",
+      msg: `listening on http://localhost:${address.port}`,
+      port: address.port,
+      mode: DEV ? "development" : "production",
+    }),
+  );
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  mod.markShuttingDown();
+  console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: `${signal}: shutting down` }));
+  const force = setTimeout(() => {
+    console.error(JSON.stringify({ level: "error", msg: "shutdown took too long; exiting" }));
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS + 1500);
+  force.unref();
+  await new Promise((resolve) => {
+    server.close(resolve);
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+  });
+  await vite?.close();
+  await mod.stopServices().catch((error) => console.error(error.message));
+  process.exit(0);
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

@@ -1,0 +1,153 @@
+/**
+ * The HTTP application (Express), bundled by Vite into build/server/index.js
+ * and started by server.js. Owns: request ids and logs, security headers,
+ * the cross-site check for state-changing requests, health endpoints,
+ * uploaded pictures, static files, and React Router's request handler.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import "react-router";
+import { getDatabase } from "~/.server/db/client";
+import { getEnv } from "~/.server/env";
+import { log } from "~/.server/log";
+import { getStorage, isValidKey } from "~/.server/storage";
+import { startServices, stopServices } from "~/.server/startup";
+import { securityHeaders } from "~/.server/security-headers";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    clientIp: string;
+    requestId: string;
+    nonce: string;
+  }
+}
+
+export { startServices, stopServices };
+
+const state = { shuttingDown: false };
+
+export function markShuttingDown() {
+  state.shuttingDown = true;
+}
+
+function clientIp(req: Request): string {
+  if (getEnv().TRUST_PROXY) {
+    const forwarded = req.headers["x-forwarded-for"];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/** Refuses state-changing requests that come from another site (403). */
+export function sameOrigin(req: Request): boolean {
+  const origin = req.headers.origin;
+  const host = req.headers.host;
+  if (origin) {
+    if (origin === "null") return false;
+    try {
+      const o = new URL(origin);
+      const publicOrigin = new URL(getEnv().publicUrl).origin;
+      return o.origin === publicOrigin || o.host === host;
+    } catch {
+      return false;
+    }
+  }
+  const site = req.headers["sec-fetch-site"];
+  return !site || site === "same-origin" || site === "none";
+}
+
+export function createApp(options: { static?: boolean } = {}) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", getEnv().TRUST_PROXY);
+
+  app.use((req, res, next) => {
+    const requestId = randomUUID();
+    const nonce = randomBytes(16).toString("base64");
+    const started = process.hrtime.bigint();
+    res.locals.requestId = requestId;
+    res.locals.nonce = nonce;
+    res.setHeader("X-Request-Id", requestId);
+    for (const [name, value] of Object.entries(securityHeaders(nonce))) res.setHeader(name, value);
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log("info", "request", {
+        id: requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      });
+    });
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.type("text/plain").send("ok");
+  });
+
+  app.get("/readyz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (state.shuttingDown) return void res.status(503).type("text/plain").send("shutting down");
+    try {
+      await Promise.race([
+        getDatabase().ping(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref()),
+      ]);
+      res.type("text/plain").send("ready");
+    } catch {
+      res.status(503).type("text/plain").send("database unavailable");
+    }
+  });
+
+  app.use(compression());
+
+  app.use((req, res, next) => {
+    if (!["GET", "HEAD", "OPTIONS"].includes(req.method) && !sameOrigin(req)) {
+      log("warn", "cross-site request refused", { id: res.locals.requestId, method: req.method, path: req.path });
+      return void res.status(403).type("text/plain").send("Cross-site requests are not allowed.");
+    }
+    next();
+  });
+
+  app.get(/^\/images\/(team|articles)\/([^/]+)$/, async (req, res, next) => {
+    const key = `${req.params[0]}/${decodeURIComponent(String(req.params[1]))}`;
+    if (!isValidKey(key)) return next();
+    const bytes = await getStorage().get(key);
+    if (!bytes) return next();
+    const ext = key.split(".").pop()!;
+    res.setHeader("Content-Type", ext === "jpg" ? "image/jpeg" : `image/${ext}`);
+    res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
+    res.setHeader("Content-Disposition", "inline");
+    res.send(bytes);
+  });
+
+  if (options.static) {
+    const client = path.resolve("build/client");
+    app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(client, { maxAge: "1h", index: false }));
+  }
+
+  app.use(
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build"),
+      getLoadContext(req, res) {
+        return { clientIp: clientIp(req), requestId: res.locals.requestId, nonce: res.locals.nonce };
+      },
+    }),
+  );
+
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    log("error", "unhandled error", { id: res.locals.requestId, error: (error as Error)?.message });
+    if (!res.headersSent) res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
+  });
+
+  return app;
+}
+
+export { getEnv };

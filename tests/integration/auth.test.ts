@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { createStaffAccount, getStaff, resetStaffPassword } from "~/.server/auth";
+import { LOCKED_MESSAGE } from "~/.server/login-limits";
+import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";
+import { useTestDatabase } from "../support/database";
+
+useTestDatabase();
+
+function cookieFrom(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+const req = (cookie?: string) => new Request("http://localhost:3000/dashboard", { headers: cookie ? { cookie } : {} });
+
+describe("staff sign-in", () => {
+  it("signs in with the right password, refuses a wrong one with the spec's message, and logout ends the session on the server", async () => {
+    expect(await createStaffAccount("Staff@Example.com", "a-long-enough-password")).toBe(true);
+    expect(await createStaffAccount("staff@example.com", "another-password-1")).toBe(false);
+
+    const wrong = await signIn(req(), "staff@example.com", "wrong-password-123", "10.0.0.1");
+    expect(wrong).toMatchObject({ ok: false, message: LOGIN_ERROR });
+    const unknown = await signIn(req(), "nobody@example.com", "wrong-password-123", "10.0.0.1");
+    expect(unknown).toMatchObject({ ok: false, message: LOGIN_ERROR });
+
+    const ok = await signIn(req(), "staff@example.com", "a-long-enough-password", "10.0.0.1");
+    expect(ok.ok).toBe(true);
+    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    expect((ok as { headers: Headers }).headers.getSetCookie().join()).toMatch(/HttpOnly/i);
+    expect((await getStaff(req(cookie)))?.email).toBe("staff@example.com");
+
+    await signOut(req(cookie));
+    expect(await getStaff(req(cookie))).toBeNull();
+  });
+
+  it("locks an account after repeated failures, whether or not it exists, from rotating addresses", async () => {
+    for (let i = 0; i < 5; i++) await signIn(req(), "ghost@example.com", "bad-password-xyz", `10.1.0.${i}`);
+    const sixth = await signIn(req(), "ghost@example.com", "bad-password-xyz", "10.1.0.99");
+    expect(sixth).toMatchObject({ ok: false, message: LOCKED_MESSAGE, status: 429 });
+  });
+
+  it("a password reset ends existing sessions", async () => {
+    await createStaffAccount("reset@example.com", "first-password-123");
+    const ok = await signIn(req(), "reset@example.com", "first-password-123", "10.2.0.1");
+    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    expect(await getStaff(req(cookie))).not.toBeNull();
+    expect(await resetStaffPassword("reset@example.com", "second-password-456")).toBe(true);
+    expect(await getStaff(req(cookie))).toBeNull();
+    expect((await signIn(req(), "reset@example.com", "second-password-456", "10.2.0.1")).ok).toBe(true);
+  });
+});
