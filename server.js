@@ -19,7 +19,8 @@ try {
     vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
     mod = await vite.ssrLoadModule("./server/app.ts");
   } else {
-    mod = await import("./build/server/index.js").catch((error) => {
+    const buildDir = process.env.BUILD_DIR ?? "build";
+    mod = await import(`./${buildDir}/server/index.js`).catch((error) => {
       if (error.code === "ERR_MODULE_NOT_FOUND") fail("The production build is missing: run `npm run build` first (or `npm start`, which builds).");
       throw error;
     });

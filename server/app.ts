@@ -128,7 +128,7 @@ export function createApp(options: { static?: boolean } = {}) {
   });
 
   if (options.static) {
-    const client = path.resolve("build/client");
+    const client = path.resolve(process.env.BUILD_DIR ?? "build", "client");
     app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(client, { maxAge: "1h", index: false }));
   }

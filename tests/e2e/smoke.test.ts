@@ -1,0 +1,26 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newPage, sharedServerUrl } from "./support";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the built server", () => {
+  it("serves the home page with demo content, server-rendered and hydrated without errors", async () => {
+    const { page, context } = await newPage(browser);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const res = await page.goto(sharedServerUrl() + "/");
+    expect(res?.status()).toBe(200);
+    await expect.poll(() => page.locator("h1").first().textContent()).toBeTruthy();
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
