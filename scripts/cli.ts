@@ -1,0 +1,59 @@
+/** Shared start for command-line scripts: parse env, open the configured database, run, close. */
+import { DatabaseStartError } from "~/.server/db/errors";
+import { EnvError, getEnv } from "~/.server/env";
+import { openConfiguredDatabase, stopServices } from "~/.server/startup";
+
+export async function runScript(work: () => Promise<void>) {
+  process.env.LOG_LEVEL ??= "error";
+  try {
+    const env = getEnv();
+    await openConfiguredDatabase(env);
+    await work();
+    await stopServices();
+    process.exit(0);
+  } catch (error) {
+    const known = error instanceof EnvError || error instanceof DatabaseStartError || error instanceof UsageError;
+    console.error(known ? (error as Error).message : error);
+    await stopServices().catch(() => {});
+    process.exit(1);
+  }
+}
+
+export class UsageError extends Error {}
+
+/** Reads a password without echo from a terminal, or one line from a pipe. */
+export async function readPassword(prompt: string): Promise<string> {
+  const { createInterface } = await import("node:readline");
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    const rl = createInterface({ input: stdin });
+    for await (const line of rl) {
+      rl.close();
+      return line;
+    }
+    return "";
+  }
+  process.stdout.write(prompt);
+  return new Promise((resolve) => {
+    let value = "";
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding("utf8");
+    const onData = (ch: string) => {
+      if (ch === "\r" || ch === "\n" || ch === "\u0004") {
+        stdin.setRawMode(false);
+        stdin.pause();
+        stdin.off("data", onData);
+        process.stdout.write("\n");
+        resolve(value);
+      } else if (ch === "\u0003") {
+        process.exit(130);
+      } else if (ch === "\u007f") {
+        value = value.slice(0, -1);
+      } else {
+        value += ch;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
