@@ -41,12 +41,13 @@ let handler;
 if (DEV) {
   const { default: express } = await import("express");
   const app = express();
+  const apps = new WeakMap(); // one Express app per reloaded module
   app.use(vite.middlewares);
   app.use(async (req, res, next) => {
     try {
       const fresh = await vite.ssrLoadModule("./server/app.ts");
-      fresh.devApp ??= fresh.createApp();
-      fresh.devApp(req, res, next);
+      if (!apps.has(fresh)) apps.set(fresh, fresh.createApp());
+      apps.get(fresh)(req, res, next);
     } catch (error) {
       vite.ssrFixStacktrace(error);
       next(error);
