@@ -55,7 +55,7 @@ if (DEV) {
   });
   handler = app;
 } else {
-  handler = mod.createApp({ static: true });
+  handler = mod.createProductionHandler();
 }
 
 const server = http.createServer(handler);

@@ -6,16 +6,21 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
-import "react-router";
+import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
+import { onContentChange } from "~/.server/content-events";
+import { cacheKey, inlineScriptHashes, makeEntry, PageCache, sendCached, type CachedPage } from "~/.server/page-cache";
+import { unavailablePage } from "~/.server/unavailable-page";
+import * as serverBuild from "virtual:react-router/server-build";
 import { getDatabase } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
 import { getStorage, isValidKey } from "~/.server/storage";
 import { startServices, stopServices } from "~/.server/startup";
-import { securityHeaders } from "~/.server/security-headers";
+import { baseSecurityHeaders, contentSecurityPolicy, securityHeaders } from "~/.server/security-headers";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -107,6 +112,12 @@ export function createApp(options: { static?: boolean } = {}) {
 
   app.use(compression());
 
+  // Dynamic responses (dashboard, sign-in, anything not from the page cache) are never stored.
+  app.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "private, no-store");
+    next();
+  });
+
   app.use((req, res, next) => {
     if (!["GET", "HEAD", "OPTIONS"].includes(req.method) && !sameOrigin(req)) {
       log("warn", "cross-site request refused", { id: res.locals.requestId, method: req.method, path: req.path });
@@ -135,7 +146,7 @@ export function createApp(options: { static?: boolean } = {}) {
 
   app.use(
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build"),
+      build: serverBuild as unknown as ServerBuild,
       getLoadContext(req, res) {
         return { clientIp: clientIp(req), requestId: res.locals.requestId, nonce: res.locals.nonce };
       },
@@ -151,3 +162,112 @@ export function createApp(options: { static?: boolean } = {}) {
 }
 
 export { getEnv };
+
+function logLine(req: IncomingMessage, status: number, started: bigint, requestId: string, cache: string) {
+  log("info", "request", {
+    id: requestId,
+    method: req.method,
+    path: req.url?.split("?")[0],
+    status,
+    ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+    cache,
+  });
+}
+
+async function databaseAnswers(): Promise<boolean> {
+  try {
+    await Promise.race([
+      getDatabase().ping(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The production request handler: public GET pages are answered from the
+ * page cache (filled by rendering through React Router's fetch handler
+ * without a nonce) before Express runs; everything else goes to Express.
+ */
+export function createServerHandler(build: ServerBuild) {
+  const app = createApp({ static: true });
+  const cache = new PageCache();
+  onContentChange(() => cache.clear());
+  const render = createFetchHandler(build, "production");
+  const headers = baseSecurityHeaders();
+  const origin = new URL(getEnv().publicUrl);
+
+  async function fill(req: IncomingMessage, key: string): Promise<{ entry?: CachedPage; response?: globalThis.Response }> {
+    const generation = cache.generation;
+    const request = new Request(new URL(key, origin), { headers: { accept: String(req.headers.accept ?? "text/html") } });
+    const response = await render(request, { clientIp: "", requestId: "", nonce: "" });
+    const contentType = response.headers.get("content-type") ?? "";
+    if (response.status === 200 && (contentType.startsWith("text/html") || contentType.startsWith("text/x-script"))) {
+      const body = Buffer.from(await response.arrayBuffer());
+      const entry = await makeEntry({ status: 200, contentType, body, baseCsp: (hashes) => contentSecurityPolicy(hashes) });
+      cache.set(key, entry, generation);
+      return { entry };
+    }
+    return { response };
+  }
+
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    const key = cacheKey(req.method, req.url);
+    if (!key) return void app(req as Request, res as Response);
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    const hit = cache.get(key);
+    if (hit) {
+      cache.hits++;
+      sendCached(req, res, hit, headers);
+      return logLine(req, res.statusCode, started, requestId, "hit");
+    }
+    cache.misses++;
+    try {
+      const { entry, response } = await fill(req, key);
+      if (entry) {
+        sendCached(req, res, entry, headers);
+        return logLine(req, res.statusCode, started, requestId, "miss");
+      }
+      if (response!.status >= 500 && !(await databaseAnswers())) throw new Error("database unavailable");
+      // Not cacheable (404, redirect…): send as rendered, with the CSP of its own inline scripts.
+      const body = Buffer.from(await response!.arrayBuffer());
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      response!.headers.forEach((value, name) => {
+        if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") res.setHeader(name, value);
+      });
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))));
+      res.setHeader("Cache-Control", "no-store");
+      res.statusCode = response!.status;
+      res.end(req.method === "HEAD" ? undefined : body);
+      logLine(req, res.statusCode, started, requestId, "bypass");
+    } catch (error) {
+      // The database is down: the last good copy, or a friendly 503.
+      const stale = cache.getLastGood(key);
+      if (stale) {
+        sendCached(req, res, stale, headers);
+        res.setHeader("Warning", '110 - "Response is stale"');
+        return logLine(req, res.statusCode, started, requestId, "stale");
+      }
+      log("error", "render failed", { id: requestId, error: (error as Error).message });
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy([]));
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Retry-After", "5");
+      res.statusCode = 503;
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.end(req.method === "HEAD" ? undefined : unavailablePage());
+      logLine(req, 503, started, requestId, "error");
+    }
+  };
+  return Object.assign(handler, { cache });
+}
+
+
+/** The production handler over this bundle's own server build. */
+export function createProductionHandler() {
+  return createServerHandler(serverBuild as unknown as ServerBuild);
+}

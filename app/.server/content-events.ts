@@ -1,8 +1,9 @@
 /**
  * Every content write (team, articles, headers, hours) announces itself here,
- * so caches of public pages can be cleared.
+ * so caches of public pages can be cleared. `remote` marks a change heard
+ * from another server process (content-sync.ts), which is not passed on again.
  */
-type Listener = (what: string) => void;
+type Listener = (what: string, remote: boolean) => void;
 const holder = globalThis as unknown as { __contentListeners?: Set<Listener> };
 const listeners = (holder.__contentListeners ??= new Set());
 
@@ -11,10 +12,10 @@ export function onContentChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-export function contentChanged(what: string) {
+export function contentChanged(what: string, remote = false) {
   for (const listener of listeners) {
     try {
-      listener(what);
+      listener(what, remote);
     } catch (error) {
       console.error(error);
     }

@@ -3,11 +3,17 @@ import { getEnv } from "./env";
 
 export const MAP_ORIGIN = "https://www.google.com";
 
-export function contentSecurityPolicy(nonce: string, dev = getEnv().NODE_ENV === "development"): string {
+/**
+ * The Content-Security-Policy. Scripts: our own files ('self') plus inline
+ * scripts allowed either by this response's nonce (dynamic pages) or by
+ * their SHA-256 hashes (cached public pages). No 'unsafe-inline' for scripts.
+ */
+export function contentSecurityPolicy(scriptSources: string[]): string {
+  const dev = getEnv().NODE_ENV === "development";
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self' 'unsafe-inline'",
+    `script-src 'self' ${scriptSources.join(" ")}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
     dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
@@ -21,19 +27,22 @@ export function contentSecurityPolicy(nonce: string, dev = getEnv().NODE_ENV ===
   return directives.join("; ");
 }
 
-export function securityHeaders(nonce: string): Record<string, string> {
-  const env = getEnv();
+/** Headers for every response except the CSP, which depends on the response. */
+export function baseSecurityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {
-    "Content-Security-Policy": contentSecurityPolicy(nonce),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
   };
-  if (env.NODE_ENV === "production") {
-    headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains; preload";
+  if (getEnv().NODE_ENV === "production") {
+    headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
   }
   return headers;
+}
+
+export function securityHeaders(nonce: string): Record<string, string> {
+  return { ...baseSecurityHeaders(), "Content-Security-Policy": contentSecurityPolicy([`'nonce-${nonce}'`]) };
 }

@@ -4,6 +4,7 @@
  * ADMIN_EMAIL / ADMIN_PASSWORD.
  */
 import { createStaffAccount } from "./auth";
+import { startContentSync, type ContentSync } from "./content-sync";
 import { getDatabase, openDatabase, setDatabase, type Database } from "./db/client";
 import { isContentEmpty, seedDemoContent } from "./db/seed";
 import { getEnv, type Env } from "./env";
@@ -33,11 +34,16 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
     await seedDemoContent((message) => log("info", message));
   }
   await ensureAdminFromEnv(env);
+  holder.__contentSync = await startContentSync(database);
   log("info", "services ready", { database: database.kind, ms: Date.now() - started });
   return database;
 }
 
+const holder = globalThis as unknown as { __contentSync?: ContentSync };
+
 export async function stopServices(): Promise<void> {
+  await holder.__contentSync?.stop();
+  holder.__contentSync = undefined;
   let database: Database | undefined;
   try {
     database = getDatabase();

@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding } from "./page-cache";
+
+describe("page cache keys", () => {
+  it("caches only public GET/HEAD pages, keeping only the parameters the pages read", () => {
+    expect(cacheKey("GET", "/")).toBe("/");
+    expect(cacheKey("HEAD", "/team")).toBe("/team");
+    expect(cacheKey("GET", "/lawyer/Jane-Doe")).toBe("/lawyer/Jane-Doe");
+    expect(cacheKey("GET", "/insights?page=2&category=cyber&utm_source=x")).toBe("/insights?category=cyber&page=2");
+    expect(cacheKey("GET", "/cyber?tab=team")).toBe("/cyber?tab=team");
+    expect(cacheKey("GET", "/team.data")).toBe("/team.data");
+    expect(cacheKey("GET", "/insights?utm=1")).toBe("/insights");
+    expect(cacheKey("POST", "/")).toBeNull();
+    expect(cacheKey("GET", "/dashboard")).toBeNull();
+    expect(cacheKey("GET", "/dashboard/lawyers")).toBeNull();
+    expect(cacheKey("GET", "/admin")).toBeNull();
+    expect(cacheKey("GET", "/lawyer/x/vcard")).toBeNull();
+    expect(cacheKey("GET", "/lawyer/a/b")).toBeNull();
+    expect(cacheKey("GET", "/images/team/x.jpg")).toBeNull();
+    expect(cacheKey("GET", "/" + "a".repeat(2000))).toBeNull();
+  });
+});
+
+describe("CSP hashes of inline scripts", () => {
+  it("hashes the exact text of inline scripts and ignores external ones", () => {
+    const html = `<script src="/a.js"></script><script nonce="">window.x=1</script><script type="module">import "/b.js";</script>`;
+    const sha = (t: string) => `'sha256-${createHash("sha256").update(t).digest("base64")}'`;
+    expect(inlineScriptHashes(html)).toEqual([sha("window.x=1"), sha('import "/b.js";')]);
+  });
+});
+
+describe("PageCache", () => {
+  const entry = (text: string) =>
+    makeEntry({ status: 200, contentType: "text/html", body: Buffer.from(text), baseCsp: (h) => `script-src ${h.join(" ")}` });
+
+  it("drops a render that started before the cache was cleared (no stale fill)", async () => {
+    const cache = new PageCache();
+    const generation = cache.generation;
+    cache.clear(); // a save happened while the page was rendering
+    expect(cache.set("/", await entry("old"), generation)).toBe(false);
+    expect(cache.get("/")).toBeUndefined();
+    expect(cache.set("/", await entry("new"), cache.generation)).toBe(true);
+    expect(cache.get("/")?.body.toString()).toBe("new");
+  });
+
+  it("keeps the last good copy after a clear, for when the database is down", async () => {
+    const cache = new PageCache();
+    cache.set("/team", await entry("team page"), cache.generation);
+    cache.clear();
+    expect(cache.get("/team")).toBeUndefined();
+    expect(cache.getLastGood("/team")?.body.toString()).toBe("team page");
+  });
+
+  it("evicts the least recently used entries past its limits", async () => {
+    const cache = new PageCache(2);
+    cache.set("/a", await entry("a"), cache.generation);
+    cache.set("/b", await entry("b"), cache.generation);
+    cache.get("/a");
+    cache.set("/c", await entry("c"), cache.generation);
+    expect(cache.get("/b")).toBeUndefined();
+    expect(cache.get("/a")).toBeDefined();
+    expect(cache.get("/c")).toBeDefined();
+  });
+
+  it("stores compressed bodies that decompress to the page and a stable weak ETag", async () => {
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const a = await entry("<p>hello</p>".repeat(100));
+    const b = await entry("<p>hello</p>".repeat(100));
+    expect(brotliDecompressSync(a.br).toString()).toBe("<p>hello</p>".repeat(100));
+    expect(gunzipSync(a.gzip).toString()).toBe("<p>hello</p>".repeat(100));
+    expect(a.etag).toMatch(/^W\/".+"$/);
+    expect(a.etag).toBe(b.etag);
+  });
+
+  it("negotiates br, then gzip, then identity", () => {
+    expect(pickEncoding("gzip, deflate, br")).toBe("br");
+    expect(pickEncoding("gzip")).toBe("gzip");
+    expect(pickEncoding("br;q=0, gzip")).toBe("gzip");
+    expect(pickEncoding(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The public page cache: rendered HTML (and client-navigation `.data`
+ * payloads) of public GET pages, kept in memory and answered before Express
+ * or React Router run. Any content write clears it (content-events.ts; other
+ * processes hear it through PostgreSQL LISTEN/NOTIFY, content-sync.ts).
+ *
+ * CSP: cached pages are rendered without a nonce; their inline scripts are
+ * allowed by SHA-256 hash in the Content-Security-Policy of that entry, so no
+ * nonce is ever reused across responses (docs/performance.md).
+ *
+ * Entries are stored with brotli and gzip bodies made once, a weak ETag
+ * (304 on If-None-Match) and CDN-friendly Cache-Control. When the database is
+ * unavailable, the last good copy of a page (kept when the cache is cleared)
+ * is served, or a friendly 503 page.
+ */
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
+
+/** Paths of the public pages (and their `.data` twins for client navigation). */
+const PUBLIC_PATH =
+  /^\/(?:|_root|team|insights|insurance|construction|cyber|disclaimer|accessibility|copyright|lawyer\/[^/]+|post\/[^/]+)(?:\.data)?$/;
+/** Query parameters the public pages read; anything else is dropped from the key and the render. */
+const KEPT_PARAMS = ["category", "page", "tab", "_routes"];
+
+export type CachedPage = {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  etag: string;
+  csp: string;
+  size: number;
+};
+
+/** The cache key of a request, or null when the request is not for a cacheable public page. */
+export function cacheKey(method: string | undefined, rawUrl: string | undefined): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  if (!rawUrl || rawUrl.length > 1024) return null;
+  const q = rawUrl.indexOf("?");
+  let path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  if (path === "/_root.data") path = "/_root.data";
+  if (!PUBLIC_PATH.test(path)) return null;
+  if (q === -1) return path;
+  const params = new URLSearchParams(rawUrl.slice(q + 1));
+  const kept: string[] = [];
+  for (const name of KEPT_PARAMS) {
+    const value = params.get(name);
+    if (value !== null && value.length <= 200) kept.push(`${name}=${encodeURIComponent(value)}`);
+  }
+  return kept.length ? `${path}?${kept.join("&")}` : path;
+}
+
+/** SHA-256 sources of every inline script in a page, for the CSP. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  const re = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    hashes.add(`'sha256-${createHash("sha256").update(m[1]!, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+export class PageCache {
+  private entries = new Map<string, CachedPage>();
+  private lastGood = new Map<string, CachedPage>();
+  private bytes = 0;
+  generation = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly maxEntries = 5000,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  get(key: string): CachedPage | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Refresh recency (Map keeps insertion order: oldest first).
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** The last good copy of a page, also after the cache was cleared. */
+  getLastGood(key: string): CachedPage | undefined {
+    return this.entries.get(key) ?? this.lastGood.get(key);
+  }
+
+  /** Stores an entry unless the cache was cleared since `generation` was read. */
+  set(key: string, entry: CachedPage, generation: number): boolean {
+    if (generation !== this.generation) return false;
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.size;
+    this.entries.set(key, entry);
+    this.bytes += entry.size;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [oldestKey, oldest] = this.entries.entries().next().value as [string, CachedPage];
+      this.entries.delete(oldestKey);
+      this.bytes -= oldest.size;
+    }
+    return true;
+  }
+
+  clear() {
+    this.generation++;
+    if (this.entries.size) {
+      this.lastGood = this.entries;
+      // Keep last-good copies bounded by the same limits.
+      while (this.lastGood.size > this.maxEntries) this.lastGood.delete(this.lastGood.keys().next().value as string);
+    }
+    this.entries = new Map();
+    this.bytes = 0;
+  }
+}
+
+export async function makeEntry(response: { status: number; contentType: string; body: Buffer; baseCsp: (hashes: string[]) => string }): Promise<CachedPage> {
+  const isHtml = response.contentType.startsWith("text/html");
+  const hashes = isHtml ? inlineScriptHashes(response.body.toString("utf8")) : [];
+  const [br, gz] = await Promise.all([
+    brotli(response.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: response.body.length } }),
+    gzip(response.body, { level: 9 }),
+  ]);
+  const etag = `W/"${createHash("sha1").update(response.body).digest("base64url").slice(0, 22)}"`;
+  return {
+    status: response.status,
+    contentType: response.contentType,
+    body: response.body,
+    br,
+    gzip: gz,
+    etag,
+    csp: response.baseCsp(hashes),
+    size: response.body.length + br.length + gz.length + 512,
+  };
+}
+
+/** Picks the encoding the client accepts: br, then gzip, then none. */
+export function pickEncoding(acceptEncoding: string | string[] | undefined): "br" | "gzip" | null {
+  const value = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
+  if (/\bbr\b(?!;q=0(?:\.0+)?\b)/.test(value)) return "br";
+  if (/\bgzip\b(?!;q=0(?:\.0+)?\b)/.test(value)) return "gzip";
+  return null;
+}
+
+/** Writes a cached page (or 304) to a Node response. */
+export function sendCached(req: IncomingMessage, res: ServerResponse, entry: CachedPage, extraHeaders: Record<string, string>) {
+  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  res.setHeader("Content-Security-Policy", entry.csp);
+  res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
+  res.setHeader("ETag", entry.etag);
+  res.setHeader("Vary", "Accept-Encoding");
+  const inm = req.headers["if-none-match"];
+  if (inm && inm.split(/\s*,\s*/).includes(entry.etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const encoding = pickEncoding(req.headers["accept-encoding"]);
+  const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
+  res.statusCode = entry.status;
+  res.setHeader("Content-Type", entry.contentType);
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.length);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
