@@ -18,6 +18,9 @@ export default [
   ]),
   // Resource routes.
   route("lawyer/:slug/vcard", "routes/public/vcard.ts"),
+  route("sitemap.xml", "routes/seo/sitemap.ts"),
+  route("robots.txt", "routes/seo/robots.ts"),
+  route("insights/feed.xml", "routes/seo/feed.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).
   route("admin", "routes/admin/login.tsx"),

@@ -204,7 +204,7 @@ export function createServerHandler(build: ServerBuild) {
     const request = new Request(new URL(key, origin), { headers: { accept: String(req.headers.accept ?? "text/html") } });
     const response = await render(request, { clientIp: "", requestId: "", nonce: "" });
     const contentType = response.headers.get("content-type") ?? "";
-    if (response.status === 200 && (contentType.startsWith("text/html") || contentType.startsWith("text/x-script"))) {
+    if (response.status === 200 && /^(text\/html|text\/x-script|application\/xml|application\/rss\+xml|text\/plain)/.test(contentType)) {
       const body = Buffer.from(await response.arrayBuffer());
       const entry = await makeEntry({ status: 200, contentType, body, baseCsp: (hashes) => contentSecurityPolicy(hashes) });
       cache.set(key, entry, generation);

@@ -25,7 +25,7 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while
 
 /** Paths of the public pages (and their `.data` twins for client navigation). */
 const PUBLIC_PATH =
-  /^\/(?:|_root|team|insights|insurance|construction|cyber|disclaimer|accessibility|copyright|lawyer\/[^/]+|post\/[^/]+)(?:\.data)?$/;
+  /^\/(?:(?:|_root|team|insights|insurance|construction|cyber|disclaimer|accessibility|copyright|lawyer\/[^/]+|post\/[^/]+)(?:\.data)?|sitemap\.xml|robots\.txt|insights\/feed\.xml)$/;
 /** Query parameters the public pages read; anything else is dropped from the key and the render. */
 const KEPT_PARAMS = ["category", "page", "tab", "_routes"];
 
@@ -45,8 +45,7 @@ export function cacheKey(method: string | undefined, rawUrl: string | undefined)
   if (method !== "GET" && method !== "HEAD") return null;
   if (!rawUrl || rawUrl.length > 1024) return null;
   const q = rawUrl.indexOf("?");
-  let path = q === -1 ? rawUrl : rawUrl.slice(0, q);
-  if (path === "/_root.data") path = "/_root.data";
+  const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   if (!PUBLIC_PATH.test(path)) return null;
   if (q === -1) return path;
   const params = new URLSearchParams(rawUrl.slice(q + 1));

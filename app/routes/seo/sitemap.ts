@@ -1,0 +1,35 @@
+import { sitemapEntries } from "~/.server/db/seo";
+import { absoluteUrl } from "~/.server/site-url";
+import { xmlEscape } from "~/lib/xml";
+
+/** /sitemap.xml: every public page, lawyer and post, with last-modified dates. */
+export async function loader() {
+  const { members, posts, latest } = await sitemapEntries();
+  const newest = (...dates: (Date | null)[]) => {
+    const times = dates.filter((d): d is Date => !!d).map((d) => new Date(d).getTime());
+    return times.length ? new Date(Math.max(...times)) : null;
+  };
+  const pages: { path: string; lastmod: Date | null }[] = [
+    { path: "/", lastmod: newest(latest.articles, latest.hours) },
+    { path: "/team", lastmod: newest(latest.team, latest.headers) },
+    { path: "/insights", lastmod: newest(latest.articles, latest.headers) },
+    { path: "/insurance", lastmod: newest(latest.team, latest.articles, latest.headers) },
+    { path: "/construction", lastmod: newest(latest.team, latest.articles, latest.headers) },
+    { path: "/cyber", lastmod: newest(latest.team, latest.articles, latest.headers) },
+    { path: "/disclaimer", lastmod: null },
+    { path: "/accessibility", lastmod: null },
+    { path: "/copyright", lastmod: null },
+    ...members.map((m) => ({ path: `/lawyer/${encodeURIComponent(m.slug)}`, lastmod: m.updated_at })),
+    ...posts.map((p) => ({ path: `/post/${encodeURIComponent(p.slug)}`, lastmod: p.updated_at })),
+  ];
+  const body =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
+    pages
+      .map(
+        (p) =>
+          `<url><loc>${xmlEscape(absoluteUrl(p.path))}</loc>${p.lastmod ? `<lastmod>${new Date(p.lastmod).toISOString()}</lastmod>` : ""}</url>`,
+      )
+      .join("\n") +
+    `\n</urlset>\n`;
+  return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8" } });
+}
