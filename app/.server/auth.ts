@@ -52,13 +52,14 @@ function createAuth() {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const holder = globalThis as unknown as { __firmAuth?: Auth; __firmAuthDb?: unknown };
+const holder = globalThis as unknown as { __firmAuth?: Auth; __firmAuthDb?: unknown; __firmAuthEnv?: unknown };
 
 export function getAuth(): Auth {
-  // Recreated when the database changes (tests open a fresh one per file).
-  if (!holder.__firmAuth || holder.__firmAuthDb !== db()) {
+  // Recreated when the database or environment changes (tests open a fresh one per file).
+  if (!holder.__firmAuth || holder.__firmAuthDb !== db() || holder.__firmAuthEnv !== getEnv()) {
     holder.__firmAuth = createAuth();
     holder.__firmAuthDb = db();
+    holder.__firmAuthEnv = getEnv();
   }
   return holder.__firmAuth;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createStaffAccount, getStaff, resetStaffPassword } from "~/.server/auth";
 import { LOCKED_MESSAGE } from "~/.server/login-limits";
 import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";
+import { setEnvForTests } from "~/.server/env";
 import { useTestDatabase } from "../support/database";
 
 useTestDatabase();
@@ -49,5 +50,23 @@ describe("staff sign-in", () => {
     expect(await resetStaffPassword("reset@example.com", "second-password-456")).toBe(true);
     expect(await getStaff(req(cookie))).toBeNull();
     expect((await signIn(req(), "reset@example.com", "second-password-456", "10.2.0.1")).ok).toBe(true);
+  });
+});
+
+describe("session cookie in production", () => {
+  it("is Secure, HttpOnly and SameSite=Lax when the site is served over https", async () => {
+    const before = process.env.DATA_DIR;
+    setEnvForTests({ PUBLIC_URL: "https://www.example.com", AUTH_SECRET: "s".repeat(40), NODE_ENV: "production", DATA_DIR: before });
+    try {
+      await createStaffAccount("https@example.com", "a-long-enough-password");
+      const ok = await signIn(req(), "https@example.com", "a-long-enough-password", "10.3.0.1");
+      const cookie = (ok as { headers: Headers }).headers.getSetCookie().find((c) => c.includes("session_token"))!;
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/; HttpOnly/i);
+      expect(cookie).toMatch(/; SameSite=Lax/i);
+      expect(cookie).not.toMatch(/Max-Age=[1-9]\d{6,}/); // not a long-lived "remember me" cookie
+    } finally {
+      setEnvForTests({ PUBLIC_URL: "", AUTH_SECRET: "", NODE_ENV: "test" });
+    }
   });
 });

@@ -1,0 +1,41 @@
+/** Security headers on every kind of response, scored like the MDN HTTP Observatory. */
+import { describe, expect, it } from "vitest";
+import { observatoryScore } from "../support/observatory";
+import { sharedServerUrl } from "./support";
+
+const paths = ["/", "/team", "/insights", "/cyber?tab=team", "/lawyer/Eleanor-Whitcombe", "/no-such-page", "/admin", "/dashboard", "/sitemap.xml"];
+
+describe("security headers", () => {
+  for (const path of paths) {
+    it(`${path} scores 100 or more, with a strict CSP and HSTS of at least a year`, async () => {
+      const res = await fetch(sharedServerUrl() + path, { redirect: "manual" });
+      const { score, results } = observatoryScore(res.headers);
+      expect(score, JSON.stringify(results, null, 1)).toBeGreaterThanOrEqual(100);
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toMatch(/object-src 'none'/);
+      expect(csp).toMatch(/base-uri 'none'/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(csp).toMatch(/frame-src https:\/\/www\.google\.com/);
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      expect(Number(/max-age=(\d+)/.exec(res.headers.get("strict-transport-security") ?? "")?.[1])).toBeGreaterThanOrEqual(31536000);
+      expect(res.headers.get("strict-transport-security")).toMatch(/includeSubDomains/);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("permissions-policy")).toMatch(/camera=\(\)/);
+    });
+  }
+
+  it("gives dynamic pages a fresh nonce on every response", async () => {
+    const nonce = async () => /'nonce-([^']+)'/.exec((await fetch(sharedServerUrl() + "/admin")).headers.get("content-security-policy") ?? "")?.[1];
+    const [a, b] = [await nonce(), await nonce()];
+    expect(a).toBeTruthy();
+    expect(a).not.toBe(b);
+  });
+
+  it("keeps dashboard responses out of every cache, and lets CDNs cache public pages", async () => {
+    const admin = await fetch(sharedServerUrl() + "/admin");
+    expect(admin.headers.get("cache-control")).toBe("private, no-store");
+    const home = await fetch(sharedServerUrl() + "/");
+    expect(home.headers.get("cache-control")).toMatch(/public, .*s-maxage=\d+, stale-while-revalidate=\d+/);
+  });
+});
