@@ -222,6 +222,7 @@ export function createServerHandler(build: ServerBuild) {
     const hit = cache.get(key);
     if (hit) {
       cache.hits++;
+      res.setHeader("X-Cache", "HIT");
       sendCached(req, res, hit, headers);
       return logLine(req, res.statusCode, started, requestId, "hit");
     }
@@ -229,6 +230,7 @@ export function createServerHandler(build: ServerBuild) {
     try {
       const { entry, response } = await fill(req, key);
       if (entry) {
+        res.setHeader("X-Cache", "MISS");
         sendCached(req, res, entry, headers);
         return logLine(req, res.statusCode, started, requestId, "miss");
       }
