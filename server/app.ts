@@ -198,6 +198,7 @@ export function createServerHandler(build: ServerBuild) {
   const render = createFetchHandler(build, "production");
   const headers = baseSecurityHeaders();
   const origin = new URL(getEnv().publicUrl);
+  const cacheEnabled = getEnv().PAGE_CACHE === "on";
 
   async function fill(req: IncomingMessage, key: string): Promise<{ entry?: CachedPage; response?: globalThis.Response }> {
     const generation = cache.generation;
@@ -214,7 +215,7 @@ export function createServerHandler(build: ServerBuild) {
   }
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
-    const key = cacheKey(req.method, req.url);
+    const key = cacheEnabled ? cacheKey(req.method, req.url) : null;
     if (!key) return void app(req as Request, res as Response);
     const started = process.hrtime.bigint();
     const requestId = randomUUID();

@@ -40,6 +40,7 @@ const envSchema = z
       .default("true")
       .transform((v) => v !== "false" && v !== "0"),
     LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
+    PAGE_CACHE: z.enum(["on", "off"]).default("on"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET && env.PUBLIC_URL?.startsWith("https://")) {

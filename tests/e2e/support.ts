@@ -34,7 +34,9 @@ export type RunningServer = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number; quiet?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "firm-e2e-"));
   let out = "";
@@ -52,9 +54,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       LOG_LEVEL: "error",
       ...options.env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", options.quiet ? "ignore" : "pipe", "pipe"],
   });
-  child.stdout!.on("data", (d) => (out += d));
+  child.stdout?.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const url = `http://localhost:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);

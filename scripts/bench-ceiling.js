@@ -1,0 +1,19 @@
+// The ceiling for one Node process: node:http answering stored bytes from memory.
+import fs from "node:fs";
+import http from "node:http";
+
+const bodies = Object.fromEntries(
+  Object.entries(JSON.parse(fs.readFileSync(process.argv[2], "utf8"))).map(([k, v]) => [k, Buffer.from(v, "base64")]),
+);
+const server = http.createServer((req, res) => {
+  const body = bodies[req.url];
+  if (!body) {
+    res.statusCode = 404;
+    return res.end();
+  }
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, "127.0.0.1", () => process.send(server.address().port));
