@@ -1,4 +1,191 @@
-// Placeholder: built in its own issue.
-export default function Page() {
-  return <main id="main"><h1>home</h1></main>;
+import { ArrowRight, Mail, MapPin, Phone, Printer } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/home";
+import { listLatestArticles } from "~/.server/db/articles";
+import { getOfficeHours } from "~/.server/db/office-hours";
+import { ArticleCard } from "~/components/public/article-card";
+import { publicMeta } from "~/components/public/meta";
+import { PublicRouteError } from "~/components/public/public-error";
+import { SectionLink } from "~/components/public/section-link";
+import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
+import { FIRM, fullAddress } from "~/config/firm";
+import { PRACTICE_PAGES } from "~/lib/practice";
+import { HERO_SCROLL_MS } from "~/lib/scroll";
+import { weekdayHoursText } from "~/lib/site";
+
+export async function loader() {
+  const [hours, articles] = await Promise.all([getOfficeHours(), listLatestArticles(6)]);
+  return {
+    hoursText: weekdayHoursText(hours),
+    articles: articles.map(({ id, slug, title, date, category, news }) => ({ id, slug, title, date, category, news })),
+  };
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return publicMeta(matches, {
+    title: FIRM.name,
+    description: `${FIRM.name}: ${FIRM.tagline} Results-driven litigation counsel for insurers, builders and businesses.`,
+    path: "/",
+  });
+}
+
+const PRACTICE_BLURBS = {
+  insurance: "Defence of bodily injury, property, coverage and accident benefits claims for insurers and their insureds.",
+  construction: "Lien, delay, deficiency and payment disputes for owners, contractors and sureties, in court and in adjudication.",
+  cyber: "Around-the-clock breach counsel, and the defence of the regulatory matters and claims that follow an incident.",
+} as const;
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { articles, hoursText } = loaderData;
+  const mapSrc = `https://www.google.com/maps?q=${encodeURIComponent(FIRM.mapQuery)}&output=embed`;
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <section className="on-dark hero-bg relative flex min-h-[88svh] items-end bg-ink text-white" aria-labelledby="hero-title">
+        <div className="mx-auto w-full max-w-7xl px-5 pt-44 pb-20 sm:pb-28 lg:px-8">
+          <p className="text-xs font-semibold tracking-[0.24em] text-brass-light uppercase">Toronto · Litigation counsel</p>
+          <h1 id="hero-title" className="mt-5 max-w-4xl text-5xl leading-[1.05] font-semibold text-balance sm:text-6xl lg:text-7xl">
+            Our reputation is built on results
+          </h1>
+          <p className="mt-6 max-w-2xl text-lg leading-8 text-white/90">{FIRM.tagline}</p>
+          <SectionLink
+            section="about"
+            duration={HERO_SCROLL_MS}
+            className="mt-10 inline-flex items-center gap-3 border border-brass-light px-7 py-4 text-sm font-semibold tracking-[0.18em] text-white uppercase transition-colors hover:bg-brass-light hover:text-ink"
+          >
+            DISCOVER MORE
+          </SectionLink>
+        </div>
+      </section>
+
+      <section id="about" aria-labelledby="about-title" className="fade-section scroll-mt-[30px] outline-none">
+        <div className="mx-auto grid max-w-7xl gap-14 px-5 py-24 lg:grid-cols-[1fr_1.1fr] lg:px-8 lg:py-32">
+          <div>
+            <p className="text-xs font-semibold tracking-[0.2em] text-brass uppercase">About us</p>
+            <h2 id="about-title" className="mt-3 text-4xl leading-tight font-semibold text-balance">
+              Counsel for the moments that decide a file
+            </h2>
+          </div>
+          <div className="space-y-5 text-lg leading-8 text-ink/90">
+            <p>
+              {FIRM.name} is a Toronto litigation firm acting for insurers, builders and businesses. We defend claims, resolve
+              construction disputes and lead the legal response when a cyber incident strikes, and we expect to be judged the way our
+              clients are: by outcomes.
+            </p>
+            <p>
+              Our lawyers appear at every level of court in Ontario and before its principal tribunals. Clients come to us for a candid
+              early assessment, a budget that holds, and reporting that helps them decide rather than merely keeps them informed.
+            </p>
+          </div>
+        </div>
+        <div className="mx-auto max-w-7xl px-5 pb-24 lg:px-8 lg:pb-32">
+          <ul className="grid gap-px border border-line bg-line md:grid-cols-3">
+            {(Object.keys(PRACTICE_PAGES) as (keyof typeof PRACTICE_PAGES)[]).map((area) => (
+              <li key={area} className="group relative bg-ground p-8 transition-colors hover:bg-white">
+                <h3 className="text-2xl leading-snug font-semibold">
+                  <Link to={PRACTICE_PAGES[area].path} className="after:absolute after:inset-0 group-hover:text-accent group-hover:underline">
+                    {PRACTICE_PAGES[area].title}
+                  </Link>
+                </h3>
+                <p className="mt-4 leading-7 text-muted">{PRACTICE_BLURBS[area]}</p>
+                <ArrowRight aria-hidden="true" className="mt-6 h-5 w-5 text-accent transition-transform group-hover:translate-x-1" />
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section aria-labelledby="news-title" className="fade-section bg-soft">
+        <div className="mx-auto max-w-7xl px-5 py-24 lg:px-8">
+          <div className="flex flex-wrap items-end justify-between gap-6">
+            <div>
+              <p className="text-xs font-semibold tracking-[0.2em] text-brass uppercase">Latest</p>
+              <h2 id="news-title" className="mt-3 text-4xl font-semibold">
+                News &amp; Insights
+              </h2>
+            </div>
+            <Link
+              to="/insights"
+              className="inline-flex items-center gap-2 bg-accent px-6 py-3 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
+            >
+              SEE ALL
+            </Link>
+          </div>
+          {articles.length === 0 ? (
+            <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
+          ) : (
+            <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {articles.map((article) => (
+                <li key={article.id}>
+                  <ArticleCard article={article} headingLevel={3} withImage={false} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+
+      <section id="contact" aria-labelledby="contact-title" className="fade-section scroll-mt-[30px] outline-none">
+        <div className="mx-auto grid max-w-7xl gap-12 px-5 py-24 lg:grid-cols-[1fr_1.3fr] lg:px-8 lg:py-32">
+          <div>
+            <p className="text-xs font-semibold tracking-[0.2em] text-brass uppercase">Contact</p>
+            <h2 id="contact-title" className="mt-3 text-4xl font-semibold">
+              Speak with us
+            </h2>
+            <p className="mt-5 text-lg leading-8 text-ink/90">
+              Tell us about the claim, the project or the incident. A lawyer will respond the same business day.
+            </p>
+            <ul className="mt-10 space-y-5 text-lg">
+              <li className="flex gap-4">
+                <MapPin aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
+                <address className="not-italic">{fullAddress()}</address>
+              </li>
+              <li className="flex gap-4">
+                <Phone aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
+                <span>
+                  <span className="text-muted">Phone </span>
+                  <a className="font-semibold text-accent underline-offset-4 hover:underline" href={`tel:${FIRM.phoneE164}`}>
+                    {FIRM.phone}
+                  </a>
+                </span>
+              </li>
+              <li className="flex gap-4">
+                <Printer aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
+                <span>
+                  <span className="text-muted">Fax </span>
+                  <a className="font-semibold text-accent underline-offset-4 hover:underline" href={`tel:+1${FIRM.fax.replace(/\D/g, "")}`}>
+                    {FIRM.fax}
+                  </a>
+                </span>
+              </li>
+              <li className="flex gap-4">
+                <Mail aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
+                <span>
+                  <span className="text-muted">E-mail </span>
+                  <a className="font-semibold break-all text-accent underline-offset-4 hover:underline" href={`mailto:${FIRM.email}`}>
+                    {FIRM.email}
+                  </a>
+                </span>
+              </li>
+            </ul>
+            <p className="mt-8 text-muted">{hoursText}</p>
+          </div>
+          <div className="min-h-[360px] overflow-hidden border border-line bg-soft">
+            <iframe
+              title={`Map of ${FIRM.name}, ${fullAddress()}`}
+              src={mapSrc}
+              loading="lazy"
+              referrerPolicy="no-referrer-when-downgrade"
+              width={800}
+              height={480}
+              className="h-full min-h-[360px] w-full border-0"
+            />
+          </div>
+        </div>
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PublicRouteError />;
 }

@@ -1,4 +1,205 @@
-// Placeholder: built in its own issue.
-export default function Page() {
-  return <main id="main"><h1>lawyer</h1></main>;
+import { Download, Mail, Phone, Smartphone } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/lawyer";
+import { getTeamMemberBySlug } from "~/.server/db/team";
+import { publicMeta } from "~/components/public/meta";
+import { PublicRouteError } from "~/components/public/public-error";
+import { FIRM } from "~/config/firm";
+import { imageSrcSet, imageUrl } from "~/lib/images";
+import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
+import { shortDescription } from "~/lib/site";
+import { mobileUri } from "~/lib/vcard";
+
+const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const member = await getTeamMemberBySlug(params.slug);
+  if (!member) throw data({ message: LAWYER_NOT_FOUND }, { status: 404 });
+  const { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } = member;
+  return { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } };
+}
+
+export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
+  if (!loaderData) {
+    return publicMeta(matches, { title: "Lawyer not found", description: LAWYER_NOT_FOUND, path: `/lawyer/${params.slug}`, noindex: true });
+  }
+  const m = loaderData.member;
+  return publicMeta(matches, {
+    title: `${m.full_name}, ${m.title}`,
+    description: shortDescription(m.desc || `${m.full_name}, ${m.title} at ${FIRM.name}.`),
+    path: `/lawyer/${encodeURIComponent(m.slug)}`,
+  });
+}
+
+function VCardButton({ slug }: { slug: string }) {
+  return (
+    <a
+      href={`/lawyer/${encodeURIComponent(slug)}/vcard`}
+      download
+      className="inline-flex items-center gap-3 bg-accent px-6 py-3 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
+    >
+      <Download aria-hidden="true" className="h-4 w-4" />
+      DOWNLOAD VCARD
+    </a>
+  );
+}
+
+export default function Lawyer({ loaderData }: Route.ComponentProps) {
+  const m = loaderData.member;
+  const areas = m.AOP.map((a) => a.toLowerCase()).filter((a): a is PracticeArea => (PRACTICE_AREAS as readonly string[]).includes(a));
+  const mobileHref = mobileUri(m.mobile);
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <div className="border-b border-line bg-soft">
+        <nav aria-label="Breadcrumb" className="mx-auto max-w-7xl px-5 py-4 text-sm lg:px-8">
+          <ol className="flex flex-wrap gap-2 text-muted">
+            <li>
+              <Link to="/team" className="text-accent hover:underline">
+                Our Team
+              </Link>
+              <span aria-hidden="true"> / </span>
+            </li>
+            <li aria-current="page">{m.full_name}</li>
+          </ol>
+        </nav>
+      </div>
+      <div className="mx-auto grid max-w-7xl gap-12 px-5 py-16 lg:grid-cols-[minmax(0,360px)_1fr] lg:gap-20 lg:px-8 lg:py-20">
+        <div>
+          <img
+            src={imageUrl("team", m.img)}
+            srcSet={imageSrcSet("team", m.img)}
+            sizes="(min-width: 1024px) 360px, (min-width: 640px) 60vw, 90vw"
+            alt={`Portrait of ${m.full_name}`}
+            width={640}
+            height={800}
+            fetchPriority="high"
+            loading="eager"
+            className="aspect-[4/5] w-full max-w-sm bg-soft object-cover"
+          />
+        </div>
+        <div>
+          <h1 className="text-4xl leading-tight font-semibold sm:text-5xl">{m.full_name}</h1>
+          <p className="mt-3 text-xl text-brass">{m.title}</p>
+          <ul className="mt-8 space-y-3 text-lg">
+            <li className="flex items-center gap-3">
+              <Phone aria-hidden="true" className="h-5 w-5 text-accent" />
+              <a href={`tel:${FIRM.phoneE164}`} className="text-accent hover:underline">
+                {FIRM.phone}
+                {m.extension ? ` ext. ${m.extension}` : ""}
+              </a>
+            </li>
+            {m.mobile.trim() ? (
+              <li className="flex items-center gap-3">
+                <Smartphone aria-hidden="true" className="h-5 w-5 text-accent" />
+                {mobileHref ? (
+                  <a href={mobileHref} className="text-accent hover:underline">
+                    <span className="sr-only">Mobile: </span>
+                    {m.mobile}
+                  </a>
+                ) : (
+                  <span>{m.mobile}</span>
+                )}
+              </li>
+            ) : null}
+            <li className="flex items-center gap-3">
+              <Mail aria-hidden="true" className="h-5 w-5 text-accent" />
+              <a href={`mailto:${m.email}`} className="break-all text-accent hover:underline">
+                {m.email}
+              </a>
+            </li>
+          </ul>
+          <div className="mt-8">
+            <VCardButton slug={m.slug} />
+          </div>
+
+          {areas.length > 0 || m.area_details.length > 0 ? (
+            <section aria-labelledby="aop-title" className="mt-14 border-t border-line pt-10">
+              <h2 id="aop-title" className="text-2xl font-semibold">
+                Areas of Practice
+              </h2>
+              {areas.length > 0 ? (
+                <ul className="mt-5 flex flex-wrap gap-3">
+                  {areas.map((area) => (
+                    <li key={area}>
+                      <Link to={PRACTICE_PAGES[area].path} className="inline-block border border-accent px-4 py-2 text-sm font-semibold text-accent hover:bg-accent hover:text-white">
+                        {PRACTICE_PAGES[area].title}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {m.area_details.length > 0 ? (
+                <ul className="mt-6 grid gap-x-8 gap-y-2 sm:grid-cols-2">
+                  {m.area_details.map((detail) => (
+                    <li key={detail} className="flex gap-3 leading-7">
+                      <span aria-hidden="true" className="mt-3 h-px w-4 shrink-0 bg-brass" />
+                      {detail}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </section>
+          ) : null}
+
+          {m.staff.length > 0 ? (
+            <section aria-labelledby="staff-title" className="mt-14 border-t border-line pt-10">
+              <h2 id="staff-title" className="text-2xl font-semibold">
+                Team
+              </h2>
+              <ul className="mt-6 grid gap-6 sm:grid-cols-2">
+                {m.staff.map((person) => (
+                  <li key={`${person.name}-${person.email}`} className="border-l-2 border-brass pl-4">
+                    <p className="font-semibold">{person.name}</p>
+                    <p className="text-muted">{person.title}</p>
+                    {person.extension ? (
+                      <p>
+                        <a href={`tel:${FIRM.phoneE164}`} className="text-accent hover:underline">
+                          {FIRM.phone} ext. {person.extension}
+                        </a>
+                      </p>
+                    ) : null}
+                    <p>
+                      <a href={`mailto:${person.email}`} className="break-all text-accent hover:underline">
+                        {person.email}
+                      </a>
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          {m.desc.trim() ? (
+            <section aria-labelledby="bio-title" className="mt-14 border-t border-line pt-10">
+              <h2 id="bio-title" className="text-2xl font-semibold">
+                Biography
+              </h2>
+              <div className="mt-5 max-w-3xl space-y-4 text-lg leading-8 text-ink/90">
+                {m.desc
+                  .split(/\n{2,}|\r\n\r\n/)
+                  .filter((p) => p.trim())
+                  .map((paragraph, i) => (
+                    <p key={i}>{paragraph}</p>
+                  ))}
+              </div>
+            </section>
+          ) : null}
+          <div className="mt-12">
+            <VCardButton slug={m.slug} />
+          </div>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PublicRouteError
+      notFound={{
+        title: LAWYER_NOT_FOUND,
+        message: "The profile you followed may have moved. Our team page lists everyone at the firm.",
+      }}
+    />
+  );
 }

@@ -1,4 +1,88 @@
-// Placeholder: built in its own issue.
-export default function Page() {
-  return <main id="main"><h1>post</h1></main>;
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/post";
+import { getArticleBySlug } from "~/.server/db/articles";
+import { articleText, sanitizeArticleHtml } from "~/.server/sanitize";
+import { categoryLabel } from "~/components/public/article-card";
+import { publicMeta } from "~/components/public/meta";
+import { PublicRouteError } from "~/components/public/public-error";
+import { hasImage, imageSrcSet, imageUrl } from "~/lib/images";
+import { shortDescription } from "~/lib/site";
+
+const NOT_FOUND = "No Article Found";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const article = await getArticleBySlug(params.slug);
+  if (!article) throw data({ message: NOT_FOUND }, { status: 404 });
+  // Sanitised again at render time, whatever was stored.
+  const html = sanitizeArticleHtml(article.copy);
+  return {
+    article: {
+      slug: article.slug,
+      title: article.title,
+      date: article.date,
+      category: article.category,
+      news: article.news,
+      img: article.img,
+      html,
+      description: shortDescription(articleText(html) || article.title),
+    },
+  };
+}
+
+export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
+  if (!loaderData) return publicMeta(matches, { title: NOT_FOUND, description: NOT_FOUND, path: `/post/${params.slug}`, noindex: true });
+  const a = loaderData.article;
+  return publicMeta(matches, { title: a.title, description: a.description, path: `/post/${encodeURIComponent(a.slug)}` }).map((tag) =>
+    tag.property === "og:type" ? { ...tag, content: "article" } : tag,
+  );
+}
+
+export default function Post({ loaderData }: Route.ComponentProps) {
+  const a = loaderData.article;
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <article>
+        <header className="on-dark banner-bg bg-ink text-white">
+          <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
+            <Link to="/insights" className="inline-flex items-center gap-2 text-sm font-semibold text-brass-light hover:underline">
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              News &amp; Insights
+            </Link>
+            <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
+              <span>{categoryLabel(a.category)}</span>
+              {a.news ? <span>News</span> : null}
+            </p>
+            <h1 className="mt-3 text-4xl leading-tight font-semibold text-balance sm:text-5xl">{a.title}</h1>
+            {a.date ? <p className="mt-5 text-white/85">{a.date}</p> : null}
+          </div>
+        </header>
+        <div className="mx-auto max-w-3xl px-5 py-12">
+          {hasImage(a.img) ? (
+            <img
+              src={imageUrl("articles", a.img)}
+              srcSet={imageSrcSet("articles", a.img)}
+              sizes="(min-width: 768px) 720px, 100vw"
+              alt=""
+              width={960}
+              height={540}
+              fetchPriority="high"
+              className="mb-10 aspect-video w-full bg-soft object-cover"
+            />
+          ) : null}
+          <div className="prose-article text-lg text-ink/90" dangerouslySetInnerHTML={{ __html: a.html }} />
+          <p className="mt-16 border-t border-line pt-8">
+            <Link to="/insights" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              All news &amp; insights
+            </Link>
+          </p>
+        </div>
+      </article>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PublicRouteError notFound={{ title: NOT_FOUND, message: "The article may have been renamed or removed. Our news & insights page lists every article." }} />;
 }

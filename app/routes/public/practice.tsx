@@ -1,4 +1,175 @@
-// Placeholder: built in its own issue.
-export default function Page() {
-  return <main id="main"><h1>practice</h1></main>;
+import { data, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/practice";
+import { listArticlePage } from "~/.server/db/articles";
+import { getPageHeaderText } from "~/.server/db/page-headers";
+import { listTeamCards } from "~/.server/db/team";
+import { ArticleGrid } from "~/components/public/article-card";
+import { publicMeta } from "~/components/public/meta";
+import { PageBanner } from "~/components/public/page-banner";
+import { Pagination } from "~/components/public/pagination";
+import { PRACTICE_COPY } from "~/components/public/practice-copy";
+import { PublicRouteError } from "~/components/public/public-error";
+import { SectionLink } from "~/components/public/section-link";
+import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
+import { TeamGrid } from "~/components/public/team-grid";
+import { FIRM } from "~/config/firm";
+import { parsePage } from "~/lib/pagination";
+import { membersOfArea, PRACTICE_PAGES } from "~/lib/practice";
+import { LOADING, shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
+
+const TAB_LABELS: Record<PracticeTab, string> = { overview: "Overview", team: "Team", insights: "Insights" };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const area = practiceAreaOfPath(url.pathname);
+  if (!area) throw data(null, { status: 404 });
+  const tab = parsePracticeTab(url.searchParams.get("tab"));
+  const headerText = await getPageHeaderText(area);
+  if (tab === "team") {
+    const members = membersOfArea(await listTeamCards(), area).map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img }));
+    return { area, tab, headerText, members, articles: null };
+  }
+  if (tab === "insights") {
+    const result = await listArticlePage({ filter: area, page: parsePage(url.searchParams.get("page")), pinnedFirst: true });
+    const items = result.items.map(({ id, slug, title, date, category, img, news, priority }) => ({ id, slug, title, date, category, img, news, priority }));
+    return { area, tab, headerText, members: null, articles: { items, page: result.page, pageCount: result.pageCount } };
+  }
+  return { area, tab, headerText, members: null, articles: null };
+}
+
+export function meta({ matches, data: loaderData, location }: Route.MetaArgs) {
+  const area = loaderData?.area ?? practiceAreaOfPath(location.pathname) ?? "insurance";
+  const page = PRACTICE_PAGES[area];
+  const tab = loaderData?.tab ?? "overview";
+  const pageNo = loaderData?.articles?.page ?? 1;
+  return publicMeta(matches, {
+    title: tab === "overview" ? page.title : `${page.title}: ${TAB_LABELS[tab]}${pageNo > 1 ? `, page ${pageNo}` : ""}`,
+    description: shortDescription(`${page.title} at ${FIRM.name}, Toronto. ${PRACTICE_COPY[area].lead}`),
+    path: practiceHref(page.path, tab, pageNo),
+  });
+}
+
+export default function Practice({ loaderData }: Route.ComponentProps) {
+  const { area, tab, headerText } = loaderData;
+  const page = PRACTICE_PAGES[area];
+  const copy = PRACTICE_COPY[area];
+  const navigation = useNavigation();
+  const pendingTab =
+    navigation.state === "loading" && navigation.location?.pathname === page.path
+      ? parsePracticeTab(new URLSearchParams(navigation.location.search).get("tab"))
+      : null;
+  const loadingText = pendingTab === "team" ? LOADING.team : pendingTab === "insights" ? LOADING.articles : null;
+
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <PageBanner eyebrow="Practice area" title={page.title} subtitle={page.subtitle} text={headerText} />
+      <div className="border-b border-line bg-white">
+        <nav aria-label={`${page.title} sections`} className="mx-auto max-w-7xl px-5 lg:px-8">
+          <ul className="-mb-px flex gap-8">
+            {PRACTICE_TABS.map((t) => (
+              <li key={t}>
+                <Link
+                  to={practiceHref(page.path, t)}
+                  preventScrollReset
+                  aria-current={t === tab ? "page" : undefined}
+                  className="inline-block border-b-2 border-transparent py-4 text-sm font-semibold tracking-[0.14em] text-muted uppercase hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent"
+                >
+                  {TAB_LABELS[t]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+
+      <section aria-labelledby="panel-title" aria-busy={loadingText ? true : undefined} className="mx-auto max-w-7xl px-5 py-16 lg:px-8 lg:py-20">
+        <h2 id="panel-title" className={tab === "overview" && !loadingText ? "sr-only" : "text-3xl font-semibold"}>
+          {TAB_LABELS[tab]}
+        </h2>
+        {loadingText ? (
+          <StatusMessage>{loadingText}</StatusMessage>
+        ) : tab === "overview" ? (
+          <Overview area={area} />
+        ) : tab === "team" ? (
+          <div className="mt-10">
+            <TeamGrid members={loaderData.members ?? []} headingLevel={3} />
+          </div>
+        ) : loaderData.articles && loaderData.articles.items.length > 0 ? (
+          <div className="mt-10">
+            <ArticleGrid articles={loaderData.articles.items} headingLevel={3} />
+            <Pagination
+              page={loaderData.articles.page}
+              pageCount={loaderData.articles.pageCount}
+              href={(p) => practiceHref(page.path, "insights", p)}
+            />
+          </div>
+        ) : (
+          <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
+        )}
+      </section>
+      {tab !== "overview" || loadingText ? null : (
+        <HowCanWeHelp text={copy.help} />
+      )}
+    </main>
+  );
+}
+
+function Overview({ area }: { area: keyof typeof PRACTICE_COPY }) {
+  const copy = PRACTICE_COPY[area];
+  return (
+    <div className="grid gap-12 lg:grid-cols-[1.15fr_1fr] lg:gap-16">
+      <div>
+        <p className="font-serif text-2xl leading-snug text-ink">{copy.lead}</p>
+        <div className="mt-8 space-y-5 text-lg leading-8 text-ink/90">
+          {copy.paragraphs.map((p) => (
+            <p key={p.slice(0, 24)}>{p}</p>
+          ))}
+        </div>
+        <h3 className="mt-12 text-xl font-semibold">What we do</h3>
+        <ul className="mt-5 grid gap-x-8 gap-y-3 sm:grid-cols-2">
+          {copy.services.map((s) => (
+            <li key={s} className="flex gap-3 leading-7">
+              <span aria-hidden="true" className="mt-3 h-px w-4 shrink-0 bg-brass" />
+              {s}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <img
+          src={copy.image.src}
+          alt={copy.image.alt}
+          width={1200}
+          height={900}
+          fetchPriority="high"
+          className="aspect-[4/3] w-full bg-soft object-cover"
+        />
+      </div>
+    </div>
+  );
+}
+
+function HowCanWeHelp({ text }: { text: string }) {
+  return (
+    <section aria-labelledby="help-title" className="fade-section bg-soft">
+      <div className="mx-auto flex max-w-7xl flex-col gap-8 px-5 py-20 lg:flex-row lg:items-center lg:justify-between lg:px-8">
+        <div className="max-w-2xl">
+          <h2 id="help-title" className="text-3xl font-semibold">
+            How can we help?
+          </h2>
+          <p className="mt-4 text-lg leading-8 text-ink/90">{text}</p>
+        </div>
+        <SectionLink
+          section="contact"
+          className="inline-flex shrink-0 items-center justify-center bg-accent px-8 py-4 text-sm font-semibold tracking-[0.18em] text-white uppercase hover:bg-accent-dark"
+        >
+          CONTACT
+        </SectionLink>
+      </div>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PublicRouteError />;
 }

@@ -1,0 +1,55 @@
+import { Link } from "react-router";
+import { imageSrcSet, imageUrl } from "~/lib/images";
+
+export type ArticleCardData = { id: number; slug: string; title: string; date: string; category: string; img?: string; news?: boolean; priority?: boolean };
+
+export function categoryLabel(category: string): string {
+  const c = category.trim().toLowerCase();
+  return c ? c[0]!.toUpperCase() + c.slice(1) : "";
+}
+
+/** One article preview; the title link covers the whole card. */
+export function ArticleCard({ article, headingLevel = 2, withImage = true }: { article: ArticleCardData; headingLevel?: 2 | 3; withImage?: boolean }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="group relative flex h-full flex-col border border-line bg-white transition-shadow hover:shadow-[0_8px_30px_rgba(19,35,58,0.08)]">
+      {withImage ? (
+        <img
+          src={imageUrl("articles", article.img)}
+          srcSet={imageSrcSet("articles", article.img)}
+          sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
+          alt=""
+          width={480}
+          height={270}
+          loading="lazy"
+          decoding="async"
+          className="aspect-video w-full bg-soft object-cover"
+        />
+      ) : null}
+      <div className="flex flex-1 flex-col p-6">
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs font-semibold tracking-[0.14em] text-brass uppercase">
+          <span>{categoryLabel(article.category)}</span>
+          {article.news ? <span className="text-accent">News</span> : null}
+        </p>
+        <Heading className="mt-3 text-xl leading-snug font-semibold">
+          <Link to={`/post/${encodeURIComponent(article.slug)}`} className="after:absolute after:inset-0 group-hover:text-accent group-hover:underline">
+            {article.title}
+          </Link>
+        </Heading>
+        {article.date ? <p className="mt-auto pt-5 text-sm text-muted">{article.date}</p> : null}
+      </div>
+    </article>
+  );
+}
+
+export function ArticleGrid({ articles, headingLevel = 2 }: { articles: ArticleCardData[]; headingLevel?: 2 | 3 }) {
+  return (
+    <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      {articles.map((article) => (
+        <li key={article.id}>
+          <ArticleCard article={article} headingLevel={headingLevel} />
+        </li>
+      ))}
+    </ul>
+  );
+}
