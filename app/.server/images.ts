@@ -1,6 +1,6 @@
 /**
  * Uploaded pictures: the real type is read from the bytes (JPEG, PNG, WebP,
- * AVIF; everything else refused), at most 10 MB and 40 megapixels, then
+ * AVIF; everything else refused), at most 10 MB and 40 megapixels (AVIF 5), then
  * re-encoded with sharp (metadata such as GPS stripped) into the original
  * format plus responsive WebP widths, and stored under a fresh uuid.
  */
@@ -11,6 +11,12 @@ import { getStorage } from "./storage";
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
+/**
+ * AVIF is decoded whole (libheif does not stream): about 17 bytes of memory a
+ * pixel, so a 1 KB AVIF of 40 megapixels cost ~700 MB. Its own lower limit
+ * keeps one upload under ~100 MB, like the other formats at 40 megapixels.
+ */
+export const MAX_AVIF_PIXELS = 5_000_000;
 const MAX_EDGE = 2400;
 
 sharp.concurrency(1);
@@ -40,6 +46,11 @@ export async function inspectImage(bytes: Uint8Array): Promise<{ ext: (typeof FO
   if (!width || !height) throw new ImageRejected("This file is not a picture we can use. Choose a JPEG, PNG, WebP or AVIF picture.");
   if (width * height > MAX_PIXELS) {
     throw new ImageRejected(`The picture is ${width}×${height} pixels; the largest allowed is 40 megapixels. Choose a smaller picture.`);
+  }
+  if (ext === "avif" && width * height > MAX_AVIF_PIXELS) {
+    throw new ImageRejected(
+      `The AVIF picture is ${width}×${height} pixels; AVIF pictures can be at most 5 megapixels. Export it smaller, or as JPEG.`,
+    );
   }
   return { ext, width, height };
 }
