@@ -3,6 +3,8 @@ import { createStaffAccount, getStaff, resetStaffPassword } from "~/.server/auth
 import { LOCKED_MESSAGE } from "~/.server/login-limits";
 import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";
 import { setEnvForTests } from "~/.server/env";
+import { db } from "~/.server/db/client";
+import { loginAttempts } from "~/.server/db/schema";
 import { useTestDatabase } from "../support/database";
 
 useTestDatabase();
@@ -40,6 +42,21 @@ describe("staff sign-in", () => {
     for (let i = 0; i < 5; i++) await signIn(req(), "ghost@example.com", "bad-password-xyz", `10.1.0.${i}`);
     const sixth = await signIn(req(), "ghost@example.com", "bad-password-xyz", "10.1.0.99");
     expect(sixth).toMatchObject({ ok: false, message: LOCKED_MESSAGE, status: 429 });
+  });
+
+  it("refuses the 101st failure for one account within an hour, from any address", async () => {
+    const at = new Date(Date.now() - 20 * 60 * 1000); // outside the 15-minute window
+    const rows = (n: number, email: string) => Array.from({ length: n }, (_, i) => ({ email, ip: `172.16.${i >> 8}.${i & 255}`, success: false, at }));
+    await db().insert(loginAttempts).values(rows(99, "hourly@example.com"));
+    expect(await signIn(req(), "hourly@example.com", "bad-password-xyz", "192.0.2.1")).toMatchObject({ message: LOGIN_ERROR });
+    // That was the 100th failure in the hour: the next one is refused, even from a new address.
+    expect(await signIn(req(), "hourly@example.com", "bad-password-xyz", "192.0.2.2")).toMatchObject({ message: LOCKED_MESSAGE, status: 429 });
+  });
+
+  it("refuses an address after many failures across accounts", async () => {
+    for (let i = 0; i < 30; i++) await db().insert(loginAttempts).values({ email: `spray${i}@example.com`, ip: "198.51.100.7", success: false });
+    expect(await signIn(req(), "someone-new@example.com", "bad-password-xyz", "198.51.100.7")).toMatchObject({ message: LOCKED_MESSAGE });
+    expect(await signIn(req(), "someone-new@example.com", "bad-password-xyz", "198.51.100.8")).toMatchObject({ message: LOGIN_ERROR });
   });
 
   it("a password reset ends existing sessions", async () => {
