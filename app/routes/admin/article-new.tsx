@@ -1,4 +1,27 @@
-// Placeholder: built in its own issue.
-export default function Page() {
-  return <main id="main"><h1>article-new</h1></main>;
+/** /dashboard/articles/new: the create form (picture required). After a save: a fresh form and the spec's message. */
+import type { Route } from "./+types/article-new";
+import { requireStaff } from "~/.server/auth";
+import { saveArticleAction } from "~/.server/admin/articles.server";
+import { AdminPage } from "~/components/admin/admin-page";
+import { ArticleForm } from "~/components/admin/article-form";
+import { useFormKey } from "~/components/admin/form-key";
+import { EMPTY_ARTICLE_VALUES } from "~/lib/forms/article";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireStaff(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireStaff(request);
+  return saveArticleAction(request);
+}
+
+export default function ArticleNew({ actionData }: Route.ComponentProps) {
+  const key = useFormKey(actionData);
+  return (
+    <AdminPage title="Add an article" back={{ to: "/dashboard/articles", label: "Manage Articles" }}>
+      <ArticleForm key={key} mode="create" values={actionData?.values ?? EMPTY_ARTICLE_VALUES} errors={actionData?.errors} />
+    </AdminPage>
+  );
 }

@@ -1,4 +1,35 @@
-// Placeholder: built in its own issue.
-export default function Page() {
-  return <main id="main"><h1>lawyer-new</h1></main>;
+/** /dashboard/lawyers/new: the create form. After a save: a fresh form and "{name} has been added successfully". */
+import type { Route } from "./+types/lawyer-new";
+import { requireStaff } from "~/.server/auth";
+import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
+import { AdminPage } from "~/components/admin/admin-page";
+import { useFormKey } from "~/components/admin/form-key";
+import { TeamForm } from "~/components/admin/team-form";
+import { EMPTY_TEAM_VALUES } from "~/lib/forms/team";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireStaff(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireStaff(request);
+  return saveTeamMemberAction(request);
+}
+
+export default function LawyerNew(props: Route.ComponentProps) {
+  const actionData = props.actionData as TeamActionData | undefined;
+  const key = useFormKey(actionData);
+  return (
+    <AdminPage title="Add a team member" back={{ to: "/dashboard/lawyers", label: "Manage Team" }}>
+      <TeamForm
+        key={key}
+        mode="create"
+        values={actionData?.values ?? EMPTY_TEAM_VALUES}
+        errors={actionData?.errors}
+        staffMessage={actionData?.staffMessage}
+        staffOpen={actionData?.staffOpen}
+      />
+    </AdminPage>
+  );
 }

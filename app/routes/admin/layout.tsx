@@ -1,5 +1,114 @@
-import { Outlet } from "react-router";
+/**
+ * The dashboard frame: home icon to /dashboard, LOGOUT (a POST form), and
+ * the one status region. Its loader checks the session on the server first
+ * (every child loader and action does too) and reads the one-time message.
+ */
+import { House, LogOut } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { data, Form, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation } from "react-router";
+import type { Route } from "./+types/layout";
+import { requireStaff } from "~/.server/auth";
+import { readFlash } from "~/.server/admin/flash.server";
+import { AnnounceContext, StatusRegion, useActionStatus } from "~/components/admin/status";
+import { btnPrimary } from "~/components/admin/styles";
+import type { Status } from "~/lib/forms/messages";
 
-export default function AdminLayout() {
-  return <Outlet />;
+export const NO_STORE = { "Cache-Control": "private, no-store" };
+
+export function headers() {
+  return NO_STORE;
+}
+
+export function meta() {
+  return [{ title: "Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const staff = await requireStaff(request);
+  const { status, headers } = await readFlash(request);
+  return data({ email: staff.email, flash: status }, { headers });
+}
+
+/** The session is checked again on every navigation (and the one-time message cleared). */
+export function shouldRevalidate() {
+  return true;
+}
+
+function Frame({ email, children }: { email?: string; children: React.ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-accent px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to main content
+      </a>
+      <header className="on-dark bg-ink text-white">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <div className="flex items-center gap-3">
+            <Link to="/dashboard" aria-label="Dashboard home" className="rounded p-2 hover:bg-ink-2">
+              <House aria-hidden="true" className="size-6" />
+            </Link>
+            <span className="font-serif text-lg font-semibold">Staff dashboard</span>
+          </div>
+          <div className="flex items-center gap-3">
+            {email ? <span className="hidden text-sm text-white/90 sm:inline">{email}</span> : null}
+            <Form method="post" action="/logout">
+              <button type="submit" className="inline-flex items-center gap-2 rounded border border-white/70 px-3 py-1.5 font-semibold hover:bg-ink-2">
+                <LogOut aria-hidden="true" className="size-4" /> LOGOUT
+              </button>
+            </Form>
+          </div>
+        </div>
+      </header>
+      {children}
+    </div>
+  );
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const location = useLocation();
+  const navigation = useNavigation();
+  const actionStatus = useActionStatus();
+  const [clientStatus, setClientStatus] = useState<Status | null>(null);
+  useEffect(() => setClientStatus(null), [location.key]);
+  useEffect(() => {
+    if (navigation.state === "submitting") setClientStatus(null);
+  }, [navigation.state]);
+  const announce = useCallback((status: Status | null) => setClientStatus(status), []);
+  const status = clientStatus ?? (navigation.state === "submitting" ? null : (actionStatus ?? loaderData.flash));
+  return (
+    <Frame email={loaderData.email}>
+      <AnnounceContext.Provider value={announce}>
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          <StatusRegion status={status} />
+          <Outlet />
+        </main>
+      </AnnounceContext.Provider>
+    </Frame>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const ended = status === 401 || status === 403;
+  return (
+    <Frame>
+      <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-16">
+        <h1 className="text-3xl font-semibold">{ended ? "Please sign in again" : status === 404 ? "Page not found" : "Something went wrong"}</h1>
+        <p role="alert" className="mt-4 text-lg text-muted">
+          {ended
+            ? "Your session has ended. Sign in again; nothing was saved."
+            : status === 404
+              ? "This dashboard page does not exist."
+              : "An error occurred. Please try again later."}
+        </p>
+        <p className="mt-8">
+          <a href={ended ? "/admin" : "/dashboard"} className={btnPrimary}>
+            {ended ? "Go to the login page" : "Back to the dashboard"}
+          </a>
+        </p>
+      </main>
+    </Frame>
+  );
 }

@@ -1,4 +1,25 @@
+/** /logout: a POST ends the session on the server and returns to "/". A GET signs nobody out. */
 import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { getStaff } from "~/.server/auth";
+import { flashHeaders } from "~/.server/admin/flash.server";
+import { log } from "~/.server/log";
+import { signOut } from "~/.server/sign-in";
+import { MSG } from "~/lib/forms/messages";
+
 export function loader() {
-  return redirect("/");
+  return redirect("/dashboard");
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  if (!(await getStaff(request))) return redirect("/");
+  try {
+    const headers = await signOut(request);
+    const out = new Headers();
+    for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
+    return redirect("/", { headers: out });
+  } catch (error) {
+    log("error", "sign-out failed", { error: (error as Error).message });
+    return redirect("/dashboard", { headers: await flashHeaders({ tone: "error", text: MSG.logoutError }) });
+  }
 }

@@ -1,0 +1,119 @@
+/**
+ * The article save (shared by /dashboard/articles/new and
+ * /dashboard/articles/:id/edit) and delete. The caller has already called
+ * requireStaff(request). Bodies are sanitised before they are stored; the
+ * picture and the row are written together (see team.server.ts).
+ */
+import { data, redirect } from "react-router";
+import { articleSchema, articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
+import { fieldErrors, formValues, hasMissing } from "~/lib/forms/form-data";
+import { MSG } from "~/lib/forms/messages";
+import { articleDateText } from "~/lib/dates";
+import { createArticle, deleteArticle, updateArticle, type Article } from "../db/articles";
+import { deleteImage, ImageRejected, saveImage } from "../images";
+import { log } from "../log";
+import { sanitizeArticleHtml } from "../sanitize";
+import { flashHeaders } from "./flash.server";
+import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
+
+export type ArticleActionData = FailureData & { values?: ArticleFormValues };
+
+function fail(status: number, body: ArticleActionData) {
+  return data<ArticleActionData>(body, { status });
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Text typed without the editor (no JavaScript) becomes paragraphs; HTML is kept for the sanitiser. */
+export function bodyHtml(copy: string): string {
+  if (/<[a-z!/]/i.test(copy)) return copy;
+  return copy
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${escapeHtml(p).replace(/\r?\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+export async function saveArticleAction(request: Request, existing?: Article) {
+  const form = await readForm(request, MAX_FORM_BYTES);
+  if (isRefusal(form)) return form;
+  const raw = formValues(form);
+  const values = articleValuesFromForm(raw);
+  const file = uploadedFile(form, "photo");
+
+  const parsed = articleSchema.safeParse(raw);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
+  let copy = "";
+  if (parsed.success) {
+    copy = sanitizeArticleHtml(bodyHtml(parsed.data.copy));
+    if (!/[^\s]/.test(copy.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "))) errors.copy = "Article body is required.";
+  }
+  if (!existing && !file) errors.photo = MSG.articleImageRequired;
+  if (Object.keys(errors).length || !parsed.success) {
+    if (file) errors.photo ??= MSG.chooseImageAgain;
+    const text = !existing && !file && !Object.keys(errors).some((k) => k !== "photo") ? MSG.articleImageRequired : hasMissing(errors) ? MSG.missingFields : MSG.checkFields;
+    return fail(400, { status: { tone: "error", text }, errors, values });
+  }
+
+  let newImg: string | null = null;
+  if (file) {
+    try {
+      newImg = await saveImage("articles", new Uint8Array(await file.arrayBuffer()));
+    } catch (error) {
+      if (!(error instanceof ImageRejected)) log("error", "article picture not saved", { error: (error as Error).message });
+      const message = error instanceof ImageRejected ? error.message : MSG.imageUploadError;
+      return fail(error instanceof ImageRejected ? 400 : 500, {
+        status: { tone: "error", text: MSG.imageUploadError },
+        errors: { photo: `${message} ${MSG.chooseImageAgain}` },
+        values,
+      });
+    }
+  }
+  const input = { ...parsed.data, copy, img: newImg ?? existing?.img ?? "" };
+
+  if (!existing) {
+    try {
+      await createArticle({ ...input, date: articleDateText(new Date()) });
+    } catch (error) {
+      log("error", "article not added", { error: (error as Error).message });
+      if (newImg) await deleteImage("articles", newImg);
+      return fail(500, { status: { tone: "error", text: MSG.articleAddError }, values, errors: { photo: MSG.chooseImageAgain } });
+    }
+    return redirect("/dashboard/articles/new", { headers: await flashHeaders({ tone: "success", text: MSG.articleAdded }) });
+  }
+
+  let result: Awaited<ReturnType<typeof updateArticle>>;
+  try {
+    result = await updateArticle(existing.id, input);
+  } catch (error) {
+    log("error", "article not updated", { id: existing.id, error: (error as Error).message });
+    result = undefined;
+  }
+  if (!result) {
+    if (newImg) await deleteImage("articles", newImg);
+    return fail(500, { status: { tone: "error", text: MSG.updateError }, values, errors: newImg ? { photo: MSG.chooseImageAgain } : undefined });
+  }
+  if (result.before.img && result.before.img !== result.after.img) await deleteImage("articles", result.before.img);
+  return redirect(`/dashboard/articles/${result.after.id}/edit`, { headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }) });
+}
+
+export async function deleteArticleAction(request: Request) {
+  const form = await readForm(request);
+  if (isRefusal(form)) return form;
+  const id = parseId(form.get("id"));
+  if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: MSG.articleDeleteError } });
+  let row: Article | undefined;
+  try {
+    row = await deleteArticle(id);
+  } catch (error) {
+    log("error", "article not deleted", { id, error: (error as Error).message });
+    return fail(500, { status: { tone: "error", text: MSG.articleDeleteError } });
+  }
+  if (!row) return fail(404, { status: { tone: "error", text: MSG.articleDeleteError } });
+  await deleteImage("articles", row.img);
+  const q = String(form.get("q") ?? "").slice(0, 200);
+  return redirect(`/dashboard/articles${q ? `?q=${encodeURIComponent(q)}` : ""}`, {
+    headers: await flashHeaders({ tone: "success", text: MSG.articleDeleted }),
+  });
+}

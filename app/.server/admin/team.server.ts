@@ -1,0 +1,117 @@
+/**
+ * The team member save (shared by /dashboard/lawyers/new and
+ * /dashboard/lawyer/:slug) and delete (from the list). The caller has
+ * already called requireStaff(request).
+ *
+ * A save writes the row and the picture together: the new picture is stored
+ * first; if the database write fails it is removed; the picture the row no
+ * longer uses is removed after the write succeeded.
+ */
+import { data, redirect } from "react-router";
+import { fieldErrors, formValues, hasMissing } from "~/lib/forms/form-data";
+import { MSG } from "~/lib/forms/messages";
+import { checkStaffEntry, TEAM_LISTS, teamMemberSchema, teamValuesFromForm, type TeamFormValues } from "~/lib/forms/team";
+import { createTeamMember, deleteTeamMember, type TeamMember, updateTeamMember } from "../db/team";
+import { deleteImage, ImageRejected, saveImage } from "../images";
+import { log } from "../log";
+import { flashHeaders } from "./flash.server";
+import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
+
+export type TeamActionData = FailureData & { values?: TeamFormValues; staffMessage?: string; staffOpen?: boolean };
+
+function fail(status: number, body: TeamActionData) {
+  return data<TeamActionData>(body, { status });
+}
+
+export async function saveTeamMemberAction(request: Request, existing?: TeamMember) {
+  const form = await readForm(request, MAX_FORM_BYTES);
+  if (isRefusal(form)) return form;
+  const raw = formValues(form, TEAM_LISTS);
+  const values = teamValuesFromForm(raw);
+  const intent = typeof raw.intent === "string" ? raw.intent : "save";
+
+  // Without JavaScript the support-staff buttons post the form: change the list, save nothing.
+  if (intent === "add-staff") {
+    const checked = checkStaffEntry(values.new_staff ?? {});
+    if (!checked.ok) return fail(400, { status: { tone: "error", text: checked.message }, staffMessage: checked.message, staffOpen: true, values });
+    return data<TeamActionData>({ values: { ...values, staff: [...values.staff, checked.value], new_staff: undefined } });
+  }
+  if (intent.startsWith("remove-staff:")) {
+    const index = Number(intent.slice("remove-staff:".length));
+    return data<TeamActionData>({ values: { ...values, staff: values.staff.filter((_, i) => i !== index) } });
+  }
+
+  const file = uploadedFile(form, "photo");
+  const parsed = teamMemberSchema.safeParse(raw);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error.issues);
+    if (file) errors.photo ??= MSG.chooseImageAgain;
+    return fail(400, { status: { tone: "error", text: hasMissing(errors) ? MSG.missingFields : MSG.checkFields }, errors, values });
+  }
+
+  let newImg: string | null = null;
+  if (file) {
+    try {
+      newImg = await saveImage("team", new Uint8Array(await file.arrayBuffer()));
+    } catch (error) {
+      if (!(error instanceof ImageRejected)) log("error", "team picture not saved", { error: (error as Error).message });
+      const message = error instanceof ImageRejected ? error.message : MSG.imageUploadError;
+      return fail(error instanceof ImageRejected ? 400 : 500, {
+        status: { tone: "error", text: MSG.imageUploadError },
+        errors: { photo: `${message} ${MSG.chooseImageAgain}` },
+        values,
+      });
+    }
+  }
+  const removePhoto = !newImg && raw.remove_photo === "on";
+  const input = { ...parsed.data, img: newImg ?? (removePhoto ? "" : (existing?.img ?? "")) };
+
+  if (!existing) {
+    let created: TeamMember;
+    try {
+      created = await createTeamMember(input);
+    } catch (error) {
+      log("error", "team member not added", { error: (error as Error).message });
+      if (newImg) await deleteImage("team", newImg);
+      return fail(500, { status: { tone: "error", text: MSG.teamAddError }, values, errors: newImg ? { photo: MSG.chooseImageAgain } : undefined });
+    }
+    return redirect("/dashboard/lawyers/new", { headers: await flashHeaders({ tone: "success", text: MSG.teamAdded(created.full_name) }) });
+  }
+
+  let result: Awaited<ReturnType<typeof updateTeamMember>>;
+  try {
+    result = await updateTeamMember(existing.id, input);
+  } catch (error) {
+    log("error", "team member not updated", { id: existing.id, error: (error as Error).message });
+    result = undefined;
+  }
+  if (!result) {
+    if (newImg) await deleteImage("team", newImg);
+    return fail(500, { status: { tone: "error", text: MSG.updateError }, values, errors: newImg ? { photo: MSG.chooseImageAgain } : undefined });
+  }
+  if (result.before.img && result.before.img !== result.after.img) await deleteImage("team", result.before.img);
+  return redirect(`/dashboard/lawyer/${encodeURIComponent(result.after.slug)}`, {
+    headers: await flashHeaders({ tone: "success", text: MSG.teamUpdated(result.after.full_name) }),
+  });
+}
+
+/** intent=delete with id, from the team list. A failed delete leaves the member listed and says so. */
+export async function deleteTeamMemberAction(request: Request) {
+  const form = await readForm(request);
+  if (isRefusal(form)) return form;
+  const id = parseId(form.get("id"));
+  if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: MSG.teamDeleteError } });
+  let row: TeamMember | undefined;
+  try {
+    row = await deleteTeamMember(id);
+  } catch (error) {
+    log("error", "team member not deleted", { id, error: (error as Error).message });
+    return fail(500, { status: { tone: "error", text: MSG.teamDeleteError } });
+  }
+  if (!row) return fail(404, { status: { tone: "error", text: MSG.teamDeleteError } });
+  await deleteImage("team", row.img);
+  const q = String(form.get("q") ?? "").slice(0, 200);
+  return redirect(`/dashboard/lawyers${q ? `?q=${encodeURIComponent(q)}` : ""}`, {
+    headers: await flashHeaders({ tone: "success", text: MSG.teamDeleted(row.full_name) }),
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The article body field. Before hydration (or without JavaScript) a plain
+ * textarea named `copy`; then the TipTap editor, imported lazily so only the
+ * article form routes ever fetch it, writing its HTML into a hidden `copy`.
+ */
+import { lazy, Suspense, useId, useState } from "react";
+import { describedBy, FieldError } from "./fields";
+import { useHydrated } from "./hydrated";
+import { inputClass, labelClass } from "./styles";
+
+const RichTextEditor = lazy(() => import("./rich-text-editor"));
+
+export function ArticleBody({ defaultValue, error }: { defaultValue: string; error?: string }) {
+  const hydrated = useHydrated();
+  const [html, setHtml] = useState(defaultValue);
+  const labelId = useId();
+  const errorId = "field-copy-error";
+  const hintId = "field-copy-hint";
+  const textarea = (
+    <textarea
+      id="field-copy"
+      name="copy"
+      rows={14}
+      defaultValue={html}
+      onChange={(e) => setHtml(e.target.value)}
+      aria-invalid={error ? true : undefined}
+      aria-required
+      aria-describedby={describedBy(hintId, error && errorId)}
+      className={inputClass}
+    />
+  );
+  return (
+    <div>
+      {hydrated ? (
+        <span id={labelId} className={labelClass}>
+          Article body<span className="font-normal text-muted"> (required)</span>
+        </span>
+      ) : (
+        <label id={labelId} htmlFor="field-copy" className={labelClass}>
+          Article body<span className="font-normal text-muted"> (required)</span>
+        </label>
+      )}
+      <p id={hintId} className="mt-1 text-sm text-muted">
+        Headings, bold, italic, lists, links and block quotes. Without the editor, separate paragraphs with an empty line.
+      </p>
+      <div className="mt-1">
+        {hydrated ? (
+          <Suspense fallback={textarea}>
+            <input type="hidden" name="copy" value={html} />
+            <RichTextEditor initialHtml={html} onChange={setHtml} labelId={labelId} describedBy={describedBy(hintId, error && errorId)} invalid={!!error} />
+          </Suspense>
+        ) : (
+          textarea
+        )}
+      </div>
+      <FieldError id={errorId} error={error} />
+    </div>
+  );
+}

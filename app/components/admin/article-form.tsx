@@ -1,0 +1,123 @@
+/** The article form (create and edit). Pinned is forced off and disabled when the article is not news. */
+import { useEffect, useRef, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { articleSchema, type ArticleFormValues } from "~/lib/forms/article";
+import { MSG } from "~/lib/forms/messages";
+import { ARTICLE_CATEGORIES } from "~/lib/practice";
+import { ArticleBody } from "./article-body";
+import { useClientCheck } from "./client-check";
+import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields";
+import { useHydrated } from "./hydrated";
+import { ImageInput } from "./image-input";
+import { btnPrimary, inputClass, labelClass } from "./styles";
+
+const CATEGORY_LABELS: Record<string, string> = { insurance: "Insurance", construction: "Construction", cyber: "Cyber", events: "Events" };
+
+export function ArticleForm(props: {
+  mode: "create" | "edit";
+  values: ArticleFormValues;
+  errors?: Record<string, string>;
+  currentImage?: { url: string; alt: string };
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [news, setNews] = useState(props.values.news);
+  const [pinned, setPinned] = useState(props.values.priority);
+  const { clientErrors, onSubmit } = useClientCheck({
+    schema: articleSchema,
+    extra: (data): Record<string, string> => {
+      const photo = data.get("photo");
+      if (props.mode === "create" && (!photo || typeof photo === "string" || photo.size === 0)) return { photo: MSG.articleImageRequired };
+      return {};
+    },
+    status: (errors) => ({
+      tone: "error",
+      text: Object.keys(errors).length === 1 && errors.photo === MSG.articleImageRequired ? MSG.articleImageRequired : Object.keys(errors).some((k) => k !== "photo") || errors.photo === MSG.articleImageRequired ? MSG.missingFields : MSG.checkFields,
+    }),
+  });
+  const errors = clientErrors ?? props.errors ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (props.errors && Object.keys(props.errors).length) focusFirstInvalid(formRef.current);
+  }, [props.errors]);
+  const v = props.values;
+  const pinDisabled = hydrated && news !== "yes";
+
+  return (
+    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="space-y-6">
+      <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
+      <ImageInput label="Photo" required={props.mode === "create"} error={errors.photo} current={props.currentImage} />
+      <div>
+        <label htmlFor="field-category" className={labelClass}>
+          Category<span className="font-normal text-muted"> (required)</span>
+        </label>
+        <select
+          id="field-category"
+          name="category"
+          defaultValue={v.category}
+          aria-required
+          aria-invalid={errors.category ? true : undefined}
+          aria-describedby={describedBy(errors.category && "field-category-error")}
+          className={inputClass}
+        >
+          <option value="">Choose a category…</option>
+          {ARTICLE_CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {CATEGORY_LABELS[c]}
+            </option>
+          ))}
+        </select>
+        <FieldError id="field-category-error" error={errors.category} />
+      </div>
+      <fieldset aria-describedby={errors.news ? "field-news-error" : undefined}>
+        <legend className={labelClass}>
+          News<span className="font-normal text-muted"> (required)</span>
+        </legend>
+        <div className="mt-1 flex gap-6">
+          {(["yes", "no"] as const).map((option) => (
+            <label key={option} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="news"
+                value={option}
+                defaultChecked={v.news === option}
+                aria-invalid={errors.news ? true : undefined}
+                className="size-4"
+                onChange={() => {
+                  setNews(option);
+                  if (option === "no") setPinned(false);
+                }}
+              />
+              {option === "yes" ? "Yes" : "No"}
+            </label>
+          ))}
+        </div>
+        <FieldError id="field-news-error" error={errors.news} />
+      </fieldset>
+      <div>
+        <label className="flex items-center gap-2 font-semibold">
+          <input
+            type="checkbox"
+            name="priority"
+            checked={pinned && !pinDisabled}
+            onChange={(e) => setPinned(e.target.checked)}
+            disabled={pinDisabled}
+            aria-describedby="field-priority-hint"
+            className="size-4"
+          />
+          Pin to top
+        </label>
+        <p id="field-priority-hint" className="mt-1 text-sm text-muted">
+          Only news articles can be pinned; pinned news is listed first.
+        </p>
+      </div>
+      <ArticleBody defaultValue={v.copy} error={errors.copy} />
+      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
+        <button type="submit" className={btnPrimary} disabled={busy}>
+          {props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,75 @@
+/** Form fields: label above, hint and error below (aria-describedby, aria-invalid). */
+import type { ReactNode } from "react";
+import { inputClass, labelClass } from "./styles";
+
+export function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="mt-1 text-sm font-semibold text-error">
+      {error}
+    </p>
+  );
+}
+
+export function describedBy(...ids: unknown[]): string | undefined {
+  const list = ids.filter((x): x is string => typeof x === "string" && x !== "").join(" ");
+  return list || undefined;
+}
+
+type TextFieldProps = {
+  name: string;
+  label: string;
+  id?: string;
+  defaultValue?: string;
+  error?: string;
+  hint?: ReactNode;
+  required?: boolean;
+  type?: "text" | "email" | "tel" | "search" | "password";
+  inputMode?: "numeric" | "email" | "tel" | "text";
+  autoComplete?: string;
+  maxLength?: number;
+  multiline?: boolean;
+  rows?: number;
+  className?: string;
+};
+
+export function TextField(props: TextFieldProps) {
+  const id = props.id ?? `field-${props.name}`;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const common = {
+    id,
+    name: props.name,
+    defaultValue: props.defaultValue,
+    "aria-invalid": props.error ? true : undefined,
+    "aria-required": props.required ? true : undefined,
+    "aria-describedby": describedBy(props.hint && hintId, props.error && errorId),
+    maxLength: props.maxLength,
+    className: inputClass,
+  };
+  return (
+    <div className={props.className}>
+      <label htmlFor={id} className={labelClass}>
+        {props.label}
+        {props.required ? <span className="font-normal text-muted"> (required)</span> : null}
+      </label>
+      {props.multiline ? (
+        <textarea {...common} rows={props.rows ?? 6} />
+      ) : (
+        <input {...common} type={props.type ?? "text"} inputMode={props.inputMode} autoComplete={props.autoComplete ?? "off"} />
+      )}
+      {props.hint ? (
+        <p id={hintId} className="mt-1 text-sm text-muted">
+          {props.hint}
+        </p>
+      ) : null}
+      <FieldError id={errorId} error={props.error} />
+    </div>
+  );
+}
+
+/** Moves focus to the first invalid field (after a check fails). */
+export function focusFirstInvalid(form: HTMLFormElement | null) {
+  const el = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  el?.focus();
+}

@@ -1,0 +1,208 @@
+/**
+ * The article body editor (TipTap: StarterKit with headings, bold, italic,
+ * lists, links, block quotes). Loaded lazily by article-body.tsx, so it is
+ * only fetched on the article form routes and never on public pages.
+ */
+import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
+import StarterKit from "@tiptap/starter-kit";
+import { Bold, Heading2, Heading3, Italic, Link2, List, ListOrdered, Quote, Redo2, Undo2 } from "lucide-react";
+import { useId, useState } from "react";
+import { btnPrimary, btnSecondary, inputClass } from "./styles";
+
+type Props = {
+  initialHtml: string;
+  onChange: (html: string) => void;
+  labelId: string;
+  describedBy?: string;
+  invalid?: boolean;
+};
+
+function safeHref(raw: string): string | null {
+  const href = raw.trim();
+  if (!href) return null;
+  if (/^(https?:|mailto:|tel:)/i.test(href)) return href;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return null; // javascript:, data:… are refused
+  if (href.includes("@") && !href.includes("/")) return `mailto:${href}`;
+  return `https://${href.replace(/^\/+/, "")}`;
+}
+
+function ToolButton(props: { label: string; pressed?: boolean; onClick: () => void; disabled?: boolean; children: React.ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-label={props.label}
+      title={props.label}
+      aria-pressed={props.pressed === undefined ? undefined : props.pressed}
+      disabled={props.disabled}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={props.onClick}
+      className="rounded p-2 text-ink hover:bg-soft aria-pressed:bg-accent aria-pressed:text-white disabled:opacity-40"
+    >
+      {props.children}
+    </button>
+  );
+}
+
+function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      h2: e.isActive("heading", { level: 2 }),
+      h3: e.isActive("heading", { level: 3 }),
+      bold: e.isActive("bold"),
+      italic: e.isActive("italic"),
+      bullet: e.isActive("bulletList"),
+      ordered: e.isActive("orderedList"),
+      quote: e.isActive("blockquote"),
+      link: e.isActive("link"),
+      href: (e.getAttributes("link").href as string | undefined) ?? "",
+      canUndo: e.can().undo(),
+      canRedo: e.can().redo(),
+    }),
+  });
+  const [linkOpen, setLinkOpen] = useState(false);
+  const [href, setHref] = useState("");
+  const [linkError, setLinkError] = useState("");
+  const linkInputId = useId();
+  const chain = () => editor.chain().focus();
+
+  function applyLink() {
+    if (!href.trim()) {
+      chain().extendMarkRange("link").unsetLink().run();
+      setLinkOpen(false);
+      return;
+    }
+    const safe = safeHref(href);
+    if (!safe) {
+      setLinkError("Use a web address (https://…), an e-mail address or a phone number.");
+      return;
+    }
+    chain().extendMarkRange("link").setLink({ href: safe }).run();
+    setLinkOpen(false);
+    setLinkError("");
+  }
+
+  return (
+    <div className="border-b border-line bg-soft">
+      <div role="toolbar" aria-label="Formatting" aria-controls={controls} className="flex flex-wrap gap-1 p-1">
+        <ToolButton label="Heading" pressed={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()}>
+          <Heading2 aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Subheading" pressed={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()}>
+          <Heading3 aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Bold" pressed={state.bold} onClick={() => chain().toggleBold().run()}>
+          <Bold aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Italic" pressed={state.italic} onClick={() => chain().toggleItalic().run()}>
+          <Italic aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Bulleted list" pressed={state.bullet} onClick={() => chain().toggleBulletList().run()}>
+          <List aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Numbered list" pressed={state.ordered} onClick={() => chain().toggleOrderedList().run()}>
+          <ListOrdered aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Block quote" pressed={state.quote} onClick={() => chain().toggleBlockquote().run()}>
+          <Quote aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton
+          label="Link"
+          pressed={state.link}
+          onClick={() => {
+            setHref(state.href);
+            setLinkError("");
+            setLinkOpen(!linkOpen);
+          }}
+        >
+          <Link2 aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Undo" disabled={!state.canUndo} onClick={() => chain().undo().run()}>
+          <Undo2 aria-hidden="true" className="size-5" />
+        </ToolButton>
+        <ToolButton label="Redo" disabled={!state.canRedo} onClick={() => chain().redo().run()}>
+          <Redo2 aria-hidden="true" className="size-5" />
+        </ToolButton>
+      </div>
+      {linkOpen ? (
+        <div className="flex flex-wrap items-end gap-2 border-t border-line p-2">
+          <div className="min-w-0 flex-1">
+            <label htmlFor={linkInputId} className="text-sm font-semibold">
+              Link address (leave empty to remove the link)
+            </label>
+            <input
+              id={linkInputId}
+              type="url"
+              value={href}
+              autoFocus
+              onChange={(e) => setHref(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  applyLink();
+                }
+                if (e.key === "Escape") {
+                  e.preventDefault();
+                  setLinkOpen(false);
+                  editor.commands.focus();
+                }
+              }}
+              aria-invalid={linkError ? true : undefined}
+              aria-describedby={linkError ? `${linkInputId}-error` : undefined}
+              className={inputClass}
+            />
+            {linkError ? (
+              <p id={`${linkInputId}-error`} className="mt-1 text-sm font-semibold text-error">
+                {linkError}
+              </p>
+            ) : null}
+          </div>
+          <button type="button" className={btnPrimary} onClick={applyLink}>
+            Apply link
+          </button>
+          <button type="button" className={btnSecondary} onClick={() => setLinkOpen(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export default function RichTextEditor(props: Props) {
+  const contentId = useId();
+  const editor = useEditor({
+    immediatelyRender: false,
+    extensions: [
+      StarterKit.configure({
+        heading: { levels: [2, 3] },
+        code: false,
+        codeBlock: false,
+        link: { openOnClick: false, autolink: true, defaultProtocol: "https", protocols: ["mailto", "tel"] },
+      }),
+    ],
+    content: props.initialHtml,
+    editorProps: {
+      attributes: {
+        id: contentId,
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-labelledby": props.labelId,
+        ...(props.describedBy ? { "aria-describedby": props.describedBy } : {}),
+        ...(props.invalid ? { "aria-invalid": "true" } : {}),
+        class: "prose-article min-h-64 px-4 py-2 focus:outline-none",
+      },
+    },
+    onUpdate: ({ editor: e }) => props.onChange(e.isEmpty ? "" : e.getHTML()),
+  });
+  if (!editor) return <div className="min-h-72 rounded border border-muted bg-white" aria-hidden="true" />;
+  return (
+    <div
+      className={`rounded border bg-white focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-accent ${props.invalid ? "border-2 border-error" : "border-muted"}`}
+      data-testid="rich-text-editor"
+    >
+      <Toolbar editor={editor} controls={contentId} />
+      <EditorContent editor={editor} />
+    </div>
+  );
+}
