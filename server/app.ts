@@ -219,14 +219,13 @@ export function createServerHandler(build: ServerBuild) {
     if (!key) return void app(req as Request, res as Response);
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
-    res.setHeader("X-Request-Id", requestId);
     const hit = cache.get(key);
     if (hit) {
       cache.hits++;
-      res.setHeader("X-Cache", "HIT");
-      sendCached(req, res, hit, headers);
+      sendCached(req, res, hit, headers, ["X-Request-Id", requestId, "X-Cache", "HIT"]);
       return logLine(req, res.statusCode, started, requestId, "hit");
     }
+    res.setHeader("X-Request-Id", requestId);
     cache.misses++;
     try {
       const { entry, response } = await fill(req, key);
@@ -251,8 +250,8 @@ export function createServerHandler(build: ServerBuild) {
       // The database is down: the last good copy, or a friendly 503.
       const stale = cache.getLastGood(key);
       if (stale) {
+        res.setHeader("X-Cache", "STALE");
         sendCached(req, res, stale, headers);
-        res.setHeader("Warning", '110 - "Response is stale"');
         return logLine(req, res.statusCode, started, requestId, "stale");
       }
       log("error", "render failed", { id: requestId, error: (error as Error).message });

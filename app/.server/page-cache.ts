@@ -38,6 +38,8 @@ export type CachedPage = {
   etag: string;
   csp: string;
   size: number;
+  /** Prebuilt flat header lists (identity, br, gzip, 304), so a hit does no header work. */
+  raw?: { identity: string[]; br: string[]; gzip: string[]; notModified: string[] };
 };
 
 /** The cache key of a request, or null when the request is not for a cacheable public page. */
@@ -148,30 +150,51 @@ export async function makeEntry(response: { status: number; contentType: string;
 
 /** Picks the encoding the client accepts: br, then gzip, then none. */
 export function pickEncoding(acceptEncoding: string | string[] | undefined): "br" | "gzip" | null {
-  const value = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
+  if (!acceptEncoding) return null;
+  const value = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : acceptEncoding;
   if (/\bbr\b(?!;q=0(?:\.0+)?\b)/.test(value)) return "br";
   if (/\bgzip\b(?!;q=0(?:\.0+)?\b)/.test(value)) return "gzip";
   return null;
 }
 
-/** Writes a cached page (or 304) to a Node response. */
-export function sendCached(req: IncomingMessage, res: ServerResponse, entry: CachedPage, extraHeaders: Record<string, string>) {
-  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
-  res.setHeader("Content-Security-Policy", entry.csp);
-  res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
-  res.setHeader("ETag", entry.etag);
-  res.setHeader("Vary", "Accept-Encoding");
+function rawHeaders(entry: CachedPage, base: Record<string, string>) {
+  const common = [
+    ...Object.entries(base).flat(),
+    "Content-Security-Policy",
+    entry.csp,
+    "Cache-Control",
+    PUBLIC_CACHE_CONTROL,
+    "ETag",
+    entry.etag,
+    "Vary",
+    "Accept-Encoding",
+  ];
+  const withBody = (body: Buffer, encoding?: string) => [
+    ...common,
+    "Content-Type",
+    entry.contentType,
+    ...(encoding ? ["Content-Encoding", encoding] : []),
+    "Content-Length",
+    String(body.length),
+  ];
+  return { identity: withBody(entry.body), br: withBody(entry.br, "br"), gzip: withBody(entry.gzip, "gzip"), notModified: common };
+}
+
+/**
+ * Writes a cached page (or 304) to a Node response. `perRequest` holds the
+ * few headers that differ per response (request id, cache status).
+ */
+export function sendCached(req: IncomingMessage, res: ServerResponse, entry: CachedPage, base: Record<string, string>, perRequest: string[] = []) {
+  entry.raw ??= rawHeaders(entry, base);
   const inm = req.headers["if-none-match"];
-  if (inm && inm.split(/\s*,\s*/).includes(entry.etag)) {
-    res.statusCode = 304;
+  if (inm && (inm === entry.etag || inm.split(/\s*,\s*/).includes(entry.etag))) {
+    res.writeHead(304, [...entry.raw.notModified, ...perRequest]);
     res.end();
     return;
   }
   const encoding = pickEncoding(req.headers["accept-encoding"]);
   const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
-  res.statusCode = entry.status;
-  res.setHeader("Content-Type", entry.contentType);
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", body.length);
+  const headers = encoding === "br" ? entry.raw.br : encoding === "gzip" ? entry.raw.gzip : entry.raw.identity;
+  res.writeHead(entry.status, perRequest.length ? headers.concat(perRequest) : headers);
   res.end(req.method === "HEAD" ? undefined : body);
 }
