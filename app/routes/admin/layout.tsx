@@ -10,6 +10,7 @@ import type { Route } from "./+types/layout";
 import { requireStaff } from "~/.server/auth";
 import { readFlash } from "~/.server/admin/flash.server";
 import { AnnounceContext, StatusRegion, useActionStatus } from "~/components/admin/status";
+import { useHydrated } from "~/components/admin/hydrated";
 import { btnPrimary } from "~/components/admin/styles";
 import type { Status } from "~/lib/forms/messages";
 
@@ -75,12 +76,13 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (navigation.state === "submitting") setClientStatus(null);
   }, [navigation.state]);
+  const hydrated = useHydrated();
   const announce = useCallback((status: Status | null) => setClientStatus(status), []);
   const status = clientStatus ?? (navigation.state === "submitting" ? null : (actionStatus ?? loaderData.flash));
   return (
     <Frame email={loaderData.email}>
       <AnnounceContext.Provider value={announce}>
-        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none" data-hydrated={hydrated ? "true" : undefined}>
           <StatusRegion status={status} />
           <Outlet />
         </main>

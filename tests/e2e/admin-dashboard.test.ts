@@ -1,0 +1,335 @@
+/**
+ * The staff dashboard in Chromium against the built server: sign-in (wrong
+ * then right password), create / edit / delete of a team member and an
+ * article with a picture, every validation message, hours, headers, logout
+ * (the old cookie no longer opens the dashboard), the edits on the public
+ * pages, and axe on every dashboard screen. Names carry a timestamp so other
+ * suites sharing the server are not disturbed; everything is cleaned up.
+ */
+import sharp from "sharp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
+
+const stamp = Date.now();
+const MEMBER = `Edna Tester${stamp}`;
+const ARTICLE = `Dashboard test article ${stamp}`;
+let base: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let jpeg: Buffer;
+
+beforeAll(async () => {
+  base = sharedServerUrl();
+  browser = await launchBrowser();
+  ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
+  jpeg = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#3a6f8f" } }).jpeg().toBuffer();
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+async function ready(p = page) {
+  await p.locator('main[data-hydrated="true"]').waitFor();
+  await p.waitForLoadState("networkidle");
+}
+
+async function status(text: string, p = page) {
+  await p.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
+}
+
+async function noViolations(p = page) {
+  expect(await axe(p)).toEqual([]);
+}
+
+function fieldError(id: string, p = page) {
+  return p.locator(`#field-${id}-error`);
+}
+
+describe("staff dashboard", () => {
+  it("refuses a wrong password with the spec's message, keeps the e-mail, then signs in", async () => {
+    const res = await page.goto(`${base}/dashboard/hours/edit`);
+    expect(page.url()).toContain("/admin?redirectTo=%2Fdashboard%2Fhours%2Fedit");
+    expect(res?.headers()["cache-control"]).toMatch(/no-store/);
+    await page.waitForLoadState("networkidle");
+    await noViolations();
+    await page.getByLabel("Email").fill(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill("not-the-password-123");
+    await page.getByRole("button", { name: "Login" }).click();
+    await status("An error occurred during login. Please contact your site administrator.");
+    expect(await page.getByLabel("Email").inputValue()).toBe(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(`${base}/dashboard/hours/edit`);
+    // Signed in: /admin goes to the dashboard.
+    await page.goto(`${base}/admin`);
+    await page.waitForURL(`${base}/dashboard`);
+  });
+
+  it("shows the four cards and the frame", async () => {
+    await page.goto(`${base}/dashboard`);
+    await ready();
+    for (const card of ["Manage Team", "Manage Articles", "Update Office Hours", "Update Page Headers"]) {
+      await page.getByRole("link", { name: new RegExp(card) }).waitFor();
+    }
+    await page.getByRole("link", { name: "Dashboard home" }).waitFor();
+    await page.getByRole("button", { name: "LOGOUT" }).waitFor();
+    await noViolations();
+  });
+
+  it("adds a team member: validation messages, chips, support staff, photo with size and preview", async () => {
+    await page.goto(`${base}/dashboard/lawyers`);
+    await ready();
+    await noViolations();
+    await page.getByRole("link", { name: "ADD NEW TEAM MEMBER" }).click();
+    await page.waitForURL(`${base}/dashboard/lawyers/new`);
+    await ready();
+    await noViolations();
+
+    await page.getByRole("button", { name: "ADD TEAM MEMBER" }).click();
+    await status("Missing required fields.");
+    expect(await fieldError("full_name").textContent()).toBe("Full name is required.");
+    expect(await page.locator("#field-full_name").getAttribute("aria-invalid")).toBe("true");
+    await noViolations();
+
+    await page.locator("#field-full_name").fill(MEMBER);
+    await page.locator("#field-title").fill("Associate");
+    await page.locator("#field-email").fill("not-an-email");
+    await page.locator("#field-extension").fill("12a");
+    await page.locator("#field-mobile").fill("416 555 0199");
+    await page.locator("#field-desc").fill("A bio written by the browser test.");
+    await page.getByRole("button", { name: "ADD TEAM MEMBER" }).click();
+    await status("Please correct the highlighted fields.");
+    expect(await fieldError("email").textContent()).toMatch(/valid email/);
+    expect(await fieldError("extension").textContent()).toBe("Extension must be a number (digits only).");
+    await page.locator("#field-email").fill(`edna${stamp}@example.com`);
+    await page.locator("#field-extension").fill("271");
+
+    // Chips: added only when chosen and not already present; removable.
+    await page.getByLabel("Area of practice", { exact: true }).selectOption("cyber");
+    await page.getByRole("button", { name: "Add area of practice" }).click();
+    await page.getByRole("button", { name: "Add area of practice" }).click(); // nothing chosen: nothing added
+    await page.getByLabel("Area of practice", { exact: true }).selectOption("insurance");
+    await page.getByRole("button", { name: "Add area of practice" }).click();
+    expect(await page.getByRole("list", { name: "Areas of practice" }).getByRole("listitem").count()).toBe(2);
+    await page.getByRole("button", { name: "Remove Insurance" }).click();
+    expect(await page.getByRole("list", { name: "Areas of practice" }).getByRole("listitem").count()).toBe(1);
+    await page.getByLabel("Field of expertise", { exact: true }).selectOption("Appeals");
+    await page.getByRole("button", { name: "Add field of expertise" }).click();
+    await page.getByRole("button", { name: "Remove Appeals" }).waitFor();
+
+    // Support staff: hidden until ADD NEW STAFF MEMBER; all four fields required.
+    expect(await page.getByLabel("Staff name").isVisible()).toBe(false);
+    await page.getByRole("button", { name: "ADD NEW STAFF MEMBER" }).click();
+    await page.getByLabel("Staff name").fill("Sam Clerk");
+    await page.getByRole("button", { name: "SAVE NEW STAFF MEMBER" }).click();
+    await status("Please fill out all fields for the new support staff member.");
+    await page.getByLabel("Staff title").fill("Law clerk");
+    await page.getByLabel("Staff email").fill("sam@example.com");
+    await page.getByLabel("Staff extension").fill("272");
+    await page.getByRole("button", { name: "SAVE NEW STAFF MEMBER" }).click();
+    await page.getByRole("button", { name: "Remove Sam Clerk" }).waitFor();
+    await noViolations();
+
+    await page.locator("#field-photo").setInputFiles({ name: "portrait.jpg", mimeType: "image/jpeg", buffer: jpeg });
+    expect(await page.getByTestId("file-size").textContent()).toBe(`portrait.jpg: ${Math.max(1, Math.round(jpeg.length / 1024))} KB`);
+    await page.getByRole("img", { name: "Preview of the chosen picture" }).waitFor();
+
+    await page.getByRole("button", { name: "ADD TEAM MEMBER" }).click();
+    await status(`${MEMBER} has been added successfully`);
+    expect(page.url()).toBe(`${base}/dashboard/lawyers/new`);
+    expect(await page.locator("#field-full_name").inputValue()).toBe(""); // a fresh form
+  });
+
+  it("finds, edits (mobile is saved) and shows the member on the public page", async () => {
+    await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER.toUpperCase())}`);
+    await ready();
+    expect(await page.getByRole("list", { name: "Team members" }).getByRole("listitem").count()).toBe(1);
+    await page.getByRole("link", { name: `Edit ${MEMBER}` }).click();
+    await page.waitForURL(/\/dashboard\/lawyer\//);
+    await ready();
+    await noViolations();
+    expect(await page.locator("#field-mobile").inputValue()).toBe("416 555 0199");
+    await page.getByRole("img", { name: `Current photo of ${MEMBER}` }).waitFor();
+    await page.getByRole("button", { name: "Remove Cyber" }).waitFor();
+    await page.getByRole("button", { name: "Remove Sam Clerk" }).waitFor();
+
+    await page.locator("#field-title").fill("");
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status("Missing required fields.");
+    await page.locator("#field-title").fill("Partner");
+    await page.locator("#field-mobile").fill("647 555 0123");
+    await page.locator("#field-photo").setInputFiles({ name: "new.jpg", mimeType: "image/jpeg", buffer: jpeg });
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status(`${MEMBER} updated successfully`);
+    await page.reload();
+    await ready();
+    expect(await page.locator("#field-title").inputValue()).toBe("Partner");
+    expect(await page.locator("#field-mobile").inputValue()).toBe("647 555 0123");
+
+    const slug = MEMBER.replace(/\s+/g, "-");
+    const pub = await browser.newPage();
+    const res = await pub.goto(`${base}/lawyer/${slug}`);
+    if (res?.status() === 200) expect(await pub.locator("body").textContent()).toContain(MEMBER);
+    await pub.close();
+  });
+
+  it("asks before deleting a member; cancel keeps it, confirm removes it", async () => {
+    await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER)}`);
+    await ready();
+    await page.getByRole("button", { name: `Delete ${MEMBER}` }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Are you sure you want to delete this?" });
+    await dialog.waitFor();
+    await noViolations();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
+    await page.getByRole("button", { name: `Delete ${MEMBER}` }).click();
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await status(`${MEMBER} has been deleted successfully`);
+    expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(0);
+  });
+
+  it("adds an article: picture required, pin only for news, body in the editor", async () => {
+    await page.goto(`${base}/dashboard/articles`);
+    await ready();
+    await noViolations();
+    await page.getByRole("link", { name: "ADD NEW ARTICLE" }).click();
+    await page.waitForURL(`${base}/dashboard/articles/new`);
+    await ready();
+    await page.getByTestId("rich-text-editor").waitFor();
+    await noViolations();
+
+    await page.getByRole("button", { name: "ADD ARTICLE" }).click();
+    await status("Missing required fields.");
+    expect(await fieldError("photo").textContent()).toBe("Please upload an article image.");
+
+    await page.locator("#field-title").fill(ARTICLE);
+    await page.locator("#field-category").selectOption("cyber");
+    const pin = page.getByLabel("Pin to top");
+    await page.getByLabel("No", { exact: true }).check();
+    expect(await pin.isDisabled()).toBe(true);
+    await page.getByLabel("Yes", { exact: true }).check();
+    expect(await pin.isDisabled()).toBe(false);
+    await pin.check();
+
+    const body = page.getByRole("textbox", { name: /Article body/ });
+    await body.click();
+    await page.getByRole("button", { name: "Bold" }).click();
+    await page.keyboard.type("Strong opening.");
+    expect(await page.getByRole("button", { name: "Bold" }).getAttribute("aria-pressed")).toBe("true");
+    await page.getByRole("button", { name: "Bold" }).click();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Second paragraph of the browser test.");
+    await noViolations();
+
+    await page.getByRole("button", { name: "ADD ARTICLE" }).click();
+    await status("Please upload an article image.");
+
+    await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg });
+    await page.getByTestId("file-size").waitFor();
+    await page.getByRole("button", { name: "ADD ARTICLE" }).click();
+    await status("Article has been added successfully.");
+    expect(await page.locator("#field-title").inputValue()).toBe("");
+  });
+
+  it("edits the article and shows it on the public page, then deletes it", async () => {
+    await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(ARTICLE.toLowerCase())}`);
+    await ready();
+    await page.getByRole("link", { name: `Edit ${ARTICLE}` }).click();
+    await page.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
+    await ready();
+    await page.getByTestId("rich-text-editor").waitFor();
+    await noViolations();
+    expect(await page.getByLabel("Pin to top").isChecked()).toBe(true);
+    await page.getByRole("img", { name: new RegExp(`Current picture of`) }).waitFor();
+
+    await page.locator("#field-title").fill(" ");
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status("Missing required fields.");
+    const edited = `${ARTICLE} edited`;
+    await page.locator("#field-title").fill(edited);
+    await page.getByLabel("No", { exact: true }).check();
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status("Article was updated successfully.");
+    expect(await page.getByLabel("Pin to top").isChecked()).toBe(false);
+
+    const pub = await browser.newPage();
+    const res = await pub.goto(`${base}/post/${edited.replace(/\s+/g, "-")}`);
+    if (res?.status() === 200) {
+      const text = await pub.locator("body").textContent();
+      expect(text).toContain(edited);
+      expect(text).toContain("Strong opening.");
+    }
+    await pub.close();
+
+    await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(edited)}`);
+    await ready();
+    await page.getByRole("button", { name: `Delete ${edited}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await status("Article has been deleted successfully.");
+    expect(await page.getByRole("link", { name: `Edit ${edited}` }).count()).toBe(0);
+  });
+
+  it("updates office hours (blank refused) and restores them", async () => {
+    await page.goto(`${base}/dashboard/hours/edit`);
+    await ready();
+    await noViolations();
+    const start = await page.getByLabel("Start time").inputValue();
+    const end = await page.getByLabel("End time").inputValue();
+    await page.getByLabel("Start time").fill("   ");
+    await page.getByRole("button", { name: "SAVE HOURS" }).click();
+    await status("Start and end times cannot be blank");
+    expect(await fieldError("start_time").textContent()).toBe("Start and end times cannot be blank");
+    await noViolations();
+    await page.getByLabel("Start time").fill("8:30");
+    await page.getByRole("button", { name: "SAVE HOURS" }).click();
+    await status("Hours updated successfully!");
+    expect(await page.getByLabel("Start time").inputValue()).toBe("8:30");
+    await page.getByLabel("Start time").fill(start);
+    await page.getByLabel("End time").fill(end);
+    await page.getByRole("button", { name: "SAVE HOURS" }).click();
+    await status("Hours updated successfully!");
+  });
+
+  it("updates one page header on its own and restores it", async () => {
+    await page.goto(`${base}/dashboard/headers/edit`);
+    await ready();
+    await noViolations();
+    const field = page.getByLabel("Header text for the team page");
+    const before = await field.inputValue();
+    const news = await page.getByLabel("Header text for the news page").inputValue();
+    await field.fill(`Team header ${stamp}`);
+    await page.getByRole("button", { name: "Save the team page header" }).click();
+    await status("Header for team page has been updated successfully.");
+    expect(await page.getByLabel("Header text for the team page").inputValue()).toBe(`Team header ${stamp}`);
+    expect(await page.getByLabel("Header text for the news page").inputValue()).toBe(news);
+    const pub = await browser.newPage();
+    const res = await pub.goto(`${base}/team`);
+    if (res?.status() === 200) expect(await pub.locator("body").textContent()).toContain(`Team header ${stamp}`);
+    await pub.close();
+    await page.getByLabel("Header text for the team page").fill(before);
+    await page.getByRole("button", { name: "Save the team page header" }).click();
+    await status("Header for team page has been updated successfully.");
+  });
+
+  it("LOGOUT ends the session on the server: the old cookie no longer opens the dashboard", async () => {
+    await page.goto(`${base}/dashboard`);
+    await ready();
+    const cookies = await context.cookies();
+    expect(cookies.some((c) => c.name.includes("session_token"))).toBe(true);
+    await page.getByRole("button", { name: "LOGOUT" }).click();
+    await page.waitForURL(`${base}/`);
+    const { context: other, page: replay } = await newPage(browser);
+    await other.addCookies(cookies);
+    await replay.goto(`${base}/dashboard`);
+    expect(replay.url()).toContain("/admin?redirectTo=%2Fdashboard");
+    await other.close();
+    // A GET to /logout signs nobody out.
+    await signInAsStaff(page, base);
+    await page.goto(`${base}/logout`);
+    await page.waitForURL(`${base}/dashboard`);
+  });
+});
