@@ -76,7 +76,6 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
         <Link
           to="/"
           className="group flex items-baseline gap-2 leading-none"
-          aria-label={`${FIRM.name}, home`}
           onClick={(event) => {
             if (isModifiedClick(event)) return;
             close();
@@ -86,8 +85,9 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
             }
           }}
         >
-          <span className="font-serif text-[1.375rem] font-semibold tracking-tight">{FIRM.shortName}</span>
+          <span className="font-serif text-[1.375rem] font-semibold tracking-tight">{FIRM.shortName}</span>{" "}
           <span className="text-[0.7rem] font-semibold tracking-[0.2em] text-brass-light">LLP</span>
+          <span className="sr-only">, home</span>
         </Link>
         <ul className="hidden items-center gap-7 lg:flex">
           {MAIN_NAV.map((item) => (

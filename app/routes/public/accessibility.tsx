@@ -99,7 +99,7 @@ export default function Accessibility() {
         <li>Prepared individualised workplace emergency response information for employees who need it.</li>
       </ul>
       <h2>Plan of action, 2025 to 2029</h2>
-      <div className="not-prose overflow-x-auto">
+      <div className="overflow-x-auto" role="region" aria-label="Plan of action by year" tabIndex={0}>
         <table className="mt-6 w-full border-collapse text-left text-base">
           <caption className="sr-only">Accessibility actions by year</caption>
           <thead>

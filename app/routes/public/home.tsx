@@ -98,7 +98,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="mx-auto max-w-7xl px-5 py-24 lg:px-8">
           <div className="flex flex-wrap items-end justify-between gap-6">
             <div>
-              <p className="text-xs font-semibold tracking-[0.2em] text-brass uppercase">Latest</p>
+              <p className="text-xs font-semibold tracking-[0.2em] text-accent uppercase">Latest</p>
               <h2 id="news-title" className="mt-3 text-4xl font-semibold">
                 News &amp; Insights
               </h2>

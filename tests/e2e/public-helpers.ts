@@ -1,0 +1,50 @@
+/** Helpers shared by the public-site browser tests (tests/e2e/public-*.test.ts). */
+import type { Browser, Page } from "playwright-core";
+import { newPage } from "./support";
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A page that records console errors, page errors and every script it loads. */
+export async function trackedPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
+  const { context, page } = await newPage(browser, { viewport: DESKTOP, ...options });
+  const errors: string[] = [];
+  const scripts: string[] = [];
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  page.on("request", (r) => {
+    if (r.resourceType() === "script" || /\.m?js(\?|$)/.test(r.url())) scripts.push(r.url());
+  });
+  return { context, page, errors, scripts };
+}
+
+/** Waits until React has hydrated the page (the header's effect has run). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const header = document.querySelector("header");
+    return !!header && (document.location.pathname !== "/" || getComputedStyle(header).position === "fixed");
+  });
+  // Best effort: lazy pictures or the map may still be loading.
+  await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+}
+
+/** Scrolls through the whole page (fade-ins reveal themselves) and back to the top. */
+export async function scrollThrough(page: Page) {
+  await page.evaluate(async () => {
+    const step = Math.max(200, Math.floor(window.innerHeight * 0.6));
+    for (let y = 0; y <= document.documentElement.scrollHeight; y += step) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForFunction(() => document.querySelectorAll(".fade-pending").length === 0);
+  await page.waitForTimeout(700); // transitions end
+}
+
+/** The distance of an element's top from the top of the viewport. */
+export function topOf(page: Page, selector: string) {
+  return page.evaluate((s) => document.querySelector(s)!.getBoundingClientRect().top, selector);
+}

@@ -1,0 +1,237 @@
+/**
+ * Public pages: server-rendered content of every route, per-page meta,
+ * reloads of shared URLs, 404s, hydration without errors and no admin code.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, sharedServerUrl } from "./support";
+import { hydrated, trackedPage } from "./public-helpers";
+
+let browser: Browser;
+let base: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  base = sharedServerUrl();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const ROUTES: { path: string; h1: string | RegExp; texts: (string | RegExp)[] }[] = [
+  { path: "/", h1: "Our reputation is built on results", texts: ["DISCOVER MORE", "SEE ALL", "Firm Expands Cyber Incident Response Team", "Monday to Friday, 9:00 to 5:00"] },
+  { path: "/team", h1: "Our Team", texts: ["Eleanor Whitcombe", "Managing Partner", "Our lawyers and staff combine courtroom experience"] },
+  { path: "/lawyer/Eleanor-Whitcombe", h1: "Eleanor Whitcombe", texts: ["Managing Partner", "416-555-0142 ext. 101", "416-555-0190", "ewhitcombe@harrowkline.example", "Dana Ruiz", "Coverage issues", "DOWNLOAD VCARD"] },
+  { path: "/insights", h1: "News & Insights", texts: ["all articles", "Decisions, developments and events", "Firm Expands Cyber Incident Response Team"] },
+  { path: "/post/Ransomware-Payments-Five-Questions-to-Ask-Before-You-Pay", h1: "Ransomware Payments: Five Questions to Ask Before You Pay", texts: ["Cyber", "Who is the threat actor?"] },
+  { path: "/insurance", h1: "Insurance Defence", texts: ["Overview", "How can we help?", "CONTACT", "Defending insurers and their insureds with rigour"] },
+  { path: "/construction", h1: "Construction Disputes", texts: ["How can we help?", "Resolving construction disputes"] },
+  { path: "/cyber", h1: "Cyber Security & Incident Response", texts: ["Safeguarding your interests with swift action and solid defence.", "How can we help?"] },
+  { path: "/disclaimer", h1: "Disclaimer", texts: ["not legal advice", "lawyer-client relationship"] },
+  { path: "/accessibility", h1: "Accessibility", texts: ["Accessibility for Ontarians with Disabilities Act", "Morgan Ellery", "Priya Castellano", "2025 to 2029"] },
+  { path: "/copyright", h1: "Copyright", texts: [`© ${new Date().getFullYear()} Harrow Kline LLP. All Rights Reserved.`] },
+];
+
+describe("every public route", () => {
+  it("is complete in the server's HTML (no JavaScript needed) with a unique title, description and canonical URL", async () => {
+    const titles = new Set<string>();
+    for (const route of ROUTES) {
+      const res = await fetch(base + route.path);
+      expect(res.status, route.path).toBe(200);
+      const html = await res.text();
+      const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, "").replace(/&amp;/g, "&");
+      expect(h1, route.path).toBe(route.h1);
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+      expect(title, route.path).toBeTruthy();
+      expect(titles.has(title!), `${route.path} title "${title}" is unique`).toBe(false);
+      titles.add(title!);
+      expect(html, route.path).toMatch(/<meta name="description" content="[^"]{20,}"/);
+      expect(html, route.path).toContain(`<link rel="canonical" href="${new URL(route.path, base).href}"/>`);
+      expect(html, route.path).toContain('href="#main"');
+      expect(html, route.path).toContain("All Rights Reserved.");
+    }
+  });
+
+  it("renders each route in Chromium with its content, hydrates without errors and loads no admin code", async () => {
+    const { context, page, errors, scripts } = await trackedPage(browser);
+    for (const route of ROUTES) {
+      const res = await page.goto(base + route.path);
+      expect(res?.status(), route.path).toBe(200);
+      await hydrated(page);
+      await expect.poll(() => page.locator("h1").first().textContent(), { message: route.path }).toBe(
+        typeof route.h1 === "string" ? route.h1 : undefined,
+      );
+      const text = await page.locator("body").textContent();
+      for (const t of route.texts) expect(text, `${route.path}: ${t}`).toContain(t);
+      // Navigation and footer frame every page.
+      await expect.poll(() => page.getByRole("navigation", { name: "Main" }).count()).toBe(1);
+      expect(await page.locator("footer").textContent()).toContain(`© ${new Date().getFullYear()} Harrow Kline LLP. All Rights Reserved.`);
+    }
+    expect(errors).toEqual([]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => /admin|tiptap|prosemirror/i.test(s))).toEqual([]);
+    await context.close();
+  });
+
+  it("works without JavaScript: links are real links and the content is there", async () => {
+    const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
+    await page.goto(base + "/");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "our team" }).click();
+    await page.waitForURL(/\/team$/);
+    await page.getByRole("link", { name: /Eleanor Whitcombe/ }).click();
+    await page.waitForURL(/\/lawyer\/Eleanor-Whitcombe$/);
+    expect(await page.locator("h1").textContent()).toBe("Eleanor Whitcombe");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "contact" }).click();
+    await page.waitForURL(/\/#contact$/);
+    expect(await page.locator("#contact h2").textContent()).toBe("Speak with us");
+    await context.close();
+  });
+});
+
+describe("the home page", () => {
+  it("shows phone, fax and e-mail as contact links and a lazy, titled map of the firm's address", async () => {
+    const { context, page, errors } = await trackedPage(browser);
+    await page.goto(base + "/");
+    const contact = page.locator("#contact");
+    expect(await contact.locator('a[href="tel:+14165550142"]').count()).toBe(1);
+    expect(await contact.locator('a[href="tel:+14165550143"]').count()).toBe(1);
+    expect(await contact.locator('a[href="mailto:info@harrowkline.example"]').count()).toBe(1);
+    const map = contact.locator("iframe");
+    expect(await map.getAttribute("loading")).toBe("lazy");
+    expect(await map.getAttribute("title")).toMatch(/Map of Harrow Kline LLP/);
+    const src = (await map.getAttribute("src"))!;
+    expect(src).toBe(`https://www.google.com/maps?q=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}&output=embed`);
+    // The top bar.
+    const header = page.locator("header");
+    expect(await header.locator('a[href="tel:+14165550142"]').count()).toBe(1);
+    expect(await header.locator('a[href="mailto:info@harrowkline.example"]').count()).toBe(1);
+    // The six most recent articles, SEE ALL to /insights.
+    expect(await page.locator('section[aria-labelledby="news-title"] article').count()).toBe(6);
+    expect(await page.getByRole("link", { name: "SEE ALL" }).getAttribute("href")).toBe("/insights");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("gives images alt text, explicit sizes, lazy loading below the fold and high priority to the lawyer photo", async () => {
+    const { context, page } = await trackedPage(browser);
+    await page.goto(base + "/team");
+    const imgs = page.locator("main img");
+    const n = await imgs.count();
+    expect(n).toBe(10);
+    for (let i = 0; i < n; i++) {
+      const img = imgs.nth(i);
+      expect(await img.getAttribute("alt")).toMatch(/^Portrait of /);
+      expect(await img.getAttribute("width")).toBe("320");
+      expect(await img.getAttribute("height")).toBe("400");
+      if (i >= 4) expect(await img.getAttribute("loading")).toBe("lazy");
+    }
+    await page.goto(base + "/lawyer/Eleanor-Whitcombe");
+    const photo = page.locator("main img").first();
+    expect(await photo.getAttribute("fetchpriority")).toBe("high");
+    expect(await photo.getAttribute("alt")).toBe("Portrait of Eleanor Whitcombe");
+    await context.close();
+  });
+});
+
+describe("team and lawyers", () => {
+  it("orders the team by title rank then last name", async () => {
+    const page = await (await fetch(base + "/team")).text();
+    const html = page.slice(page.indexOf("<main"), page.indexOf("</main>"));
+    const names = [...html.matchAll(/<h2[^>]*>([^<]+)<\/h2>/g)].map((m) => m[1]);
+    expect(names).toEqual([
+      "Eleanor Whitcombe",
+      "Marcus Adeyemi",
+      "Catherine Doyle",
+      "Sofia Marchetti",
+      "Rajiv Menon",
+      "Amelia Brandt",
+      "Benjamin Okafor",
+      "Hiroshi Tanaka",
+      "Nadia Kowalski",
+      "Patrick Lindqvist",
+    ]);
+  });
+
+  it("opens a lawyer from the grid, and a reload or a new tab shows the same lawyer", async () => {
+    const { context, page, errors } = await trackedPage(browser);
+    await page.goto(base + "/team");
+    await hydrated(page);
+    await page.getByRole("link", { name: /Rajiv Menon/ }).click();
+    await page.waitForURL(/\/lawyer\/Rajiv-Menon$/);
+    expect(await page.locator("h1").textContent()).toBe("Rajiv Menon");
+    await page.reload();
+    expect(await page.locator("h1").textContent()).toBe("Rajiv Menon");
+    const second = await context.newPage();
+    await second.goto(base + "/lawyer/Rajiv-Menon");
+    expect(await second.locator("h1").textContent()).toBe("Rajiv Menon");
+    // Both phone links dial the main number; mobile is shown when present.
+    expect(await page.locator('main a[href="tel:+14165550142"]').first().textContent()).toBe("416-555-0142 ext. 104");
+    expect(await page.locator('main a[href="tel:+14165550192"]').count()).toBe(1);
+    expect(await page.getByRole("link", { name: "DOWNLOAD VCARD" }).count()).toBe(2);
+    // Support staff with name, title, extension, e-mail.
+    const staff = await page.locator('section[aria-labelledby="staff-title"]').textContent();
+    expect(staff).toContain("Ivy Chen");
+    expect(staff).toContain("Incident Coordinator");
+    expect(staff).toContain("ext. 125");
+    expect(staff).toContain("ivy.chen@harrowkline.example");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the placeholder portrait for a member without a photo", async () => {
+    const html = await (await fetch(base + "/lawyer/Patrick-Lindqvist")).text();
+    expect(html).toContain('src="/placeholder-portrait.svg"');
+  });
+});
+
+describe("articles", () => {
+  it("opens an article from the list; reload keeps it; the body is sanitised HTML", async () => {
+    const { context, page, errors } = await trackedPage(browser);
+    await page.goto(base + "/insights");
+    await hydrated(page);
+    await page.getByRole("link", { name: "Business E-mail Compromise: The First 48 Hours" }).click();
+    await page.waitForURL(/\/post\/Business-E-mail-Compromise-The-First-48-Hours$/);
+    expect(await page.locator("h1").textContent()).toBe("Business E-mail Compromise: The First 48 Hours");
+    await page.reload();
+    expect(await page.locator("h1").textContent()).toBe("Business E-mail Compromise: The First 48 Hours");
+    expect(await page.locator(".prose-article blockquote").textContent()).toBe("Call your bank first, then your breach counsel.");
+    expect(await page.locator(".prose-article script, .prose-article [onerror], .prose-article style").count()).toBe(0);
+    expect(await page.locator("main").textContent()).toMatch(/[A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4}/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("not found", () => {
+  const cases = [
+    { path: "/no-such-page", text: "Page not found" },
+    { path: "/team/extra/segments", text: "Page not found" },
+    { path: "/lawyer/Nobody-Here", text: "Error. Could not retrieve lawyer." },
+    { path: "/post/No-Such-Article", text: "No Article Found" },
+  ];
+  it("answers 404 with the spec's text inside the site frame", async () => {
+    for (const c of cases) {
+      const res = await fetch(base + c.path);
+      expect(res.status, c.path).toBe(404);
+      const html = await res.text();
+      expect(html, c.path).toContain(c.text);
+      expect(html, c.path).toContain('aria-label="Main"');
+      expect(html, c.path).toContain("All Rights Reserved.");
+      expect(html, c.path).toContain('<meta name="robots" content="noindex"/>');
+    }
+    const vcard = await fetch(base + "/lawyer/Nobody-Here/vcard");
+    expect(vcard.status).toBe(404);
+  });
+
+  it("shows the 404 page in Chromium after a client-side navigation too, without errors besides the 404 itself", async () => {
+    const { context, page, errors } = await trackedPage(browser);
+    const res = await page.goto(base + "/lawyer/Nobody-Here");
+    expect(res?.status()).toBe(404);
+    await hydrated(page);
+    expect(await page.locator("h1").textContent()).toBe("Error. Could not retrieve lawyer.");
+    const res2 = await page.goto(base + "/post/No-Such-Article");
+    expect(res2?.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).toBe("No Article Found");
+    expect(errors.filter((e) => !/404/.test(e))).toEqual([]);
+    await context.close();
+  });
+});
