@@ -19,7 +19,14 @@ export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; b
 export function rawRequest(
   baseUrl: string,
   path: string,
-  options: { method?: string; agent?: http.Agent; headers?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    method?: string;
+    agent?: http.Agent;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+    /** Called once the TCP connection is established (the request is then written at once). */
+    onConnect?: () => void;
+  } = {},
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -42,6 +49,10 @@ export function rawRequest(
     );
     req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(new Error(`request to ${path} timed out`)));
     req.on("error", reject);
+    if (options.onConnect) {
+      const onConnect = options.onConnect;
+      req.on("socket", (socket) => (socket.connecting ? socket.once("connect", onConnect) : onConnect()));
+    }
     req.end();
   });
 }
