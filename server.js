@@ -4,7 +4,14 @@
 import http from "node:http";
 
 const DEV = process.env.NODE_ENV !== "production";
-const SHUTDOWN_GRACE_MS = 8000;
+// After SIGTERM readiness answers 503 at once, but the server keeps accepting
+// until no connection has arrived for QUIET_MS and nothing is in flight (at
+// most DRAIN_MAX_MS), so connections already queued in the kernel are served,
+// not reset. Then it stops listening, lets open requests finish, closes the
+// database and exits 0 — well within 10 s.
+const QUIET_MS = 300;
+const DRAIN_MAX_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5000);
+const SHUTDOWN_GRACE_MS = 3000;
 
 function fail(message) {
   console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: message }));
@@ -60,6 +67,15 @@ if (DEV) {
 
 const server = http.createServer(handler);
 server.keepAliveTimeout = 5000;
+let lastConnectionAt = 0;
+let inFlight = 0;
+server.on("connection", () => {
+  lastConnectionAt = Date.now();
+});
+server.on("request", (_req, res) => {
+  inFlight++;
+  res.once("close", () => inFlight--);
+});
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   console.log(
@@ -82,8 +98,15 @@ async function shutdown(signal) {
   const force = setTimeout(() => {
     console.error(JSON.stringify({ level: "error", msg: "shutdown took too long; exiting" }));
     process.exit(1);
-  }, SHUTDOWN_GRACE_MS + 1500);
+  }, DRAIN_MAX_MS + SHUTDOWN_GRACE_MS + 1500);
   force.unref();
+  server.prependListener("request", (_req, res) => res.setHeader("Connection", "close"));
+  const started = Date.now();
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  while (Date.now() - started < DRAIN_MAX_MS) {
+    if (inFlight === 0 && Date.now() - Math.max(lastConnectionAt, started) >= QUIET_MS) break;
+    await sleep(25);
+  }
   await new Promise((resolve) => {
     server.close(resolve);
     server.closeIdleConnections();

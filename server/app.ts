@@ -126,11 +126,20 @@ export function createApp(options: { static?: boolean } = {}) {
     next();
   });
 
-  app.get(/^\/images\/(team|articles)\/([^/]+)$/, async (req, res, next) => {
-    const key = `${req.params[0]}/${decodeURIComponent(String(req.params[1]))}`;
-    if (!isValidKey(key)) return next();
-    const bytes = await getStorage().get(key);
-    if (!bytes) return next();
+  // Uploaded pictures: only valid keys, only as images; every miss is a plain-text 404.
+  app.use("/images/", async (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    let key = "";
+    try {
+      key = decodeURIComponent(req.url.split("?")[0]!.replace(/^\//, ""));
+    } catch {
+      /* malformed encoding: a miss */
+    }
+    const bytes = isValidKey(key) ? await getStorage().get(key) : undefined;
+    if (!bytes) {
+      res.setHeader("Cache-Control", "no-store");
+      return void res.status(404).type("text/plain").send("Not found");
+    }
     const ext = key.split(".").pop()!;
     res.setHeader("Content-Type", ext === "jpg" ? "image/jpeg" : `image/${ext}`);
     res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
@@ -154,6 +163,12 @@ export function createApp(options: { static?: boolean } = {}) {
   );
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: number })?.status;
+    if (error instanceof URIError || (status && status >= 400 && status < 500)) {
+      // Malformed URLs or bodies are the client's mistake, not a server error.
+      if (!res.headersSent) res.status(status && status < 500 ? status : 400).type("text/plain").send("Bad request.");
+      return;
+    }
     log("error", "unhandled error", { id: res.locals.requestId, error: (error as Error)?.message });
     if (!res.headersSent) res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
   });
