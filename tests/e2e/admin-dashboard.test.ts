@@ -179,14 +179,20 @@ describe("staff dashboard", () => {
   it("asks before deleting a member; cancel keeps it, confirm removes it", async () => {
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER)}`);
     await ready();
-    await page.getByRole("button", { name: `Delete ${MEMBER}` }).click();
+    // The confirmation panel used without JavaScript.
+    const id = await page.locator('input[name="confirm"]').first().inputValue();
+    await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER)}&confirm=${id}`);
+    await ready();
+    await page.getByRole("region", { name: "Are you sure you want to delete this?" }).waitFor();
+    await noViolations();
+    await page.getByRole("button", { name: `Delete ${MEMBER}` }).last().click();
     const dialog = page.getByRole("alertdialog", { name: "Are you sure you want to delete this?" });
     await dialog.waitFor();
     await noViolations();
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
-    await page.getByRole("button", { name: `Delete ${MEMBER}` }).click();
+    await page.getByRole("button", { name: `Delete ${MEMBER}` }).last().click();
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
     await status(`${MEMBER} has been deleted successfully`);
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(0);
