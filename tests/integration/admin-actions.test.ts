@@ -104,7 +104,8 @@ describe("team member actions", () => {
 
   it("answers bad input with 400, field messages and the typed values; writes nothing", async () => {
     const before = await teamDb.countTeam();
-    for (const extra of [{ email: "nope" }, { extension: "x".repeat(5000) }, { full_name: "" }, { desc: "y".repeat(30_000) }]) {
+    const bad: Record<string, string>[] = [{ email: "nope" }, { extension: "x".repeat(5000) }, { full_name: "" }, { desc: "y".repeat(30_000) }];
+    for (const extra of bad) {
       const r = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm(extra, jpeg)));
       expect(r.status).toBe(400);
       expect((r.data as { errors: Record<string, string> }).errors.photo).toMatch(/Choose the picture again/);
