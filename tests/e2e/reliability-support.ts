@@ -23,6 +23,7 @@ export function rawRequest(
     method?: string;
     agent?: http.Agent;
     headers?: Record<string, string>;
+    body?: string;
     timeoutMs?: number;
     /** Called once the TCP connection is established (the request is then written at once). */
     onConnect?: () => void;
@@ -53,7 +54,7 @@ export function rawRequest(
       const onConnect = options.onConnect;
       req.on("socket", (socket) => (socket.connecting ? socket.once("connect", onConnect) : onConnect()));
     }
-    req.end();
+    req.end(options.body);
   });
 }
 
