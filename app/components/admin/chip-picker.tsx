@@ -22,7 +22,11 @@ export function ChipPicker(props: {
 }) {
   const hydrated = useHydrated();
   const id = useId();
-  const [selected, setSelected] = useState<string[]>(() => props.initial.filter((v) => props.choices.some((c) => c.value === v)));
+  // Stored values match the choices case-insensitively; an unknown one stays visible (and removable), never silently dropped.
+  const [selected, setSelected] = useState<string[]>(() => [
+    ...new Set(props.initial.map((v) => props.choices.find((c) => c.value.toLowerCase() === v.trim().toLowerCase())?.value ?? v)),
+  ]);
+  const unknown = selected.filter((v) => !props.choices.some((c) => c.value === v));
   const [pick, setPick] = useState("");
   const select = useRef<HTMLSelectElement>(null);
   const labelOf = (value: string) => props.choices.find((c) => c.value === value)?.label ?? value;
@@ -33,7 +37,7 @@ export function ChipPicker(props: {
       <fieldset aria-describedby={props.error ? errorId : undefined}>
         <legend className={labelClass}>{props.legend}</legend>
         <div className="mt-2 grid gap-1 sm:grid-cols-2">
-          {props.choices.map((c) => (
+          {[...props.choices, ...unknown.map((v) => ({ value: v, label: v }))].map((c) => (
             <label key={c.value} className="flex items-center gap-2">
               <input type="checkbox" name={props.name} value={c.value} defaultChecked={selected.includes(c.value)} className="size-4" />
               {c.label}

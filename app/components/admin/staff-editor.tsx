@@ -89,7 +89,7 @@ export function StaffEditor(props: { initial: StaffEntry[]; draft?: StaffEntry; 
             type={f.type}
             inputMode={f.key === "extension" ? "numeric" : undefined}
             autoComplete="off"
-            maxLength={f.key === "extension" ? 6 : 200}
+            maxLength={f.key === "extension" ? 20 : 200}
             className={inputClass}
             aria-describedby={message ? messageId : undefined}
             aria-invalid={message && !draft[f.key].trim() ? true : undefined}

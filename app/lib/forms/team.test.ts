@@ -68,5 +68,6 @@ describe("support staff entry", () => {
     expect(checkStaffEntry({ name: " ", title: "Clerk", email: "s@example.com", extension: "1" })).toEqual({ ok: false, message: MSG.staffIncomplete });
     expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "s@example.com", extension: "1" }).ok).toBe(true);
     expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "nope", extension: "1" }).ok).toBe(false);
+    expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "s@example.com", extension: "x".repeat(21) }).ok).toBe(false);
   });
 });

@@ -24,7 +24,7 @@ export const staffEntrySchema = z.object({
   name: text("Staff name", 200),
   title: text("Staff title", 200),
   email: email("Staff email"),
-  extension: text("Staff extension", 20).pipe(z.string().regex(/^\d{1,6}$/, "Staff extension must be a number (digits only).")),
+  extension: text("Staff extension", 20),
 });
 export type StaffEntry = z.infer<typeof staffEntrySchema>;
 
