@@ -45,11 +45,11 @@ describe("navigation style", () => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights");
     await hydrated(page);
-    await page.getByRole("link", { name: /^Harrow Kline LLP,? home$/ }).click();
+    await page.getByRole("link", { name: /^Harrow Kline LLP home page$/ }).click();
     await page.waitForURL(base + "/");
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 1500));
-    await page.getByRole("link", { name: /^Harrow Kline LLP,? home$/ }).click();
+    await page.getByRole("link", { name: /^Harrow Kline LLP home page$/ }).click();
     await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 3000 }).toBe(0);
     await context.close();
   });

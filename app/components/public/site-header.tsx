@@ -87,7 +87,7 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
         >
           <span className="font-serif text-[1.375rem] font-semibold tracking-tight">{FIRM.shortName}</span>{" "}
           <span className="text-[0.7rem] font-semibold tracking-[0.2em] text-brass-light">LLP</span>
-          <span className="sr-only">, home</span>
+          <span className="sr-only"> home page</span>
         </Link>
         <ul className="hidden items-center gap-7 lg:flex">
           {MAIN_NAV.map((item) => (
@@ -108,7 +108,7 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
           {open ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
         </button>
       </nav>
-      <div id="mobile-menu" hidden={!open} className="border-t border-white/15 bg-ink lg:hidden">
+      <div id="mobile-menu" hidden={!open} className="max-h-[calc(100svh-4.75rem)] overflow-y-auto overscroll-contain border-t border-white/15 bg-ink lg:hidden">
         <ul className="mx-auto max-w-7xl px-5 py-3">
           {[...MAIN_NAV, ...MOBILE_EXTRA].map((item) => (
             <li key={item.label}>

@@ -21,6 +21,9 @@ export async function loader() {
   };
 }
 
+/** The hero's line pattern is part of the first view: fetch it early. */
+export const links: Route.LinksFunction = () => [{ rel: "preload", href: "/hero-lines.svg", as: "image", type: "image/svg+xml", fetchPriority: "high" }];
+
 export function meta({ matches }: Route.MetaArgs) {
   return publicMeta(matches, {
     title: FIRM.name,

@@ -64,7 +64,7 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
         </nav>
       </div>
       <div className="mx-auto grid max-w-7xl gap-12 px-5 py-16 lg:grid-cols-[minmax(0,360px)_1fr] lg:gap-20 lg:px-8 lg:py-20">
-        <div>
+        <div className="lg:sticky lg:top-28 lg:self-start">
           <img
             src={imageUrl("team", m.img)}
             srcSet={imageSrcSet("team", m.img)}
