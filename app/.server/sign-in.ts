@@ -10,6 +10,16 @@ export const LOGOUT_ERROR = "An error occurred during logout. Please contact you
 export type SignInResult = { ok: true; headers: Headers } | { ok: false; message: string; status: number };
 
 export async function signIn(request: Request, email: string, password: string, ip: string): Promise<SignInResult> {
+  try {
+    return await attemptSignIn(request, email, password, ip);
+  } catch (error) {
+    // The database is unreachable (or another fault): the spec's failure message, the form kept, 503.
+    log("error", "sign-in unavailable", { email: normaliseEmail(email), ip, error: (error as Error).message });
+    return { ok: false, message: LOGIN_ERROR, status: 503 };
+  }
+}
+
+async function attemptSignIn(request: Request, email: string, password: string, ip: string): Promise<SignInResult> {
   const key = normaliseEmail(email);
   const blocked = await signInBlocked(key, ip);
   if (blocked) {
