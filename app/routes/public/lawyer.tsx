@@ -2,6 +2,7 @@ import { Download, Mail, Phone, Smartphone } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer";
 import { getTeamMemberBySlug } from "~/.server/db/team";
+import { log } from "~/.server/log";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
@@ -13,7 +14,10 @@ import { mobileUri } from "~/lib/vcard";
 const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
 
 export async function loader({ params }: Route.LoaderArgs) {
-  const member = await getTeamMemberBySlug(params.slug);
+  const member = await getTeamMemberBySlug(params.slug).catch((error: unknown) => {
+    log("error", "Error loading team member", { error: (error as Error)?.message });
+    throw error;
+  });
   if (!member) throw data({ message: LAWYER_NOT_FOUND }, { status: 404 });
   const { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } = member;
   return { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } };

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/team";
 import { getPageHeaderText } from "~/.server/db/page-headers";
 import { listTeamCards } from "~/.server/db/team";
+import { log } from "~/.server/log";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -8,7 +9,13 @@ import { TeamGrid } from "~/components/public/team-grid";
 import { FIRM } from "~/config/firm";
 
 export async function loader() {
-  const [headerText, members] = await Promise.all([getPageHeaderText("team"), listTeamCards()]);
+  const [headerText, members] = await Promise.all([
+    getPageHeaderText("team"),
+    listTeamCards().catch((error: unknown) => {
+      log("error", "Error loading team members", { error: (error as Error)?.message });
+      throw error;
+    }),
+  ]);
   return { headerText, members: members.map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img })) };
 }
 
