@@ -3,6 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
 import { getStaff } from "~/.server/auth";
 import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { log } from "~/.server/log";
 import { signIn } from "~/.server/sign-in";
 import { TextField } from "~/components/admin/fields";
 import { StatusRegion } from "~/components/admin/status";
@@ -22,9 +23,13 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
-  if (await getStaff(request)) throw redirect(redirectTo);
+  // The database being down must not hide the form: then nobody counts as signed in.
+  const staff = await getStaff(request).catch(() => null);
+  if (staff) throw redirect(redirectTo);
   return { redirectTo };
 }
+
+const SIGN_IN_UNAVAILABLE = "Sign-in is temporarily unavailable. Please try again in a moment.";
 
 type LoginData = { status?: Status; email?: string; errors?: Record<string, string> };
 
@@ -37,7 +42,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data<LoginData>({ status: { tone: "error", text: MSG.loginError }, email, errors: fieldErrors(parsed.error.issues) }, { status: 400 });
   }
-  const result = await signIn(request, parsed.data.email, parsed.data.password, context.clientIp);
+  let result: Awaited<ReturnType<typeof signIn>>;
+  try {
+    result = await signIn(request, parsed.data.email, parsed.data.password, context.clientIp);
+  } catch (error) {
+    log("error", "sign-in unavailable", { error: (error as Error).message });
+    return data<LoginData>({ status: { tone: "error", text: SIGN_IN_UNAVAILABLE }, email }, { status: 503, headers: { "Retry-After": "5" } });
+  }
   if (!result.ok) return data<LoginData>({ status: { tone: "error", text: result.message }, email }, { status: result.status });
   const headers = new Headers();
   for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
