@@ -73,6 +73,13 @@ describe("PageCache", () => {
     expect(a.etag).toBe(b.etag);
   });
 
+  it("re-renders entries older than an hour (date-dependent content)", async () => {
+    const cache = new PageCache();
+    cache.set("/copyright", await entry("2026"), cache.generation);
+    expect(cache.get("/copyright")).toBeDefined();
+    expect(cache.get("/copyright", Date.now() + 61 * 60 * 1000)).toBeUndefined();
+  });
+
   it("negotiates br, then gzip, then identity", () => {
     expect(pickEncoding("gzip, deflate, br")).toBe("br");
     expect(pickEncoding("gzip")).toBe("gzip");

@@ -38,6 +38,7 @@ export type CachedPage = {
   etag: string;
   csp: string;
   size: number;
+  storedAt?: number;
   /** Prebuilt flat header lists (identity, br, gzip, 304), so a hit does no header work. */
   raw?: { identity: string[]; br: string[]; gzip: string[]; notModified: string[] };
 };
@@ -80,14 +81,21 @@ export class PageCache {
   constructor(
     private readonly maxEntries = 5000,
     private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly maxAgeMs = 60 * 60 * 1000,
   ) {}
 
   get size() {
     return this.entries.size;
   }
 
-  get(key: string): CachedPage | undefined {
+  get(key: string, now = Date.now()): CachedPage | undefined {
     const entry = this.entries.get(key);
+    if (entry && now - (entry.storedAt ?? now) > this.maxAgeMs) {
+      // Pages also depend on the date (the copyright year): re-render now and then.
+      this.entries.delete(key);
+      this.bytes -= entry.size;
+      return undefined;
+    }
     if (entry) {
       // Refresh recency (Map keeps insertion order: oldest first).
       this.entries.delete(key);
@@ -104,6 +112,7 @@ export class PageCache {
   /** Stores an entry unless the cache was cleared since `generation` was read. */
   set(key: string, entry: CachedPage, generation: number): boolean {
     if (generation !== this.generation) return false;
+    entry.storedAt ??= Date.now();
     const old = this.entries.get(key);
     if (old) this.bytes -= old.size;
     this.entries.set(key, entry);

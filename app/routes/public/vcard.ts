@@ -5,11 +5,12 @@
  */
 import type { Route } from "./+types/vcard";
 import { getTeamMemberBySlug } from "~/.server/db/team";
+import { absoluteUrl } from "~/.server/site-url";
 import { FIRM } from "~/config/firm";
 import { hasImage, imageUrl } from "~/lib/images";
 import { buildVCard, vcardContentDisposition } from "~/lib/vcard";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const member = await getTeamMemberBySlug(params.slug);
   if (!member) {
     return new Response("Error. Could not retrieve lawyer.", {
@@ -17,10 +18,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  const origin = new URL(request.url).origin;
+  // Absolute URLs from PUBLIC_URL (not the request's Host, which a proxy or client controls).
   const body = buildVCard(member, FIRM, {
-    photoUrl: hasImage(member.img) ? origin + imageUrl("team", member.img) : undefined,
-    profileUrl: `${origin}/lawyer/${encodeURIComponent(member.slug)}`,
+    photoUrl: hasImage(member.img) ? absoluteUrl(imageUrl("team", member.img)) : undefined,
+    profileUrl: absoluteUrl(`/lawyer/${encodeURIComponent(member.slug)}`),
   });
   return new Response(body, {
     status: 200,
