@@ -128,6 +128,7 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
         if (res.status === 200 && visited.includes(p)) expect(title(body), `${p}: the last good copy`).toBe(titles.get(p));
         if (res.status !== 200 && res.status !== 503) problems.push(`${p} answered ${res.status} (want 200 with the last good copy, or the friendly 503 page): ${body.slice(0, 200)}`);
         if (res.status === 503 && !/right back/i.test(body)) problems.push(`${p} answered a 503 without the friendly page: ${body.slice(0, 200)}`);
+        if (res.status === 503 && !res.headers["retry-after"]) problems.push(`${p} answered a 503 without Retry-After`);
         if (STACK_TRACE.test(body)) problems.push(`${p} shows internals: ${body.slice(0, 300)}`);
       }
       if (pass === 1) await sleep(500);

@@ -201,6 +201,7 @@ describe("memory: bombs and the largest accepted pictures", () => {
     expect(bytes.length).toBeLessThan(1024 * 1024);
     let name = "";
     const growth = (await peakRssGrowth(async () => (name = await saveImage("team", bytes)))) / 1024 / 1024;
+    console.info(`zTXt bomb: ${(bytes.length / 1024).toFixed(0)} KB file, peak RSS growth ${growth.toFixed(1)} MB`);
     expect(name).toMatch(/\.png$/);
     expect((await getStorage().get(`team/${name}`))!.length).toBeLessThan(10 * 1024);
     expect(growth).toBeLessThan(100);
