@@ -21,6 +21,7 @@ export default [
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("insights/feed.xml", "routes/seo/feed.ts"),
+  route("og/:kind/:file", "routes/seo/og-image.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).
   route("admin", "routes/admin/login.tsx"),

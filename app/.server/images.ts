@@ -97,5 +97,7 @@ export async function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<str
 export async function deleteImage(kind: ImageKind, img: string | null | undefined): Promise<void> {
   if (!img || img === "none" || !/^[a-z0-9-]+\.(jpg|png|webp|avif)$/.test(img)) return;
   const storage = getStorage();
-  await Promise.all(imageKeys(kind, img).map((key) => storage.delete(key).catch(() => {})));
+  // With its link-preview picture (app/.server/social-image.ts), if one was made.
+  const keys = [...imageKeys(kind, img), `og/${kind}-${img.replace(/\.[a-z0-9]+$/, "")}.jpg`];
+  await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
 }

@@ -1,7 +1,9 @@
 /**
  * Where uploaded pictures live: a small interface so an S3-compatible store
  * can replace the disk later. Keys are `team/{uuid}.{ext}` or
- * `articles/{uuid}-{width}.webp`; nothing outside those folders is reachable.
+ * `articles/{uuid}-{width}.webp`, plus `og/{kind}-{uuid}.jpg`: the 1200×630
+ * link-preview pictures made from them on demand (regenerable, so left out of
+ * IMAGE_FOLDERS and backups). Nothing outside those folders is reachable.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -17,7 +19,7 @@ export interface Storage {
   list(folder: ImageFolder): Promise<string[]>;
 }
 
-const KEY = /^(team|articles)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)$/;
+const KEY = /^(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)$/;
 
 export function isValidKey(key: string): boolean {
   return KEY.test(key);

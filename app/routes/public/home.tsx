@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
 import { getOfficeHours } from "~/.server/db/office-hours";
+import { getEnv } from "~/.server/env";
 import { ArticleCard } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -12,11 +13,13 @@ import { FIRM, fullAddress } from "~/config/firm";
 import { PRACTICE_PAGES } from "~/lib/practice";
 import { HERO_SCROLL_MS } from "~/lib/scroll";
 import { weekdayHoursText } from "~/lib/site";
+import { legalServiceJsonLd } from "~/lib/structured-data";
 
 export async function loader() {
   const [hours, articles] = await Promise.all([getOfficeHours(), listLatestArticles(6)]);
   return {
     hoursText: weekdayHoursText(hours),
+    jsonLd: [legalServiceJsonLd(getEnv().publicUrl, hours)],
     articles: articles.map(({ id, slug, title, date, category, news }) => ({ id, slug, title, date, category, news })),
   };
 }
@@ -24,11 +27,12 @@ export async function loader() {
 /** The hero's line pattern is part of the first view: fetch it early. */
 export const links: Route.LinksFunction = () => [{ rel: "preload", href: "/hero-lines.svg", as: "image", type: "image/svg+xml", fetchPriority: "high" }];
 
-export function meta({ matches }: Route.MetaArgs) {
+export function meta({ matches, data: loaderData }: Route.MetaArgs) {
   return publicMeta(matches, {
     title: FIRM.name,
-    description: `${FIRM.name}: ${FIRM.tagline} Results-driven litigation counsel for insurers, builders and businesses.`,
+    description: `${FIRM.name}: ${FIRM.tagline} Litigators for insurers, builders and businesses.`,
     path: "/",
+    jsonLd: loaderData?.jsonLd,
   });
 }
 

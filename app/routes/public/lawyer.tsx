@@ -2,6 +2,7 @@ import { Download, Mail, Phone, Smartphone } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer";
 import { getTeamMemberBySlug } from "~/.server/db/team";
+import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -9,6 +10,8 @@ import { FIRM } from "~/config/firm";
 import { imageSrcSet, imageUrl } from "~/lib/images";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
 import { shortDescription } from "~/lib/site";
+import { socialImagePath } from "~/lib/social";
+import { breadcrumbJsonLd, personJsonLd } from "~/lib/structured-data";
 import { mobileUri } from "~/lib/vcard";
 
 const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
@@ -20,7 +23,16 @@ export async function loader({ params }: Route.LoaderArgs) {
   });
   if (!member) throw data({ message: LAWYER_NOT_FOUND }, { status: 404 });
   const { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } = member;
-  return { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } };
+  const site = getEnv().publicUrl;
+  const jsonLd = [
+    personJsonLd(site, member),
+    breadcrumbJsonLd(site, [
+      { name: "Home", path: "/" },
+      { name: "Our Team", path: "/team" },
+      { name: full_name, path: `/lawyer/${encodeURIComponent(slug)}` },
+    ]),
+  ];
+  return { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff }, jsonLd };
 }
 
 export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
@@ -32,6 +44,9 @@ export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
     title: `${m.full_name}, ${m.title}`,
     description: shortDescription(m.desc || `${m.full_name}, ${m.title} at ${FIRM.name}.`),
     path: `/lawyer/${encodeURIComponent(m.slug)}`,
+    type: "profile",
+    image: { path: socialImagePath("team", m.img), alt: `Portrait of ${m.full_name}` },
+    jsonLd: loaderData.jsonLd,
   });
 }
 

@@ -2,12 +2,15 @@ import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/post";
 import { getArticleBySlug } from "~/.server/db/articles";
+import { getEnv } from "~/.server/env";
 import { articleText, sanitizeArticleHtml } from "~/.server/sanitize";
 import { categoryLabel } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { hasImage, imageSrcSet, imageUrl } from "~/lib/images";
 import { shortDescription } from "~/lib/site";
+import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
+import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
 
 const NOT_FOUND = "No Article Found";
 
@@ -16,7 +19,18 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!article) throw data({ message: NOT_FOUND }, { status: 404 });
   // Sanitised again at render time, whatever was stored.
   const html = sanitizeArticleHtml(article.copy);
+  const description = shortDescription(articleText(html) || article.title);
+  const site = getEnv().publicUrl;
+  const jsonLd = [
+    articleJsonLd(site, { ...article, description }),
+    breadcrumbJsonLd(site, [
+      { name: "Home", path: "/" },
+      { name: "News & Insights", path: "/insights" },
+      { name: article.title, path: `/post/${encodeURIComponent(article.slug)}` },
+    ]),
+  ];
   return {
+    jsonLd,
     article: {
       slug: article.slug,
       title: article.title,
@@ -25,7 +39,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       news: article.news,
       img: article.img,
       html,
-      description: shortDescription(articleText(html) || article.title),
+      description,
     },
   };
 }
@@ -33,9 +47,15 @@ export async function loader({ params }: Route.LoaderArgs) {
 export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
   if (!loaderData) return publicMeta(matches, { title: NOT_FOUND, description: NOT_FOUND, path: `/post/${params.slug}`, noindex: true });
   const a = loaderData.article;
-  return publicMeta(matches, { title: a.title, description: a.description, path: `/post/${encodeURIComponent(a.slug)}` }).map((tag) =>
-    tag.property === "og:type" ? { ...tag, content: "article" } : tag,
-  );
+  const image = socialImagePath("articles", a.img);
+  return publicMeta(matches, {
+    title: a.title,
+    description: a.description,
+    path: `/post/${encodeURIComponent(a.slug)}`,
+    type: "article",
+    image: image === DEFAULT_SOCIAL_IMAGE ? undefined : { path: image, alt: a.title },
+    jsonLd: loaderData.jsonLd,
+  });
 }
 
 export default function Post({ loaderData }: Route.ComponentProps) {

@@ -2,6 +2,7 @@ import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/practice";
 import { listArticlePage } from "~/.server/db/articles";
 import { getPageHeaderText } from "~/.server/db/page-headers";
+import { getEnv } from "~/.server/env";
 import { listTeamCards } from "~/.server/db/team";
 import { ArticleGrid } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
@@ -15,6 +16,7 @@ import { TeamGrid } from "~/components/public/team-grid";
 import { FIRM } from "~/config/firm";
 import { parsePage } from "~/lib/pagination";
 import { membersOfArea, PRACTICE_PAGES } from "~/lib/practice";
+import { breadcrumbJsonLd } from "~/lib/structured-data";
 import { LOADING, shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
 
 const TAB_LABELS: Record<PracticeTab, string> = { overview: "Overview", team: "Team", insights: "Insights" };
@@ -25,16 +27,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!area) throw data(null, { status: 404 });
   const tab = parsePracticeTab(url.searchParams.get("tab"));
   const headerText = await getPageHeaderText(area);
+  const jsonLd = [
+    breadcrumbJsonLd(getEnv().publicUrl, [
+      { name: "Home", path: "/" },
+      { name: PRACTICE_PAGES[area].title, path: PRACTICE_PAGES[area].path },
+    ]),
+  ];
   if (tab === "team") {
     const members = membersOfArea(await listTeamCards(), area).map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img }));
-    return { area, tab, headerText, members, articles: null };
+    return { area, tab, headerText, jsonLd, members, articles: null };
   }
   if (tab === "insights") {
     const result = await listArticlePage({ filter: area, page: parsePage(url.searchParams.get("page")), pinnedFirst: true });
     const items = result.items.map(({ id, slug, title, date, category, img, news, priority }) => ({ id, slug, title, date, category, img, news, priority }));
-    return { area, tab, headerText, members: null, articles: { items, page: result.page, pageCount: result.pageCount } };
+    return { area, tab, headerText, jsonLd, members: null, articles: { items, page: result.page, pageCount: result.pageCount } };
   }
-  return { area, tab, headerText, members: null, articles: null };
+  return { area, tab, headerText, jsonLd, members: null, articles: null };
 }
 
 export function meta({ matches, data: loaderData, location }: Route.MetaArgs) {
@@ -46,6 +54,7 @@ export function meta({ matches, data: loaderData, location }: Route.MetaArgs) {
     title: tab === "overview" ? page.title : `${page.title}: ${TAB_LABELS[tab]}${pageNo > 1 ? `, page ${pageNo}` : ""}`,
     description: shortDescription(`${page.title} at ${FIRM.name}, Toronto. ${PRACTICE_COPY[area].lead}`),
     path: practiceHref(page.path, tab, pageNo),
+    jsonLd: loaderData?.jsonLd,
   });
 }
 

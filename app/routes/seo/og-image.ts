@@ -1,0 +1,28 @@
+import type { Route } from "./+types/og-image";
+import { getSocialImage } from "~/.server/social-image";
+import { parseSocialImageFile } from "~/lib/social";
+
+function notFound() {
+  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/**
+ * /og/{team|articles}/{stem}.jpg: the 1200×630 link-preview picture of a
+ * stored lawyer photo or article picture (made once, then kept in storage).
+ * The stem is a fresh uuid per upload, so the answer never changes: immutable.
+ */
+export async function loader({ params }: Route.LoaderArgs) {
+  const target = parseSocialImageFile(params.kind, params.file);
+  if (!target) return notFound();
+  const bytes = await getSocialImage(target.kind, target.stem);
+  if (!bytes) return notFound();
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "Content-Type": "image/jpeg",
+      "Content-Length": String(bytes.byteLength),
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "Content-Disposition": "inline",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
