@@ -92,6 +92,8 @@ export async function listArticlePage(options: {
 }
 
 export async function getArticleBySlug(slug: string): Promise<Article | undefined> {
+  // No slug holds a NUL (PostgreSQL would refuse the query with an error).
+  if (slug.includes("\0")) return undefined;
   const [row] = await db().select().from(articles).where(eq(articles.slug, slug)).limit(1);
   return row;
 }
@@ -103,7 +105,8 @@ export async function getArticleById(id: number): Promise<Article | undefined> {
 
 /** Dashboard list: newest first; optional case-insensitive search on title. */
 export async function listArticlesForAdmin(search = "", limit = 500) {
-  const q = search.trim();
+  // PostgreSQL cannot hold a NUL character in text: a search for one is a search for the rest.
+  const q = search.replace(/\0/g, "").trim();
   return db()
     .select({ id: articles.id, slug: articles.slug, title: articles.title, category: articles.category, date: articles.date, news: articles.news, priority: articles.priority })
     .from(articles)

@@ -38,7 +38,8 @@ export async function listTeamCards(): Promise<TeamCard[]> {
 
 /** Dashboard list: sorted by full name; optional case-insensitive search on name. */
 export async function listTeamForAdmin(search = "") {
-  const q = search.trim();
+  // PostgreSQL cannot hold a NUL character in text: a search for one is a search for the rest.
+  const q = search.replace(/\0/g, "").trim();
   return db()
     .select({ id: team.id, slug: team.slug, full_name: team.full_name, title: team.title, img: team.img })
     .from(team)
@@ -47,6 +48,8 @@ export async function listTeamForAdmin(search = "") {
 }
 
 export async function getTeamMemberBySlug(slug: string): Promise<TeamMember | undefined> {
+  // No slug holds a NUL (PostgreSQL would refuse the query with an error).
+  if (slug.includes("\0")) return undefined;
   const [row] = await db().select().from(team).where(eq(team.slug, slug)).limit(1);
   return row;
 }

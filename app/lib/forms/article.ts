@@ -1,7 +1,7 @@
 /** The article form (create and edit). The picture is checked apart (required on create). */
 import { z } from "zod";
 import { ARTICLE_CATEGORIES } from "../practice";
-import { text } from "./fields";
+import { hasNoNul, nulMessage, text } from "./fields";
 
 export const MAX_COPY = 200_000;
 
@@ -22,7 +22,8 @@ export const articleSchema = z
     copy: z
       .string({ error: "Article body is required." })
       .max(MAX_COPY, `The article body must be at most ${MAX_COPY.toLocaleString("en-CA")} characters.`)
-      .refine(htmlHasText, "Article body is required."),
+      .refine(htmlHasText, "Article body is required.")
+      .refine(hasNoNul, nulMessage("The article body")),
   })
   // Pinning only means something for news (SPEC §4).
   .transform((v) => ({ ...v, priority: v.news ? v.priority : false }));

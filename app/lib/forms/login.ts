@@ -1,11 +1,12 @@
 /** The sign-in form: email and password required; nothing else is checked before the auth service. */
 import { z } from "zod";
+import { hasNoNul, nulMessage } from "./fields";
 
 export const loginSchema = z.object({
   email: z
     .string({ error: "Email is required." })
     .transform((v) => v.trim())
-    .pipe(z.string().min(1, "Email is required.").max(320, "Email must be at most 320 characters.")),
+    .pipe(z.string().min(1, "Email is required.").max(320, "Email must be at most 320 characters.").refine(hasNoNul, nulMessage("Email"))),
   password: z.string({ error: "Password is required." }).min(1, "Password is required.").max(256, "Password must be at most 256 characters."),
 });
 
