@@ -69,6 +69,7 @@ export const articles = pgTable(
   },
   (t) => [
     uniqueIndex("articles_slug_unique").on(t.slug),
+    index("articles_slug_lower_idx").on(sql`lower(${t.slug})`),
     index("articles_created_idx").on(t.created_at.desc(), t.id.desc()),
     index("articles_category_idx").on(sql`lower(${t.category})`, t.created_at.desc(), t.id.desc()),
     index("articles_news_idx").on(t.news, t.priority.desc(), t.created_at.desc(), t.id.desc()),
@@ -79,6 +80,25 @@ export const articles = pgTable(
       t.id.desc(),
     ),
   ],
+);
+
+/**
+ * Old URLs after a rename: when a lawyer's name or an article's title changes
+ * (and so its slug), a trigger (migration 0001) records old -> new here, and
+ * `/lawyer/{old}` or `/post/{old}` answers 301 to the current page. Chains
+ * are kept flat (A -> B then B -> C makes A -> C). A target that no longer
+ * exists simply finds nothing (404). `kind` is 'lawyer' or 'post'.
+ */
+export const slugRedirects = pgTable(
+  "slug_redirects",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(),
+    old_slug: text("old_slug").notNull(),
+    new_slug: text("new_slug").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("slug_redirects_kind_old_slug_unique").on(t.kind, t.old_slug)],
 );
 
 export const headers = pgTable("headers", {

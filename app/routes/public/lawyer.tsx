@@ -1,6 +1,7 @@
 import { Download, Mail, Phone, Smartphone } from "lucide-react";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/lawyer";
+import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
@@ -21,7 +22,12 @@ export async function loader({ params }: Route.LoaderArgs) {
     log("error", "Error loading team member", { error: (error as Error)?.message });
     throw error;
   });
-  if (!member) throw data({ message: LAWYER_NOT_FOUND }, { status: 404 });
+  if (!member) {
+    // An old link (other case or spelling, or a name since changed): 301 to the current page.
+    const moved = await findMovedSlug("lawyer", params.slug);
+    if (moved) throw redirect(`/lawyer/${encodeURIComponent(moved)}`, 301);
+    throw data({ message: LAWYER_NOT_FOUND }, { status: 404 });
+  }
   const { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } = member;
   const site = getEnv().publicUrl;
   const jsonLd = [

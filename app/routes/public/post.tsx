@@ -1,7 +1,8 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/post";
 import { getArticleBySlug } from "~/.server/db/articles";
+import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getEnv } from "~/.server/env";
 import { articleText, sanitizeArticleHtml } from "~/.server/sanitize";
 import { categoryLabel } from "~/components/public/article-card";
@@ -16,7 +17,12 @@ const NOT_FOUND = "No Article Found";
 
 export async function loader({ params }: Route.LoaderArgs) {
   const article = await getArticleBySlug(params.slug);
-  if (!article) throw data({ message: NOT_FOUND }, { status: 404 });
+  if (!article) {
+    // An old link (other case or spelling, or a title since changed): 301 to the current page.
+    const moved = await findMovedSlug("post", params.slug);
+    if (moved) throw redirect(`/post/${encodeURIComponent(moved)}`, 301);
+    throw data({ message: NOT_FOUND }, { status: 404 });
+  }
   // Sanitised again at render time, whatever was stored.
   const html = sanitizeArticleHtml(article.copy);
   const description = shortDescription(articleText(html) || article.title);

@@ -1,0 +1,53 @@
+/**
+ * Pages that moved keep working. When `/lawyer/{slug}` or `/post/{slug}` has
+ * no exact match, the slug is looked up again: case-insensitively, after one
+ * more percent-decoding, and with spaces, `+` and `_` read as the hyphens of
+ * the slug rules (so `jane-doe`, `Jane%20Doe` and `JANE_DOE` find
+ * `Jane-Doe`); then among the old slugs of renamed pages (`slug_redirects`,
+ * filled by a trigger on rename). The loader answers 301 to what is found.
+ */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { articleSlug, lawyerSlug } from "~/lib/slug";
+import { db } from "./client";
+import { articles, slugRedirects, team } from "./schema";
+
+export type SlugKind = "lawyer" | "post";
+
+function decodeOnce(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The spellings worth trying for a slug that did not match, lower-cased. */
+export function slugCandidates(kind: SlugKind, raw: string): string[] {
+  if (!raw || raw.length > 300) return [];
+  const decoded = decodeOnce(raw);
+  const rule = kind === "lawyer" ? lawyerSlug : articleSlug;
+  const forms = [raw, decoded, rule(decoded.replace(/[+_]/g, " ")), rule(decoded.replace(/[+_-]+/g, " "))];
+  return [...new Set(forms.map((f) => f.replace(/\0/g, "").toLowerCase()).filter(Boolean))];
+}
+
+/** The current slug that `raw` stands for, or undefined when nothing matches. */
+export async function findMovedSlug(kind: SlugKind, raw: string): Promise<string | undefined> {
+  const candidates = slugCandidates(kind, raw);
+  if (!candidates.length) return undefined;
+  const table = kind === "lawyer" ? team : articles;
+  const [current] = await db()
+    .select({ slug: table.slug })
+    .from(table)
+    .where(inArray(sql`lower(${table.slug})`, candidates))
+    .orderBy(asc(table.id))
+    .limit(1);
+  if (current) return current.slug === raw ? undefined : current.slug;
+  const [moved] = await db()
+    .select({ slug: table.slug })
+    .from(slugRedirects)
+    .innerJoin(table, eq(table.slug, slugRedirects.new_slug))
+    .where(and(eq(slugRedirects.kind, kind), inArray(sql`lower(${slugRedirects.old_slug})`, candidates)))
+    .orderBy(asc(slugRedirects.id))
+    .limit(1);
+  return moved && moved.slug !== raw ? moved.slug : undefined;
+}
