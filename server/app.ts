@@ -112,9 +112,14 @@ export function createApp(options: { static?: boolean } = {}) {
 
   app.use(compression());
 
-  // Dynamic responses (dashboard, sign-in, anything not from the page cache) are never stored.
+  // Dynamic responses (dashboard, sign-in, anything not from the page cache) are never
+  // stored, unless the route set its own Cache-Control (set just before the head is sent).
   app.use((_req, res, next) => {
-    res.setHeader("Cache-Control", "private, no-store");
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+      if (!this.getHeader("Cache-Control")) this.setHeader("Cache-Control", "private, no-store");
+      return writeHead.apply(this, args);
+    } as Response["writeHead"];
     next();
   });
 

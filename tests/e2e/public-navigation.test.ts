@@ -74,7 +74,7 @@ describe("hamburger menu at 390 px", () => {
     expect(labels).toEqual(["about us", "Insurance", "construction", "cyber", "our team", "news & insights", "contact", "Disclaimer", "Copyright"]);
     await menu.getByRole("link", { name: "Disclaimer" }).click();
     await page.waitForURL(/\/disclaimer$/);
-    expect(await page.locator("h1").textContent()).toBe("Disclaimer");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Disclaimer");
     expect(await button.getAttribute("aria-expanded")).toBe("false");
     expect(await menu.isVisible()).toBe(false);
     // A section link closes it too.
@@ -110,7 +110,7 @@ describe("hamburger menu at 390 px", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/insurance$/);
     expect(await button.getAttribute("aria-expanded")).toBe("false");
-    expect(await page.locator("h1").textContent()).toBe("Insurance Defence");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Insurance Defence");
     await context.close();
   });
 });
