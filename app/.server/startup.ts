@@ -9,6 +9,7 @@ import { getDatabase, openDatabase, setDatabase, type Database } from "./db/clie
 import { isContentEmpty, seedDemoContent } from "./db/seed";
 import { getEnv, type Env } from "./env";
 import { log } from "./log";
+import { createPictureSweeper, SWEEP_INTERVAL_MS, type PictureSweeper } from "./picture-sweep";
 
 export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
   const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
@@ -34,14 +35,25 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
     await seedDemoContent((message) => log("info", message));
   }
   await ensureAdminFromEnv(env);
+  // Pictures left without a row by a crash during a save (see picture-sweep.ts).
+  if (database.kind === "pglite") {
+    await createPictureSweeper()
+      .sweep(true)
+      .catch((error: unknown) => log("warn", "picture sweep failed", { error: (error as Error).message }));
+  } else {
+    holder.__pictureSweeper = createPictureSweeper({ intervalMs: SWEEP_INTERVAL_MS });
+    holder.__pictureSweeper.sweep().catch((error: unknown) => log("warn", "picture sweep failed", { error: (error as Error).message }));
+  }
   holder.__contentSync = await startContentSync(database);
   log("info", "services ready", { database: database.kind, ms: Date.now() - started });
   return database;
 }
 
-const holder = globalThis as unknown as { __contentSync?: ContentSync };
+const holder = globalThis as unknown as { __contentSync?: ContentSync; __pictureSweeper?: PictureSweeper };
 
 export async function stopServices(): Promise<void> {
+  holder.__pictureSweeper?.stop();
+  holder.__pictureSweeper = undefined;
   await holder.__contentSync?.stop();
   holder.__contentSync = undefined;
   let database: Database | undefined;

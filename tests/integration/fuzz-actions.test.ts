@@ -117,7 +117,7 @@ async function checkStorageMatchesRows() {
     for (const img of imgs) expect(files, `${folder} row points at a missing picture ${img}`).toContain(`${folder}/${img}`);
     const owners = new Set(imgs.map((img) => img.replace(/\.\w+$/, "")));
     for (const file of files) {
-      const stem = file.slice(folder.length + 1).replace(/(-\d+)?\.\w+$/, "");
+      const stem = file.slice(folder.length + 1).replace(/(-\d{2,5})?\.\w+$/, "");
       expect(owners.has(stem), `orphan picture ${file}`).toBe(true);
     }
   }

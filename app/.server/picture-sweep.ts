@@ -1,0 +1,69 @@
+/**
+ * Pictures no row points at. A save stores the picture first and the row
+ * after (admin/team.server.ts, admin/articles.server.ts), so a crash
+ * (`kill -9`, power loss) between the two leaves picture files without a
+ * row: never shown, but kept on disk. The sweep removes them:
+ * - embedded database (one process holds it, nothing saves before the
+ *   server listens): at start-up, at once;
+ * - PostgreSQL (other processes may be between picture and row right now):
+ *   every SWEEP_INTERVAL_MS, a file is removed only when it was already
+ *   without a row at the previous sweep.
+ */
+import { articles, team } from "./db/schema";
+import { db } from "./db/client";
+import { log } from "./log";
+import { getStorage, IMAGE_FOLDERS } from "./storage";
+
+export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Storage keys of pictures (originals and their widths) that no team or article row uses. */
+export async function findOrphanPictures(): Promise<string[]> {
+  const storage = getStorage();
+  const orphans: string[] = [];
+  for (const folder of IMAGE_FOLDERS) {
+    const keys = await storage.list(folder);
+    if (keys.length === 0) continue;
+    const table = folder === "team" ? team : articles;
+    const imgs = (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
+    const live = new Set(imgs.map((img) => `${folder}/${img}`));
+    const stems = imgs.map((img) => img.replace(/\.\w+$/, ""));
+    const widthOf = new RegExp(`^${escape(folder)}/(${stems.map(escape).join("|") || "(?!)"})-\\d+\\.webp$`);
+    for (const key of keys) if (!live.has(key) && !widthOf.test(key)) orphans.push(key);
+  }
+  return orphans;
+}
+
+export type PictureSweeper = {
+  /** One pass; `immediate` removes every orphan now (only when no save can be under way). */
+  sweep(immediate?: boolean): Promise<{ removed: string[]; waiting: number }>;
+  stop(): void;
+};
+
+export function createPictureSweeper(options: { intervalMs?: number } = {}): PictureSweeper {
+  let suspects = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const sweeper: PictureSweeper = {
+    async sweep(immediate = false) {
+      const orphans = await findOrphanPictures();
+      const removable = immediate ? orphans : orphans.filter((k) => suspects.has(k));
+      const storage = getStorage();
+      for (const key of removable) await storage.delete(key);
+      suspects = new Set(orphans.filter((k) => !removable.includes(k)));
+      if (removable.length) log("info", "pictures without a row removed", { count: removable.length, keys: removable.slice(0, 20) });
+      return { removed: removable, waiting: suspects.size };
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  if (options.intervalMs) {
+    timer = setInterval(() => {
+      sweeper.sweep().catch((error: unknown) => log("warn", "picture sweep failed", { error: (error as Error).message }));
+    }, options.intervalMs);
+    timer.unref();
+  }
+  return sweeper;
+}

@@ -1,0 +1,57 @@
+/**
+ * Pictures left without a row (a crash between storing the picture and
+ * writing the row) are removed by the sweep; pictures a row uses, and their
+ * widths, never are.
+ */
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createArticle } from "~/.server/db/articles";
+import { createTeamMember } from "~/.server/db/team";
+import { saveImage } from "~/.server/images";
+import { createPictureSweeper, findOrphanPictures } from "~/.server/picture-sweep";
+import { getStorage } from "~/.server/storage";
+import { useTestDatabase } from "../support/database";
+
+useTestDatabase();
+
+let jpeg: Buffer;
+beforeAll(async () => {
+  jpeg = await sharp({ create: { width: 90, height: 120, channels: 3, background: "#567" } }).jpeg().toBuffer();
+});
+
+const member = (img: string, name: string) => ({ full_name: name, title: "Partner", email: "a@example.com", extension: 1, mobile: "", desc: "", img, AOP: [], area_details: [], staff: [] });
+const all = async () => [...(await getStorage().list("team")), ...(await getStorage().list("articles"))].sort();
+
+describe("picture sweep", () => {
+  it("removes only pictures no row uses: after two passes, or at once when asked", async () => {
+    const used = await saveImage("team", jpeg);
+    await createTeamMember(member(used, "Kept Member"));
+    // A name whose last uuid group is all digits must not be mistaken for a width of another.
+    const digits = "0b1c2d3e-4f50-4a6b-8c7d-123456789012.jpg";
+    await getStorage().put(`team/${digits}`, jpeg);
+    await createTeamMember(member(digits, "Digits Member"));
+    const article = await saveImage("articles", jpeg);
+    await createArticle({ title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" });
+    const kept = await all();
+
+    const orphanTeam = await saveImage("team", jpeg);
+    const orphanArticle = await saveImage("articles", jpeg);
+    const orphans = (await all()).filter((k) => !kept.includes(k));
+    expect(orphans.length).toBeGreaterThanOrEqual(4);
+    expect(orphans.every((k) => k.includes(orphanTeam.replace(/\.jpg$/, "")) || k.includes(orphanArticle.replace(/\.jpg$/, "")))).toBe(true);
+    expect((await findOrphanPictures()).sort()).toEqual(orphans);
+
+    const sweeper = createPictureSweeper();
+    expect(await sweeper.sweep()).toEqual({ removed: [], waiting: orphans.length });
+    expect(await all()).toEqual([...kept, ...orphans].sort());
+    const second = await sweeper.sweep();
+    expect(second.removed.sort()).toEqual(orphans);
+    expect(await all()).toEqual(kept);
+
+    const again = await saveImage("team", jpeg);
+    const now = await createPictureSweeper().sweep(true);
+    expect(now.removed.length).toBeGreaterThan(0);
+    expect(now.removed.every((k) => k.includes(again.replace(/\.jpg$/, "")))).toBe(true);
+    expect(await all()).toEqual(kept);
+  });
+});
