@@ -54,7 +54,7 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
     <header
       data-solid={solid ? "true" : "false"}
       className={`on-dark top-0 right-0 left-0 z-40 text-white transition-colors duration-300 ${position} ${
-        solid ? "bg-ink shadow-[0_1px_0_rgba(255,255,255,0.08)]" : "bg-transparent"
+        solid ? "bg-ink shadow-[0_1px_0_rgba(255,255,255,0.08)]" : "max-lg:bg-ink/90 lg:bg-transparent"
       }`}
     >
       {isHome && topBar && !scrolled ? (

@@ -142,7 +142,7 @@ export default function Accessibility() {
       </p>
       <ul className="contact-cards">
         {contacts.map((person) => (
-          <li key={person.email}>
+          <li key={person.email} className="min-w-0 [overflow-wrap:anywhere]">
             <p className="font-semibold">{person.name}</p>
             <p className="text-muted">{person.role}</p>
             <p>

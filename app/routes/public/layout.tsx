@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { getEnv } from "~/.server/env";
@@ -7,6 +8,14 @@ import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { StatusMessage } from "~/components/public/status";
 import { loadingTextFor } from "~/lib/site";
+import serifFont from "../../../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
+
+/**
+ * Every public page's largest text (the hero line, page titles) is set in the
+ * serif: fetch it with the page, not after the stylesheet, so it is there
+ * for the first paint (no late swap moving the layout or the LCP).
+ */
+export const links: Route.LinksFunction = () => [{ rel: "preload", href: serifFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" }];
 
 export async function loader() {
   return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl };
@@ -14,11 +23,27 @@ export async function loader() {
 
 type HomeData = { hoursText: string };
 
+/**
+ * After a client navigation to another page, focus moves to the new page's
+ * content (`#main`, tabindex -1), as a full page load would put a screen
+ * reader at the top: not left on a link that no longer exists. Filter, page
+ * and tab changes (same path) keep the focus on the control that was used.
+ */
+function useFocusMainOnNavigation(pathname: string) {
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    document.getElementById("main")?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 function Frame({ children, year }: { children: React.ReactNode; year: number }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
   const home = useRouteLoaderData("routes/public/home") as HomeData | undefined;
   useFadeIn(location.key);
+  useFocusMainOnNavigation(location.pathname);
   return (
     <div className="flex min-h-screen flex-col">
       <a

@@ -1,0 +1,69 @@
+/**
+ * The brand palette's contrast, computed from the colour tokens of
+ * app/app.css (`@theme`) with the WCAG 2.1 formula: every documented text
+ * and control pair meets AA, and the ratios written beside the tokens are
+ * the real ones (a changed token without a changed note fails here).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const css = fs.readFileSync(path.resolve(import.meta.dirname, "../app.css"), "utf8");
+
+function themeColours(source: string): Record<string, string> {
+  const theme = /@theme\s*\{([\s\S]*?)\}/.exec(source)?.[1] ?? "";
+  const colours: Record<string, string> = {};
+  for (const m of theme.matchAll(/--color-([a-z0-9-]+):\s*(#[0-9a-f]{6})\s*;/gi)) colours[m[1]!] = m[2]!.toLowerCase();
+  return colours;
+}
+
+const colours: Record<string, string> = { ...themeColours(css), white: "#ffffff" };
+
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** The pairs the site uses for text and controls (as written in app/app.css), with the ratio written there and the AA minimum. */
+const PAIRS: Array<{ fg: string; bg: string; written: number; min: number; use: string }> = [
+  { fg: "ink", bg: "ground", written: 14.89, min: 4.5, use: "body text, scrolled navigation" },
+  { fg: "muted", bg: "ground", written: 7.13, min: 4.5, use: "secondary text" },
+  { fg: "accent", bg: "ground", written: 7.16, min: 4.5, use: "links, focus rings, active filter" },
+  { fg: "accent", bg: "white", written: 7.6, min: 4.5, use: "links on white" },
+  { fg: "white", bg: "accent", written: 7.6, min: 4.5, use: "button labels" },
+  { fg: "brass", bg: "ground", written: 4.73, min: 4.5, use: "small labels" },
+  { fg: "brass-light", bg: "ink", written: 7.9, min: 4.5, use: "accents on the dark hero and footer" },
+  { fg: "white", bg: "ink", written: 15.8, min: 4.5, use: "hero and footer text" },
+  { fg: "ink", bg: "soft", written: 13.28, min: 4.5, use: "text on the soft ground" },
+  { fg: "muted", bg: "soft", written: 6.35, min: 4.5, use: "secondary text on soft" },
+  { fg: "accent", bg: "soft", written: 6.39, min: 4.5, use: "links on soft" },
+  { fg: "error", bg: "ground", written: 6.85, min: 4.5, use: "error messages" },
+  { fg: "success", bg: "ground", written: 6.15, min: 4.5, use: "success messages" },
+];
+
+describe("brand palette contrast (WCAG 2.1 AA)", () => {
+  it("reads every colour token from app.css", () => {
+    for (const name of ["ink", "ground", "soft", "muted", "accent", "brass", "brass-light", "error", "success"]) expect(colours[name], name).toMatch(/^#[0-9a-f]{6}$/);
+  });
+
+  it("computes the reference ratios of the WCAG definition", () => {
+    expect(contrast("#000000", "#ffffff")).toBeCloseTo(21, 5);
+    expect(contrast("#777777", "#ffffff")).toBeCloseTo(4.48, 2);
+  });
+
+  it.each(PAIRS)("$fg on $bg ($use): at least $min:1, as written in app.css", ({ fg, bg, written, min }) => {
+    const ratio = contrast(colours[fg]!, colours[bg]!);
+    expect(ratio).toBeGreaterThanOrEqual(min);
+    expect(Math.abs(ratio - written), `computed ${ratio.toFixed(2)}:1, written ${written}:1`).toBeLessThan(0.06);
+  });
+
+  it("the pressed and hover shades stay AA: white on accent-dark, accent-dark on ground", () => {
+    expect(contrast(colours.white!, colours["accent-dark"]!)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(colours["accent-dark"]!, colours.ground!)).toBeGreaterThanOrEqual(4.5);
+  });
+});

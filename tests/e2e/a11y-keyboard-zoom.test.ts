@@ -1,0 +1,250 @@
+/**
+ * WCAG 2.1 AA checks that axe cannot make: the keyboard focus order of the
+ * mobile menu and of the practice tabs, focus moved to the content after a
+ * client-side navigation, the dashboard's status messages announced (a live
+ * region present before the message, the message inside it after a save),
+ * and every public page usable at 320 CSS px and at 200 % zoom without
+ * horizontal scrolling (WCAG 1.4.10 reflow, 1.4.4 resize text).
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
+import { DESKTOP, hydrated, PHONE, trackedPage } from "./public-helpers";
+
+let browser: Browser;
+let base: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  base = sharedServerUrl();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The accessible name of the focused element (aria-label, else its text), or its id for a non-control. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return "(body)";
+    const name = el.getAttribute("aria-label") ?? el.innerText ?? el.textContent ?? "";
+    return name.replace(/\s+/g, " ").trim() || `#${el.id}`;
+  });
+}
+
+async function tabSequence(page: Page, count: number, key = "Tab"): Promise<string[]> {
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    await page.keyboard.press(key);
+    names.push(await focused(page));
+  }
+  return names;
+}
+
+const MENU = ["ABOUT US", "INSURANCE", "CONSTRUCTION", "CYBER", "OUR TEAM", "NEWS & INSIGHTS", "CONTACT", "DISCLAIMER", "COPYRIGHT"];
+
+describe("focus order", () => {
+  it("mobile menu: skip link, logo, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async () => {
+    const { context, page } = await trackedPage(browser, { viewport: PHONE });
+    await page.goto(base + "/team");
+    await hydrated(page);
+    expect(await tabSequence(page, 3)).toEqual(["Skip to main content", "Harrow Kline LLP home page", "Menu"]);
+    // Closed, the menu's links are not in the tab order: the next stop is in the page.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"))).toBe(false);
+    await page.keyboard.press("Shift+Tab");
+    expect(await focused(page)).toBe("Menu");
+
+    await page.keyboard.press("Enter");
+    expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("true");
+    expect((await tabSequence(page, MENU.length)).map((n) => n.toUpperCase())).toEqual(MENU);
+    // After the last entry, focus leaves the menu for the page's content (not a hidden desktop link).
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+    // Backwards through the menu to the button.
+    expect((await tabSequence(page, MENU.length + 1, "Shift+Tab")).map((n) => n.toUpperCase())).toEqual([...MENU].reverse().concat("MENU"));
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Escape");
+    expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
+    expect(await focused(page)).toBe("Menu");
+    expect(await page.locator("#mobile-menu").isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it("practice tabs: after the main navigation come Overview, Team, Insights; choosing one keeps focus on it and moves aria-current", async () => {
+    const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/cyber");
+    await hydrated(page);
+    const sequence = (await tabSequence(page, 12)).map((n) => n.toUpperCase());
+    expect(sequence).toEqual([
+      "SKIP TO MAIN CONTENT",
+      "HARROW KLINE LLP HOME PAGE",
+      "ABOUT US",
+      "INSURANCE",
+      "CONSTRUCTION",
+      "CYBER",
+      "OUR TEAM",
+      "NEWS & INSIGHTS",
+      "CONTACT",
+      "OVERVIEW",
+      "TEAM",
+      "INSIGHTS",
+    ]);
+    const tabs = page.getByRole("navigation", { name: "Cyber Security & Incident Response sections" });
+    expect(await tabs.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe("page");
+    await page.keyboard.press("Shift+Tab"); // back to Team
+    expect(await focused(page)).toMatch(/^team$/i);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/cyber\?tab=team$/);
+    await expect.poll(() => tabs.getByRole("link", { name: "Team" }).getAttribute("aria-current")).toBe("page");
+    expect(await focused(page)).toMatch(/^team$/i);
+    expect(await tabs.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBeNull();
+    // Tab, Tab: past Insights into the panel (the first lawyer of the practice).
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toMatch(/^insights$/i);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("href") ?? "")).toMatch(/^\/lawyer\//);
+    await context.close();
+  });
+});
+
+describe("focus after a client-side navigation", () => {
+  it("moves to the new page's main content (mouse and keyboard), so the next Tab starts in the page", async () => {
+    const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/team");
+    await hydrated(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "news & insights" }).click();
+    await page.waitForURL(/\/insights$/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+    expect(await page.evaluate(() => document.querySelector("#main h1")?.textContent)).toBe("News & Insights");
+    expect(await page.title()).toMatch(/^News & Insights/);
+
+    // Keyboard: a lawyer's card, Enter; the next Tab is the breadcrumb at the top of the profile.
+    await page.goto(base + "/team");
+    await hydrated(page);
+    const card = page.locator('main a[href^="/lawyer/"]').first();
+    await card.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/lawyer\//);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Our Team");
+
+    // A filter change on the same page keeps the focus on the filter that was used.
+    await page.goto(base + "/insights");
+    await hydrated(page);
+    const cyber = page.getByRole("navigation", { name: "Filter articles" }).getByRole("link", { name: "cyber" });
+    await cyber.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/category=cyber/);
+    await expect.poll(() => cyber.getAttribute("aria-current")).toBe("page");
+    expect(await focused(page)).toMatch(/^cyber$/i);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("dashboard status messages", () => {
+  it("are announced: one polite live region, present before the save, holds the spec's text after it", async () => {
+    const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+    await signInAsStaff(page, base);
+    await page.goto(`${base}/dashboard/hours/edit`);
+    await page.locator('main[data-hydrated="true"]').waitFor();
+    await page.waitForLoadState("networkidle");
+    const region = page.getByRole("status");
+    expect(await region.count()).toBe(1);
+    expect(await region.getAttribute("aria-live")).toBe("polite");
+    expect((await region.textContent())?.trim()).toBe("");
+    // Mark the region: the message must arrive in this same element (a region created with its text is not announced).
+    await region.evaluate((el) => el.setAttribute("data-before-save", "yes"));
+    const start = await page.getByLabel("Start time").inputValue();
+    await page.getByLabel("Start time").fill(start);
+    await page.getByRole("button", { name: "SAVE HOURS" }).click();
+    await expect.poll(() => region.textContent(), { timeout: 15_000 }).toContain("Hours updated successfully!");
+    expect(await region.getAttribute("data-before-save")).toBe("yes");
+    // An error is announced in the same region.
+    await page.getByLabel("Start time").fill("  ");
+    await page.getByRole("button", { name: "SAVE HOURS" }).click();
+    await expect.poll(() => region.textContent(), { timeout: 15_000 }).toContain("Start and end times cannot be blank");
+    expect(await region.getAttribute("data-before-save")).toBe("yes");
+    await context.close();
+  });
+});
+
+const PAGES = [
+  "/",
+  "/team",
+  "/lawyer/Eleanor-Whitcombe",
+  "/lawyer/Patrick-Lindqvist",
+  "/insights",
+  "/insights?category=construction",
+  "/post/Firm-Expands-Cyber-Incident-Response-Team",
+  "/post/Partner-Sofia-Marchetti-Named-to-Construction-Law-Section-Executive",
+  "/insurance",
+  "/construction?tab=team",
+  "/cyber",
+  "/cyber?tab=insights",
+  "/disclaimer",
+  "/accessibility",
+  "/copyright",
+  "/no-such-page",
+];
+
+/** Elements wider than the viewport (for the failure message). */
+function overflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.scrollingElement!;
+    const width = root.clientWidth;
+    const culprits = Array.from(document.querySelectorAll<HTMLElement>("body *"))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.right > width + 1 && getComputedStyle(el).position !== "fixed";
+      })
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { scrollWidth: root.scrollWidth, clientWidth: width, culprits };
+  });
+}
+
+describe.each([
+  ["320 CSS px wide (phone)", { viewport: { width: 320, height: 640 } }],
+  // 200 % zoom of a 1280×800 window: 640×400 CSS px at a device pixel ratio of 2.
+  ["200 % zoom", { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
+])("reflow at %s", (_name, options) => {
+  it("every public page has no horizontal scrolling, and its heading and menu are usable", async () => {
+    const { context, page } = await trackedPage(browser, options);
+    const problems: Record<string, unknown> = {};
+    for (const path of PAGES) {
+      await page.goto(base + path);
+      await hydrated(page);
+      const result = await overflow(page);
+      if (result.scrollWidth > result.clientWidth) problems[path] = result;
+      // The page's heading is on screen horizontally (not cut off).
+      const h1 = await page.locator("h1").first().boundingBox();
+      if (!h1 || h1.x < 0 || h1.x + h1.width > result.clientWidth + 1) problems[`${path} h1`] = h1;
+    }
+    expect(problems).toEqual({});
+    // The menu opens and every entry can be reached without scrolling sideways.
+    await page.goto(base + "/team");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Menu" }).click();
+    for (const label of ["about us", "news & insights", "Copyright"]) {
+      const link = page.locator("#mobile-menu").getByRole("link", { name: label });
+      await link.scrollIntoViewIfNeeded();
+      expect(await link.isVisible(), label).toBe(true);
+    }
+    const result = await overflow(page);
+    expect(result.scrollWidth).toBeLessThanOrEqual(result.clientWidth);
+    await context.close();
+  });
+});
+
+describe("the header over the home hero at Lighthouse's phone size (412×823)", () => {
+  it("has its own dark ground, so its text contrast does not depend on what is under the fixed header", async () => {
+    const { context, page } = await trackedPage(browser, { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    await page.goto(base + "/");
+    await hydrated(page);
+    expect(await page.locator("header").getAttribute("data-solid")).toBe("false");
+    expect(await axe(page)).toEqual([]);
+    await context.close();
+  });
+});
