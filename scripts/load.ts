@@ -43,9 +43,11 @@ async function main() {
     const dashboard = await fetch(`${server.url}/dashboard`, { headers: { cookie }, redirect: "manual" });
     if (dashboard.status !== 200) throw new Error(`/dashboard answered ${dashboard.status} with the session`);
 
-    const home = await (await fetch(`${server.url}/insights`)).text();
-    const post = /href="(\/post\/[^"]+)"/.exec(home)?.[1] ?? "/insights";
-    const publicPaths = ["/", "/team", "/lawyer/Eleanor-Whitcombe", "/insights", "/insights?category=cyber&page=2", post, "/cyber?tab=team", "/insurance", "/sitemap.xml"];
+    const insights = await (await fetch(`${server.url}/insights`)).text();
+    const post = /href="(\/post\/[^"]+)"/.exec(insights)?.[1] ?? "/insights";
+    const team = await (await fetch(`${server.url}/team`)).text();
+    const lawyer = /href="(\/lawyer\/[^"/]+)"/.exec(team)?.[1] ?? "/team";
+    const publicPaths = ["/", "/team", lawyer, "/insights", "/insights?category=cyber&page=2", post, "/cyber?tab=team", "/insurance", "/sitemap.xml"];
     const staffPaths = ["/dashboard", "/dashboard/lawyers", "/dashboard/articles", "/dashboard/hours/edit"];
     const requests = [
       ...publicPaths.map((path) => ({ method: "GET" as const, path })),

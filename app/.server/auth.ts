@@ -76,8 +76,20 @@ export function authHeaders(request: Request): Headers {
   return headers;
 }
 
+/** One session check per request, however many loaders (layout and page) ask. */
+const checked = new WeakMap<Request, Promise<StaffSession | null>>();
+
 /** The signed-in staff member of a request, or null. Sessions past 12 hours are ended. */
-export async function getStaff(request: Request): Promise<StaffSession | null> {
+export function getStaff(request: Request): Promise<StaffSession | null> {
+  let pending = checked.get(request);
+  if (!pending) {
+    pending = checkStaff(request);
+    checked.set(request, pending);
+  }
+  return pending;
+}
+
+async function checkStaff(request: Request): Promise<StaffSession | null> {
   if (!request.headers.get("cookie")?.includes("firm.session_token")) return null;
   const auth = getAuth();
   const result = await auth.api.getSession({ headers: authHeaders(request) });
