@@ -61,7 +61,7 @@ async function main() {
     const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: SECONDS, requests });
     clearInterval(timer);
 
-    const warm = samples.filter((s) => s.t >= Math.min(10, SECONDS / 3));
+    const warm = samples.filter((s) => s.t >= Math.min(30, SECONDS / 2)); // caches, JIT and pools settle in the first half
     const first = warm[0]?.rss ?? 0;
     const last = warm.at(-1)?.rss ?? 0;
     const peak = Math.max(...samples.map((s) => s.rss));

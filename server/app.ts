@@ -14,6 +14,7 @@ import { createRequestHandler as createFetchHandler, type ServerBuild } from "re
 import { onContentChange } from "~/.server/content-events";
 import { cacheKey, inlineScriptHashes, makeEntry, PageCache, sendCached, type CachedPage } from "~/.server/page-cache";
 import { unavailablePage } from "~/.server/unavailable-page";
+import { createLimiter } from "~/.server/limiter";
 import * as serverBuild from "virtual:react-router/server-build";
 import { getDatabase } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
@@ -33,6 +34,9 @@ declare module "react-router" {
 export { startServices, stopServices };
 
 const state = { shuttingDown: false };
+
+/** Dynamic work (renders, dashboard) admitted first come, first served. */
+const dynamicWork = createLimiter(Number(process.env.DYNAMIC_CONCURRENCY ?? 8));
 
 export function markShuttingDown() {
   state.shuttingDown = true;
@@ -158,6 +162,13 @@ export function createApp(options: { static?: boolean } = {}) {
     app.use(express.static(client, { maxAge: "1h", index: false }));
   }
 
+  app.use((_req, res, next) => {
+    void dynamicWork.acquire().then((release) => {
+      res.once("close", release);
+      next();
+    });
+  });
+
   app.use(
     createRequestHandler({
       build: serverBuild as unknown as ServerBuild,
@@ -220,18 +231,37 @@ export function createServerHandler(build: ServerBuild) {
   const origin = new URL(getEnv().publicUrl);
   const cacheEnabled = getEnv().PAGE_CACHE === "on";
 
-  async function fill(req: IncomingMessage, key: string): Promise<{ entry?: CachedPage; response?: globalThis.Response }> {
+  type Rendered = { entry: CachedPage } | { status: number; headers: [string, string][]; body: Buffer };
+
+  /** Renders a public page once (no cookie, no nonce); stores it when it can be cached. */
+  async function fill(key: string, accept: string): Promise<Rendered> {
     const generation = cache.generation;
-    const request = new Request(new URL(key, origin), { headers: { accept: String(req.headers.accept ?? "text/html") } });
+    const request = new Request(new URL(key, origin), { headers: { accept } });
     const response = await render(request, { clientIp: "", requestId: "", nonce: "" });
     const contentType = response.headers.get("content-type") ?? "";
+    const body = Buffer.from(await response.arrayBuffer());
     if (response.status === 200 && /^(text\/html|text\/x-script|application\/xml|application\/rss\+xml|text\/plain)/.test(contentType)) {
-      const body = Buffer.from(await response.arrayBuffer());
       const entry = await makeEntry({ status: 200, contentType, body, baseCsp: (hashes) => contentSecurityPolicy(hashes) });
       cache.set(key, entry, generation);
       return { entry };
     }
-    return { response };
+    if (response.status >= 500 && !(await databaseAnswers())) throw new Error("database unavailable");
+    const kept: [string, string][] = [];
+    response.headers.forEach((value, name) => {
+      if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") kept.push([name, value]);
+    });
+    return { status: response.status, headers: kept, body };
+  }
+
+  /** One render per page at a time: concurrent misses of a page wait for the same render. */
+  const inflight = new Map<string, Promise<Rendered>>();
+  function renderOnce(key: string, accept: string): Promise<Rendered> {
+    let pending = inflight.get(key);
+    if (!pending) {
+      pending = dynamicWork.run(() => fill(key, accept)).finally(() => inflight.delete(key));
+      inflight.set(key, pending);
+    }
+    return pending;
   }
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
@@ -248,23 +278,19 @@ export function createServerHandler(build: ServerBuild) {
     res.setHeader("X-Request-Id", requestId);
     cache.misses++;
     try {
-      const { entry, response } = await fill(req, key);
-      if (entry) {
+      const rendered = await renderOnce(key, key.includes(".data") ? "*/*" : "text/html");
+      if ("entry" in rendered) {
         res.setHeader("X-Cache", "MISS");
-        sendCached(req, res, entry, headers);
+        sendCached(req, res, rendered.entry, headers);
         return logLine(req, res.statusCode, started, requestId, "miss");
       }
-      if (response!.status >= 500 && !(await databaseAnswers())) throw new Error("database unavailable");
       // Not cacheable (404, redirect…): send as rendered, with the CSP of its own inline scripts.
-      const body = Buffer.from(await response!.arrayBuffer());
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      response!.headers.forEach((value, name) => {
-        if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") res.setHeader(name, value);
-      });
-      res.setHeader("Content-Security-Policy", contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))));
+      for (const [name, value] of rendered.headers) res.setHeader(name, value);
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy(inlineScriptHashes(rendered.body.toString("utf8"))));
       res.setHeader("Cache-Control", "no-store");
-      res.statusCode = response!.status;
-      res.end(req.method === "HEAD" ? undefined : body);
+      res.statusCode = rendered.status;
+      res.end(req.method === "HEAD" ? undefined : rendered.body);
       logLine(req, res.statusCode, started, requestId, "bypass");
     } catch (error) {
       // The database is down: the last good copy, or a friendly 503.
