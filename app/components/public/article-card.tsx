@@ -9,7 +9,18 @@ export function categoryLabel(category: string): string {
 }
 
 /** One article preview; the title link covers the whole card. */
-export function ArticleCard({ article, headingLevel = 2, withImage = true }: { article: ArticleCardData; headingLevel?: 2 | 3; withImage?: boolean }) {
+export function ArticleCard({
+  article,
+  headingLevel = 2,
+  withImage = true,
+  eager = false,
+}: {
+  article: ArticleCardData;
+  headingLevel?: 2 | 3;
+  withImage?: boolean;
+  /** The first picture of a list, in the first view on phones: fetched at once, with high priority (LCP). */
+  eager?: boolean;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="group relative flex h-full flex-col border border-line bg-white transition-shadow hover:shadow-[0_8px_30px_rgba(19,35,58,0.08)]">
@@ -21,7 +32,8 @@ export function ArticleCard({ article, headingLevel = 2, withImage = true }: { a
           alt=""
           width={480}
           height={270}
-          loading="lazy"
+          loading={eager ? "eager" : "lazy"}
+          fetchPriority={eager ? "high" : undefined}
           decoding="async"
           className="aspect-video w-full bg-soft object-cover"
         />
@@ -42,12 +54,12 @@ export function ArticleCard({ article, headingLevel = 2, withImage = true }: { a
   );
 }
 
-export function ArticleGrid({ articles, headingLevel = 2 }: { articles: ArticleCardData[]; headingLevel?: 2 | 3 }) {
+export function ArticleGrid({ articles, headingLevel = 2, eagerCount = 0 }: { articles: ArticleCardData[]; headingLevel?: 2 | 3; eagerCount?: number }) {
   return (
     <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {articles.map((article) => (
+      {articles.map((article, index) => (
         <li key={article.id}>
-          <ArticleCard article={article} headingLevel={headingLevel} />
+          <ArticleCard article={article} headingLevel={headingLevel} eager={index < eagerCount} />
         </li>
       ))}
     </ul>

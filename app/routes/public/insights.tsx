@@ -79,7 +79,7 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
             <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
           ) : (
             <>
-              <ArticleGrid articles={articles} />
+              <ArticleGrid articles={articles} eagerCount={1} />
               <Pagination page={page} pageCount={pageCount} href={(p) => insightsHref(filter, p)} />
             </>
           )}

@@ -8,14 +8,6 @@ import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { StatusMessage } from "~/components/public/status";
 import { loadingTextFor } from "~/lib/site";
-import serifFont from "../../../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
-
-/**
- * Every public page's largest text (the hero line, page titles) is set in the
- * serif: fetch it with the page, not after the stylesheet, so it is there
- * for the first paint (no late swap moving the layout or the LCP).
- */
-export const links: Route.LinksFunction = () => [{ rel: "preload", href: serifFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" }];
 
 export async function loader() {
   return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl };
