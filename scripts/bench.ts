@@ -238,6 +238,7 @@ async function main() {
       const c = r.cached as Result;
       const u = r.uncached as Result;
       if (c.errors || c.non2xx || u.errors || u.non2xx) failures.push(`${name}: errors during the run`);
+      if (!c.requests || !u.requests || !(r.uncached1 as Result).requests) failures.push(`${name}: no request completed in a run`);
       if ((r.ratio as number) < 0.7) failures.push(`${name}: cached at ${r.ratio} of the node:http ceiling (target ≥ 0.7)`);
       if ((r.uncached1 as Result).p99 > 25) failures.push(`${name}: uncached p99 ${(r.uncached1 as Result).p99} ms at 1 connection (target ≤ 25)`);
       if ((r.jsGzipBytes as number) > budget) failures.push(`${name}: ${r.jsGzipBytes} B of JavaScript (budget ${budget})`);

@@ -3,7 +3,7 @@ import { asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { articleSlug, uniqueSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
-import { contentChanged } from "../content-events";
+import { contentChanged, onContentChange } from "../content-events";
 import { db, type Db } from "./client";
 import { articles, type ArticleRow } from "./schema";
 import { escapeLike, withSlugRetry } from "./team";
@@ -43,6 +43,33 @@ function filterWhere(filter: ArticleFilter): SQL | undefined {
   return sql`lower(${articles.category}) = ${filter}`;
 }
 
+/**
+ * Article counts per filter, kept until the next content change (here or,
+ * through content-sync, in another process): counting 100,000 rows costs
+ * tens of milliseconds, the page itself well under one.
+ */
+const counts = new WeakMap<object, Map<string, number>>();
+onContentChange(() => {
+  countsGeneration++;
+});
+let countsGeneration = 0;
+const countsSeen = new WeakMap<object, number>();
+
+async function countArticlesCached(filter: ArticleFilter, where: SQL | undefined): Promise<number> {
+  const database = db();
+  if (countsSeen.get(database) !== countsGeneration) {
+    counts.set(database, new Map());
+    countsSeen.set(database, countsGeneration);
+  }
+  const perFilter = counts.get(database)!;
+  const known = perFilter.get(filter);
+  if (known !== undefined) return known;
+  const generation = countsGeneration;
+  const [{ total } = { total: 0 }] = await database.select({ total: sql<number>`count(*)::int` }).from(articles).where(where);
+  if (generation === countsGeneration) perFilter.set(filter, total);
+  return total;
+}
+
 export type ArticlePage = { items: ArticlePreview[]; total: number; page: number; pageCount: number };
 
 /**
@@ -58,10 +85,7 @@ export async function listArticlePage(options: {
 }): Promise<ArticlePage> {
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const where = filterWhere(options.filter);
-  const [{ total } = { total: 0 }] = await db()
-    .select({ total: sql<number>`count(*)::int` })
-    .from(articles)
-    .where(where);
+  const total = await countArticlesCached(options.filter, where);
   const page = clampPage(options.page, total, pageSize);
   const offset = pageOffset(page, pageSize);
   const keys = options.pinnedFirst ? [articles.priority, articles.created_at, articles.id] : [articles.created_at, articles.id];

@@ -70,15 +70,13 @@ export const articles = pgTable(
   (t) => [
     uniqueIndex("articles_slug_unique").on(t.slug),
     index("articles_slug_lower_idx").on(sql`lower(${t.slug})`),
-    index("articles_created_idx").on(t.created_at.desc(), t.id.desc()),
-    index("articles_category_idx").on(sql`lower(${t.category})`, t.created_at.desc(), t.id.desc()),
-    index("articles_news_idx").on(t.news, t.priority.desc(), t.created_at.desc(), t.id.desc()),
-    index("articles_category_priority_idx").on(
-      sql`lower(${t.category})`,
-      t.priority.desc(),
-      t.created_at.desc(),
-      t.id.desc(),
-    ),
+    // Ascending indexes: scanned backward they give ORDER BY … DESC (NULLS FIRST, the default),
+    // scanned forward the ascending order used for pages in the second half of a list.
+    index("articles_created_idx").on(t.created_at, t.id),
+    index("articles_category_idx").on(sql`lower(${t.category})`, t.created_at, t.id),
+    index("articles_category_priority_idx").on(sql`lower(${t.category})`, t.priority, t.created_at, t.id),
+    index("articles_news_idx").on(t.news, t.created_at, t.id),
+    index("articles_news_priority_idx").on(t.news, t.priority, t.created_at, t.id),
   ],
 );
 
