@@ -163,7 +163,13 @@ export function createApp(options: { static?: boolean } = {}) {
   }
 
   app.use((_req, res, next) => {
+    // A client that goes away while waiting must not keep its slot.
+    let gone = false;
+    const onClose = () => (gone = true);
+    res.once("close", onClose);
     void dynamicWork.acquire().then((release) => {
+      res.off("close", onClose);
+      if (gone || res.destroyed) return release();
       res.once("close", release);
       next();
     });
