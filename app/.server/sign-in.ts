@@ -31,7 +31,8 @@ async function attemptSignIn(request: Request, email: string, password: string, 
     // A fresh session id at every sign-in: any session cookie sent along is ignored.
     headers.delete("cookie");
     const { headers: responseHeaders } = await getAuth().api.signInEmail({
-      body: { email: key, password, rememberMe: false },
+      // rememberMe keeps the 30-minute expiry (refreshed while active) on the server; without it better-auth makes a 1-day session.
+      body: { email: key, password, rememberMe: true },
       headers,
       returnHeaders: true,
     });

@@ -4,7 +4,8 @@ import { LOCKED_MESSAGE } from "~/.server/login-limits";
 import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";
 import { setEnvForTests } from "~/.server/env";
 import { db } from "~/.server/db/client";
-import { loginAttempts } from "~/.server/db/schema";
+import { loginAttempts, session } from "~/.server/db/schema";
+import { eq } from "drizzle-orm";
 import { useTestDatabase } from "../support/database";
 
 useTestDatabase();
@@ -67,6 +68,39 @@ describe("staff sign-in", () => {
     expect(await resetStaffPassword("reset@example.com", "second-password-456")).toBe(true);
     expect(await getStaff(req(cookie))).toBeNull();
     expect((await signIn(req(), "reset@example.com", "second-password-456", "10.2.0.1")).ok).toBe(true);
+  });
+});
+
+describe("session lifetime", () => {
+  async function signedIn(email: string) {
+    await createStaffAccount(email, "a-long-enough-password");
+    const ok = await signIn(req(), email, "a-long-enough-password", "10.4.0.1");
+    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    const token = /session_token=([^.;]+)/.exec(cookie)![1]!;
+    return { cookie, token };
+  }
+
+  it("lasts 30 minutes from the last activity", async () => {
+    const { cookie, token } = await signedIn("idle@example.com");
+    const [row] = await db().select().from(session).where(eq(session.token, token));
+    const minutes = (new Date(row!.expiresAt).getTime() - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(28);
+    expect(minutes).toBeLessThanOrEqual(30.1);
+    // Active again 20 minutes later: the 30 minutes start over.
+    await db().update(session).set({ expiresAt: new Date(Date.now() + 10 * 60_000) }).where(eq(session.token, token));
+    expect(await getStaff(req(cookie))).not.toBeNull();
+    const [refreshed] = await db().select().from(session).where(eq(session.token, token));
+    expect((new Date(refreshed!.expiresAt).getTime() - Date.now()) / 60_000).toBeGreaterThan(28);
+    // Idle past its expiry: refused.
+    await db().update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.token, token));
+    expect(await getStaff(req(cookie))).toBeNull();
+  });
+
+  it("ends after 12 hours however active, and is removed on the server", async () => {
+    const { cookie, token } = await signedIn("absolute@example.com");
+    await db().update(session).set({ createdAt: new Date(Date.now() - 12 * 3600_000 - 60_000) }).where(eq(session.token, token));
+    expect(await getStaff(req(cookie))).toBeNull();
+    expect(await db().select().from(session).where(eq(session.token, token))).toEqual([]);
   });
 });
 
