@@ -7,6 +7,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { redirect } from "react-router";
 import { db } from "./db/client";
+import { isUniqueViolation } from "./db/team";
 import * as schema from "./db/schema";
 import { getEnv } from "./env";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
@@ -127,7 +128,14 @@ export async function createStaffAccount(email: string, password: string, name =
   const ctx = await getAuth().$context;
   const normalised = email.trim().toLowerCase();
   if (await ctx.internalAdapter.findUserByEmail(normalised)) return false;
-  const user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true }, { method: "admin" });
+  let user;
+  try {
+    user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true }, { method: "admin" });
+  } catch (error) {
+    // Another process (a second server starting at the same time) created it first.
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
   await ctx.internalAdapter.linkAccount({
     userId: user.id,
     providerId: "credential",

@@ -71,6 +71,17 @@ describe("staff sign-in", () => {
   });
 });
 
+describe("staff account at start-up", () => {
+  it("is created once when two server processes start at the same time", async () => {
+    const results = await Promise.all([
+      createStaffAccount("twice@example.com", "a-long-enough-password"),
+      createStaffAccount("twice@example.com", "a-long-enough-password"),
+    ]);
+    expect(results.sort()).toEqual([false, true]);
+    expect((await signIn(req(), "twice@example.com", "a-long-enough-password", "10.5.0.1")).ok).toBe(true);
+  });
+});
+
 describe("session lifetime", () => {
   async function signedIn(email: string) {
     await createStaffAccount(email, "a-long-enough-password");
