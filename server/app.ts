@@ -270,6 +270,15 @@ export function createServerHandler(build: ServerBuild) {
     return pending;
   }
 
+  /** A response not from the cache: security headers, a CSP for its own inline scripts, never stored. */
+  function sendUncached(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer) {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))));
+    res.setHeader("Cache-Control", "no-store");
+    res.statusCode = status;
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const key = cacheEnabled ? cacheKey(req.method, req.url) : null;
     if (!key) return void app(req as Request, res as Response);
@@ -291,12 +300,8 @@ export function createServerHandler(build: ServerBuild) {
         return logLine(req, res.statusCode, started, requestId, "miss");
       }
       // Not cacheable (404, redirect…): send as rendered, with the CSP of its own inline scripts.
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       for (const [name, value] of rendered.headers) res.setHeader(name, value);
-      res.setHeader("Content-Security-Policy", contentSecurityPolicy(inlineScriptHashes(rendered.body.toString("utf8"))));
-      res.setHeader("Cache-Control", "no-store");
-      res.statusCode = rendered.status;
-      res.end(req.method === "HEAD" ? undefined : rendered.body);
+      sendUncached(req, res, rendered.status, rendered.body);
       logLine(req, res.statusCode, started, requestId, "bypass");
     } catch (error) {
       // The database is down: the last good copy, or a friendly 503.
@@ -307,13 +312,9 @@ export function createServerHandler(build: ServerBuild) {
         return logLine(req, res.statusCode, started, requestId, "stale");
       }
       log("error", "render failed", { id: requestId, error: (error as Error).message });
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.setHeader("Content-Security-Policy", contentSecurityPolicy([]));
-      res.setHeader("Cache-Control", "no-store");
       res.setHeader("Retry-After", "5");
-      res.statusCode = 503;
       res.setHeader("Content-Type", "text/html; charset=utf-8");
-      res.end(req.method === "HEAD" ? undefined : unavailablePage());
+      sendUncached(req, res, 503, Buffer.from(unavailablePage()));
       logLine(req, 503, started, requestId, "error");
     }
   };

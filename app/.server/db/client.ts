@@ -58,16 +58,24 @@ async function openPglite(dataDir: string): Promise<Database> {
       `Cannot open the embedded database in ${dir}: ${(error as Error).message}. Move the folder aside to start fresh.`,
     );
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return migratedPglite(client, lock);
+}
+
+async function openPgliteMemory(loadDataDir?: Blob | File): Promise<Database> {
+  return migratedPglite(await PGlite.create(loadDataDir ? { loadDataDir } : undefined));
+}
+
+/** Migrates an open PGlite and wraps it; on failure closes it (and frees the folder's lock). */
+async function migratedPglite(client: PGlite, lock?: DirLock): Promise<Database> {
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
   } catch (error) {
     await client.close();
-    lock.release();
+    lock?.release();
     throw error;
   }
   return {
-    db,
+    db: drizzlePglite(client, { schema }) as unknown as Db,
     kind: "pglite",
     pglite: client,
     async ping() {
@@ -75,24 +83,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async close() {
       if (!client.closed) await client.close();
-      lock.release();
-    },
-  };
-}
-
-async function openPgliteMemory(loadDataDir?: Blob | File): Promise<Database> {
-  const client = await PGlite.create(loadDataDir ? { loadDataDir } : undefined);
-  await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
-    db,
-    kind: "pglite",
-    pglite: client,
-    async ping() {
-      await client.query("select 1");
-    },
-    async close() {
-      if (!client.closed) await client.close();
+      lock?.release();
     },
   };
 }
