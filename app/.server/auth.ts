@@ -10,6 +10,7 @@ import { db } from "./db/client";
 import { isUniqueViolation } from "./db/team";
 import * as schema from "./db/schema";
 import { getEnv } from "./env";
+import { log } from "./log";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
 
 /** Staff sessions end after 30 minutes idle and 12 hours in all. */
@@ -47,7 +48,14 @@ function createAuth() {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
     telemetry: { enabled: false },
-    logger: { level: "error" },
+    // Into our JSON log: one line with the error's message, no stack or query parameters.
+    logger: {
+      level: "error",
+      log: (level, message, ...args) => {
+        const error = args.flat().find((a): a is Error => a instanceof Error);
+        log(level === "error" ? "error" : "warn", `better-auth: ${message}`, error ? { error: error.message } : {});
+      },
+    },
   });
 }
 
@@ -108,13 +116,30 @@ function isMutation(request: Request) {
   return !["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase());
 }
 
+export const SESSION_CHECK_UNAVAILABLE = "The dashboard is briefly unavailable. Please try again in a moment.";
+
+/** True for requireStaff's answer when the database could not check the session. */
+export function isSessionCheckUnavailable(error: unknown): error is Response {
+  return error instanceof Response && error.status === 503;
+}
+
 /**
  * Every dashboard loader and action calls this first. Without a session a
  * page redirects to /admin (and back after sign-in); an action answers 401
- * and writes nothing.
+ * and writes nothing. When the database does not answer it throws a 503
+ * (a page shows "We'll be right back"; actions call refuseUnlessStaff, which
+ * turns it into the form's own error so nothing typed is lost).
  */
 export async function requireStaff(request: Request): Promise<StaffSession> {
-  const staff = await getStaff(request);
+  let staff: StaffSession | null;
+  try {
+    staff = await getStaff(request);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    // The database did not answer: the session cannot be checked, so nothing is shown or written.
+    log("error", "session check failed", { path: new URL(request.url).pathname, error: (error as Error).message });
+    throw new Response(SESSION_CHECK_UNAVAILABLE, { status: 503, headers: { "Retry-After": "5" } });
+  }
   if (staff) return staff;
   if (isMutation(request)) {
     throw new Response("Your session has ended. Sign in again; nothing was saved.", { status: 401 });

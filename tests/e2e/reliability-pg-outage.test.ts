@@ -6,7 +6,11 @@
  * - public pages answer with the last good copy (200) or a friendly 503 page:
  *   never a 500, never a stack trace; the process stays up;
  * - the cluster starts again: `/readyz` and every page answer 200 within 5 s,
- *   without restarting the server.
+ *   without restarting the server;
+ * - staff saves during the outage (in Chromium) answer the form's own error
+ *   message and keep everything typed, the chosen picture included; the
+ *   same click saves once the database is back. Without JavaScript a save
+ *   answers the friendly 503 page, never a 500.
  *
  * Skipped when PostgreSQL 15's binaries are missing (/usr/lib/postgresql/15/bin).
  * Run: BUILD_DIR=build-rel npx react-router build &&
@@ -17,7 +21,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startServer, type RunningServer } from "./support";
+import sharp from "sharp";
+import { freePort, launchBrowser, newPage, signInAsStaff, startServer, type RunningServer } from "./support";
 import { BUILD_DIR, rawRequest, requireBuild, sleep, waitFor } from "./reliability-support";
 
 const PG_BIN = "/usr/lib/postgresql/15/bin";
@@ -191,4 +196,94 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
     expect.soft(signIn!.text, "the sign-in form with the e-mail kept").toContain('value="staff@example.com"');
     await waitFor(async () => (await rawRequest(url, "/readyz")).status === 200, 5000, 50);
   });
+  it("a staff save during the outage fails with the form's message, keeps what was typed, and saves after recovery", async () => {
+    const url = server!.url;
+    expect((await rawRequest(url, "/readyz")).status).toBe(200);
+    const browser = await launchBrowser();
+    const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+    const statusText = (text: string) => page.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
+    const ready = async () => {
+      await page.locator('main[data-hydrated="true"]').waitFor();
+      await page.waitForLoadState("networkidle");
+    };
+    const outage = async () => {
+      crashCluster();
+      await waitFor(async () => (await rawRequest(url, "/readyz")).status === 503, 5000, 20);
+    };
+    const recover = async () => {
+      startCluster();
+      await waitFor(async () => (await rawRequest(url, "/readyz")).status === 200, 5000, 50);
+    };
+    const title = `Outage test article ${Date.now()}`;
+    try {
+      await signInAsStaff(page, url);
+
+      // Office hours: the value typed stays; the spec's failure message is shown.
+      await page.goto(`${url}/dashboard/hours/edit`);
+      await ready();
+      const before = await page.getByLabel("Start time").inputValue();
+      await page.getByLabel("Start time").fill("7:45");
+      await outage();
+      await page.getByRole("button", { name: "SAVE HOURS" }).click();
+      await statusText("An error occurred while updating hours. Please try again.");
+      expect(await page.getByLabel("Start time").inputValue()).toBe("7:45");
+      expect(await page.getByRole("button", { name: "SAVE HOURS" }).count()).toBe(1);
+
+      // Without JavaScript the same post answers the friendly 503 page, not a 500.
+      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+      const body = "start_time=7%3A45&end_time=5%3A00";
+      const noJs = await rawRequest(url, "/dashboard/hours/edit", {
+        method: "POST",
+        headers: { cookie, origin: url, "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length) },
+        body,
+      });
+      const noJsText = noJs.body.toString("utf8");
+      expect(noJs.status, visibleMessage(noJsText)).toBe(503);
+      expect(noJsText).toMatch(/right back/i);
+      expect(STACK_TRACE.test(noJsText)).toBe(false);
+      const dashboard = await rawRequest(url, "/dashboard", { headers: { cookie } });
+      expect(dashboard.status, visibleMessage(dashboard.body.toString("utf8"))).toBe(503);
+      expect(dashboard.body.toString("utf8")).toMatch(/right back/i);
+
+      await recover();
+      await page.getByRole("button", { name: "SAVE HOURS" }).click();
+      await statusText("Hours updated successfully!");
+      expect(await page.getByLabel("Start time").inputValue()).toBe("7:45");
+      await page.getByLabel("Start time").fill(before);
+      await page.getByRole("button", { name: "SAVE HOURS" }).click();
+      await statusText("Hours updated successfully!");
+
+      // A new article: title, category, body in the editor and the chosen picture all stay.
+      await page.goto(`${url}/dashboard/articles/new`);
+      await ready();
+      await page.getByTestId("rich-text-editor").waitFor();
+      await page.locator("#field-title").fill(title);
+      await page.locator("#field-category").selectOption("cyber");
+      await page.getByLabel("No", { exact: true }).check();
+      await page.getByRole("textbox", { name: /Article body/ }).click();
+      await page.keyboard.type("Written while the database was down.");
+      const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#3a6f8f" } }).jpeg().toBuffer();
+      await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg });
+      await page.getByTestId("file-size").waitFor();
+      await outage();
+      await page.getByRole("button", { name: "ADD ARTICLE" }).click();
+      await statusText("Error adding article. Please try again later.");
+      expect(await page.locator("#field-title").inputValue()).toBe(title);
+      expect(await page.locator("#field-category").inputValue()).toBe("cyber");
+      expect(await page.getByLabel("No", { exact: true }).isChecked()).toBe(true);
+      expect(await page.getByRole("textbox", { name: /Article body/ }).textContent()).toContain("Written while the database was down.");
+      expect(await page.locator("#field-photo").evaluate((el) => (el as HTMLInputElement).files?.length)).toBe(1);
+      expect(server!.process.exitCode).toBeNull();
+
+      await recover();
+      await page.getByRole("button", { name: "ADD ARTICLE" }).click();
+      await statusText("Article has been added successfully.");
+      const search = await rawRequest(url, `/dashboard/articles?q=${encodeURIComponent(title)}`, { headers: { cookie } });
+      expect(search.body.toString("utf8")).toContain(title);
+    } finally {
+      if ((await rawRequest(url, "/readyz")).status !== 200) startCluster();
+      await context.close();
+      await browser.close();
+    }
+  }, 120_000);
 });

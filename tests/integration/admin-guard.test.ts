@@ -6,31 +6,11 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import routes from "~/routes";
 import { db } from "~/.server/db/client";
+import { adminRoutes } from "../support/admin-routes";
 import { useTestDatabase } from "../support/database";
 
 useTestDatabase();
-
-type Entry = { file: string; path?: string; index?: boolean; children?: Entry[] };
-
-function adminRoutes(): { file: string; url: string; params: Record<string, string> }[] {
-  const out: { file: string; url: string; params: Record<string, string> }[] = [];
-  const walk = (entries: Entry[], prefix: string, inside: boolean) => {
-    for (const e of entries) {
-      const here = e.path ? `${prefix}/${e.path}`.replace(/\/+/g, "/") : prefix;
-      const isAdminLayout = e.file === "routes/admin/layout.tsx";
-      if (inside || isAdminLayout) {
-        const params: Record<string, string> = {};
-        const url = here.replace(/:(\w+)/g, (_m, name: string) => ((params[name] = name === "id" ? "1" : "someone"), params[name]));
-        out.push({ file: e.file, url: url || "/dashboard", params });
-      }
-      if (e.children) walk(e.children, here, inside || isAdminLayout);
-    }
-  };
-  walk(routes as unknown as Entry[], "", false);
-  return out;
-}
 
 const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
 const ORIGIN = "http://localhost:3000";

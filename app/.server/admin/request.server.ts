@@ -1,6 +1,7 @@
 /** Reading dashboard form posts safely: a size cap before parsing, and 400 (not 500) for a body that cannot be read. */
 import { data, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import { MSG, type Status } from "~/lib/forms/messages";
+import { isSessionCheckUnavailable, requireStaff } from "../auth";
 import { MAX_UPLOAD_BYTES } from "../images";
 
 /** A picture of at most 10 MB plus the rest of the form. */
@@ -15,6 +16,24 @@ function refuse(status: number, text: string) {
 }
 
 export type Refusal = DataWithResponseInit<FailureData>;
+
+/**
+ * The first line of every dashboard action: null when a staff member is
+ * signed in. When the database cannot check the session (an outage) the
+ * action answers the form's own failure message with 503: nothing is
+ * written, the page is not replaced by an error page and, as for every
+ * failed save, the form keeps what was typed. Without a session it throws
+ * requireStaff's 401.
+ */
+export async function refuseUnlessStaff(request: Request, failure: string): Promise<Refusal | null> {
+  try {
+    await requireStaff(request);
+    return null;
+  } catch (error) {
+    if (isSessionCheckUnavailable(error)) return refuse(503, failure);
+    throw error;
+  }
+}
 
 export function isRefusal(value: FormData | Refusal): value is Refusal {
   return !(value instanceof FormData);

@@ -145,7 +145,7 @@ async function openPostgres(url: string): Promise<Database> {
       await pool.query("select 1");
     },
     async close() {
-      await pool.end();
+      if (!pool.ended) await pool.end();
     },
   };
 }

@@ -3,7 +3,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { requireStaff } from "~/.server/auth";
 import { saveArticleAction, type ArticleActionData } from "~/.server/admin/articles.server";
-import { parseId } from "~/.server/admin/request.server";
+import { parseId, refuseUnlessStaff } from "~/.server/admin/request.server";
 import { getArticleById, type Article } from "~/.server/db/articles";
 import { log } from "~/.server/log";
 import { sanitizeArticleHtml } from "~/.server/sanitize";
@@ -34,7 +34,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.updateError);
+  if (refused) return refused;
   const article = await findArticle(params.id);
   if (!article) return data({ status: { tone: "error" as const, text: MSG.articleLoadError } }, { status: article === null ? 500 : 404 });
   return saveArticleAction(request, article);

@@ -1,6 +1,8 @@
 /** /dashboard/articles/new: the create form (picture required). After a save: a fresh form and the spec's message. */
 import type { Route } from "./+types/article-new";
 import { requireStaff } from "~/.server/auth";
+import { MSG } from "~/lib/forms/messages";
+import { refuseUnlessStaff } from "~/.server/admin/request.server";
 import { saveArticleAction } from "~/.server/admin/articles.server";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ArticleForm } from "~/components/admin/article-form";
@@ -13,7 +15,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.articleAddError);
+  if (refused) return refused;
   return saveArticleAction(request);
 }
 

@@ -3,8 +3,9 @@ import { Pencil, Pin, Plus, Search } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/articles";
 import { requireStaff } from "~/.server/auth";
+import { MSG } from "~/lib/forms/messages";
 import { deleteArticleAction } from "~/.server/admin/articles.server";
-import { parseId } from "~/.server/admin/request.server";
+import { parseId, refuseUnlessStaff } from "~/.server/admin/request.server";
 import { listArticlesForAdmin } from "~/.server/db/articles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ConfirmDelete, ConfirmPanel } from "~/components/admin/confirm-delete";
@@ -21,7 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.articleDeleteError);
+  if (refused) return refused;
   return deleteArticleAction(request);
 }
 

@@ -4,7 +4,7 @@ import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/headers";
 import { requireStaff } from "~/.server/auth";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, refuseUnlessStaff, type FailureData } from "~/.server/admin/request.server";
 import { listPageHeaders, updatePageHeader } from "~/.server/db/page-headers";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -34,7 +34,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.updateError);
+  if (refused) return refused;
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const raw = formValues(form);

@@ -2,6 +2,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/lawyer-edit";
 import { requireStaff } from "~/.server/auth";
+import { refuseUnlessStaff } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { getTeamMemberBySlug, type TeamMember } from "~/.server/db/team";
 import { log } from "~/.server/log";
@@ -30,7 +31,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.updateError);
+  if (refused) return refused;
   const member = await findMember(params.slug);
   if (!member) return data({ status: { tone: "error" as const, text: MSG.teamLoadError } }, { status: member === null ? 500 : 404 });
   return saveTeamMemberAction(request, member);

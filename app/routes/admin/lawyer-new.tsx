@@ -1,6 +1,8 @@
 /** /dashboard/lawyers/new: the create form. After a save: a fresh form and "{name} has been added successfully". */
 import type { Route } from "./+types/lawyer-new";
 import { requireStaff } from "~/.server/auth";
+import { MSG } from "~/lib/forms/messages";
+import { refuseUnlessStaff } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useFormKey } from "~/components/admin/form-key";
@@ -13,7 +15,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.teamAddError);
+  if (refused) return refused;
   return saveTeamMemberAction(request);
 }
 

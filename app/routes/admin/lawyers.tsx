@@ -3,8 +3,9 @@ import { Pencil, Plus, Search } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/lawyers";
 import { requireStaff } from "~/.server/auth";
+import { MSG } from "~/lib/forms/messages";
 import { deleteTeamMemberAction } from "~/.server/admin/team.server";
-import { parseId } from "~/.server/admin/request.server";
+import { parseId, refuseUnlessStaff } from "~/.server/admin/request.server";
 import { listTeamForAdmin } from "~/.server/db/team";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ConfirmDelete, ConfirmPanel } from "~/components/admin/confirm-delete";
@@ -22,7 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request);
+  const refused = await refuseUnlessStaff(request, MSG.teamDeleteError);
+  if (refused) return refused;
   return deleteTeamMemberAction(request);
 }
 

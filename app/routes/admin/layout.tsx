@@ -5,7 +5,7 @@
  */
 import { House, LogOut } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { data, Form, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, Outlet, type ShouldRevalidateFunctionArgs, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireStaff } from "~/.server/auth";
 import { readFlash } from "~/.server/admin/flash.server";
@@ -30,9 +30,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ email: staff.email, flash: status }, { headers });
 }
 
-/** The session is checked again on every navigation (and the one-time message cleared). */
-export function shouldRevalidate() {
-  return true;
+/**
+ * The session is checked again on every navigation and successful save (and
+ * the one-time message cleared). After a refused save (4xx/5xx) nothing
+ * changed: the page stays as it is, with what was typed, even when the
+ * refusal was a database outage that would turn the check into an error page.
+ */
+export function shouldRevalidate({ actionStatus }: ShouldRevalidateFunctionArgs) {
+  return !(actionStatus !== undefined && actionStatus >= 400);
 }
 
 function Frame({ email, children }: { email?: string; children: React.ReactNode }) {
@@ -94,16 +99,21 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const ended = status === 401 || status === 403;
+  const unavailable = status === 503;
   return (
     <Frame>
       <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-16">
-        <h1 className="text-3xl font-semibold">{ended ? "Please sign in again" : status === 404 ? "Page not found" : "Something went wrong"}</h1>
+        <h1 className="text-3xl font-semibold">
+          {ended ? "Please sign in again" : status === 404 ? "Page not found" : unavailable ? "We'll be right back" : "Something went wrong"}
+        </h1>
         <p role="alert" className="mt-4 text-lg text-muted">
           {ended
             ? "Your session has ended. Sign in again; nothing was saved."
             : status === 404
               ? "This dashboard page does not exist."
-              : "An error occurred. Please try again later."}
+              : unavailable
+                ? "The dashboard is briefly unavailable. Please try again in a moment. If you were saving a change, it was not saved."
+                : "An error occurred. Please try again later."}
         </p>
         <p className="mt-8">
           <a href={ended ? "/admin" : "/dashboard"} className={btnPrimary}>

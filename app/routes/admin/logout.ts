@@ -12,8 +12,8 @@ export function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  if (!(await getStaff(request))) return redirect("/");
   try {
+    if (!(await getStaff(request))) return redirect("/");
     const headers = await signOut(request);
     const out = new Headers();
     for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);

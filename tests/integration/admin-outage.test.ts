@@ -1,0 +1,79 @@
+/**
+ * The dashboard while the database does not answer (here: its connection
+ * closed under a signed-in staff member), for every route under the
+ * dashboard layout, collected from app/routes.ts:
+ * - a loader answers 503 (the friendly "We'll be right back" page), never a
+ *   500 and never the sign-in redirect (the session was not found to be bad);
+ * - an action returns (does not throw) a 503 with an error message, so the
+ *   page keeps the form and what was typed; no route crashes.
+ * The browser side (the form really keeps its values, the save works after
+ * recovery) is tests/e2e/reliability-pg-outage.test.ts.
+ */
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createStaffAccount } from "~/.server/auth";
+import { signIn } from "~/.server/sign-in";
+import { adminRoutes } from "../support/admin-routes";
+import { useTestDatabase } from "../support/database";
+
+const state = useTestDatabase();
+
+const ORIGIN = "http://localhost:3000";
+const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+let cookie = "";
+
+beforeAll(async () => {
+  await createStaffAccount("outage@example.com", "a-long-enough-password");
+  const ok = await signIn(new Request(`${ORIGIN}/admin`), "outage@example.com", "a-long-enough-password", "10.9.0.2");
+  if (!ok.ok) throw new Error("sign-in failed");
+  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  // The outage: every query from now on fails.
+  await state.database.close();
+});
+
+async function settle(promise: Promise<unknown>): Promise<{ thrown: boolean; value: unknown }> {
+  try {
+    return { thrown: false, value: await promise };
+  } catch (thrown) {
+    return { thrown: true, value: thrown };
+  }
+}
+
+const list = adminRoutes();
+const withActions: typeof list = [];
+for (const route of list) {
+  const mod = await import(path.resolve("app", route.file));
+  if (mod.action) withActions.push(route);
+}
+
+describe("the dashboard during a database outage", () => {
+  it("has dashboard routes with actions to check", () => {
+    expect(withActions.map((r) => r.file)).toEqual(expect.arrayContaining(["routes/admin/hours.tsx", "routes/admin/article-new.tsx", "routes/admin/lawyers.tsx"]));
+  });
+
+  it.each(list)("$file: the loader answers 503, not a 500 or the sign-in page", async ({ file, url, params }) => {
+    const mod = await import(path.resolve("app", file));
+    const request = new Request(`${ORIGIN}${url}`, { headers: { cookie } });
+    const { thrown, value } = await settle(mod.loader({ request, params, context }));
+    expect(thrown).toBe(true);
+    expect(value).toBeInstanceOf(Response);
+    expect((value as Response).status).toBe(503);
+    expect((value as Response).headers.get("Retry-After")).toBe("5");
+  });
+
+  it.each(withActions)("$file: the action returns its form's error with 503 (the page keeps the form)", async ({ file, url, params }) => {
+    const mod = await import(path.resolve("app", file));
+    const body = new URLSearchParams({ start_time: "9:00", end_time: "5:00", name: "team", header_text: "x", intent: "delete", id: "1", full_name: "X" });
+    const request = new Request(`${ORIGIN}${url}`, {
+      method: "POST",
+      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    const { thrown, value } = await settle(mod.action({ request, params, context }));
+    expect(thrown, `${file} threw ${value instanceof Response ? value.status : String(value)}`).toBe(false);
+    const result = value as { data: { status?: { tone: string; text: string } }; init?: { status?: number } };
+    expect(result.init?.status).toBe(503);
+    expect(result.data.status?.tone).toBe("error");
+    expect(result.data.status?.text).toMatch(/error occurred|Error (adding|deleting)/);
+  });
+});

@@ -1,0 +1,22 @@
+/** Every route under the dashboard layout, collected from app/routes.ts (so a new route cannot be missed). */
+import routes from "~/routes";
+
+type Entry = { file: string; path?: string; index?: boolean; children?: Entry[] };
+
+export function adminRoutes(): { file: string; url: string; params: Record<string, string> }[] {
+  const out: { file: string; url: string; params: Record<string, string> }[] = [];
+  const walk = (entries: Entry[], prefix: string, inside: boolean) => {
+    for (const e of entries) {
+      const here = e.path ? `${prefix}/${e.path}`.replace(/\/+/g, "/") : prefix;
+      const isAdminLayout = e.file === "routes/admin/layout.tsx";
+      if (inside || isAdminLayout) {
+        const params: Record<string, string> = {};
+        const url = here.replace(/:(\w+)/g, (_m, name: string) => ((params[name] = name === "id" ? "1" : "someone"), params[name]));
+        out.push({ file: e.file, url: url || "/dashboard", params });
+      }
+      if (e.children) walk(e.children, here, inside || isAdminLayout);
+    }
+  };
+  walk(routes as unknown as Entry[], "", false);
+  return out;
+}
