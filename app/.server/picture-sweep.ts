@@ -8,6 +8,9 @@
  * - PostgreSQL (other processes may be between picture and row right now):
  *   every SWEEP_INTERVAL_MS, a file is removed only when it was already
  *   without a row at the previous sweep.
+ * Half-written files (`*.tmp`, a crash during a write) go too: all of them
+ * at start-up on the embedded database, those older than TEMP_MAX_AGE_MS on
+ * PostgreSQL (a write takes seconds).
  */
 import { articles, team } from "./db/schema";
 import { db } from "./db/client";
@@ -15,6 +18,7 @@ import { log } from "./log";
 import { getStorage, IMAGE_FOLDERS } from "./storage";
 
 export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+export const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -37,7 +41,7 @@ export async function findOrphanPictures(): Promise<string[]> {
 
 export type PictureSweeper = {
   /** One pass; `immediate` removes every orphan now (only when no save can be under way). */
-  sweep(immediate?: boolean): Promise<{ removed: string[]; waiting: number }>;
+  sweep(immediate?: boolean): Promise<{ removed: string[]; waiting: number; temporaryRemoved: number }>;
   stop(): void;
 };
 
@@ -52,7 +56,9 @@ export function createPictureSweeper(options: { intervalMs?: number } = {}): Pic
       for (const key of removable) await storage.delete(key);
       suspects = new Set(orphans.filter((k) => !removable.includes(k)));
       if (removable.length) log("info", "pictures without a row removed", { count: removable.length, keys: removable.slice(0, 20) });
-      return { removed: removable, waiting: suspects.size };
+      const temporaryRemoved = (await storage.removeStaleTemporary?.(immediate ? 0 : TEMP_MAX_AGE_MS)) ?? 0;
+      if (temporaryRemoved) log("info", "half-written picture files removed", { count: temporaryRemoved });
+      return { removed: removable, waiting: suspects.size, temporaryRemoved };
     },
     stop() {
       if (timer) clearInterval(timer);

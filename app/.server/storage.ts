@@ -17,6 +17,8 @@ export interface Storage {
   get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
   list(folder: ImageFolder): Promise<string[]>;
+  /** Removes half-written files a crash left behind (older than `olderThanMs`); how many. */
+  removeStaleTemporary?(olderThanMs: number): Promise<number>;
 }
 
 const KEY = /^(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)$/;
@@ -63,6 +65,27 @@ export function diskStorage(root: string): Storage {
       } catch {
         return [];
       }
+    },
+    async removeStaleTemporary(olderThanMs) {
+      const before = Date.now() - olderThanMs;
+      let removed = 0;
+      for (const folder of [...IMAGE_FOLDERS, "og"]) {
+        let names: string[];
+        try {
+          names = await fs.readdir(path.join(root, folder));
+        } catch {
+          continue;
+        }
+        for (const name of names.filter((f) => f.endsWith(".tmp"))) {
+          const file = path.join(root, folder, name);
+          const stat = await fs.stat(file).catch(() => undefined);
+          if (stat && stat.mtimeMs <= before) {
+            await fs.rm(file, { force: true });
+            removed++;
+          }
+        }
+      }
+      return removed;
     },
   };
 }

@@ -3,9 +3,12 @@
  * writing the row) are removed by the sweep; pictures a row uses, and their
  * widths, never are.
  */
+import fs from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle } from "~/.server/db/articles";
+import { getEnv } from "~/.server/env";
 import { createTeamMember } from "~/.server/db/team";
 import { saveImage } from "~/.server/images";
 import { createPictureSweeper, findOrphanPictures } from "~/.server/picture-sweep";
@@ -42,7 +45,7 @@ describe("picture sweep", () => {
     expect((await findOrphanPictures()).sort()).toEqual(orphans);
 
     const sweeper = createPictureSweeper();
-    expect(await sweeper.sweep()).toEqual({ removed: [], waiting: orphans.length });
+    expect(await sweeper.sweep()).toEqual({ removed: [], waiting: orphans.length, temporaryRemoved: 0 });
     expect(await all()).toEqual([...kept, ...orphans].sort());
     const second = await sweeper.sweep();
     expect(second.removed.sort()).toEqual(orphans);
@@ -53,5 +56,28 @@ describe("picture sweep", () => {
     expect(now.removed.length).toBeGreaterThan(0);
     expect(now.removed.every((k) => k.includes(again.replace(/\.jpg$/, "")))).toBe(true);
     expect(await all()).toEqual(kept);
+  });
+
+  it("removes half-written files a crash left: all at start-up, only old ones while other processes may be writing", async () => {
+    const root = path.join(getEnv().dataDir, "uploads");
+    const fresh = path.join(root, "team", `0f0f0f0f-0000-4000-8000-000000000001.jpg.${process.pid}.tmp`);
+    const old = path.join(root, "articles", `0f0f0f0f-0000-4000-8000-000000000002-800.webp.4242.tmp`);
+    fs.mkdirSync(path.dirname(fresh), { recursive: true });
+    fs.mkdirSync(path.dirname(old), { recursive: true });
+    fs.writeFileSync(fresh, "half");
+    fs.writeFileSync(old, "half");
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    fs.utimesSync(old, hourAgo, hourAgo);
+    const before = await all();
+
+    const periodic = await createPictureSweeper().sweep();
+    expect(periodic.temporaryRemoved).toBe(1);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+
+    const atStart = await createPictureSweeper().sweep(true);
+    expect(atStart.temporaryRemoved).toBe(1);
+    expect(fs.existsSync(fresh)).toBe(false);
+    expect(await all()).toEqual(before);
   });
 });
