@@ -122,9 +122,12 @@ describe("focus after a client-side navigation", () => {
     await page.goto(base + "/team");
     await hydrated(page);
     const card = page.locator('main a[href^="/lawyer/"]').first();
+    // Marks this document: a full page load (not the router) would lose it.
+    await page.evaluate(() => document.documentElement.setAttribute("data-same-document", "yes"));
     await card.focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/lawyer\//);
+    expect(await page.evaluate(() => document.documentElement.getAttribute("data-same-document"))).toBe("yes");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
     await page.keyboard.press("Tab");
     expect(await focused(page)).toBe("Our Team");

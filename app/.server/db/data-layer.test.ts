@@ -1,4 +1,8 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { contentChanged } from "../content-events";
+import { db } from "./client";
+import { team } from "./schema";
 import { useTestDatabase } from "../../../tests/support/database";
 import {
   createArticle,
@@ -55,6 +59,22 @@ describe("team", () => {
     expect(names.indexOf("Client Services Partner:Carl Client")).toBe(1);
     expect(names.indexOf("Partner:Jane Doe")).toBeLessThan(names.indexOf("Partner:Amy Zulu"));
     expect(names.at(-1)).toBe("Legal Assistant:Bob Brown");
+  });
+
+  it("keeps the public grid until the next content change: a save here or one heard from another process", async () => {
+    const before = await listTeamCards();
+    expect(await listTeamCards()).toBe(before);
+    const added = await createTeamMember(member("Dana Fresh", "Associate"));
+    const afterCreate = await listTeamCards();
+    expect(afterCreate.map((m) => m.id)).toContain(added.id);
+    await updateTeamMember(added.id, member("Dana Renamed", "Associate"));
+    expect((await listTeamCards()).find((m) => m.id === added.id)?.full_name).toBe("Dana Renamed");
+    // Written by another server process: seen once its NOTIFY arrives (content-sync calls contentChanged).
+    await db().update(team).set({ title: "Partner" }).where(eq(team.id, added.id));
+    contentChanged("team", true);
+    expect((await listTeamCards()).find((m) => m.id === added.id)?.title).toBe("Partner");
+    await deleteTeamMember(added.id);
+    expect((await listTeamCards()).map((m) => m.id)).not.toContain(added.id);
   });
 
   it("searches the admin list case-insensitively, sorted by name, treating % literally", async () => {

@@ -4,6 +4,7 @@ import { lawyerSlug, uniqueSlug } from "~/lib/slug";
 import { sortTeam } from "~/lib/team-order";
 import { contentChanged } from "../content-events";
 import { db, type Db } from "./client";
+import { memoUntilContentChange } from "./memo";
 import { team, type SupportStaff, type TeamMemberRow } from "./schema";
 
 export type TeamMember = TeamMemberRow;
@@ -31,10 +32,10 @@ const cardColumns = {
 };
 export type TeamCard = Pick<TeamMember, keyof typeof cardColumns>;
 
-/** Every member for the public grid, in the spec's order. */
-export async function listTeamCards(): Promise<TeamCard[]> {
-  return sortTeam(await db().select(cardColumns).from(team));
-}
+/** Every member for the public grid, in the spec's order; kept until the next content change. */
+export const listTeamCards: () => Promise<TeamCard[]> = memoUntilContentChange(async () =>
+  Object.freeze(sortTeam(await db().select(cardColumns).from(team))) as TeamCard[],
+);
 
 /** Dashboard list: sorted by full name; optional case-insensitive search on name. */
 export async function listTeamForAdmin(search = "") {

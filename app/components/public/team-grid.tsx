@@ -1,14 +1,16 @@
-import { Link } from "react-router";
 import { imageSrcSet, imageUrl } from "~/lib/images";
+import { useDelegatedLinks } from "./delegated-links";
 import { EMPTY_TEAM, StatusMessage } from "./status";
 
 export type TeamCardData = { id: number; slug: string; full_name: string; title: string; img: string };
 
 /**
  * Portrait cards (4:5) linking to each lawyer's page. A grid when there are
- * more than three people (SPEC §9), otherwise a centred row.
+ * more than three people (SPEC §9), otherwise a centred row. Plain links
+ * with one click handler for the list (see delegated-links.ts).
  */
 export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { members: TeamCardData[]; headingLevel?: 2 | 3; eagerCount?: number }) {
+  const onClick = useDelegatedLinks();
   if (members.length === 0) return <StatusMessage>{EMPTY_TEAM}</StatusMessage>;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const layout =
@@ -16,10 +18,11 @@ export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { member
       ? "grid grid-cols-2 gap-x-5 gap-y-10 sm:grid-cols-3 lg:grid-cols-4"
       : "flex flex-wrap justify-center gap-x-8 gap-y-10 [&>li]:w-[calc(50%-1rem)] sm:[&>li]:w-60";
   return (
-    <ul className={layout} data-layout={members.length > 3 ? "grid" : "centred"}>
+    // The list only passes on its links' clicks; every link stays keyboard-operable on its own.
+    <ul className={layout} data-layout={members.length > 3 ? "grid" : "centred"} onClick={onClick}>
       {members.map((member, index) => (
         <li key={member.id}>
-          <Link to={`/lawyer/${encodeURIComponent(member.slug)}`} className="group block">
+          <a href={`/lawyer/${encodeURIComponent(member.slug)}`} className="group block">
             <div className="overflow-hidden bg-soft">
               <img
                 src={imageUrl("team", member.img)}
@@ -35,7 +38,7 @@ export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { member
             </div>
             <Heading className="mt-4 text-xl leading-snug font-semibold group-hover:text-accent group-hover:underline">{member.full_name}</Heading>
             <p className="mt-1 text-sm text-muted">{member.title}</p>
-          </Link>
+          </a>
         </li>
       ))}
     </ul>
