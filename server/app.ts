@@ -20,6 +20,8 @@ import { getDatabase } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
 import { getStorage, isValidKey } from "~/.server/storage";
+import { getImageVariant } from "~/.server/images";
+import { parseVariantKey } from "~/lib/images";
 import { startServices, stopServices } from "~/.server/startup";
 import { baseSecurityHeaders, contentSecurityPolicy, securityHeaders } from "~/.server/security-headers";
 
@@ -144,7 +146,14 @@ export function createApp(options: { static?: boolean } = {}) {
     } catch {
       /* malformed encoding: a miss */
     }
-    const bytes = isValidKey(key) ? await getStorage().get(key) : undefined;
+    let bytes = isValidKey(key) ? await getStorage().get(key) : undefined;
+    // A responsive width not made yet (AVIF ones are made on first request) comes from its original.
+    if (!bytes && parseVariantKey(key)) {
+      bytes = await getImageVariant(key).catch((error: unknown) => {
+        log("warn", "picture variant could not be made", { id: res.locals.requestId, key, error: (error as Error).message });
+        return undefined;
+      });
+    }
     if (!bytes) {
       res.setHeader("Cache-Control", "no-store");
       return void res.status(404).type("text/plain").send("Not found");

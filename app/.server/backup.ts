@@ -23,7 +23,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
-import { imageKeys } from "~/lib/images";
+import { uploadKeys } from "~/lib/images";
 import { db, type Db } from "./db/client";
 import { MIGRATIONS_DIR } from "./db/client";
 import { articles, headers, hours, team } from "./db/schema";
@@ -125,7 +125,7 @@ export async function exportBackup(
     for (const row of rows) {
       const img = typeof row.img === "string" ? row.img : "";
       if (!img || img === "none") continue;
-      for (const key of imageKeys(kind, img)) if (!present.has(key)) missingPictures.push(key);
+      for (const key of uploadKeys(kind, img)) if (!present.has(key)) missingPictures.push(key);
     }
   }
 

@@ -2,11 +2,15 @@
  * Uploaded pictures: the real type is read from the bytes (JPEG, PNG, WebP,
  * AVIF; everything else refused), at most 10 MB and 40 megapixels (AVIF 5), then
  * re-encoded with sharp (metadata such as GPS stripped) into the original
- * format plus responsive WebP widths, and stored under a fresh uuid.
+ * format plus responsive WebP widths, and stored under a fresh uuid. AVIF
+ * widths are made from the stored original on their first request
+ * (getImageVariant): AVIF encoding costs 0.1–1 s a width, which a save
+ * should not wait for, and pictures stored before AVIF was served get them
+ * the same way.
  */
 import { randomUUID } from "node:crypto";
 import sharp, { type Metadata } from "sharp";
-import { ARTICLE_WIDTHS, imageKeys, TEAM_WIDTHS, type ImageKind } from "~/lib/images";
+import { imageKeys, parseVariantKey, uploadKeys, widthsOf, type ImageKind, type VariantFormat } from "~/lib/images";
 import { getStorage } from "./storage";
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -63,8 +67,8 @@ function pipeline(bytes: Uint8Array) {
 export async function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
   const { ext } = await inspectImage(bytes);
   const name = `${randomUUID()}.${ext}`;
-  const [originalKey, ...variantKeys] = imageKeys(kind, name);
-  const widths = kind === "team" ? TEAM_WIDTHS : ARTICLE_WIDTHS;
+  const [originalKey, ...variantKeys] = uploadKeys(kind, name);
+  const widths = widthsOf(kind);
   const storage = getStorage();
   const written: string[] = [];
   try {
@@ -81,7 +85,7 @@ export async function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<str
     await storage.put(originalKey!, originalBytes);
     written.push(originalKey!);
     for (const [i, width] of widths.entries()) {
-      const variant = await sharp(originalBytes).resize({ width, withoutEnlargement: true }).webp({ quality: 74 }).toBuffer();
+      const variant = await encodeVariant(originalBytes, width, "webp");
       await storage.put(variantKeys[i]!, variant);
       written.push(variantKeys[i]!);
     }
@@ -100,4 +104,44 @@ export async function deleteImage(kind: ImageKind, img: string | null | undefine
   // With its link-preview picture (app/.server/social-image.ts), if one was made.
   const keys = [...imageKeys(kind, img), `og/${kind}-${img.replace(/\.[a-z0-9]+$/, "")}.jpg`];
   await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
+}
+
+function encodeVariant(original: Uint8Array, width: number, format: VariantFormat): Promise<Buffer> {
+  const resized = sharp(original, { limitInputPixels: MAX_PIXELS, failOn: "error" }).resize({ width, withoutEnlargement: true });
+  return (format === "webp" ? resized.webp({ quality: 74 }) : resized.avif({ quality: 50, effort: 2 })).toBuffer();
+}
+
+const ORIGINAL_EXTENSIONS = ["jpg", "png", "webp", "avif"] as const;
+const inflightVariants = new Map<string, Promise<Buffer | undefined>>();
+
+/**
+ * A responsive width (`team/{stem}-640.avif`, `articles/{stem}-960.webp`…)
+ * from storage, or made now from the stored original and kept; undefined
+ * when the key is not a variant or its original is gone. Simultaneous first
+ * requests share one encode.
+ */
+export function getImageVariant(key: string): Promise<Buffer | undefined> {
+  const variant = parseVariantKey(key);
+  if (!variant) return Promise.resolve(undefined);
+  let pending = inflightVariants.get(key);
+  if (!pending) {
+    pending = loadOrEncodeVariant(key, variant).finally(() => inflightVariants.delete(key));
+    inflightVariants.set(key, pending);
+  }
+  return pending;
+}
+
+async function loadOrEncodeVariant(key: string, variant: NonNullable<ReturnType<typeof parseVariantKey>>): Promise<Buffer | undefined> {
+  const storage = getStorage();
+  const stored = await storage.get(key);
+  if (stored) return stored;
+  for (const ext of ORIGINAL_EXTENSIONS) {
+    const original = await storage.get(`${variant.kind}/${variant.stem}.${ext}`);
+    if (!original) continue;
+    const bytes = await encodeVariant(original, variant.width, variant.format);
+    // Kept for the next request; if the picture was removed meanwhile, the picture sweep takes it.
+    await storage.put(key, bytes).catch(() => {});
+    return bytes;
+  }
+  return undefined;
 }

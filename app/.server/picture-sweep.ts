@@ -33,7 +33,7 @@ export async function findOrphanPictures(): Promise<string[]> {
     const imgs = (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
     const live = new Set(imgs.map((img) => `${folder}/${img}`));
     const stems = imgs.map((img) => img.replace(/\.\w+$/, ""));
-    const widthOf = new RegExp(`^${escape(folder)}/(${stems.map(escape).join("|") || "(?!)"})-\\d+\\.webp$`);
+    const widthOf = new RegExp(`^${escape(folder)}/(${stems.map(escape).join("|") || "(?!)"})-\\d+\\.(webp|avif)$`);
     for (const key of keys) if (!live.has(key) && !widthOf.test(key)) orphans.push(key);
   }
   return orphans;

@@ -72,6 +72,19 @@ describe("every public route", () => {
     await context.close();
   });
 
+  it("asks for its code in a few files, each at low priority, so the content and its pictures come first", async () => {
+    for (const route of ROUTES) {
+      const html = await (await fetch(base + route.path)).text();
+      const preloads = html.match(/<link[^>]*rel="modulepreload"[^>]*>/g) ?? [];
+      expect(preloads.length, route.path).toBeGreaterThan(0);
+      expect(preloads.length, `${route.path}: ${preloads.length} script files`).toBeLessThanOrEqual(10);
+      for (const link of preloads) expect(link, route.path).toContain('fetchPriority="low"');
+      // The stylesheet and the main font stay at their normal (high) priority.
+      expect(html, route.path).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css"\/>/);
+      expect(html, route.path).not.toMatch(/<link[^>]*rel="(stylesheet|preload)"[^>]*fetchPriority="low"/);
+    }
+  });
+
   it("works without JavaScript: links are real links and the content is there", async () => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
     await page.goto(base + "/");
@@ -124,10 +137,18 @@ describe("the home page", () => {
       expect(await img.getAttribute("height")).toBe("400");
       if (i >= 4) expect(await img.getAttribute("loading")).toBe("lazy");
     }
+    // Chromium takes the AVIF width the layout needs (a phone's 412 px at 2x: the 640 one, or 320).
+    await expect.poll(() => imgs.first().evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-(320|640)\.avif$/);
     await page.goto(base + "/lawyer/Eleanor-Whitcombe");
     const photo = page.locator("main img").first();
     expect(await photo.getAttribute("fetchpriority")).toBe("high");
     expect(await photo.getAttribute("alt")).toBe("Portrait of Eleanor Whitcombe");
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.currentSrc)).toMatch(/-(320|640)\.avif$/);
+    // Preloaded from the head with high priority, in the format it is shown in.
+    const preload = page.locator('head link[rel="preload"][as="image"][imagesrcset*=".avif"]');
+    expect(await preload.count()).toBe(1);
+    expect(await preload.getAttribute("fetchpriority")).toBe("high");
+    expect(await preload.getAttribute("type")).toBe("image/avif");
     await context.close();
   });
 });

@@ -51,6 +51,22 @@ describe("uploaded pictures", () => {
     }
   });
 
+  it("an AVIF width is made from the original on its first request, served as image/avif, then kept on disk", async () => {
+    const original = fs.readdirSync(teamDir).find((f) => /^[0-9a-f-]{36}\.jpg$/.test(f))!;
+    const avif = original.replace(/\.jpg$/, "-640.avif");
+    fs.rmSync(path.join(teamDir, avif), { force: true });
+    const res = await rawRequest(server.url, `/images/team/${avif}`);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/avif");
+    expect(res.headers["cache-control"]).toMatch(/immutable/);
+    expect(res.body.subarray(4, 12).toString("latin1")).toBe("ftypavif");
+    expect(Buffer.compare(res.body, fs.readFileSync(path.join(teamDir, avif)))).toBe(0);
+    // A width the portraits do not have is a 404, and nothing is made for it.
+    const odd = original.replace(/\.jpg$/, "-480.avif");
+    expect((await rawRequest(server.url, `/images/team/${odd}`)).status).toBe(404);
+    expect(fs.existsSync(path.join(teamDir, odd))).toBe(false);
+  });
+
   it("bytes that are really HTML, stored under a picture name, are still sent as an image with nosniff", async () => {
     const name = "0badc0de-0000-4000-8000-000000000000.jpg";
     fs.writeFileSync(path.join(teamDir, name), "<html><script>alert(document.cookie)</script></html>");

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle } from "~/.server/db/articles";
 import { getEnv } from "~/.server/env";
 import { createTeamMember } from "~/.server/db/team";
-import { saveImage } from "~/.server/images";
+import { getImageVariant, saveImage } from "~/.server/images";
 import { createPictureSweeper, findOrphanPictures } from "~/.server/picture-sweep";
 import { getStorage } from "~/.server/storage";
 import { useTestDatabase } from "../support/database";
@@ -35,10 +35,14 @@ describe("picture sweep", () => {
     await createTeamMember(member(digits, "Digits Member"));
     const article = await saveImage("articles", jpeg);
     await createArticle({ title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" });
+    // AVIF widths made on request belong to their picture like the WebP ones.
+    expect(await getImageVariant(`team/${used.replace(/\.jpg$/, "")}-320.avif`)).toBeDefined();
     const kept = await all();
+    expect(kept.some((k) => k.endsWith("-320.avif"))).toBe(true);
 
     const orphanTeam = await saveImage("team", jpeg);
     const orphanArticle = await saveImage("articles", jpeg);
+    expect(await getImageVariant(`articles/${orphanArticle.replace(/\.jpg$/, "")}-960.avif`)).toBeDefined();
     const orphans = (await all()).filter((k) => !kept.includes(k));
     expect(orphans.length).toBeGreaterThanOrEqual(4);
     expect(orphans.every((k) => k.includes(orphanTeam.replace(/\.jpg$/, "")) || k.includes(orphanArticle.replace(/\.jpg$/, "")))).toBe(true);

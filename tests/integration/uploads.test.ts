@@ -13,9 +13,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ImageRejected, inspectImage, MAX_AVIF_PIXELS, MAX_PIXELS, MAX_UPLOAD_BYTES, saveImage } from "~/.server/images";
+import { deleteImage, getImageVariant, ImageRejected, inspectImage, MAX_AVIF_PIXELS, MAX_PIXELS, MAX_UPLOAD_BYTES, saveImage } from "~/.server/images";
 import { diskStorage, getStorage, IMAGE_FOLDERS, isValidKey } from "~/.server/storage";
-import { imageKeys } from "~/lib/images";
+import { imageKeys, uploadKeys } from "~/lib/images";
 
 // Only the storage and sharp are involved: no database needed.
 let root: string;
@@ -117,9 +117,10 @@ const smallPng = () => sharp({ create: { width: 64, height: 48, channels: 3, bac
 const PAYLOADS = ["<script>", "alert(", "<html", "onload=", "PK\u0003\u0004", "META-INF"];
 
 async function expectNoPayloadStored(name: string) {
+  // Every file that can be served for it: stored with the upload, or made on request (AVIF widths).
   const keys = imageKeys("team", name);
   for (const key of keys) {
-    const bytes = await getStorage().get(key);
+    const bytes = (await getStorage().get(key)) ?? (await getImageVariant(key));
     expect(bytes, key).toBeDefined();
     const text = bytes!.toString("latin1");
     for (const p of PAYLOADS) expect(text.includes(p), `${key} contains ${JSON.stringify(p)}`).toBe(false);
@@ -269,7 +270,7 @@ describe("storage keys", () => {
   it("saved pictures are always {team|articles}/{uuid}.{ext} plus their WebP widths", async () => {
     const name = await saveImage("articles", await smallJpeg());
     expect(name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jpg$/);
-    for (const key of imageKeys("articles", name)) {
+    for (const key of uploadKeys("articles", name)) {
       expect(isValidKey(key)).toBe(true);
       expect(await getStorage().get(key)).toBeDefined();
     }
@@ -324,5 +325,44 @@ describe("storage keys", () => {
     await storage.put("team/abc-123.jpg", Buffer.from("ok"));
     expect(fs.readFileSync(path.join(base, "uploads", "team", "abc-123.jpg"), "utf8")).toBe("ok");
     expect(await storage.list("team")).toEqual(["team/abc-123.jpg"]);
+  });
+});
+
+describe("AVIF widths, made from the original on first request", () => {
+  it("are made once, kept, served as real AVIF of the width asked, and removed with the picture", async () => {
+    const name = await saveImage("team", await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#2a4" } }).jpeg().toBuffer());
+    const stem = name.replace(/\.jpg$/, "");
+    const key = `team/${stem}-320.avif`;
+    expect(await getStorage().get(key)).toBeUndefined();
+    // Two first requests at once share one encode.
+    const [first, second] = await Promise.all([getImageVariant(key), getImageVariant(key)]);
+    expect(first).toBeDefined();
+    expect(second).toBe(first);
+    const meta = await sharp(first!).metadata();
+    expect(meta.format).toBe("heif");
+    expect(meta.compression).toBe("av1");
+    expect(meta.width).toBe(320);
+    expect(await getStorage().get(key)).toEqual(first);
+    // Kept: a later request reads the stored bytes.
+    expect(await getImageVariant(key)).toEqual(first);
+    // A WebP width that went missing is made again the same way.
+    await getStorage().delete(`team/${stem}-640.webp`);
+    expect((await sharp((await getImageVariant(`team/${stem}-640.webp`))!).metadata()).format).toBe("webp");
+
+    await deleteImage("team", name);
+    for (const k of imageKeys("team", name)) expect(await getStorage().get(k), k).toBeUndefined();
+  });
+
+  it.each([
+    ["a width that kind does not have", (stem: string) => `team/${stem}-480.avif`],
+    ["an article width asked of a portrait folder", (stem: string) => `team/${stem}-960.webp`],
+    ["another format", (stem: string) => `team/${stem}-320.png`],
+    ["no original", () => "team/00000000-0000-4000-8000-000000000000-320.avif"],
+    ["a path", (stem: string) => `team/../${stem}-320.avif`],
+  ])("are not made for %s", async (_label, keyOf) => {
+    const name = await saveImage("team", await smallJpeg());
+    const before = await storedKeys();
+    expect(await getImageVariant(keyOf(name.replace(/\.jpg$/, "")))).toBeUndefined();
+    expect(await storedKeys()).toEqual(before);
   });
 });

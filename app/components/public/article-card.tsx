@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { imageSrcSet, imageUrl } from "~/lib/images";
+import { Picture } from "./picture";
 
 export type ArticleCardData = { id: number; slug: string; title: string; date: string; category: string; img?: string; news?: boolean; priority?: boolean };
 
@@ -25,9 +25,9 @@ export function ArticleCard({
   return (
     <article className="group relative flex h-full flex-col border border-line bg-white transition-shadow hover:shadow-[0_8px_30px_rgba(19,35,58,0.08)]">
       {withImage ? (
-        <img
-          src={imageUrl("articles", article.img)}
-          srcSet={imageSrcSet("articles", article.img)}
+        <Picture
+          kind="articles"
+          img={article.img}
           sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
           alt=""
           width={480}

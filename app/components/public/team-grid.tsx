@@ -1,5 +1,5 @@
-import { imageSrcSet, imageUrl } from "~/lib/images";
 import { useDelegatedLinks } from "./delegated-links";
+import { Picture } from "./picture";
 import { EMPTY_TEAM, StatusMessage } from "./status";
 
 export type TeamCardData = { id: number; slug: string; full_name: string; title: string; img: string };
@@ -24,9 +24,9 @@ export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { member
         <li key={member.id}>
           <a href={`/lawyer/${encodeURIComponent(member.slug)}`} className="group block">
             <div className="overflow-hidden bg-soft">
-              <img
-                src={imageUrl("team", member.img)}
-                srcSet={imageSrcSet("team", member.img)}
+              <Picture
+                kind="team"
+                img={member.img}
                 sizes="(min-width: 1024px) 280px, (min-width: 640px) 30vw, 45vw"
                 alt={`Portrait of ${member.full_name}`}
                 width={320}

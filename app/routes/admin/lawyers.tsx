@@ -10,7 +10,7 @@ import { listTeamForAdmin } from "~/.server/db/team";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ConfirmDelete, ConfirmPanel } from "~/components/admin/confirm-delete";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
-import { imageUrl } from "~/lib/images";
+import { Picture } from "~/components/public/picture";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request);
@@ -63,7 +63,7 @@ export default function Lawyers({ loaderData }: Route.ComponentProps) {
         <ul className="divide-y divide-line rounded border border-line bg-white" aria-label="Team members">
           {items.map((m) => (
             <li key={m.id} className="flex flex-wrap items-center gap-4 px-4 py-3">
-              <img src={imageUrl("team", m.img)} alt="" width={48} height={60} className="h-15 w-12 rounded object-cover" />
+              <Picture kind="team" img={m.img} sizes="48px" alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />
               <div className="min-w-0 flex-1">
                 <Link to={editPath(m.slug)} className="font-semibold text-ink hover:text-accent hover:underline">
                   {m.full_name}

@@ -6,9 +6,9 @@ import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
 import { publicMeta } from "~/components/public/meta";
+import { Picture } from "~/components/public/picture";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
-import { imageSrcSet, imageUrl } from "~/lib/images";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
 import { shortDescription } from "~/lib/site";
 import { socialImagePath } from "~/lib/social";
@@ -90,9 +90,9 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
       </div>
       <div className="mx-auto grid max-w-7xl gap-12 px-5 py-16 lg:grid-cols-[minmax(0,360px)_1fr] lg:gap-20 lg:px-8 lg:py-20">
         <div className="lg:sticky lg:top-28 lg:self-start">
-          <img
-            src={imageUrl("team", m.img)}
-            srcSet={imageSrcSet("team", m.img)}
+          <Picture
+            kind="team"
+            img={m.img}
             sizes="(min-width: 1024px) 360px, (min-width: 640px) 60vw, 90vw"
             alt={`Portrait of ${m.full_name}`}
             width={640}

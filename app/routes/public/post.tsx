@@ -7,8 +7,9 @@ import { getEnv } from "~/.server/env";
 import { articleText, sanitizeArticleHtml } from "~/.server/sanitize";
 import { categoryLabel } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
+import { Picture } from "~/components/public/picture";
 import { PublicRouteError } from "~/components/public/public-error";
-import { hasImage, imageSrcSet, imageUrl } from "~/lib/images";
+import { hasImage } from "~/lib/images";
 import { shortDescription } from "~/lib/site";
 import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
@@ -85,9 +86,9 @@ export default function Post({ loaderData }: Route.ComponentProps) {
         </header>
         <div className="mx-auto max-w-3xl px-5 py-12">
           {hasImage(a.img) ? (
-            <img
-              src={imageUrl("articles", a.img)}
-              srcSet={imageSrcSet("articles", a.img)}
+            <Picture
+              kind="articles"
+              img={a.img}
               sizes="(min-width: 768px) 720px, 100vw"
               alt=""
               width={960}

@@ -1,0 +1,29 @@
+import type { ComponentProps } from "react";
+import { preload } from "react-dom";
+import { imageSrcSet, imageUrl, type ImageKind } from "~/lib/images";
+
+type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: ImageKind; img: string | null | undefined; sizes: string };
+
+/**
+ * A stored picture at the width the layout needs: AVIF widths first, WebP
+ * widths for the rest, the original as the last resort; the placeholder
+ * when there is none. Width, height and the rest go to the <img>.
+ *
+ * With fetchPriority="high" (the lawyer photo, an article's picture) the
+ * AVIF widths are also preloaded from the head, as React does by itself for
+ * a plain <img> but not for one inside <picture>.
+ */
+export function Picture({ kind, img, sizes, ...imgProps }: PictureProps) {
+  const webp = imageSrcSet(kind, img, "webp");
+  if (!webp) return <img src={imageUrl(kind, img)} {...imgProps} />;
+  const avif = imageSrcSet(kind, img, "avif");
+  if (imgProps.fetchPriority === "high") {
+    preload(imageUrl(kind, img), { as: "image", imageSrcSet: avif, imageSizes: sizes, type: "image/avif", fetchPriority: "high" });
+  }
+  return (
+    <picture className="contents">
+      <source type="image/avif" srcSet={avif} sizes={sizes} />
+      <img src={imageUrl(kind, img)} srcSet={webp} sizes={sizes} {...imgProps} />
+    </picture>
+  );
+}
