@@ -88,6 +88,9 @@ async function loadDataSet(dataDir: string, articleCount: number, memberCount: n
 type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number; requests: number };
 
 async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS): Promise<Result> {
+  // One second at the same load first, not counted: the figures are the steady state, not the
+  // garbage the previous run (often 50 connections on another route) left for this one to collect.
+  await autocannon({ url, connections, duration: 1, pipelining: 1 });
   const r = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
   return {
     rps: Math.round(r.requests.average),
