@@ -9,11 +9,14 @@ import { isModifiedClick, useSectionScroll } from "./scrolling";
 
 export type TopBarInfo = { hoursText: string };
 
+const MENU_TOGGLE = "-mr-2 inline-flex h-11 w-11 items-center justify-center rounded lg:hidden";
+
 /**
  * The top navigation. Over the home hero it is transparent until the page is
  * scrolled more than 5 px; on every other page it is solid. Before hydration
  * the home header is positioned absolutely (it scrolls away with the hero),
- * afterwards it is fixed. Below `lg` a disclosure button opens the menu.
+ * afterwards it is fixed. Below `lg` a disclosure button opens the menu;
+ * until the code has run, a link to the menu opens it through `:target`.
  */
 export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBarInfo }) {
   const [open, setOpen] = useState(false);
@@ -33,6 +36,10 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
 
   // A new page closes the menu.
   useEffect(() => setOpen(false), [location.pathname, location.search]);
+  // Opened by its link before the code ran: stays open (after the line above, which also runs first).
+  useEffect(() => {
+    if (window.location.hash === "#mobile-menu") setOpen(true);
+  }, []);
 
   useEffect(() => {
     if (!open) return;
@@ -96,19 +103,30 @@ export function SiteHeader({ isHome, topBar }: { isHome: boolean; topBar?: TopBa
             </li>
           ))}
         </ul>
-        <button
-          ref={buttonRef}
-          type="button"
-          className="-mr-2 inline-flex h-11 w-11 items-center justify-center rounded lg:hidden"
-          aria-expanded={open}
-          aria-controls="mobile-menu"
-          aria-label="Menu"
-          onClick={() => setOpen((v) => !v)}
-        >
-          {open ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
-        </button>
+        {hydrated ? (
+          <button
+            ref={buttonRef}
+            type="button"
+            className={MENU_TOGGLE}
+            aria-expanded={open}
+            aria-controls="mobile-menu"
+            aria-label="Menu"
+            onClick={() => setOpen((v) => !v)}
+          >
+            {open ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
+          </button>
+        ) : (
+          // Before the page's code has run (a slow phone) or without JavaScript: a link that shows the menu (:target).
+          <a href="#mobile-menu" className={MENU_TOGGLE} aria-label="Menu">
+            <Menu aria-hidden="true" className="h-6 w-6" />
+          </a>
+        )}
       </nav>
-      <div id="mobile-menu" hidden={!open} className="max-h-[calc(100svh-4.75rem)] overflow-y-auto overscroll-contain border-t border-white/15 bg-ink lg:hidden">
+      <div
+        id="mobile-menu"
+        hidden={hydrated ? !open : undefined}
+        className={`${hydrated ? "" : "hidden max-lg:target:block "}max-h-[calc(100svh-4.75rem)] overflow-y-auto overscroll-contain border-t border-white/15 bg-ink lg:hidden`}
+      >
         <ul className="mx-auto max-w-7xl px-5 py-3">
           {[...MAIN_NAV, ...MOBILE_EXTRA].map((item) => (
             <li key={item.label}>
