@@ -1,0 +1,77 @@
+/**
+ * A dashboard list screen (Manage Team, Manage Articles): the add button,
+ * search, the delete confirmation, and one row per item with its edit link
+ * and delete button. Each route says what a row shows.
+ */
+import { Pencil, Plus, Search } from "lucide-react";
+import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
+import { AdminPage } from "./admin-page";
+import { ConfirmDelete, ConfirmPanel } from "./confirm-delete";
+import { btnPrimary, btnSecondary, inputClass, labelClass } from "./styles";
+
+export type ManageListRow = { id: number; name: string; editTo: string; details: ReactNode; picture?: ReactNode };
+
+export function ManageList(props: {
+  title: string;
+  /** This screen's path, for "Cancel" in the delete confirmation. */
+  path: string;
+  add: { to: string; label: string };
+  searchLabel: string;
+  listLabel: string;
+  /** Shown when nothing matches the search, and when there is nothing at all. */
+  empty: { noMatch: string; none: string };
+  q: string;
+  confirming: { id: number; name: string } | null;
+  rows: ManageListRow[];
+}) {
+  const { q, confirming, rows } = props;
+  const here = `${props.path}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
+  return (
+    <AdminPage
+      title={props.title}
+      back={{ to: "/dashboard", label: "Dashboard" }}
+      actions={
+        <Link to={props.add.to} className={btnPrimary}>
+          <Plus aria-hidden="true" className="size-4" /> {props.add.label}
+        </Link>
+      }
+    >
+      <Form method="get" role="search" className="mb-6 flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <label htmlFor="search" className={labelClass}>
+            {props.searchLabel}
+          </label>
+          <input id="search" type="search" name="q" defaultValue={q} maxLength={200} className={inputClass} />
+        </div>
+        <button type="submit" className={btnSecondary}>
+          <Search aria-hidden="true" className="size-4" /> Search
+        </button>
+      </Form>
+      {confirming ? <ConfirmPanel id={confirming.id} name={confirming.name} q={q} cancelTo={here} /> : null}
+      {rows.length === 0 ? (
+        <p className="py-8 text-center text-muted">{q ? props.empty.noMatch : props.empty.none}</p>
+      ) : (
+        <ul className="divide-y divide-line rounded border border-line bg-white" aria-label={props.listLabel}>
+          {rows.map((row) => (
+            <li key={row.id} className="flex flex-wrap items-center gap-4 px-4 py-3">
+              {row.picture}
+              <div className="min-w-0 flex-1">
+                <Link to={row.editTo} className="font-semibold text-ink hover:text-accent hover:underline">
+                  {row.name}
+                </Link>
+                <p className="text-sm text-muted">{row.details}</p>
+              </div>
+              <div className="flex items-center gap-2">
+                <Link to={row.editTo} className={btnSecondary} aria-label={`Edit ${row.name}`}>
+                  <Pencil aria-hidden="true" className="size-4" /> Edit
+                </Link>
+                <ConfirmDelete id={row.id} name={row.name} q={q} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AdminPage>
+  );
+}
