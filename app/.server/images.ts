@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import sharp, { type Metadata } from "sharp";
 import { imageKeys, parseVariantKey, uploadKeys, widthsOf, type ImageKind, type VariantFormat } from "~/lib/images";
+import { createLimiter } from "./limiter";
 import { getStorage } from "./storage";
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -27,6 +28,14 @@ sharp.concurrency(1);
 sharp.cache(false);
 
 export class ImageRejected extends Error {}
+
+/**
+ * Picture work (an upload's re-encoding, a width or link-preview picture made
+ * on request) one at a time, in order of arrival: a 40-megapixel upload costs
+ * up to ~70 MB while it is processed, so several at once would add up; one
+ * after another they cost the same time (sharp uses one thread here anyway).
+ */
+export const pictureWork = createLimiter(1);
 
 const FORMATS = { jpeg: "jpg", png: "png", webp: "webp", heif: "avif" } as const;
 
@@ -64,7 +73,11 @@ function pipeline(bytes: Uint8Array) {
 }
 
 /** Stores a checked picture (original + WebP widths); returns the file name for the `img` column. */
-export async function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
+export function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
+  return pictureWork.run(() => storeImage(kind, bytes));
+}
+
+async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
   const { ext } = await inspectImage(bytes);
   const name = `${randomUUID()}.${ext}`;
   const [originalKey, ...variantKeys] = uploadKeys(kind, name);
@@ -138,7 +151,7 @@ async function loadOrEncodeVariant(key: string, variant: NonNullable<ReturnType<
   for (const ext of ORIGINAL_EXTENSIONS) {
     const original = await storage.get(`${variant.kind}/${variant.stem}.${ext}`);
     if (!original) continue;
-    const bytes = await encodeVariant(original, variant.width, variant.format);
+    const bytes = await pictureWork.run(() => encodeVariant(original, variant.width, variant.format));
     // Kept for the next request; if the picture was removed meanwhile, the picture sweep takes it.
     await storage.put(key, bytes).catch(() => {});
     return bytes;

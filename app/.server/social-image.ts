@@ -8,7 +8,7 @@ import sharp from "sharp";
 import type { ImageKind } from "~/lib/images";
 import { SOCIAL_IMAGE_HEIGHT as H, SOCIAL_IMAGE_WIDTH as W } from "~/lib/social";
 import { getStorage } from "./storage";
-import { MAX_PIXELS } from "./images";
+import { MAX_PIXELS, pictureWork } from "./images";
 
 sharp.concurrency(1);
 sharp.cache(false);
@@ -70,7 +70,7 @@ async function loadOrRender(kind: ImageKind, stem: string): Promise<Buffer | und
   for (const ext of SOURCE_EXTENSIONS) {
     const source = await storage.get(`${kind}/${stem}.${ext}`);
     if (!source) continue;
-    const bytes = await renderSocialImage(kind, source);
+    const bytes = await pictureWork.run(() => renderSocialImage(kind, source));
     await storage.put(key, bytes).catch(() => {}); // a full disk costs a re-render next time, not the answer
     return bytes;
   }

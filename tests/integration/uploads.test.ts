@@ -13,7 +13,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteImage, getImageVariant, ImageRejected, inspectImage, MAX_AVIF_PIXELS, MAX_PIXELS, MAX_UPLOAD_BYTES, saveImage } from "~/.server/images";
+import { deleteImage, getImageVariant, ImageRejected, pictureWork, inspectImage, MAX_AVIF_PIXELS, MAX_PIXELS, MAX_UPLOAD_BYTES, saveImage } from "~/.server/images";
 import { diskStorage, getStorage, IMAGE_FOLDERS, isValidKey } from "~/.server/storage";
 import { imageKeys, uploadKeys } from "~/lib/images";
 
@@ -364,5 +364,37 @@ describe("AVIF widths, made from the original on first request", () => {
     const before = await storedKeys();
     expect(await getImageVariant(keyOf(name.replace(/\.jpg$/, "")))).toBeUndefined();
     expect(await storedKeys()).toEqual(before);
+  });
+});
+
+describe("picture work is queued", () => {
+  it("several uploads and a width made on request at once are processed one at a time, uploads in order of arrival, and all succeed", async () => {
+    const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#468" } }).jpeg().toBuffer();
+    const first = await saveImage("articles", photo);
+    let most = 0;
+    let queued = 0;
+    const sampler = setInterval(() => {
+      most = Math.max(most, pictureWork.active);
+      queued = Math.max(queued, pictureWork.waiting);
+    }, 1);
+    const finished: string[] = [];
+    try {
+      const work = [
+        saveImage("articles", photo).then((n) => (finished.push("upload 1"), n)),
+        saveImage("team", photo).then((n) => (finished.push("upload 2"), n)),
+        getImageVariant(`articles/${first.replace(/\.jpg$/, "")}-960.avif`).then((b) => (finished.push("avif"), b)),
+        saveImage("articles", photo).then((n) => (finished.push("upload 3"), n)),
+      ];
+      const [a, b, avif, c] = await Promise.all(work);
+      expect(new Set([a, b, c]).size).toBe(3);
+      expect(avif).toBeDefined();
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBe(1);
+    expect(queued).toBeGreaterThanOrEqual(2);
+    // First come, first served (the width joins the queue once it has read its original from storage).
+    expect(finished.filter((f) => f.startsWith("upload"))).toEqual(["upload 1", "upload 2", "upload 3"]);
+    expect(pictureWork.active).toBe(0);
   });
 });
