@@ -146,14 +146,15 @@ export function createApp(options: { static?: boolean } = {}) {
     } catch {
       /* malformed encoding: a miss */
     }
-    let bytes = isValidKey(key) ? await getStorage().get(key) : undefined;
-    // A responsive width not made yet (AVIF ones are made on first request) comes from its original.
-    if (!bytes && parseVariantKey(key)) {
-      bytes = await getImageVariant(key).catch((error: unknown) => {
-        log("warn", "picture variant could not be made", { id: res.locals.requestId, key, error: (error as Error).message });
-        return undefined;
-      });
-    }
+    // A responsive width is read like any picture, or made from its original if not made yet (AVIF ones).
+    const bytes = parseVariantKey(key)
+      ? await getImageVariant(key).catch((error: unknown) => {
+          log("warn", "picture variant could not be made", { id: res.locals.requestId, key, error: (error as Error).message });
+          return undefined;
+        })
+      : isValidKey(key)
+        ? await getStorage().get(key)
+        : undefined;
     if (!bytes) {
       res.setHeader("Cache-Control", "no-store");
       return void res.status(404).type("text/plain").send("Not found");

@@ -125,36 +125,47 @@ function encodeVariant(original: Uint8Array, width: number, format: VariantForma
 }
 
 const ORIGINAL_EXTENSIONS = ["jpg", "png", "webp", "avif"] as const;
-const inflightVariants = new Map<string, Promise<Buffer | undefined>>();
+const inflight = new Map<string, Promise<Buffer | undefined>>();
 
 /**
- * A responsive width (`team/{stem}-640.avif`, `articles/{stem}-960.webp`…)
- * from storage, or made now from the stored original and kept; undefined
- * when the key is not a variant or its original is gone. Simultaneous first
- * requests share one encode.
+ * A picture made from a stored original (`{kind}/{stem}.{ext}`) and kept
+ * under `key`: from storage when made before, else made now (in the picture
+ * queue) and stored. Undefined when the original is gone. Simultaneous first
+ * requests share one make and one write. Used for the responsive widths and
+ * the link-preview pictures (social-image.ts).
  */
-export function getImageVariant(key: string): Promise<Buffer | undefined> {
-  const variant = parseVariantKey(key);
-  if (!variant) return Promise.resolve(undefined);
-  let pending = inflightVariants.get(key);
+export function derivedPicture(key: string, kind: ImageKind, stem: string, make: (original: Buffer) => Promise<Buffer>): Promise<Buffer | undefined> {
+  let pending = inflight.get(key);
   if (!pending) {
-    pending = loadOrEncodeVariant(key, variant).finally(() => inflightVariants.delete(key));
-    inflightVariants.set(key, pending);
+    pending = loadOrMake(key, kind, stem, make).finally(() => inflight.delete(key));
+    inflight.set(key, pending);
   }
   return pending;
 }
 
-async function loadOrEncodeVariant(key: string, variant: NonNullable<ReturnType<typeof parseVariantKey>>): Promise<Buffer | undefined> {
+async function loadOrMake(key: string, kind: ImageKind, stem: string, make: (original: Buffer) => Promise<Buffer>): Promise<Buffer | undefined> {
   const storage = getStorage();
   const stored = await storage.get(key);
   if (stored) return stored;
   for (const ext of ORIGINAL_EXTENSIONS) {
-    const original = await storage.get(`${variant.kind}/${variant.stem}.${ext}`);
+    const original = await storage.get(`${kind}/${stem}.${ext}`);
     if (!original) continue;
-    const bytes = await pictureWork.run(() => encodeVariant(original, variant.width, variant.format));
-    // Kept for the next request; if the picture was removed meanwhile, the picture sweep takes it.
+    const bytes = await pictureWork.run(() => make(original));
+    // A full disk costs a remake next time, not the answer. A width kept after its picture was
+    // removed meanwhile is taken by the picture sweep.
     await storage.put(key, bytes).catch(() => {});
     return bytes;
   }
   return undefined;
+}
+
+/**
+ * A responsive width (`team/{stem}-640.avif`, `articles/{stem}-960.webp`…)
+ * from storage, or made now from the stored original and kept; undefined
+ * when the key is not a width of that kind or its original is gone.
+ */
+export function getImageVariant(key: string): Promise<Buffer | undefined> {
+  const variant = parseVariantKey(key);
+  if (!variant) return Promise.resolve(undefined);
+  return derivedPicture(key, variant.kind, variant.stem, (original) => encodeVariant(original, variant.width, variant.format));
 }

@@ -7,13 +7,10 @@
 import sharp from "sharp";
 import type { ImageKind } from "~/lib/images";
 import { SOCIAL_IMAGE_HEIGHT as H, SOCIAL_IMAGE_WIDTH as W } from "~/lib/social";
-import { getStorage } from "./storage";
-import { MAX_PIXELS, pictureWork } from "./images";
+import { derivedPicture, MAX_PIXELS } from "./images";
 
 sharp.concurrency(1);
 sharp.cache(false);
-
-const SOURCE_EXTENSIONS = ["jpg", "png", "webp", "avif"] as const;
 
 export function socialImageKey(kind: ImageKind, stem: string): string {
   return `og/${kind}-${stem}.jpg`;
@@ -50,29 +47,5 @@ export async function renderSocialImage(kind: ImageKind, source: Uint8Array): Pr
  * stored. Undefined when there is no such picture.
  */
 export function getSocialImage(kind: ImageKind, stem: string): Promise<Buffer | undefined> {
-  // Simultaneous first requests share one render (and one write).
-  const key = socialImageKey(kind, stem);
-  let pending = inflight.get(key);
-  if (!pending) {
-    pending = loadOrRender(kind, stem).finally(() => inflight.delete(key));
-    inflight.set(key, pending);
-  }
-  return pending;
-}
-
-const inflight = new Map<string, Promise<Buffer | undefined>>();
-
-async function loadOrRender(kind: ImageKind, stem: string): Promise<Buffer | undefined> {
-  const storage = getStorage();
-  const key = socialImageKey(kind, stem);
-  const cached = await storage.get(key);
-  if (cached) return cached;
-  for (const ext of SOURCE_EXTENSIONS) {
-    const source = await storage.get(`${kind}/${stem}.${ext}`);
-    if (!source) continue;
-    const bytes = await pictureWork.run(() => renderSocialImage(kind, source));
-    await storage.put(key, bytes).catch(() => {}); // a full disk costs a re-render next time, not the answer
-    return bytes;
-  }
-  return undefined;
+  return derivedPicture(socialImageKey(kind, stem), kind, stem, (source) => renderSocialImage(kind, source));
 }

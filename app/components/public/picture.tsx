@@ -14,16 +14,17 @@ type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: Imag
  * a plain <img> but not for one inside <picture>.
  */
 export function Picture({ kind, img, sizes, ...imgProps }: PictureProps) {
+  const src = imageUrl(kind, img);
   const webp = imageSrcSet(kind, img, "webp");
-  if (!webp) return <img src={imageUrl(kind, img)} {...imgProps} />;
+  if (!webp) return <img src={src} {...imgProps} />;
   const avif = imageSrcSet(kind, img, "avif");
   if (imgProps.fetchPriority === "high") {
-    preload(imageUrl(kind, img), { as: "image", imageSrcSet: avif, imageSizes: sizes, type: "image/avif", fetchPriority: "high" });
+    preload(src, { as: "image", imageSrcSet: avif, imageSizes: sizes, type: "image/avif", fetchPriority: "high" });
   }
   return (
     <picture className="contents">
       <source type="image/avif" srcSet={avif} sizes={sizes} />
-      <img src={imageUrl(kind, img)} srcSet={webp} sizes={sizes} {...imgProps} />
+      <img src={src} srcSet={webp} sizes={sizes} {...imgProps} />
     </picture>
   );
 }
