@@ -1,12 +1,16 @@
 /** Queries for articles (table `articles`). */
-import { asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, lte, or, sql, type SQL } from "drizzle-orm";
 import { articleSlug, uniqueSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
+import { fieldChanges, recordAudit, type Actor } from "../audit";
 import { contentChanged, onContentChange } from "../content-events";
 import { db, type Db } from "./client";
 import { articles, type ArticleRow } from "./schema";
 import { escapeLike, withSlugRetry } from "./team";
+import { articleIsPublic, articleNotTrashed, type ArticleState } from "./visibility";
+import { checkVersion, recordRevision } from "./revisions";
+import { articleDateText } from "~/lib/dates";
 
 export type Article = ArticleRow;
 
@@ -19,6 +23,9 @@ export type ArticleInput = {
   copy: string;
 };
 
+/** The state part of a save: draft, scheduled (with its time) or published (now, or kept when it already was). */
+export type ArticleStateInput = { status: ArticleState; publishAt?: Date | null };
+
 const previewColumns = {
   id: articles.id,
   slug: articles.slug,
@@ -29,18 +36,19 @@ const previewColumns = {
   news: articles.news,
   priority: articles.priority,
   created_at: articles.created_at,
+  published_at: articles.published_at,
 };
 export type ArticlePreview = Pick<Article, keyof typeof previewColumns>;
 
-/** The home teaser: the most recent articles. */
+/** The home teaser: the most recently published articles. */
 export async function listLatestArticles(limit = 6): Promise<ArticlePreview[]> {
-  return db().select(previewColumns).from(articles).orderBy(desc(articles.created_at), desc(articles.id)).limit(limit);
+  return db().select(previewColumns).from(articles).where(articleIsPublic()).orderBy(desc(articles.published_at), desc(articles.id)).limit(limit);
 }
 
-function filterWhere(filter: ArticleFilter): SQL | undefined {
-  if (filter === "all") return undefined;
-  if (filter === "news") return eq(articles.news, true);
-  return sql`lower(${articles.category}) = ${filter}`;
+function filterWhere(filter: ArticleFilter): SQL {
+  if (filter === "all") return articleIsPublic();
+  if (filter === "news") return and(articleIsPublic(), eq(articles.news, true))!;
+  return and(articleIsPublic(), sql`lower(${articles.category}) = ${filter}`)!;
 }
 
 /**
@@ -55,7 +63,7 @@ onContentChange(() => {
 let countsGeneration = 0;
 const countsSeen = new WeakMap<object, number>();
 
-async function countArticlesCached(filter: ArticleFilter, where: SQL | undefined): Promise<number> {
+async function countArticlesCached(filter: ArticleFilter, where: SQL): Promise<number> {
   const database = db();
   if (countsSeen.get(database) !== countsGeneration) {
     counts.set(database, new Map());
@@ -88,7 +96,7 @@ export async function listArticlePage(options: {
   const total = await countArticlesCached(options.filter, where);
   const page = clampPage(options.page, total, pageSize);
   const offset = pageOffset(page, pageSize);
-  const keys = options.pinnedFirst ? [articles.priority, articles.created_at, articles.id] : [articles.created_at, articles.id];
+  const keys = options.pinnedFirst ? [articles.priority, articles.published_at, articles.id] : [articles.published_at, articles.id];
 
   let items: ArticlePreview[];
   if (offset > total / 2) {
@@ -115,15 +123,28 @@ export async function listArticlePage(options: {
   return { items, total, page, pageCount: pageCount(total, pageSize) };
 }
 
+/** A public article by its URL (drafts, scheduled and trashed articles are not found). */
 export async function getArticleBySlug(slug: string): Promise<Article | undefined> {
   // No slug holds a NUL (PostgreSQL would refuse the query with an error).
+  if (slug.includes("\0")) return undefined;
+  const [row] = await db().select().from(articles).where(and(eq(articles.slug, slug), articleIsPublic())).limit(1);
+  return row;
+}
+
+/** Any article by its URL, whatever its state (staff previews). */
+export async function getArticleBySlugForStaff(slug: string): Promise<Article | undefined> {
   if (slug.includes("\0")) return undefined;
   const [row] = await db().select().from(articles).where(eq(articles.slug, slug)).limit(1);
   return row;
 }
 
-export async function getArticleById(id: number): Promise<Article | undefined> {
-  const [row] = await db().select().from(articles).where(eq(articles.id, id)).limit(1);
+/** An article for the dashboard (any state; trashed ones only with `withTrashed`). */
+export async function getArticleById(id: number, options: { withTrashed?: boolean } = {}): Promise<Article | undefined> {
+  const [row] = await db()
+    .select()
+    .from(articles)
+    .where(options.withTrashed ? eq(articles.id, id) : and(eq(articles.id, id), articleNotTrashed()))
+    .limit(1);
   return row;
 }
 
@@ -132,9 +153,19 @@ export async function listArticlesForAdmin(search = "", limit = 500) {
   // PostgreSQL cannot hold a NUL character in text: a search for one is a search for the rest.
   const q = search.replace(/\0/g, "").trim();
   return db()
-    .select({ id: articles.id, slug: articles.slug, title: articles.title, category: articles.category, date: articles.date, news: articles.news, priority: articles.priority })
+    .select({
+      id: articles.id,
+      slug: articles.slug,
+      title: articles.title,
+      category: articles.category,
+      date: articles.date,
+      news: articles.news,
+      priority: articles.priority,
+      status: articles.status,
+      published_at: articles.published_at,
+    })
     .from(articles)
-    .where(q ? ilike(articles.title, `%${escapeLike(q)}%`) : undefined)
+    .where(and(articleNotTrashed(), q ? ilike(articles.title, `%${escapeLike(q)}%`) : undefined))
     .orderBy(desc(articles.created_at), desc(articles.id))
     .limit(limit);
 }
@@ -150,33 +181,75 @@ async function freeSlug(tx: Db, title: string, exceptId?: number): Promise<strin
 
 /** Pin only means something for news (SPEC §4): not news forces it off. */
 function normalise(input: ArticleInput): ArticleInput {
-  return { ...input, priority: input.news ? input.priority : false };
+  const { title, img, category, news, priority, copy } = input;
+  return { title, img, category, news, priority: news ? priority : false, copy };
 }
 
-export async function createArticle(input: ArticleInput & { date: string; created_at?: Date }): Promise<Article> {
-  const row = await withSlugRetry(async () => {
-    const slug = await freeSlug(db(), input.title);
-    const [created] = await db()
-      .insert(articles)
-      .values({ ...input, ...normalise(input), slug })
-      .returning();
-    return created!;
-  });
+/**
+ * The state columns a save writes. Published keeps the first publish time
+ * (and its date text) when it already was published; otherwise it goes live now.
+ * Scheduled keeps its time; draft clears it.
+ */
+export function stateColumns(state: ArticleStateInput, before?: Pick<Article, "status" | "published_at" | "date">, now = new Date()) {
+  if (state.status === "draft") return { status: "draft", published_at: null, date: before?.date ?? "" };
+  if (state.status === "scheduled") {
+    const at = state.publishAt ?? now;
+    return { status: "scheduled", published_at: at, date: articleDateText(at) };
+  }
+  if (before?.status === "published" && before.published_at) return { status: "published", published_at: before.published_at, date: before.date };
+  const at = state.publishAt && state.publishAt <= now ? state.publishAt : now;
+  return { status: "published", published_at: at, date: articleDateText(at) };
+}
+
+/** Adds an article, and its audit entry in the same transaction. */
+/**
+ * `state` defaults to published (at `created_at`, or now); `date` overrides the
+ * shown date text (callers written before publish dates existed).
+ */
+export async function createArticle(input: ArticleInput & { state?: ArticleStateInput; created_at?: Date; date?: string }, actor: Actor): Promise<Article> {
+  const state = input.state ?? { status: "published", publishAt: input.created_at ?? null };
+  const row = await withSlugRetry(() =>
+    db().transaction(async (tx) => {
+      const slug = await freeSlug(tx, input.title);
+      const [created] = await tx
+        .insert(articles)
+        .values({
+          ...normalise(input),
+          ...stateColumns(state, undefined, input.created_at),
+          ...(input.date !== undefined ? { date: input.date } : {}),
+          ...(input.created_at ? { created_at: input.created_at } : {}),
+          slug,
+        })
+        .returning();
+      await recordAudit(tx, actor, { action: "create", itemType: "article", itemId: created!.id, itemLabel: created!.title, changes: fieldChanges(null, created!, { ignore: ["id"] }) });
+      await recordRevision(tx, "article", created!, actor);
+      return created!;
+    }),
+  );
   contentChanged("articles");
   return row;
 }
 
-export async function updateArticle(id: number, input: ArticleInput) {
+/** Updates an article (and records it); returns the row before and after, or undefined. */
+/**
+ * `state` left out keeps the article's state. With `expectedVersion` (the
+ * version the form was opened on) a save over someone else's newer save
+ * throws EditConflict and writes nothing.
+ */
+export async function updateArticle(id: number, input: ArticleInput & { state?: ArticleStateInput; expectedVersion?: number }, actor: Actor) {
   const result = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const [before] = await tx.select().from(articles).where(eq(articles.id, id)).for("update");
+      const [before] = await tx.select().from(articles).where(and(eq(articles.id, id), articleNotTrashed())).for("update");
       if (!before) return undefined;
+      await checkVersion(tx, "article", id, before.version, input.expectedVersion);
       const slug = before.title === input.title ? before.slug : await freeSlug(tx, input.title, id);
       const [after] = await tx
         .update(articles)
-        .set({ ...normalise(input), slug, updated_at: new Date() })
+        .set({ ...normalise(input), ...stateColumns(input.state ?? { status: before.status as ArticleState, publishAt: before.published_at }, before), slug, updated_at: new Date(), version: before.version + 1 })
         .where(eq(articles.id, id))
         .returning();
+      await recordAudit(tx, actor, { action: "update", itemType: "article", itemId: id, itemLabel: after!.title, changes: fieldChanges(before, after!) });
+      await recordRevision(tx, "article", after!, actor);
       return { before, after: after! };
     }),
   );
@@ -184,8 +257,21 @@ export async function updateArticle(id: number, input: ArticleInput) {
   return result;
 }
 
-export async function deleteArticle(id: number): Promise<Article | undefined> {
-  const [row] = await db().delete(articles).where(eq(articles.id, id)).returning();
+/**
+ * Moves an article to the Trash (and records it): it leaves the public site
+ * and the dashboard's list, keeps its URL and picture, and is removed for
+ * good 30 days later (trash.ts). Returns the row, or undefined.
+ */
+export async function deleteArticle(id: number, actor: Actor): Promise<Article | undefined> {
+  const row = await db().transaction(async (tx) => {
+    const [trashed] = await tx
+      .update(articles)
+      .set({ deleted_at: new Date() })
+      .where(and(eq(articles.id, id), articleNotTrashed()))
+      .returning();
+    if (trashed) await recordAudit(tx, actor, { action: "delete", itemType: "article", itemId: id, itemLabel: trashed.title, changes: { trash: { after: "moved to the Trash" } } });
+    return trashed;
+  });
   if (row) contentChanged("articles");
   return row;
 }
@@ -193,4 +279,25 @@ export async function deleteArticle(id: number): Promise<Article | undefined> {
 export async function countArticles(): Promise<number> {
   const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(articles);
   return row?.n ?? 0;
+}
+
+/**
+ * Scheduled articles whose time has come go live (the `scheduled-publishing`
+ * job; safe to repeat: a conditional update, so two processes never publish
+ * one twice). Each is recorded in the audit trail with the job as actor.
+ */
+export async function publishDueArticles(actor: Actor, now = new Date()): Promise<Article[]> {
+  const published = await db().transaction(async (tx) => {
+    const rows = await tx
+      .update(articles)
+      .set({ status: "published", updated_at: now, version: sql`${articles.version} + 1` })
+      .where(and(eq(articles.status, "scheduled"), lte(articles.published_at, now)))
+      .returning();
+    for (const row of rows) {
+      await recordAudit(tx, actor, { action: "publish", itemType: "article", itemId: row.id, itemLabel: row.title, changes: { status: { before: "scheduled", after: "published" } } });
+    }
+    return rows;
+  });
+  if (published.length) contentChanged("articles");
+  return published;
 }

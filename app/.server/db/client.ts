@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -34,6 +35,13 @@ export { DatabaseStartError } from "./errors";
 
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 
+/**
+ * Extensions PGlite loads (PostgreSQL has them built in): pg_trgm for the
+ * site search's typo tolerance (migration 0007, decision 0013). Every
+ * PGlite the app or the tests open goes through these options.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 export type OpenOptions =
   | { url: string }
   | { dataDir: string }
@@ -51,7 +59,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   const lock: DirLock = acquireDirLock(dataDir);
   let client: PGlite;
   try {
-    client = await PGlite.create(dir);
+    client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   } catch (error) {
     lock.release();
     throw new DatabaseStartError(
@@ -62,7 +70,7 @@ async function openPglite(dataDir: string): Promise<Database> {
 }
 
 async function openPgliteMemory(loadDataDir?: Blob | File): Promise<Database> {
-  return migratedPglite(await PGlite.create(loadDataDir ? { loadDataDir } : undefined));
+  return migratedPglite(await PGlite.create({ extensions: PGLITE_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) }));
 }
 
 /** Migrates an open PGlite and wraps it; on failure closes it (and frees the folder's lock). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { contentChanged } from "../content-events";
 import { db } from "./client";
 import { team } from "./schema";
-import { useTestDatabase } from "../../../tests/support/database";
+import { TEST_ACTOR, useTestDatabase } from "../../../tests/support/database";
 import {
   createArticle,
   deleteArticle,
@@ -41,8 +41,8 @@ const member = (full_name: string, title: string, AOP: string[] = ["insurance"])
 
 describe("team", () => {
   it("creates members with slugs from the name, distinct for namesakes", async () => {
-    const a = await createTeamMember(member("Jane Doe", "Partner"));
-    const b = await createTeamMember(member("Jane Doe", "Associate"));
+    const a = await createTeamMember(member("Jane Doe", "Partner"), TEST_ACTOR);
+    const b = await createTeamMember(member("Jane Doe", "Associate"), TEST_ACTOR);
     expect(a.slug).toBe("Jane-Doe");
     expect(b.slug).toBe("Jane-Doe-2");
     expect((await getTeamMemberBySlug("Jane-Doe-2"))?.title).toBe("Associate");
@@ -50,10 +50,10 @@ describe("team", () => {
   });
 
   it("lists the public grid in title rank then last name order", async () => {
-    await createTeamMember(member("Zed Alpha", "Managing Partner"));
-    await createTeamMember(member("Amy Zulu", "Partner"));
-    await createTeamMember(member("Bob Brown", "Legal Assistant"));
-    await createTeamMember(member("Carl Client", "Client Services Partner"));
+    await createTeamMember(member("Zed Alpha", "Managing Partner"), TEST_ACTOR);
+    await createTeamMember(member("Amy Zulu", "Partner"), TEST_ACTOR);
+    await createTeamMember(member("Bob Brown", "Legal Assistant"), TEST_ACTOR);
+    await createTeamMember(member("Carl Client", "Client Services Partner"), TEST_ACTOR);
     const names = (await listTeamCards()).map((m) => `${m.title}:${m.full_name}`);
     expect(names.indexOf("Managing Partner:Zed Alpha")).toBe(0);
     expect(names.indexOf("Client Services Partner:Carl Client")).toBe(1);
@@ -64,16 +64,16 @@ describe("team", () => {
   it("keeps the public grid until the next content change: a save here or one heard from another process", async () => {
     const before = await listTeamCards();
     expect(await listTeamCards()).toBe(before);
-    const added = await createTeamMember(member("Dana Fresh", "Associate"));
+    const added = await createTeamMember(member("Dana Fresh", "Associate"), TEST_ACTOR);
     const afterCreate = await listTeamCards();
     expect(afterCreate.map((m) => m.id)).toContain(added.id);
-    await updateTeamMember(added.id, member("Dana Renamed", "Associate"));
+    await updateTeamMember(added.id, member("Dana Renamed", "Associate"), TEST_ACTOR);
     expect((await listTeamCards()).find((m) => m.id === added.id)?.full_name).toBe("Dana Renamed");
     // Written by another server process: seen once its NOTIFY arrives (content-sync calls contentChanged).
     await db().update(team).set({ title: "Partner" }).where(eq(team.id, added.id));
     contentChanged("team", true);
     expect((await listTeamCards()).find((m) => m.id === added.id)?.title).toBe("Partner");
-    await deleteTeamMember(added.id);
+    await deleteTeamMember(added.id, TEST_ACTOR);
     expect((await listTeamCards()).map((m) => m.id)).not.toContain(added.id);
   });
 
@@ -86,13 +86,13 @@ describe("team", () => {
   });
 
   it("updates (including mobile) and moves the slug with the name; deletes", async () => {
-    const created = await createTeamMember(member("Old Name", "Associate"));
-    const result = await updateTeamMember(created.id, { ...member("New Name", "Associate"), mobile: "416-555-0000" });
+    const created = await createTeamMember(member("Old Name", "Associate"), TEST_ACTOR);
+    const result = await updateTeamMember(created.id, { ...member("New Name", "Associate"), mobile: "416-555-0000" }, TEST_ACTOR);
     expect(result?.after.slug).toBe("New-Name");
     expect(result?.after.mobile).toBe("416-555-0000");
     expect(await getTeamMemberBySlug("Old-Name")).toBeUndefined();
-    expect(await updateTeamMember(999_999, member("X", "Y"))).toBeUndefined();
-    expect((await deleteTeamMember(created.id))?.id).toBe(created.id);
+    expect(await updateTeamMember(999_999, member("X", "Y"), TEST_ACTOR)).toBeUndefined();
+    expect((await deleteTeamMember(created.id, TEST_ACTOR))?.id).toBe(created.id);
     expect(await getTeamMemberBySlug("New-Name")).toBeUndefined();
   });
 });
@@ -110,7 +110,7 @@ describe("articles", () => {
         copy: "<p>x</p>",
         date: "d",
         created_at: new Date(base + i * 86_400_000),
-      });
+      }, TEST_ACTOR);
     }
     const first = await listArticlePage({ filter: "all", page: 1 });
     expect(first.total).toBe(14);
@@ -136,14 +136,14 @@ describe("articles", () => {
   });
 
   it("forces pin off when not news, slugs titles without punctuation, updates and deletes", async () => {
-    const a = await createArticle({ title: "What's new: Cyber, 2025?", img: "", category: "cyber", news: false, priority: true, copy: "", date: "d" });
+    const a = await createArticle({ title: "What's new: Cyber, 2025?", img: "", category: "cyber", news: false, priority: true, copy: "", date: "d" }, TEST_ACTOR);
     expect(a.priority).toBe(false);
     expect(a.slug).toBe("Whats-new-Cyber-2025");
-    const updated = await updateArticle(a.id, { title: "Renamed", img: "", category: "cyber", news: true, priority: true, copy: "<p>b</p>" });
+    const updated = await updateArticle(a.id, { title: "Renamed", img: "", category: "cyber", news: true, priority: true, copy: "<p>b</p>" }, TEST_ACTOR);
     expect(updated?.after.slug).toBe("Renamed");
     expect(updated?.after.priority).toBe(true);
     expect((await getArticleBySlug("Renamed"))?.copy).toBe("<p>b</p>");
-    await deleteArticle(a.id);
+    await deleteArticle(a.id, TEST_ACTOR);
     expect(await getArticleBySlug("Renamed")).toBeUndefined();
   });
 });
@@ -151,11 +151,11 @@ describe("articles", () => {
 describe("headers and hours", () => {
   it("reads defaults, then saved values", async () => {
     expect(await getOfficeHours()).toEqual({ start_time: "9:00", end_time: "5:00" });
-    await updateOfficeHours({ start_time: "8:30", end_time: "6:00" });
+    await updateOfficeHours({ start_time: "8:30", end_time: "6:00" }, TEST_ACTOR);
     expect(await getOfficeHours()).toEqual({ start_time: "8:30", end_time: "6:00" });
     expect(await getPageHeaderText("team")).toBe("");
-    await updatePageHeader("team", "Meet us");
-    await updatePageHeader("team", "Meet the team");
+    await updatePageHeader("team", "Meet us", TEST_ACTOR);
+    await updatePageHeader("team", "Meet the team", TEST_ACTOR);
     expect(await getPageHeaderText("team")).toBe("Meet the team");
     const all = await listPageHeaders();
     expect(all.map((h) => h.name)).toEqual(["team", "news", "insurance", "construction", "cyber"]);

@@ -1,5 +1,6 @@
 /** Queries for office hours (table `hours`, first row; defaults 9:00 to 5:00). */
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { fieldChanges, recordAudit, type Actor } from "../audit";
 import { contentChanged } from "../content-events";
 import { db } from "./client";
 import { hours } from "./schema";
@@ -20,10 +21,14 @@ export async function getOfficeHours(): Promise<OfficeHours> {
   };
 }
 
-export async function updateOfficeHours(value: OfficeHours): Promise<void> {
-  await db()
-    .insert(hours)
-    .values({ name: "hours", ...value })
-    .onConflictDoUpdate({ target: hours.name, set: { ...value, updated_at: new Date() } });
+export async function updateOfficeHours(value: OfficeHours, actor: Actor): Promise<void> {
+  await db().transaction(async (tx) => {
+    const [before] = await tx.select({ start_time: hours.start_time, end_time: hours.end_time }).from(hours).where(eq(hours.name, "hours")).for("update");
+    await tx
+      .insert(hours)
+      .values({ name: "hours", ...value })
+      .onConflictDoUpdate({ target: hours.name, set: { ...value, updated_at: new Date() } });
+    await recordAudit(tx, actor, { action: "update", itemType: "hours", itemId: "hours", itemLabel: "Office hours", changes: fieldChanges(before ?? { start_time: null, end_time: null }, value) });
+  });
   contentChanged("hours");
 }

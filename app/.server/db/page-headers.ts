@@ -1,6 +1,7 @@
 /** Queries for page header texts (table `headers`). */
 import { asc, eq } from "drizzle-orm";
 import { HEADER_KEYS } from "~/lib/practice";
+import { fieldChanges, recordAudit, type Actor } from "../audit";
 import { contentChanged } from "../content-events";
 import { db } from "./client";
 import { headers } from "./schema";
@@ -20,10 +21,14 @@ export async function listPageHeaders(): Promise<{ name: string; header_text: st
   return [...known, ...extra];
 }
 
-export async function updatePageHeader(name: string, headerText: string): Promise<void> {
-  await db()
-    .insert(headers)
-    .values({ name, value: name, header_text: headerText })
-    .onConflictDoUpdate({ target: headers.name, set: { header_text: headerText, updated_at: new Date() } });
+export async function updatePageHeader(name: string, headerText: string, actor: Actor): Promise<void> {
+  await db().transaction(async (tx) => {
+    const [before] = await tx.select({ header_text: headers.header_text }).from(headers).where(eq(headers.name, name)).for("update");
+    await tx
+      .insert(headers)
+      .values({ name, value: name, header_text: headerText })
+      .onConflictDoUpdate({ target: headers.name, set: { header_text: headerText, updated_at: new Date() } });
+    await recordAudit(tx, actor, { action: "update", itemType: "header", itemId: name, itemLabel: `${name} page header`, changes: fieldChanges(before ?? { header_text: null }, { header_text: headerText }) });
+  });
   contentChanged("headers");
 }

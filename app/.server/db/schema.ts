@@ -21,6 +21,12 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
+/**
+ * The partial indexes' predicate: the same condition as `articleIsPublic` in
+ * visibility.ts, written with bare column names (an index predicate is SQL text).
+ */
+const PUBLIC_ARTICLE_SQL = sql`status = 'published' and deleted_at is null`;
+
 export type SupportStaff = {
   name: string;
   title: string;
@@ -45,10 +51,21 @@ export const team = pgTable(
     AOP: text("AOP").array().notNull().default(sql`'{}'::text[]`),
     area_details: text("area_details").array().notNull().default(sql`'{}'::text[]`),
     staff: jsonb("staff").$type<SupportStaff[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Shown on the public site (visibility.ts says exactly when a member is public). */
+    visible: boolean("visible").notNull().default(true),
+    /** A hidden member becomes visible at this moment (the `scheduled-publishing` job); null: no change planned. */
+    visible_from: timestamp("visible_from", { withTimezone: true }),
+    /** A visible member becomes hidden at this moment (the same job); null: no change planned. */
+    hidden_from: timestamp("hidden_from", { withTimezone: true }),
+    /** In the Trash since (null: not deleted); removed for good 30 days later. */
+    deleted_at: timestamp("deleted_at", { withTimezone: true }),
+    /** Raised by every save: an edit made on an older version is refused (two people editing). */
+    version: integer("version").notNull().default(1),
   },
   (t) => [
     uniqueIndex("team_slug_unique").on(t.slug),
     index("team_full_name_idx").on(sql`lower(${t.full_name})`),
+    index("team_pending_idx").on(t.visible_from, t.hidden_from),
   ],
 );
 
@@ -65,18 +82,32 @@ export const articles = pgTable(
     news: boolean("news").notNull().default(false),
     priority: boolean("priority").notNull().default(false),
     copy: text("copy").notNull().default(""),
+    /** The publish date as the spec shows it ("Monday, March 3, 2025"): set from `published_at` when it goes live. */
     date: text("date").notNull().default(""),
+    /** draft, scheduled or published (visibility.ts says exactly when an article is public). */
+    status: text("status").notNull().default("draft"),
+    /** Published: when it went live (the public lists' order); scheduled: when it will; draft: null. */
+    published_at: timestamp("published_at", { withTimezone: true }),
+    /** In the Trash since (null: not deleted); removed for good 30 days later. */
+    deleted_at: timestamp("deleted_at", { withTimezone: true }),
+    /** Raised by every save: an edit made on an older version is refused (two people editing). */
+    version: integer("version").notNull().default(1),
   },
   (t) => [
     uniqueIndex("articles_slug_unique").on(t.slug),
     index("articles_slug_lower_idx").on(sql`lower(${t.slug})`),
+    // The dashboard's list (every state), newest first.
+    index("articles_created_idx").on(t.created_at, t.id),
+    // Public lists read only public articles (partial indexes: the predicate is visibility.ts's).
     // Ascending indexes: scanned backward they give ORDER BY … DESC (NULLS FIRST, the default),
     // scanned forward the ascending order used for pages in the second half of a list.
-    index("articles_created_idx").on(t.created_at, t.id),
-    index("articles_category_idx").on(sql`lower(${t.category})`, t.created_at, t.id),
-    index("articles_category_priority_idx").on(sql`lower(${t.category})`, t.priority, t.created_at, t.id),
-    index("articles_news_idx").on(t.news, t.created_at, t.id),
-    index("articles_news_priority_idx").on(t.news, t.priority, t.created_at, t.id),
+    index("articles_public_idx").on(t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
+    index("articles_category_idx").on(sql`lower(${t.category})`, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
+    index("articles_category_priority_idx").on(sql`lower(${t.category})`, t.priority, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
+    index("articles_news_idx").on(t.news, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
+    index("articles_news_priority_idx").on(t.news, t.priority, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
+    // The scheduled-publishing job: what falls due.
+    index("articles_scheduled_idx").on(t.published_at).where(sql`status = 'scheduled'`),
   ],
 );
 
@@ -130,6 +161,11 @@ export const loginAttempts = pgTable(
 
 // ---- better-auth tables (staff accounts and sessions) ----
 
+/**
+ * Staff accounts. `role` is owner, admin or editor (app/.server/roles.ts is the
+ * one place that says what each may do); `status` is invited, active or
+ * deactivated (only active accounts have sessions).
+ */
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -138,6 +174,11 @@ export const user = pgTable("user", {
   image: text("image"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  role: text("role").notNull().default("editor"),
+  status: text("status").notNull().default("active"),
+  lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+  /** Kept by better-auth's two-factor plugin: true once TOTP is set up and confirmed. */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
 });
 
 export const session = pgTable(
@@ -188,5 +229,231 @@ export const verification = pgTable("verification", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * TOTP two-factor sign-in (better-auth's two-factor plugin): the secret and
+ * the recovery codes, both encrypted with the auth secret; `verified` turns
+ * true when the person confirms the set-up with a code. Wrong codes at
+ * sign-in are counted per account (`failed_verification_count`,
+ * `locked_until`), besides the sign-in limits of login-limits.ts.
+ */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [index("two_factor_user_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
+);
+
+/** Passkeys (WebAuthn credentials) of staff accounts (better-auth's passkey plugin). */
+export const passkey = pgTable(
+  "passkey",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    createdAt: timestamp("created_at", { withTimezone: true }).defaultNow(),
+    aaguid: text("aaguid"),
+  },
+  (t) => [index("passkey_user_idx").on(t.userId), uniqueIndex("passkey_credential_unique").on(t.credentialID)],
+);
+
+/**
+ * Single-use links sent by e-mail: staff invitations (72 hours) and password
+ * resets (1 hour). Only the SHA-256 of the token is stored; a row is deleted
+ * when used, withdrawn or replaced, so an expired link can still be told
+ * apart from a used or forged one until the retention sweep removes it.
+ */
+export const staffTokens = pgTable(
+  "staff_tokens",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(),
+    token_hash: text("token_hash").notNull(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("staff_tokens_hash_unique").on(t.token_hash), index("staff_tokens_user_idx").on(t.user_id, t.kind)],
+);
+
+/** Site-wide settings changed by owners (e.g. two-factor required for everyone): one row per key. */
+export const siteSettings = pgTable("site_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").$type<unknown>().notNull(),
+  updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The audit trail: one row per write, appended in the same transaction as the
+ * change (app/.server/audit.ts). Append-only: a trigger (migration 0004)
+ * refuses UPDATE, and DELETE except in the retention sweep. `actor_id` has no
+ * foreign key on purpose: entries outlive the accounts they name.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actor_id: text("actor_id"),
+    actor_label: text("actor_label").notNull(),
+    ip: text("ip").notNull().default(""),
+    action: text("action").notNull(),
+    item_type: text("item_type").notNull(),
+    item_id: text("item_id"),
+    item_label: text("item_label").notNull().default(""),
+    changes: jsonb("changes").$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at, t.id),
+    index("audit_log_actor_idx").on(t.actor_id, t.at),
+    index("audit_log_item_idx").on(t.item_type, t.item_id, t.at),
+    index("audit_log_action_idx").on(t.action, t.at),
+  ],
+);
+
+/**
+ * Every e-mail the site sends, kept before it is sent (app/.server/mail.ts).
+ * status: outbox (no SMTP configured: kept for owners to read), sending,
+ * sent, failed (retried by the scheduler until `attempts` reaches the limit).
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: serial("id").primaryKey(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    kind: text("kind").notNull(),
+    to_address: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    text_body: text("text_body").notNull(),
+    html_body: text("html_body").notNull(),
+    /** Holds a sign-in link: the body is removed once an SMTP server accepted it. */
+    sensitive: boolean("sensitive").notNull().default(false),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    last_error: text("last_error"),
+    last_attempt_at: timestamp("last_attempt_at", { withTimezone: true }),
+    next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }),
+    sent_at: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("mail_outbox_created_idx").on(t.created_at, t.id), index("mail_outbox_retry_idx").on(t.status, t.next_attempt_at)],
+);
+
+/** The scheduler's record of each timed job (app/.server/scheduler.ts): for monitoring and catch-up. */
+export const jobRuns = pgTable("job_runs", {
+  name: text("name").primaryKey(),
+  last_started_at: timestamp("last_started_at", { withTimezone: true }),
+  last_finished_at: timestamp("last_finished_at", { withTimezone: true }),
+  last_ok_at: timestamp("last_ok_at", { withTimezone: true }),
+  last_error: text("last_error"),
+});
+
 export type TeamMemberRow = typeof team.$inferSelect;
 export type ArticleRow = typeof articles.$inferSelect;
+
+/**
+ * Enquiries sent through the public form (/contact and the home page's
+ * contact section). state: new, in_progress, closed. Deleted automatically
+ * after ENQUIRY_RETENTION_DAYS by the `retention` job, or at once by staff on
+ * request (PIPEDA). No IP address is kept with an enquiry.
+ */
+export const enquiries = pgTable(
+  "enquiries",
+  {
+    id: serial("id").primaryKey(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone").notNull().default(""),
+    practice_area: text("practice_area").notNull(),
+    message: text("message").notNull(),
+    /** When the sender ticked the consent box (the form cannot be sent without it). */
+    consented_at: timestamp("consented_at", { withTimezone: true }).notNull().defaultNow(),
+    state: text("state").notNull().default("new"),
+    staff_note: text("staff_note").notNull().default(""),
+    /** Who last changed its state or note (staff account id and e-mail at the time). */
+    handled_by_id: text("handled_by_id"),
+    handled_by: text("handled_by"),
+    handled_at: timestamp("handled_at", { withTimezone: true }),
+  },
+  (t) => [index("enquiries_created_idx").on(t.created_at, t.id), index("enquiries_state_idx").on(t.state, t.created_at, t.id)],
+);
+
+/**
+ * Form submissions per sender address, for the per-address limit of the
+ * enquiry form. `address` is a keyed hash of the IP address (never the
+ * address itself); rows older than a day are removed by the retention job.
+ */
+export const enquiryAttempts = pgTable(
+  "enquiry_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    address: text("address").notNull(),
+  },
+  (t) => [index("enquiry_attempts_address_idx").on(t.address, t.at)],
+);
+
+export type EnquiryRow = typeof enquiries.$inferSelect;
+
+/**
+ * Every save of an article or team member keeps a copy of all its fields
+ * (who, when): the History screen lists them, shows what changed and can
+ * restore one (a new save, so a new revision). The last 50 per item are kept.
+ * No foreign key: an item's revisions go with it when it is purged from the Trash.
+ */
+export const revisions = pgTable(
+  "revisions",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    item_type: text("item_type").notNull(),
+    item_id: integer("item_id").notNull(),
+    /** The item's `version` this save made. */
+    version: integer("version").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actor_id: text("actor_id"),
+    actor_label: text("actor_label").notNull(),
+    fields: jsonb("fields").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("revisions_item_idx").on(t.item_type, t.item_id, t.id)],
+);
+
+/**
+ * Share-a-preview links: a partner opens a draft without an account. Only
+ * the SHA-256 of the token is stored; a link works until `expires_at`
+ * (7 days) unless `revoked_at` is set, and shows the latest saved version.
+ */
+export const previewLinks = pgTable(
+  "preview_links",
+  {
+    id: serial("id").primaryKey(),
+    token_hash: text("token_hash").notNull(),
+    item_type: text("item_type").notNull(),
+    item_id: integer("item_id").notNull(),
+    created_by: text("created_by").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revoked_at: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("preview_links_hash_unique").on(t.token_hash), index("preview_links_item_idx").on(t.item_type, t.item_id)],
+);
+
+export type RevisionRow = typeof revisions.$inferSelect;

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
-import { articleDateText } from "~/lib/dates";
+import { systemActor } from "../audit";
 import { deleteImage, saveImage } from "../images";
 import { getStorage, IMAGE_FOLDERS } from "../storage";
 import { createArticle } from "./articles";
@@ -70,6 +70,9 @@ export async function clearContent(): Promise<void> {
   }
 }
 
+/** Demo content is recorded in the audit trail as made by "demo content". */
+const DEMO_ACTOR = systemActor("demo content");
+
 export async function seedDemoContent(progress: SeedProgress = () => {}): Promise<void> {
   const now = Date.now();
   progress(`Seeding ${DEMO_TEAM.length} demo team members…`);
@@ -78,7 +81,7 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
     // Every third support person has no photo, to show the placeholder.
     const img = i === DEMO_TEAM.length - 1 ? "" : await saveImage("team", await demoPortrait(m.full_name, hue));
     try {
-      await createTeamMember({ ...member, img });
+      await createTeamMember({ ...member, img }, DEMO_ACTOR);
     } catch (error) {
       await deleteImage("team", img);
       throw error;
@@ -89,9 +92,9 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
     const { hue, daysAgo, ...article } = a;
     const created = new Date(now - daysAgo * 86_400_000);
     const img = await saveImage("articles", await demoArticleImage(hue, i + 1));
-    await createArticle({ ...article, img, date: articleDateText(created), created_at: created });
+    await createArticle({ ...article, img, state: { status: "published", publishAt: created }, created_at: created }, DEMO_ACTOR);
   }
-  for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text);
-  await updateOfficeHours({ start_time: "9:00", end_time: "5:00" });
+  for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text, DEMO_ACTOR);
+  await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, DEMO_ACTOR);
   progress("Demo content ready.");
 }

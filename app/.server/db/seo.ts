@@ -1,21 +1,24 @@
 /** Queries for the sitemap and the RSS feed. */
-import { desc, max } from "drizzle-orm";
+import { and, desc, like, max } from "drizzle-orm";
+import type { ImageKind } from "~/lib/images";
 import { db } from "./client";
 import { articles, headers, hours, team } from "./schema";
+import { articleIsPublic, teamMemberIsPublic } from "./visibility";
 
 export const SITEMAP_ARTICLE_LIMIT = 45_000;
 
 export async function sitemapEntries() {
   const [members, posts, contentDates] = await Promise.all([
-    db().select({ slug: team.slug, updated_at: team.updated_at }).from(team),
+    db().select({ slug: team.slug, updated_at: team.updated_at }).from(team).where(teamMemberIsPublic()),
     db()
       .select({ slug: articles.slug, updated_at: articles.updated_at })
       .from(articles)
-      .orderBy(desc(articles.created_at), desc(articles.id))
+      .where(articleIsPublic())
+      .orderBy(desc(articles.published_at), desc(articles.id))
       .limit(SITEMAP_ARTICLE_LIMIT),
     Promise.all([
-      db().select({ at: max(team.updated_at) }).from(team),
-      db().select({ at: max(articles.updated_at) }).from(articles),
+      db().select({ at: max(team.updated_at) }).from(team).where(teamMemberIsPublic()),
+      db().select({ at: max(articles.updated_at) }).from(articles).where(articleIsPublic()),
       db().select({ at: max(headers.updated_at) }).from(headers),
       db().select({ at: max(hours.updated_at) }).from(hours),
     ]),
@@ -32,9 +35,21 @@ export async function latestArticlesForFeed(limit = 20) {
       category: articles.category,
       copy: articles.copy,
       created_at: articles.created_at,
+      published_at: articles.published_at,
       updated_at: articles.updated_at,
     })
     .from(articles)
-    .orderBy(desc(articles.created_at), desc(articles.id))
+    .where(articleIsPublic())
+    .orderBy(desc(articles.published_at), desc(articles.id))
     .limit(limit);
+}
+
+/** Whether a stored picture (by its stem) belongs to a public member or article (link-preview pictures). */
+export async function isPublicPicture(kind: ImageKind, stem: string): Promise<boolean> {
+  const pattern = `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
+  const rows =
+    kind === "team"
+      ? await db().select({ id: team.id }).from(team).where(and(like(team.img, pattern), teamMemberIsPublic())).limit(1)
+      : await db().select({ id: articles.id }).from(articles).where(and(like(articles.img, pattern), articleIsPublic())).limit(1);
+  return rows.length > 0;
 }

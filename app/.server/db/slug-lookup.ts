@@ -10,6 +10,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { articleSlug, lawyerSlug } from "~/lib/slug";
 import { db } from "./client";
 import { articles, slugRedirects, team } from "./schema";
+import { articleIsPublic, teamMemberIsPublic } from "./visibility";
 
 export type SlugKind = "lawyer" | "post";
 
@@ -35,10 +36,12 @@ export async function findMovedSlug(kind: SlugKind, raw: string): Promise<string
   const candidates = slugCandidates(kind, raw);
   if (!candidates.length) return undefined;
   const table = kind === "lawyer" ? team : articles;
+  // Only public pages are found: a hidden member's or a draft's URL stays the spec's 404.
+  const isPublic = kind === "lawyer" ? teamMemberIsPublic() : articleIsPublic();
   const [current] = await db()
     .select({ slug: table.slug })
     .from(table)
-    .where(inArray(sql`lower(${table.slug})`, candidates))
+    .where(and(inArray(sql`lower(${table.slug})`, candidates), isPublic))
     .orderBy(asc(table.id))
     .limit(1);
   if (current) return current.slug === raw ? undefined : current.slug;
@@ -46,7 +49,7 @@ export async function findMovedSlug(kind: SlugKind, raw: string): Promise<string
     .select({ slug: table.slug })
     .from(slugRedirects)
     .innerJoin(table, eq(table.slug, slugRedirects.new_slug))
-    .where(and(eq(slugRedirects.kind, kind), inArray(sql`lower(${slugRedirects.old_slug})`, candidates)))
+    .where(and(eq(slugRedirects.kind, kind), inArray(sql`lower(${slugRedirects.old_slug})`, candidates), isPublic))
     .orderBy(asc(slugRedirects.id))
     .limit(1);
   return moved && moved.slug !== raw ? moved.slug : undefined;

@@ -1,0 +1,132 @@
+/**
+ * The Activity screen's reading of the audit trail: newest first, filtered by
+ * person, kind of item, action and date range, paged in the database, with
+ * the address of each entry's item when it still exists.
+ */
+import { and, desc, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "../audit";
+import { db } from "./client";
+import { auditLog, user } from "./schema";
+
+export const ACTIVITY_PAGE_SIZE = 50;
+
+export type ActivityFilters = {
+  /** An account id, "system" (no account: the scheduler, commands, sign-in attempts of unknown names), or "" for everyone. */
+  person: string;
+  item: AuditItemType | "";
+  action: AuditAction | "";
+  /** Inclusive bounds as instants (the route turns the firm's local dates into them). */
+  from: Date | null;
+  to: Date | null;
+};
+
+export type ActivityEntry = {
+  id: number;
+  at: Date;
+  actorId: string | null;
+  actorLabel: string;
+  actorName: string | null;
+  ip: string;
+  action: string;
+  itemType: string;
+  itemId: string | null;
+  itemLabel: string;
+  changes: Record<string, unknown> | null;
+  href: string | null;
+};
+
+function where(f: ActivityFilters): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.person === "system") parts.push(isNull(auditLog.actor_id));
+  else if (f.person) parts.push(eq(auditLog.actor_id, f.person));
+  if (f.item) parts.push(eq(auditLog.item_type, f.item));
+  if (f.action) parts.push(eq(auditLog.action, f.action));
+  if (f.from) parts.push(gte(auditLog.at, f.from));
+  if (f.to) parts.push(lt(auditLog.at, f.to));
+  return parts.length ? and(...parts) : undefined;
+}
+
+function hrefOf(e: { itemType: string; itemId: string | null; teamSlug: string | null; articleExists: boolean; staffExists: boolean }): string | null {
+  switch (e.itemType) {
+    case "team":
+      return e.teamSlug ? `/dashboard/lawyer/${e.teamSlug}` : null;
+    case "article":
+      return e.articleExists ? `/dashboard/articles/${e.itemId}/edit` : null;
+    case "hours":
+      return "/dashboard/hours/edit";
+    case "header":
+      return "/dashboard/headers/edit";
+    case "staff":
+    case "session":
+      return e.staffExists ? `/dashboard/staff#staff-${e.itemId}` : null;
+    case "mail":
+      return e.itemId && /^\d+$/.test(e.itemId) ? `/dashboard/outbox/${e.itemId}` : "/dashboard/outbox";
+    case "settings":
+      return "/dashboard/staff#security";
+    default:
+      return null;
+  }
+}
+
+export async function listActivity(filters: ActivityFilters, page: number): Promise<{ entries: ActivityEntry[]; total: number; pageCount: number; page: number }> {
+  const condition = where(filters);
+  const [{ n }] = (await db().select({ n: sql<number>`count(*)::int` }).from(auditLog).where(condition)) as [{ n: number }];
+  const total = Number(n);
+  const pageCount = Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const rows = await db()
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      actorId: auditLog.actor_id,
+      actorLabel: auditLog.actor_label,
+      actorName: user.name,
+      ip: auditLog.ip,
+      action: auditLog.action,
+      itemType: auditLog.item_type,
+      itemId: auditLog.item_id,
+      itemLabel: auditLog.item_label,
+      changes: auditLog.changes,
+      // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
+      teamSlug: sql<string | null>`(select t."slug" from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
+      articleExists: sql<boolean>`exists (select 1 from "articles" a where "audit_log"."item_type" = 'article' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and a."id" = "audit_log"."item_id"::int)`,
+      staffExists: sql<boolean>`exists (select 1 from "user" u2 where "audit_log"."item_type" in ('staff', 'session') and u2."id" = "audit_log"."item_id")`,
+    })
+    .from(auditLog)
+    .leftJoin(user, eq(user.id, auditLog.actor_id))
+    .where(condition)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(ACTIVITY_PAGE_SIZE)
+    .offset((current - 1) * ACTIVITY_PAGE_SIZE);
+  return {
+    total,
+    pageCount,
+    page: current,
+    entries: rows.map((r) => ({
+      id: Number(r.id),
+      at: r.at,
+      actorId: r.actorId,
+      actorLabel: r.actorLabel,
+      actorName: r.actorName,
+      ip: r.ip,
+      action: r.action,
+      itemType: r.itemType,
+      itemId: r.itemId,
+      itemLabel: r.itemLabel,
+      changes: r.changes,
+      href: hrefOf({ itemType: r.itemType, itemId: r.itemId, teamSlug: r.teamSlug, articleExists: r.articleExists === true || (r.articleExists as unknown) === "t", staffExists: r.staffExists === true || (r.staffExists as unknown) === "t" }),
+    })),
+  };
+}
+
+/** The people who appear in the trail, for the filter (accounts by name; entries outlive accounts, so labels too). */
+export async function activityPeople(): Promise<{ id: string; label: string }[]> {
+  const rows = await db()
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .orderBy(user.email);
+  return rows.map((r) => ({ id: r.id, label: r.name && r.name !== r.email.split("@")[0] ? `${r.name} (${r.email})` : r.email }));
+}
+
+export const ACTIVITY_ACTIONS = AUDIT_ACTIONS;
+export const ACTIVITY_ITEMS = AUDIT_ITEM_TYPES;

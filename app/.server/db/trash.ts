@@ -1,0 +1,90 @@
+/**
+ * The Trash: deleted articles and team members (db/articles.ts and db/team.ts
+ * set `deleted_at`) wait here for TRASH_DAYS. Restore puts one back with its
+ * URL (the slug stayed reserved) and picture; "Delete permanently" and the
+ * daily sweep remove the row, its revisions and preview links, and (through
+ * the caller) its pictures. Each change is recorded in the audit trail.
+ */
+import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
+import { recordAudit, type Actor } from "../audit";
+import { contentChanged } from "../content-events";
+import { deleteImage } from "../images";
+import { db } from "./client";
+import { articles, previewLinks, revisions, team } from "./schema";
+
+export const TRASH_DAYS = 30;
+export type TrashKind = "article" | "team";
+
+export type TrashItem = { kind: TrashKind; id: number; label: string; deleted_at: Date; img: string };
+
+export async function listTrash(): Promise<TrashItem[]> {
+  const [a, t] = await Promise.all([
+    db()
+      .select({ id: articles.id, label: articles.title, deleted_at: articles.deleted_at, img: articles.img })
+      .from(articles)
+      .where(isNotNull(articles.deleted_at))
+      .orderBy(desc(articles.deleted_at)),
+    db().select({ id: team.id, label: team.full_name, deleted_at: team.deleted_at, img: team.img }).from(team).where(isNotNull(team.deleted_at)).orderBy(desc(team.deleted_at)),
+  ]);
+  return [...a.map((r) => ({ ...r, kind: "article" as const, deleted_at: r.deleted_at! })), ...t.map((r) => ({ ...r, kind: "team" as const, deleted_at: r.deleted_at! }))].sort(
+    (x, y) => y.deleted_at.getTime() - x.deleted_at.getTime(),
+  );
+}
+
+function labelOf(row: Record<string, unknown>): string {
+  return String(row.full_name ?? row.title ?? "");
+}
+
+function tableOf(kind: TrashKind) {
+  return kind === "article" ? articles : team;
+}
+
+/** Puts a trashed item back (state, URL and picture as they were); false when it is not in the Trash. */
+export async function restoreFromTrash(kind: TrashKind, id: number, actor: Actor): Promise<string | undefined> {
+  const table = tableOf(kind);
+  const label = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(table)
+      .set({ deleted_at: null })
+      .where(and(eq(table.id, id), isNotNull(table.deleted_at)))
+      .returning();
+    if (!row) return undefined;
+    const name = labelOf(row as Record<string, unknown>);
+    await recordAudit(tx, actor, { action: "restore", itemType: kind, itemId: id, itemLabel: name, changes: { trash: { before: "in the Trash", after: "restored" } } });
+    return name;
+  });
+  if (label !== undefined) contentChanged(kind === "article" ? "articles" : "team");
+  return label;
+}
+
+/** Removes a trashed item for good, with its revisions, preview links and pictures. */
+export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor): Promise<string | undefined> {
+  const table = tableOf(kind);
+  const removed = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(table)
+      .where(and(eq(table.id, id), isNotNull(table.deleted_at)))
+      .returning();
+    if (!row) return undefined;
+    await tx.delete(revisions).where(and(eq(revisions.item_type, kind), eq(revisions.item_id, id)));
+    await tx.delete(previewLinks).where(and(eq(previewLinks.item_type, kind), eq(previewLinks.item_id, id)));
+    const name = labelOf(row as Record<string, unknown>);
+    await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
+    return { name, img: row.img };
+  });
+  if (!removed) return undefined;
+  await deleteImage(kind === "article" ? "articles" : "team", removed.img);
+  return removed.name;
+}
+
+/** The sweep (jobs.ts): items in the Trash longer than TRASH_DAYS. */
+export async function sweepTrash(actor: Actor, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - TRASH_DAYS * 86_400_000);
+  let removed = 0;
+  for (const kind of ["article", "team"] as const) {
+    const table = tableOf(kind);
+    const due = await db().select({ id: table.id }).from(table).where(lt(table.deleted_at, cutoff));
+    for (const { id } of due) if (await purgeFromTrash(kind, id, actor)) removed++;
+  }
+  return removed;
+}
