@@ -2,32 +2,100 @@
  * Staff sign-in with better-auth, used as a library: its HTTP endpoints are
  * not mounted; our own /admin action and requireStaff() call its API on the
  * server. E-mail and password, sessions in the database, sign-up disabled.
+ * Two-factor sign-in (TOTP, recovery codes) and passkeys come from its
+ * two-factor and passkey plugins, whose endpoints our own loaders and actions
+ * call through `auth.api` the same way (decision 0011).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { redirect } from "react-router";
-import { db } from "./db/client";
+import { FIRM } from "~/config/firm";
+import { db, type Db } from "./db/client";
 import { isUniqueViolation } from "./db/team";
 import * as schema from "./db/schema";
 import { getEnv } from "./env";
 import { log } from "./log";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
+import { can, FORBIDDEN_MESSAGE, isRole, type Permission, type Role } from "./roles";
+import { twoFactorRequired } from "./db/settings";
 
 /** Staff sessions end after 30 minutes idle and 12 hours in all. */
 export const SESSION_IDLE_SECONDS = 30 * 60;
 export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
 
+/** Wrong two-factor codes: 5 in a row lock that account's code step for 15 minutes (besides login-limits.ts). */
+export const TWO_FACTOR_MAX_FAILURES = 5;
+export const TWO_FACTOR_LOCK_SECONDS = 15 * 60;
+
+/**
+ * better-auth writes through this database: the open transaction of
+ * `withAuthTransaction` when there is one, else the pool. A plugin's change
+ * (two-factor on or off, a passkey added or removed, a session ended) and its
+ * audit entry are then committed together, or neither is.
+ */
+const authTransaction = new AsyncLocalStorage<Db>();
+const authDatabase = new Proxy({} as Db, {
+  get(_, property) {
+    const target = authTransaction.getStore() ?? db();
+    const value = Reflect.get(target, property, target);
+    return typeof value === "function" ? value.bind(target) : value;
+  },
+});
+
+/**
+ * Runs `work` in one database transaction that better-auth's own writes join
+ * (through `authDatabase`); pass `tx` to `recordAudit`. A throw rolls back both.
+ */
+export async function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+  return db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db)));
+}
+
 function createAuth() {
   const env = getEnv();
+  const site = new URL(env.publicUrl);
   return betterAuth({
     appName: "Firm dashboard",
     baseURL: env.publicUrl,
     secret: env.authSecret,
     trustedOrigins: [env.publicUrl],
-    database: drizzleAdapter(db(), {
+    database: drizzleAdapter(authDatabase, {
       provider: "pg",
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        twoFactor: schema.twoFactor,
+        passkey: schema.passkey,
+      },
     }),
+    // Identifiers of verification rows (two-factor challenges, passkey challenges) are stored as SHA-256 hashes.
+    verification: { storeIdentifier: "hashed" },
+    plugins: [
+      twoFactor({
+        issuer: FIRM.name,
+        accountLockout: { enabled: true, maxFailedAttempts: TWO_FACTOR_MAX_FAILURES, durationSeconds: TWO_FACTOR_LOCK_SECONDS },
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+      }),
+      passkey({
+        rpID: site.hostname,
+        rpName: FIRM.name,
+        // The one origin a passkey answer may come from (not the request's Origin header).
+        origin: site.origin,
+        advanced: { webAuthnChallengeCookie: "passkey-challenge" },
+      }),
+    ],
+    user: {
+      // Kept by our own code (roles.ts, the Staff screen), never taken from a request body.
+      additionalFields: {
+        role: { type: "string", required: false, defaultValue: "editor", input: false },
+        status: { type: "string", required: false, defaultValue: "active", input: false },
+        lastSignInAt: { type: "date", required: false, input: false },
+      },
+    },
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,
@@ -73,7 +141,15 @@ export function getAuth(): Auth {
   return holder.__firmAuth;
 }
 
-export type StaffSession = { userId: string; email: string; name: string; sessionToken: string };
+export type StaffSession = {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  sessionToken: string;
+  /** TOTP two-factor sign-in set up and confirmed. */
+  twoFactor: boolean;
+};
 
 /** Headers passed to better-auth: the cookie and who is asking, nothing else. */
 export function authHeaders(request: Request): Headers {
@@ -104,12 +180,21 @@ async function checkStaff(request: Request): Promise<StaffSession | null> {
   const result = await auth.api.getSession({ headers: authHeaders(request) });
   if (!result) return null;
   const age = Date.now() - new Date(result.session.createdAt).getTime();
-  if (age > SESSION_ABSOLUTE_SECONDS * 1000) {
+  const user = result.user as typeof result.user & { role?: unknown; status?: unknown; twoFactorEnabled?: unknown };
+  if (age > SESSION_ABSOLUTE_SECONDS * 1000 || user.status !== "active" || !isRole(user.role)) {
+    // Past 12 hours, or the account was deactivated (or is not a staff account): the session ends here.
     const ctx = await auth.$context;
     await ctx.internalAdapter.deleteSession(result.session.token);
     return null;
   }
-  return { userId: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token };
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    sessionToken: result.session.token,
+    twoFactor: user.twoFactorEnabled === true,
+  };
 }
 
 function isMutation(request: Request) {
@@ -126,11 +211,21 @@ export function isSessionCheckUnavailable(error: unknown): error is Response {
 /**
  * Every dashboard loader and action calls this first. Without a session a
  * page redirects to /admin (and back after sign-in); an action answers 401
- * and writes nothing. When the database does not answer it throws a 503
- * (a page shows "We'll be right back"; actions call refuseUnlessStaff, which
- * turns it into the form's own error so nothing typed is lost).
+ * and writes nothing. With a `permission` the account's role must grant it
+ * (roles.ts), else 403 and nothing is shown or written. When the database
+ * does not answer it throws a 503 (a page shows "We'll be right back";
+ * actions call refuseUnlessStaff, which turns it into the form's own error
+ * so nothing typed is lost).
  */
-export async function requireStaff(request: Request): Promise<StaffSession> {
+export const TWO_FACTOR_SETUP_PATH = "/dashboard/account/two-factor";
+export const TWO_FACTOR_REQUIRED_MESSAGE =
+  "Two-factor sign-in is required for every staff account on this site. Set it up under My account before doing anything else.";
+
+export async function requireStaff(
+  request: Request,
+  permission?: Permission,
+  options: { /** Pages that set up two-factor sign-in: open while an owner requires it and it is not set up yet. */ twoFactorSetup?: boolean } = {},
+): Promise<StaffSession> {
   let staff: StaffSession | null;
   try {
     staff = await getStaff(request);
@@ -140,7 +235,18 @@ export async function requireStaff(request: Request): Promise<StaffSession> {
     log("error", "session check failed", { path: new URL(request.url).pathname, error: (error as Error).message });
     throw new Response(SESSION_CHECK_UNAVAILABLE, { status: 503, headers: { "Retry-After": "5" } });
   }
-  if (staff) return staff;
+  if (staff) {
+    if (!staff.twoFactor && !options.twoFactorSetup && (await twoFactorRequiredOrUnavailable(request))) {
+      // An owner requires two-factor sign-in: nothing else opens until it is set up.
+      if (isMutation(request)) throw new Response(TWO_FACTOR_REQUIRED_MESSAGE, { status: 403 });
+      throw redirect(TWO_FACTOR_SETUP_PATH);
+    }
+    if (permission && !can(staff.role, permission)) {
+      log("warn", "refused by role", { path: new URL(request.url).pathname, method: request.method, role: staff.role, permission });
+      throw new Response(FORBIDDEN_MESSAGE, { status: 403 });
+    }
+    return staff;
+  }
   if (isMutation(request)) {
     throw new Response("Your session has ended. Sign in again; nothing was saved.", { status: 401 });
   }
@@ -148,14 +254,23 @@ export async function requireStaff(request: Request): Promise<StaffSession> {
   throw redirect(`/admin?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
 }
 
+async function twoFactorRequiredOrUnavailable(request: Request): Promise<boolean> {
+  try {
+    return await twoFactorRequired();
+  } catch (error) {
+    log("error", "session check failed", { path: new URL(request.url).pathname, error: (error as Error).message });
+    throw new Response(SESSION_CHECK_UNAVAILABLE, { status: 503, headers: { "Retry-After": "5" } });
+  }
+}
+
 /** Creates a staff account (sign-up stays disabled); returns false when the e-mail already exists. */
-export async function createStaffAccount(email: string, password: string, name = "Staff"): Promise<boolean> {
+export async function createStaffAccount(email: string, password: string, name = "Staff", role: Role = "owner"): Promise<boolean> {
   const ctx = await getAuth().$context;
   const normalised = email.trim().toLowerCase();
   if (await ctx.internalAdapter.findUserByEmail(normalised)) return false;
   let user;
   try {
-    user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true }, { method: "admin" });
+    user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true, role, status: "active" }, { method: "admin" });
   } catch (error) {
     // Another process (a second server starting at the same time) created it first.
     if (isUniqueViolation(error)) return false;

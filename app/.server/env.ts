@@ -41,8 +41,57 @@ const envSchema = z
       .transform((v) => v !== "false" && v !== "0"),
     LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
     PAGE_CACHE: z.enum(["on", "off"]).default("on"),
+    // S3-compatible bucket for pictures (storage-s3.ts); without S3_BUCKET pictures stay in DATA_DIR/uploads.
+    S3_BUCKET: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lower-case letters, digits, dots and hyphens)")
+        .optional(),
+    ),
+    S3_ENDPOINT: optionalText.pipe(z.url("must be a full URL such as https://s3.eu-central-1.amazonaws.com").optional()),
+    S3_REGION: optionalText,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_FORCE_PATH_STYLE: z
+      .enum(["true", "false", "1", "0", ""])
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
+    PICTURE_BASE_URL: optionalText.pipe(z.url("must be a full URL such as https://pictures.example.com").optional()),
+    SMTP_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com:465")
+        .optional(),
+    ),
+    MAIL_FROM: optionalText.pipe(
+      z
+        .string()
+        .max(320)
+        .regex(/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address such as "Firm name <web@example.com>"')
+        .optional(),
+    ),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1 day").max(36500).default(730),
+    /** Who is told of a new enquiry: one address or several, separated by commas. Unset: no notification (enquiries are still kept). */
+    ENQUIRY_TO: optionalText.pipe(
+      z
+        .string()
+        .max(2000)
+        .transform((v) => v.split(",").map((a) => a.trim()).filter(Boolean))
+        .pipe(z.array(z.email("must be one e-mail address or several separated by commas")).min(1).max(20, "may list at most 20 addresses"))
+        .optional(),
+    ),
+    ENQUIRY_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1 day").max(3650).default(180),
   })
   .superRefine((env, ctx) => {
+    const s3Settings = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+    const stray = s3Settings.find((name) => env[name] !== undefined);
+    if (!env.S3_BUCKET && stray) {
+      ctx.addIssue({ code: "custom", path: [stray], message: "is set but S3_BUCKET is not: set S3_BUCKET to keep pictures in a bucket (or unset the S3_ variables)" });
+    }
+    if (!!env.S3_ACCESS_KEY_ID !== !!env.S3_SECRET_ACCESS_KEY) {
+      const missing = env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
+      ctx.addIssue({ code: "custom", path: [missing], message: "is required with the other S3 key (set both, or neither to use the machine's AWS credentials)" });
+    }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET && env.PUBLIC_URL?.startsWith("https://")) {
       ctx.addIssue({
         code: "custom",
@@ -56,6 +105,8 @@ export type Env = z.infer<typeof envSchema> & {
   dataDir: string;
   publicUrl: string;
   authSecret: string;
+  /** Where picture URLs point: PICTURE_BASE_URL without its trailing slash, or "/images". */
+  pictureBase: string;
 };
 
 export class EnvError extends Error {}
@@ -75,6 +126,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir: path.resolve(env.DATA_DIR),
     publicUrl,
     authSecret: env.AUTH_SECRET ?? localSecret(path.resolve(env.DATA_DIR)),
+    pictureBase: env.PICTURE_BASE_URL ? env.PICTURE_BASE_URL.replace(/\/+$/, "") : "/images",
   };
 }
 
@@ -102,8 +154,11 @@ export function getEnv(): Env {
   return cached;
 }
 
-/** For tests: replace the parsed environment. */
+let testOverrides: Record<string, string | undefined> = {};
+
+/** For tests: replace the parsed environment (overrides add to those set before in the same test file). */
 export function setEnvForTests(overrides: Record<string, string | undefined>) {
-  cached = parseEnv({ ...process.env, ...overrides });
+  testOverrides = { ...testOverrides, ...overrides };
+  cached = parseEnv({ ...process.env, ...testOverrides });
   return cached;
 }

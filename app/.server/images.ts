@@ -6,13 +6,16 @@
  * widths are made from the stored original on their first request
  * (getImageVariant): AVIF encoding costs 0.1–1 s a width, which a save
  * should not wait for, and pictures stored before AVIF was served get them
- * the same way.
+ * the same way. When pictures are served straight from the bucket
+ * (PICTURE_BASE_URL) nothing can be made on request, so an upload makes its
+ * AVIF widths too, and completePictureWidths() makes those of older pictures.
  */
 import { randomUUID } from "node:crypto";
 import sharp, { type Metadata } from "sharp";
-import { imageKeys, parseVariantKey, uploadKeys, widthsOf, type ImageKind, type VariantFormat } from "~/lib/images";
+import { imageKeys, parseVariantKey, uploadKeys, VARIANT_FORMATS, widthsOf, type ImageKind, type VariantFormat } from "~/lib/images";
+import { getEnv } from "./env";
 import { createLimiter } from "./limiter";
-import { getStorage } from "./storage";
+import { getStorage, StorageUnavailable } from "./storage";
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
@@ -72,7 +75,17 @@ function pipeline(bytes: Uint8Array) {
   return sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
 }
 
-/** Stores a checked picture (original + WebP widths); returns the file name for the `img` column. */
+/** The widths an upload writes before its row is saved: WebP, and AVIF too when the bucket serves pictures itself. */
+function formatsAtUpload(): VariantFormat[] {
+  return getEnv().PICTURE_BASE_URL ? ["webp", "avif"] : ["webp"];
+}
+
+/**
+ * Stores a checked picture (original + widths) and returns the file name for
+ * the `img` column: every file is written before it returns, so the row that
+ * names it is saved after its picture. ImageRejected for a refused picture
+ * (a message for the form); StorageUnavailable when the store does not answer.
+ */
 export function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
   return pictureWork.run(() => storeImage(kind, bytes));
 }
@@ -80,10 +93,15 @@ export function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
 async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
   const { ext } = await inspectImage(bytes);
   const name = `${randomUUID()}.${ext}`;
-  const [originalKey, ...variantKeys] = uploadKeys(kind, name);
+  const [originalKey] = uploadKeys(kind, name);
+  const stem = name.replace(/\.\w+$/, "");
   const widths = widthsOf(kind);
   const storage = getStorage();
   const written: string[] = [];
+  const put = async (key: string, data: Uint8Array) => {
+    await storage.put(key, data);
+    written.push(key);
+  };
   try {
     const base = pipeline(bytes).resize({ width: MAX_EDGE, height: MAX_EDGE, fit: "inside", withoutEnlargement: true });
     const original =
@@ -95,16 +113,14 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
             ? base.webp({ quality: 80 })
             : base.avif({ quality: 55, effort: 2 });
     const originalBytes = await original.toBuffer();
-    await storage.put(originalKey!, originalBytes);
-    written.push(originalKey!);
-    for (const [i, width] of widths.entries()) {
-      const variant = await encodeVariant(originalBytes, width, "webp");
-      await storage.put(variantKeys[i]!, variant);
-      written.push(variantKeys[i]!);
+    await put(originalKey!, originalBytes);
+    for (const format of formatsAtUpload()) {
+      for (const width of widths) await put(`${kind}/${stem}-${width}.${format}`, await encodeVariant(originalBytes, width, format));
     }
   } catch (error) {
+    // What was written goes (or, with the store down, is left to the picture sweep).
     await Promise.all(written.map((key) => storage.delete(key).catch(() => {})));
-    if (error instanceof ImageRejected) throw error;
+    if (error instanceof ImageRejected || error instanceof StorageUnavailable) throw error;
     throw new ImageRejected("This picture could not be read. Choose another JPEG, PNG, WebP or AVIF picture.");
   }
   return name;
@@ -114,9 +130,36 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
 export async function deleteImage(kind: ImageKind, img: string | null | undefined): Promise<void> {
   if (!img || img === "none" || !/^[a-z0-9-]+\.(jpg|png|webp|avif)$/.test(img)) return;
   const storage = getStorage();
-  // With its link-preview picture (app/.server/social-image.ts), if one was made.
-  const keys = [...imageKeys(kind, img), `og/${kind}-${img.replace(/\.[a-z0-9]+$/, "")}.jpg`];
+  // With its link-preview picture (app/.server/social-image.ts) and contact-card photo (vcard-photo.ts), if made.
+  const stem = img.replace(/\.[a-z0-9]+$/, "");
+  const keys = [...imageKeys(kind, img), `og/${kind}-${stem}.jpg`, ...(kind === "team" ? [`og/vcard-${stem}.jpg`] : [])];
   await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
+}
+
+/**
+ * Makes the widths (WebP and AVIF) missing from storage for every picture a
+ * row names: with PICTURE_BASE_URL the bucket serves them and cannot make
+ * them on request. One listing a folder, then one picture at a time in the
+ * picture queue; how many widths were made.
+ */
+export async function completePictureWidths(imgsOf: (kind: ImageKind) => Promise<string[]>): Promise<number> {
+  const storage = getStorage();
+  let made = 0;
+  for (const kind of ["team", "articles"] as const) {
+    const present = new Set(await storage.list(kind));
+    for (const img of await imgsOf(kind)) {
+      if (!img || img === "none" || !present.has(`${kind}/${img}`)) continue;
+      const stem = img.replace(/\.\w+$/, "");
+      for (const format of VARIANT_FORMATS) {
+        for (const width of widthsOf(kind)) {
+          const key = `${kind}/${stem}-${width}.${format}`;
+          if (present.has(key)) continue;
+          if (await getImageVariant(key)) made++;
+        }
+      }
+    }
+  }
+  return made;
 }
 
 function encodeVariant(original: Uint8Array, width: number, format: VariantFormat): Promise<Buffer> {
@@ -151,8 +194,8 @@ async function loadOrMake(key: string, kind: ImageKind, stem: string, make: (ori
     const original = await storage.get(`${kind}/${stem}.${ext}`);
     if (!original) continue;
     const bytes = await pictureWork.run(() => make(original));
-    // A full disk costs a remake next time, not the answer. A width kept after its picture was
-    // removed meanwhile is taken by the picture sweep.
+    // A full disk or a bucket refusing the write costs a remake next time, not the answer.
+    // A width kept after its picture was removed meanwhile is taken by the picture sweep.
     await storage.put(key, bytes).catch(() => {});
     return bytes;
   }

@@ -7,7 +7,7 @@
  * Keyed by the typed e-mail, so the answer is the same whether the account exists.
  */
 import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { db } from "./db/client";
+import { db, type Db } from "./db/client";
 import { loginAttempts } from "./db/schema";
 
 export const ACCOUNT_WINDOW_MS = 15 * 60 * 1000;
@@ -23,8 +23,8 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase().slice(0, 320);
 }
 
-async function failuresSince(column: typeof loginAttempts.email | typeof loginAttempts.ip, value: string, since: Date) {
-  const [row] = await db()
+async function failuresSince(column: typeof loginAttempts.email | typeof loginAttempts.ip, value: string, since: Date, tx: Db = db()) {
+  const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(loginAttempts)
     .where(and(eq(column, value), eq(loginAttempts.success, false), gte(loginAttempts.at, since)));
@@ -32,19 +32,23 @@ async function failuresSince(column: typeof loginAttempts.email | typeof loginAt
 }
 
 /** Null when a sign-in may be tried; otherwise the message to show. */
-export async function signInBlocked(email: string, ip: string, now = new Date()): Promise<string | null> {
+export async function signInBlocked(email: string, ip: string, now = new Date(), tx: Db = db()): Promise<string | null> {
   const key = normaliseEmail(email);
-  const [recent, hourly, byIp] = await Promise.all([
-    failuresSince(loginAttempts.email, key, new Date(now.getTime() - ACCOUNT_WINDOW_MS)),
-    failuresSince(loginAttempts.email, key, new Date(now.getTime() - 60 * 60 * 1000)),
-    failuresSince(loginAttempts.ip, ip, new Date(now.getTime() - IP_WINDOW_MS)),
-  ]);
+  const recent = await failuresSince(loginAttempts.email, key, new Date(now.getTime() - ACCOUNT_WINDOW_MS), tx);
+  const hourly = await failuresSince(loginAttempts.email, key, new Date(now.getTime() - 60 * 60 * 1000), tx);
+  const byIp = await failuresSince(loginAttempts.ip, ip, new Date(now.getTime() - IP_WINDOW_MS), tx);
   if (recent >= ACCOUNT_MAX_FAILURES || hourly >= ACCOUNT_HOURLY_MAX_FAILURES || byIp >= IP_MAX_FAILURES) return LOCKED_MESSAGE;
   return null;
 }
 
-export async function recordSignIn(email: string, ip: string, success: boolean): Promise<void> {
-  await db().insert(loginAttempts).values({ email: normaliseEmail(email), ip, success });
+/** For sign-ins that name no account (passkeys): only the address limit applies. */
+export async function addressBlocked(ip: string, now = new Date()): Promise<string | null> {
+  const byIp = await failuresSince(loginAttempts.ip, ip, new Date(now.getTime() - IP_WINDOW_MS));
+  return byIp >= IP_MAX_FAILURES ? LOCKED_MESSAGE : null;
+}
+
+export async function recordSignIn(email: string, ip: string, success: boolean, tx: Db = db()): Promise<void> {
+  await tx.insert(loginAttempts).values({ email: normaliseEmail(email), ip, success });
 }
 
 /** Drops attempts older than a day (called now and then). */

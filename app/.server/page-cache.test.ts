@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding } from "./page-cache";
+import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding, routeCachePolicy, sendCached } from "./page-cache";
 
 describe("page cache keys", () => {
   it("caches only public GET/HEAD pages, keeping only the parameters the pages read", () => {
@@ -11,7 +11,10 @@ describe("page cache keys", () => {
     expect(cacheKey("GET", "/cyber?tab=team")).toBe("/cyber?tab=team");
     expect(cacheKey("GET", "/team.data")).toBe("/team.data");
     expect(cacheKey("GET", "/insights?utm=1")).toBe("/insights");
+    expect(cacheKey("GET", "/contact")).toBe("/contact");
+    expect(cacheKey("GET", "/privacy")).toBe("/privacy");
     expect(cacheKey("POST", "/")).toBeNull();
+    expect(cacheKey("POST", "/contact")).toBeNull();
     expect(cacheKey("GET", "/dashboard")).toBeNull();
     expect(cacheKey("GET", "/dashboard/lawyers")).toBeNull();
     expect(cacheKey("GET", "/admin")).toBeNull();
@@ -78,6 +81,30 @@ describe("PageCache", () => {
     cache.set("/copyright", await entry("2026"), cache.generation);
     expect(cache.get("/copyright")).toBeDefined();
     expect(cache.get("/copyright", Date.now() + 61 * 60 * 1000)).toBeUndefined();
+  });
+
+  it("keeps a page whose route asks for a short s-maxage only that long, and tells a CDN the same", async () => {
+    const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
+    expect(policy).toEqual({ store: true, maxAgeMs: 5000, cacheControl: "public, max-age=0, s-maxage=5" });
+    const cache = new PageCache();
+    const short = await makeEntry({ status: 200, contentType: "text/html", body: Buffer.from("form"), baseCsp: () => "", ...(policy.store ? policy : {}) });
+    cache.set("/contact", short, cache.generation);
+    const now = Date.now();
+    expect(cache.get("/contact", now + 4000)).toBeDefined();
+    expect(cache.get("/contact", now + 6000)).toBeUndefined();
+    // Still the last good copy for a database outage.
+    expect(cache.getLastGood("/contact")?.body.toString()).toBe("form");
+    const headers: string[] = [];
+    const res = { writeHead: (_s: number, h: string[]) => headers.push(...h), end: () => {} };
+    sendCached({ method: "GET", headers: {}, rawHeaders: [] } as never, res as never, short, {});
+    expect(headers[headers.indexOf("Cache-Control") + 1]).toBe("public, max-age=0, s-maxage=5");
+  });
+
+  it("never stores a page whose route says private or no-store; default life otherwise", () => {
+    expect(routeCachePolicy("private, no-store")).toEqual({ store: false });
+    expect(routeCachePolicy("no-store")).toEqual({ store: false });
+    expect(routeCachePolicy(null)).toEqual({ store: true });
+    expect(routeCachePolicy("public, max-age=60")).toEqual({ store: true });
   });
 
   it("negotiates br, then gzip, then identity", () => {

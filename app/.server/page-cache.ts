@@ -25,9 +25,11 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while
 
 /** Paths of the public pages (and their `.data` twins for client navigation). */
 const PUBLIC_PATH =
-  /^\/(?:(?:|_root|team|insights|insurance|construction|cyber|disclaimer|accessibility|copyright|lawyer\/[^/]+|post\/[^/]+)(?:\.data)?|sitemap\.xml|robots\.txt|insights\/feed\.xml)$/;
+  /^\/(?:(?:|_root|team|insights|insurance|construction|cyber|disclaimer|accessibility|copyright|contact|privacy|lawyer\/[^/]+|post\/[^/]+)(?:\.data)?|sitemap\.xml|robots\.txt|insights\/feed\.xml)$/;
 /** Query parameters the public pages read; anything else is dropped from the key and the render. */
 const KEPT_PARAMS = ["category", "page", "tab", "_routes"];
+
+type RawHeaders = { identity: string[]; br: string[]; gzip: string[]; notModified: string[] };
 
 export type CachedPage = {
   status: number;
@@ -39,8 +41,17 @@ export type CachedPage = {
   csp: string;
   size: number;
   storedAt?: number;
+  /**
+   * A shorter life than the cache's own, from the route's `s-maxage` (pages
+   * holding the enquiry form's timing token: decision 0009); that route's
+   * Cache-Control is then also what a CDN is told.
+   */
+  maxAgeMs?: number;
+  cacheControl?: string;
   /** Prebuilt flat header lists (identity, br, gzip, 304), so a hit does no header work. */
-  raw?: { identity: string[]; br: string[]; gzip: string[]; notModified: string[] };
+  raw?: RawHeaders;
+  /** The same for a hit: X-Cache: HIT and a last slot for the request id. */
+  hit?: RawHeaders;
 };
 
 /** The cache key of a request, or null when the request is not for a cacheable public page. */
@@ -73,6 +84,8 @@ export function inlineScriptHashes(html: string): string[] {
 export class PageCache {
   private entries = new Map<string, CachedPage>();
   private lastGood = new Map<string, CachedPage>();
+  /** The most recently used key: asking for it again needs no reordering (a hot page hit after hit). */
+  private newest: string | undefined;
   private bytes = 0;
   generation = 0;
   hits = 0;
@@ -90,16 +103,22 @@ export class PageCache {
 
   get(key: string, now = Date.now()): CachedPage | undefined {
     const entry = this.entries.get(key);
-    if (entry && now - (entry.storedAt ?? now) > this.maxAgeMs) {
+    if (entry && now - (entry.storedAt ?? now) > (entry.maxAgeMs ?? this.maxAgeMs)) {
       // Pages also depend on the date (the copyright year): re-render now and then.
       this.entries.delete(key);
       this.bytes -= entry.size;
+      // Still the last good copy if the database is down when it is next rendered.
+      this.lastGood.delete(key);
+      this.lastGood.set(key, entry);
+      if (this.lastGood.size > this.maxEntries) this.lastGood.delete(this.lastGood.keys().next().value as string);
+      if (this.newest === key) this.newest = undefined;
       return undefined;
     }
-    if (entry) {
+    if (entry && key !== this.newest) {
       // Refresh recency (Map keeps insertion order: oldest first).
       this.entries.delete(key);
       this.entries.set(key, entry);
+      this.newest = key;
     }
     return entry;
   }
@@ -116,6 +135,7 @@ export class PageCache {
     const old = this.entries.get(key);
     if (old) this.bytes -= old.size;
     this.entries.set(key, entry);
+    this.newest = key;
     this.bytes += entry.size;
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value as [string, CachedPage];
@@ -133,11 +153,32 @@ export class PageCache {
       while (this.lastGood.size > this.maxEntries) this.lastGood.delete(this.lastGood.keys().next().value as string);
     }
     this.entries = new Map();
+    this.newest = undefined;
     this.bytes = 0;
   }
 }
 
-export async function makeEntry(response: { status: number; contentType: string; body: Buffer; baseCsp: (hashes: string[]) => string }): Promise<CachedPage> {
+/**
+ * What a route's own Cache-Control says for the page cache: "never" (private
+ * or no-store), a shorter life (s-maxage below the cache's, with the header to
+ * send on), or nothing (the cache's defaults).
+ */
+export function routeCachePolicy(cacheControl: string | null | undefined): { store: false } | { store: true; maxAgeMs?: number; cacheControl?: string } {
+  if (!cacheControl) return { store: true };
+  if (/(?:^|,)\s*(?:no-store|private)\b/i.test(cacheControl)) return { store: false };
+  const sMaxAge = /(?:^|,)\s*s-maxage=(\d{1,7})\b/i.exec(cacheControl);
+  if (!sMaxAge) return { store: true };
+  return { store: true, maxAgeMs: Number(sMaxAge[1]) * 1000, cacheControl };
+}
+
+export async function makeEntry(response: {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  baseCsp: (hashes: string[]) => string;
+  maxAgeMs?: number;
+  cacheControl?: string;
+}): Promise<CachedPage> {
   const isHtml = response.contentType.startsWith("text/html");
   const hashes = isHtml ? inlineScriptHashes(response.body.toString("utf8")) : [];
   const [br, gz] = await Promise.all([
@@ -154,6 +195,7 @@ export async function makeEntry(response: { status: number; contentType: string;
     etag,
     csp: response.baseCsp(hashes),
     size: response.body.length + br.length + gz.length + 512,
+    ...(response.maxAgeMs !== undefined ? { maxAgeMs: response.maxAgeMs, cacheControl: response.cacheControl } : {}),
   };
 }
 
@@ -166,13 +208,42 @@ export function pickEncoding(acceptEncoding: string | string[] | undefined): "br
   return null;
 }
 
-function rawHeaders(entry: CachedPage, base: Record<string, string>) {
+/** pickEncoding for the few Accept-Encoding values browsers send, remembered (bounded). */
+const encodings = new Map<string, "br" | "gzip" | null>();
+function encodingOf(acceptEncoding: string | undefined): "br" | "gzip" | null {
+  if (!acceptEncoding) return null;
+  let encoding = encodings.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = pickEncoding(acceptEncoding);
+    if (encodings.size >= 64) encodings.clear();
+    encodings.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+/**
+ * If-None-Match and Accept-Encoding read from the raw header list: reading
+ * `req.headers` would build an object of every header for two of them.
+ */
+function conditionalHeaders(req: IncomingMessage): { ifNoneMatch?: string; acceptEncoding?: string } {
+  const raw = req.rawHeaders;
+  let ifNoneMatch: string | undefined;
+  let acceptEncoding: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === "if-none-match") ifNoneMatch = ifNoneMatch === undefined ? raw[i + 1] : `${ifNoneMatch}, ${raw[i + 1]}`;
+    else if (name.length === 15 && name.toLowerCase() === "accept-encoding") acceptEncoding = acceptEncoding === undefined ? raw[i + 1] : `${acceptEncoding}, ${raw[i + 1]}`;
+  }
+  return { ifNoneMatch, acceptEncoding };
+}
+
+function rawHeaders(entry: CachedPage, base: Record<string, string>, extra: string[] = []): RawHeaders {
   const common = [
     ...Object.entries(base).flat(),
     "Content-Security-Policy",
     entry.csp,
     "Cache-Control",
-    PUBLIC_CACHE_CONTROL,
+    entry.cacheControl ?? PUBLIC_CACHE_CONTROL,
     "ETag",
     entry.etag,
     "Vary",
@@ -185,25 +256,46 @@ function rawHeaders(entry: CachedPage, base: Record<string, string>) {
     ...(encoding ? ["Content-Encoding", encoding] : []),
     "Content-Length",
     String(body.length),
+    ...extra,
   ];
-  return { identity: withBody(entry.body), br: withBody(entry.br, "br"), gzip: withBody(entry.gzip, "gzip"), notModified: common };
+  return { identity: withBody(entry.body), br: withBody(entry.br, "br"), gzip: withBody(entry.gzip, "gzip"), notModified: [...common, ...extra] };
 }
 
 /**
- * Writes a cached page (or 304) to a Node response. `perRequest` holds the
- * few headers that differ per response (request id, cache status).
+ * Writes a cached page (or 304) to a Node response. With `requestId` it is a
+ * cache hit: X-Cache: HIT and X-Request-Id are sent with the prebuilt headers
+ * (other callers set their own headers with setHeader first).
  */
-export function sendCached(req: IncomingMessage, res: ServerResponse, entry: CachedPage, base: Record<string, string>, perRequest: string[] = []) {
-  entry.raw ??= rawHeaders(entry, base);
-  const inm = req.headers["if-none-match"];
-  if (inm && (inm === entry.etag || inm.split(/\s*,\s*/).includes(entry.etag))) {
-    res.writeHead(304, [...entry.raw.notModified, ...perRequest]);
-    res.end();
-    return;
+export function sendCached(
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: CachedPage,
+  base: Record<string, string>,
+  requestId?: string,
+  /** X-Accel-Expires for a shared proxy in front (proxy-cache.ts), on a hit. */
+  proxyExpires = "0",
+) {
+  let lists: RawHeaders;
+  if (requestId === undefined) lists = entry.raw ??= rawHeaders(entry, base);
+  else lists = entry.hit ??= rawHeaders(entry, base, ["X-Cache", "HIT", "X-Accel-Expires", "0", "X-Request-Id", ""]);
+  const { ifNoneMatch, acceptEncoding } = conditionalHeaders(req);
+  let status = entry.status;
+  let headers: string[];
+  let body: Buffer | undefined;
+  if (ifNoneMatch && (ifNoneMatch === entry.etag || ifNoneMatch.split(/\s*,\s*/).includes(entry.etag))) {
+    status = 304;
+    headers = lists.notModified;
+  } else {
+    const encoding = encodingOf(acceptEncoding);
+    body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
+    headers = encoding === "br" ? lists.br : encoding === "gzip" ? lists.gzip : lists.identity;
   }
-  const encoding = pickEncoding(req.headers["accept-encoding"]);
-  const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
-  const headers = encoding === "br" ? entry.raw.br : encoding === "gzip" ? entry.raw.gzip : entry.raw.identity;
-  res.writeHead(entry.status, perRequest.length ? headers.concat(perRequest) : headers);
+  // The request id goes in the list's last slot (the proxy expiry two before): writeHead reads the list at once and keeps no
+  // reference to it, so the list is reused instead of copied for every hit.
+  if (requestId !== undefined) {
+    headers[headers.length - 1] = requestId;
+    headers[headers.length - 3] = proxyExpires;
+  }
+  res.writeHead(status, headers);
   res.end(req.method === "HEAD" ? undefined : body);
 }

@@ -33,5 +33,4 @@ export async function verifyPassword({ hash, password }: { hash: string; passwor
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 128;
+export { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/forms/password";

@@ -3,11 +3,13 @@
  * after (admin/team.server.ts, admin/articles.server.ts), so a crash
  * (`kill -9`, power loss) between the two leaves picture files without a
  * row: never shown, but kept on disk. The sweep removes them:
- * - embedded database (one process holds it, nothing saves before the
- *   server listens): at start-up, at once;
- * - PostgreSQL (other processes may be between picture and row right now):
- *   every SWEEP_INTERVAL_MS, a file is removed only when it was already
- *   without a row at the previous sweep.
+ * - embedded database with pictures on its own disk (one process holds
+ *   both, nothing saves before the server listens): at start-up, at once;
+ * - PostgreSQL, or pictures in a bucket (other processes may be between
+ *   picture and row right now): every SWEEP_INTERVAL_MS, a file is removed
+ *   only when it was already without a row at the previous sweep. A bucket
+ *   is listed page by page (storage-s3.ts). One bucket serves one site: the
+ *   sweep removes pictures its database does not name.
  * Half-written files (`*.tmp`, a crash during a write) go too: all of them
  * at start-up on the embedded database, those older than TEMP_MAX_AGE_MS on
  * PostgreSQL (a write takes seconds).
@@ -15,12 +17,18 @@
 import { articles, team } from "./db/schema";
 import { db } from "./db/client";
 import { log } from "./log";
-import { getStorage, IMAGE_FOLDERS } from "./storage";
+import { getStorage, IMAGE_FOLDERS, type ImageFolder } from "./storage";
 
 export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 export const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The `img` values of a table's rows (pictures in use). */
+export async function rowPictures(folder: ImageFolder): Promise<string[]> {
+  const table = folder === "team" ? team : articles;
+  return (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
+}
 
 /** Storage keys of pictures (originals and their widths) that no team or article row uses. */
 export async function findOrphanPictures(): Promise<string[]> {
@@ -29,8 +37,7 @@ export async function findOrphanPictures(): Promise<string[]> {
   for (const folder of IMAGE_FOLDERS) {
     const keys = await storage.list(folder);
     if (keys.length === 0) continue;
-    const table = folder === "team" ? team : articles;
-    const imgs = (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
+    const imgs = await rowPictures(folder);
     const live = new Set(imgs.map((img) => `${folder}/${img}`));
     const stems = imgs.map((img) => img.replace(/\.\w+$/, ""));
     const widthOf = new RegExp(`^${escape(folder)}/(${stems.map(escape).join("|") || "(?!)"})-\\d+\\.(webp|avif)$`);

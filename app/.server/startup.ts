@@ -9,7 +9,12 @@ import { getDatabase, openDatabase, setDatabase, type Database } from "./db/clie
 import { isContentEmpty, seedDemoContent } from "./db/seed";
 import { getEnv, type Env } from "./env";
 import { log } from "./log";
-import { createPictureSweeper, SWEEP_INTERVAL_MS, type PictureSweeper } from "./picture-sweep";
+import { completePictureWidths } from "./images";
+import { siteJobs } from "./jobs";
+import { closeMail } from "./mail";
+import { rowPictures } from "./picture-sweep";
+import { createScheduler, type Scheduler } from "./scheduler";
+import { getStorage } from "./storage";
 
 export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
   const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
@@ -35,25 +40,44 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
     await seedDemoContent((message) => log("info", message));
   }
   await ensureAdminFromEnv(env);
-  // Pictures left without a row by a crash during a save (see picture-sweep.ts).
-  if (database.kind === "pglite") {
-    await createPictureSweeper()
-      .sweep(true)
-      .catch((error: unknown) => log("warn", "picture sweep failed", { error: (error as Error).message }));
-  } else {
-    holder.__pictureSweeper = createPictureSweeper({ intervalMs: SWEEP_INTERVAL_MS });
-    holder.__pictureSweeper.sweep().catch((error: unknown) => log("warn", "picture sweep failed", { error: (error as Error).message }));
+  const storage = getStorage();
+  if (storage.kind === "bucket") {
+    // The site starts without its pictures (public pages do not need the bucket), and says so.
+    storage.check?.().then(
+      () => log("info", "picture bucket answers", { bucket: env.S3_BUCKET }),
+      (error: unknown) => log("error", "picture bucket does not answer; pages are served, picture uploads fail until it does", { error: (error as Error).message }),
+    );
+  }
+  if (database.kind === "postgres" && !env.AUTH_SECRET) {
+    log("warn", "AUTH_SECRET is not set: this instance signs sessions with a secret of its own DATA_DIR; set the same AUTH_SECRET on every instance");
+  }
+  if (env.PICTURE_BASE_URL) {
+    // The bucket serves the widths itself: make those older pictures lack (AVIF ones), in the background.
+    completePictureWidths(rowPictures).then(
+      (made) => made && log("info", "picture widths made for PICTURE_BASE_URL", { count: made }),
+      (error: unknown) => log("warn", "picture widths not completed", { error: (error as Error).message }),
+    );
   }
   holder.__contentSync = await startContentSync(database);
-  log("info", "services ready", { database: database.kind, ms: Date.now() - started });
+  // Timed work (jobs.ts): each job runs once now (what fell due while no server ran), then on its interval.
+  holder.__scheduler = createScheduler(database, siteJobs(database));
+  await holder.__scheduler.start();
+  log("info", "services ready", { database: database.kind, pictures: storage.kind, ms: Date.now() - started });
   return database;
 }
 
-const holder = globalThis as unknown as { __contentSync?: ContentSync; __pictureSweeper?: PictureSweeper };
+const holder = globalThis as unknown as { __contentSync?: ContentSync; __scheduler?: Scheduler };
+
+/** The running scheduler (tests and scripts run a job now through it). */
+export function getScheduler(): Scheduler | undefined {
+  return holder.__scheduler;
+}
 
 export async function stopServices(): Promise<void> {
-  holder.__pictureSweeper?.stop();
-  holder.__pictureSweeper = undefined;
+  await holder.__scheduler?.stop();
+  holder.__scheduler = undefined;
+  closeMail();
+  getStorage().close?.();
   await holder.__contentSync?.stop();
   holder.__contentSync = undefined;
   let database: Database | undefined;

@@ -1,24 +1,49 @@
 /**
- * Where uploaded pictures live: a small interface so an S3-compatible store
- * can replace the disk later. Keys are `team/{uuid}.{ext}` or
- * `articles/{uuid}-{width}.webp`, plus `og/{kind}-{uuid}.jpg`: the 1200×630
- * link-preview pictures made from them on demand (regenerable, so left out of
- * IMAGE_FOLDERS and backups). Nothing outside those folders is reachable.
+ * Where uploaded pictures live: the disk (`DATA_DIR/uploads`, the default) or
+ * an S3-compatible bucket (`S3_BUCKET`…, storage-s3.ts), behind one interface.
+ * Keys are `team/{uuid}.{ext}` or `articles/{uuid}-{width}.webp`, plus
+ * `og/{kind}-{uuid}.jpg`: the 1200×630 link-preview pictures made from them on
+ * demand (regenerable, so left out of IMAGE_FOLDERS and backups). Nothing
+ * outside those folders is reachable.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { getEnv } from "./env";
+import { getEnv, type Env } from "./env";
+import { s3Storage } from "./storage-s3";
 
 export const IMAGE_FOLDERS = ["team", "articles"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 
+/**
+ * put/get/delete/list of picture files. `get` answers undefined for a key
+ * that is not stored; a store that cannot be reached (a bucket that does not
+ * answer, refused credentials, a full disk) throws StorageUnavailable.
+ */
 export interface Storage {
+  /** "disk" or "bucket" (log lines, the sweep's choice of schedule). */
+  readonly kind: "disk" | "bucket";
   put(key: string, bytes: Uint8Array): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
+  /** Every key in a folder (a bucket is listed page by page). */
   list(folder: ImageFolder): Promise<string[]>;
   /** Removes half-written files a crash left behind (older than `olderThanMs`); how many. */
   removeStaleTemporary?(olderThanMs: number): Promise<number>;
+  /** Throws StorageUnavailable when the store does not answer (a start-up check). */
+  check?(): Promise<void>;
+  /** Frees connections (scripts, tests). */
+  close?(): void;
+}
+
+/** The picture store could not be reached or refused the request; nothing about the key itself. */
+export class StorageUnavailable extends Error {
+  override name = "StorageUnavailable";
+}
+
+/** The Content-Type of a stored picture, from its key. */
+export function contentTypeOf(key: string): string {
+  const ext = key.slice(key.lastIndexOf(".") + 1);
+  return ext === "jpg" ? "image/jpeg" : `image/${ext}`;
 }
 
 const KEY = /^(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)$/;
@@ -33,19 +58,25 @@ function checkKey(key: string) {
 
 export function diskStorage(root: string): Storage {
   return {
+    kind: "disk",
     async put(key, bytes) {
       checkKey(key);
       const file = path.join(root, key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
-      const handle = await fs.open(tmp, "w");
       try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        const handle = await fs.open(tmp, "w");
+        try {
+          await handle.writeFile(bytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fs.rename(tmp, file);
+      } catch (error) {
+        await fs.rm(tmp, { force: true }).catch(() => {});
+        throw new StorageUnavailable(`The picture folder ${root} could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      await fs.rename(tmp, file);
     },
     async get(key) {
       if (!isValidKey(key)) return undefined;
@@ -92,8 +123,23 @@ export function diskStorage(root: string): Storage {
 
 const holder = globalThis as unknown as { __firmStorage?: Storage };
 
+/** The store the environment names: a bucket when S3_BUCKET is set, else DATA_DIR/uploads. */
+export function configuredStorage(env: Env = getEnv()): Storage {
+  if (env.S3_BUCKET) {
+    return s3Storage({
+      bucket: env.S3_BUCKET,
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return diskStorage(path.join(env.dataDir, "uploads"));
+}
+
 export function getStorage(): Storage {
-  holder.__firmStorage ??= diskStorage(path.join(getEnv().dataDir, "uploads"));
+  holder.__firmStorage ??= configuredStorage();
   return holder.__firmStorage;
 }
 

@@ -1,22 +1,32 @@
 /**
  * The article save (shared by /dashboard/articles/new and
- * /dashboard/articles/:id/edit) and delete. The caller has already called
- * requireStaff(request). Bodies are sanitised before they are stored; the
- * picture and the row are written together (see team.server.ts).
+ * /dashboard/articles/:id/edit) and delete. The caller has already checked
+ * the session and role (actingStaff) and passes the Actor the audit trail
+ * records. Bodies are sanitised before they are stored; the picture and the
+ * row are written together (see team.server.ts).
  */
 import { data, redirect } from "react-router";
 import { articleSchema, articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
 import { fieldErrors, formValues, hasMissing } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
-import { articleDateText } from "~/lib/dates";
 import { createArticle, deleteArticle, updateArticle, type Article } from "../db/articles";
 import { deleteImage, ImageRejected, saveImage } from "../images";
+import type { Actor } from "../audit";
 import { log } from "../log";
+import { EditConflict } from "../db/revisions";
+import { conflictText } from "~/lib/forms/conflict";
+import { StorageUnavailable } from "../storage";
 import { sanitizeArticleHtml } from "../sanitize";
 import { flashHeaders } from "./flash.server";
 import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
 
-export type ArticleActionData = FailureData & { values?: ArticleFormValues };
+export type ArticleActionData = FailureData & { values?: ArticleFormValues; conflict?: boolean };
+
+/** The version the form was opened on (hidden field); undefined skips the check (old forms, scripts). */
+export function formVersion(v: unknown): number | undefined {
+  const n = typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
 
 function fail(status: number, body: ArticleActionData) {
   return data<ArticleActionData>(body, { status });
@@ -35,7 +45,7 @@ export function bodyHtml(copy: string): string {
     .join("");
 }
 
-export async function saveArticleAction(request: Request, existing?: Article) {
+export async function saveArticleAction(request: Request, actor: Actor, existing?: Article) {
   const form = await readForm(request, MAX_FORM_BYTES);
   if (isRefusal(form)) return form;
   const raw = formValues(form);
@@ -62,19 +72,21 @@ export async function saveArticleAction(request: Request, existing?: Article) {
       newImg = await saveImage("articles", new Uint8Array(await file.arrayBuffer()));
     } catch (error) {
       if (!(error instanceof ImageRejected)) log("error", "article picture not saved", { error: (error as Error).message });
-      const message = error instanceof ImageRejected ? error.message : MSG.imageUploadError;
-      return fail(error instanceof ImageRejected ? 400 : 500, {
+      // A store that does not answer: 503 with what was typed, and a message that says it is not the picture.
+      const message = error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
+      return fail(error instanceof ImageRejected ? 400 : error instanceof StorageUnavailable ? 503 : 500, {
         status: { tone: "error", text: MSG.imageUploadError },
         errors: { photo: `${message} ${MSG.chooseImageAgain}` },
         values,
       });
     }
   }
-  const input = { ...parsed.data, copy, img: newImg ?? existing?.img ?? "" };
+  const { status, publishAt, ...fields } = parsed.data;
+  const input = { ...fields, copy, img: newImg ?? existing?.img ?? "", state: { status, publishAt } };
 
   if (!existing) {
     try {
-      await createArticle({ ...input, date: articleDateText(new Date()) });
+      await createArticle(input, actor);
     } catch (error) {
       log("error", "article not added", { error: (error as Error).message });
       if (newImg) await deleteImage("articles", newImg);
@@ -85,8 +97,17 @@ export async function saveArticleAction(request: Request, existing?: Article) {
 
   let result: Awaited<ReturnType<typeof updateArticle>>;
   try {
-    result = await updateArticle(existing.id, input);
+    result = await updateArticle(existing.id, { ...input, expectedVersion: formVersion(raw.version) }, actor);
   } catch (error) {
+    if (error instanceof EditConflict) {
+      if (newImg) await deleteImage("articles", newImg);
+      return fail(409, {
+        status: { tone: "error", text: conflictText(error.savedBy, error.savedAt) },
+        values,
+        conflict: true,
+        errors: newImg ? { photo: MSG.chooseImageAgain } : undefined,
+      });
+    }
     log("error", "article not updated", { id: existing.id, error: (error as Error).message });
     result = undefined;
   }
@@ -98,20 +119,20 @@ export async function saveArticleAction(request: Request, existing?: Article) {
   return redirect(`/dashboard/articles/${result.after.id}/edit`, { headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }) });
 }
 
-export async function deleteArticleAction(request: Request) {
+export async function deleteArticleAction(request: Request, actor: Actor) {
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const id = parseId(form.get("id"));
   if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: MSG.articleDeleteError } });
   let row: Article | undefined;
   try {
-    row = await deleteArticle(id);
+    row = await deleteArticle(id, actor);
   } catch (error) {
     log("error", "article not deleted", { id, error: (error as Error).message });
     return fail(500, { status: { tone: "error", text: MSG.articleDeleteError } });
   }
   if (!row) return fail(404, { status: { tone: "error", text: MSG.articleDeleteError } });
-  await deleteImage("articles", row.img);
+  // In the Trash: the picture stays until the item is deleted permanently (trash.ts).
   const q = String(form.get("q") ?? "").slice(0, 200);
   return redirect(`/dashboard/articles${q ? `?q=${encodeURIComponent(q)}` : ""}`, {
     headers: await flashHeaders({ tone: "success", text: MSG.articleDeleted }),

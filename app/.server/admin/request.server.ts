@@ -1,8 +1,10 @@
 /** Reading dashboard form posts safely: a size cap before parsing, and 400 (not 500) for a body that cannot be read. */
 import { data, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import { MSG, type Status } from "~/lib/forms/messages";
+import { staffActor, type Actor } from "../audit";
 import { isSessionCheckUnavailable, requireStaff } from "../auth";
 import { MAX_UPLOAD_BYTES } from "../images";
+import type { Permission } from "../roles";
 
 /** A picture of at most 10 MB plus the rest of the form. */
 export const MAX_FORM_BYTES = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
@@ -18,25 +20,36 @@ function refuse(status: number, text: string) {
 export type Refusal = DataWithResponseInit<FailureData>;
 
 /**
- * The first line of every dashboard action: null when a staff member is
- * signed in. When the database cannot check the session (an outage) the
- * action answers the form's own failure message with 503: nothing is
- * written, the page is not replaced by an error page and, as for every
- * failed save, the form keeps what was typed. Without a session it throws
- * requireStaff's 401.
+ * The first line of every dashboard action: the signed-in staff member as
+ * the Actor its writes are recorded under (audit.ts). Without a session it
+ * throws requireStaff's 401; without the `permission` (roles.ts) its 403;
+ * nothing is written either way. When the database cannot check the session
+ * (an outage) it returns the form's own failure message with 503: nothing
+ * is written, the page is not replaced by an error page and, as for every
+ * failed save, the form keeps what was typed.
+ *
+ *     const actor = await actingStaff(request, context, MSG.updateError);
+ *     if (isRefusal(actor)) return actor;
  */
-export async function refuseUnlessStaff(request: Request, failure: string): Promise<Refusal | null> {
+export async function actingStaff(
+  request: Request,
+  context: { clientIp: string },
+  failure: string,
+  /** null: any signed-in staff member (their own account). */
+  permission: Permission | null = "content",
+  options: { twoFactorSetup?: boolean } = {},
+): Promise<Actor | Refusal> {
   try {
-    await requireStaff(request);
-    return null;
+    return staffActor(await requireStaff(request, permission ?? undefined, options), context.clientIp);
   } catch (error) {
     if (isSessionCheckUnavailable(error)) return refuse(503, failure);
     throw error;
   }
 }
 
-export function isRefusal(value: FormData | Refusal): value is Refusal {
-  return !(value instanceof FormData);
+/** True for an answer to return as it is (a refused request), false for the form or the actor. */
+export function isRefusal<T extends object>(value: T | Refusal): value is Refusal {
+  return (value as { type?: unknown }).type === "DataWithResponseInit";
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The team member save (shared by /dashboard/lawyers/new and
  * /dashboard/lawyer/:slug) and delete (from the list). The caller has
- * already called requireStaff(request).
+ * already checked the session and role (actingStaff) and passes the Actor
+ * that the audit trail records.
  *
  * A save writes the row and the picture together: the new picture is stored
  * first; if the database write fails it is removed; the picture the row no
@@ -13,17 +14,22 @@ import { MSG } from "~/lib/forms/messages";
 import { checkStaffEntry, TEAM_LISTS, teamMemberSchema, teamValuesFromForm, type TeamFormValues } from "~/lib/forms/team";
 import { createTeamMember, deleteTeamMember, type TeamMember, updateTeamMember } from "../db/team";
 import { deleteImage, ImageRejected, saveImage } from "../images";
+import type { Actor } from "../audit";
 import { log } from "../log";
+import { formVersion } from "./articles.server";
+import { EditConflict } from "../db/revisions";
+import { conflictText } from "~/lib/forms/conflict";
+import { StorageUnavailable } from "../storage";
 import { flashHeaders } from "./flash.server";
 import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
 
-export type TeamActionData = FailureData & { values?: TeamFormValues; staffMessage?: string; staffOpen?: boolean };
+export type TeamActionData = FailureData & { values?: TeamFormValues; staffMessage?: string; staffOpen?: boolean; conflict?: boolean };
 
 function fail(status: number, body: TeamActionData) {
   return data<TeamActionData>(body, { status });
 }
 
-export async function saveTeamMemberAction(request: Request, existing?: TeamMember) {
+export async function saveTeamMemberAction(request: Request, actor: Actor, existing?: TeamMember) {
   const form = await readForm(request, MAX_FORM_BYTES);
   if (isRefusal(form)) return form;
   const raw = formValues(form, TEAM_LISTS);
@@ -55,8 +61,9 @@ export async function saveTeamMemberAction(request: Request, existing?: TeamMemb
       newImg = await saveImage("team", new Uint8Array(await file.arrayBuffer()));
     } catch (error) {
       if (!(error instanceof ImageRejected)) log("error", "team picture not saved", { error: (error as Error).message });
-      const message = error instanceof ImageRejected ? error.message : MSG.imageUploadError;
-      return fail(error instanceof ImageRejected ? 400 : 500, {
+      // A store that does not answer: 503 with what was typed, and a message that says it is not the picture.
+      const message = error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
+      return fail(error instanceof ImageRejected ? 400 : error instanceof StorageUnavailable ? 503 : 500, {
         status: { tone: "error", text: MSG.imageUploadError },
         errors: { photo: `${message} ${MSG.chooseImageAgain}` },
         values,
@@ -69,7 +76,7 @@ export async function saveTeamMemberAction(request: Request, existing?: TeamMemb
   if (!existing) {
     let created: TeamMember;
     try {
-      created = await createTeamMember(input);
+      created = await createTeamMember(input, actor);
     } catch (error) {
       log("error", "team member not added", { error: (error as Error).message });
       if (newImg) await deleteImage("team", newImg);
@@ -80,8 +87,17 @@ export async function saveTeamMemberAction(request: Request, existing?: TeamMemb
 
   let result: Awaited<ReturnType<typeof updateTeamMember>>;
   try {
-    result = await updateTeamMember(existing.id, input);
+    result = await updateTeamMember(existing.id, { ...input, expectedVersion: formVersion(raw.version) }, actor);
   } catch (error) {
+    if (error instanceof EditConflict) {
+      if (newImg) await deleteImage("team", newImg);
+      return fail(409, {
+        status: { tone: "error", text: conflictText(error.savedBy, error.savedAt) },
+        values,
+        conflict: true,
+        errors: newImg ? { photo: MSG.chooseImageAgain } : undefined,
+      });
+    }
     log("error", "team member not updated", { id: existing.id, error: (error as Error).message });
     result = undefined;
   }
@@ -96,20 +112,20 @@ export async function saveTeamMemberAction(request: Request, existing?: TeamMemb
 }
 
 /** intent=delete with id, from the team list. A failed delete leaves the member listed and says so. */
-export async function deleteTeamMemberAction(request: Request) {
+export async function deleteTeamMemberAction(request: Request, actor: Actor) {
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const id = parseId(form.get("id"));
   if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: MSG.teamDeleteError } });
   let row: TeamMember | undefined;
   try {
-    row = await deleteTeamMember(id);
+    row = await deleteTeamMember(id, actor);
   } catch (error) {
     log("error", "team member not deleted", { id, error: (error as Error).message });
     return fail(500, { status: { tone: "error", text: MSG.teamDeleteError } });
   }
   if (!row) return fail(404, { status: { tone: "error", text: MSG.teamDeleteError } });
-  await deleteImage("team", row.img);
+  // In the Trash: the picture stays until the item is deleted permanently (trash.ts).
   const q = String(form.get("q") ?? "").slice(0, 200);
   return redirect(`/dashboard/lawyers${q ? `?q=${encodeURIComponent(q)}` : ""}`, {
     headers: await flashHeaders({ tone: "success", text: MSG.teamDeleted(row.full_name) }),

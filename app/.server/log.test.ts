@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { log, logRequest } from "./log";
+
+async function written(run: () => void): Promise<string[]> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    return true;
+  });
+  run();
+  await new Promise((resolve) => setImmediate(resolve));
+  spy.mockRestore();
+  return lines;
+}
+
+describe("request log lines", () => {
+  const saved = process.env.LOG_LEVEL;
+  afterEach(() => {
+    process.env.LOG_LEVEL = saved;
+  });
+
+  it("are one JSON line each with the same fields as a log() line, in one write per batch", async () => {
+    process.env.LOG_LEVEL = "info";
+    const lines = await written(() => {
+      logRequest("3f0c", "GET", '/post/a"b\\c', 200, 0.456, "hit");
+      logRequest("3f0d", "HEAD", "/", 304, 12.04);
+      log("info", "request", { id: "3f0e", method: "GET", path: "/team", status: 200, ms: 1.2, cache: "miss" });
+    });
+    expect(lines).toHaveLength(3);
+    const [a, b, c] = lines.map((l) => JSON.parse(l));
+    expect(a).toEqual({ time: a.time, level: "info", msg: "request", id: "3f0c", method: "GET", path: '/post/a"b\\c', status: 200, ms: 0.5, cache: "hit" });
+    expect(b).toEqual({ time: b.time, level: "info", msg: "request", id: "3f0d", method: "HEAD", path: "/", status: 304, ms: 12 });
+    expect(Object.keys(a)).toEqual(Object.keys(c));
+    expect(new Date(a.time).toISOString()).toBe(a.time);
+  });
+
+  it("follow LOG_LEVEL", async () => {
+    process.env.LOG_LEVEL = "error";
+    expect(await written(() => logRequest("1", "GET", "/", 200, 1, "hit"))).toEqual([]);
+    process.env.LOG_LEVEL = "silent";
+    expect(await written(() => logRequest("1", "GET", "/", 200, 1, "hit"))).toEqual([]);
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { can, canManageRole, isRole, ROLES } from "./roles";
+
+describe("roles", () => {
+  it("owners may do everything; admins everything but the outbox and security settings; editors content only", () => {
+    expect(ROLES).toEqual(["owner", "admin", "editor"]);
+    for (const p of ["content", "staff", "activity", "enquiries", "outbox", "security"] as const) expect(can("owner", p)).toBe(true);
+    expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("admin", p as never))).toEqual(["content", "staff", "activity", "enquiries"]);
+    expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("editor", p as never))).toEqual(["content"]);
+  });
+
+  it("only owners manage owner accounts; editors manage nobody", () => {
+    expect(canManageRole("owner", "owner")).toBe(true);
+    expect(canManageRole("admin", "owner")).toBe(false);
+    expect(canManageRole("admin", "admin")).toBe(true);
+    expect(canManageRole("admin", "editor")).toBe(true);
+    expect(canManageRole("editor", "editor")).toBe(false);
+  });
+
+  it("recognises only the three roles", () => {
+    expect(isRole("owner")).toBe(true);
+    expect(isRole("superuser")).toBe(false);
+    expect(isRole(undefined)).toBe(false);
+  });
+});

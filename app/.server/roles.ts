@@ -1,0 +1,56 @@
+/**
+ * Roles: the one place that says what each kind of staff account may do.
+ * Loaders and actions ask through `requireStaff(request, permission)`
+ * (auth.ts), which answers 403 when the role lacks the permission.
+ *
+ * - owner: everything (the account from ADMIN_EMAIL or `npm run admin:create`);
+ * - admin: everything but owners (cannot make, change or remove an owner;
+ *   cannot read the outbox or change security settings);
+ * - editor: content only (team, articles, office hours, page headers).
+ */
+import { MSG } from "~/lib/forms/messages";
+
+export const ROLES = ["owner", "admin", "editor"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin", editor: "Editor" };
+
+export type Permission =
+  /** Team members, articles, office hours, page headers (and their history and trash). */
+  | "content"
+  /** The Staff screen: invite, change roles, deactivate (owners only for owner accounts). */
+  | "staff"
+  /** The Activity screen (the audit trail). */
+  | "activity"
+  /** Enquiries sent through the public form. */
+  | "enquiries"
+  /** The mail outbox (it holds invitation and reset links). */
+  | "outbox"
+  /** Security settings such as requiring two-factor sign-in for everyone. */
+  | "security";
+
+const GRANTS: Record<Role, readonly Permission[]> = {
+  owner: ["content", "staff", "activity", "enquiries", "outbox", "security"],
+  admin: ["content", "staff", "activity", "enquiries"],
+  editor: ["content"],
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return GRANTS[role].includes(permission);
+}
+
+/**
+ * Whether `actor` may manage an account of role `target` (change its role,
+ * deactivate, resend or withdraw its invitation), or give an account the role
+ * `target`. Only owners touch owners.
+ */
+export function canManageRole(actor: Role, target: Role): boolean {
+  if (!can(actor, "staff")) return false;
+  return target !== "owner" || actor === "owner";
+}
+
+export const FORBIDDEN_MESSAGE = MSG.forbidden;
