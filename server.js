@@ -65,16 +65,19 @@ if (DEV) {
   handler = mod.createProductionHandler();
 }
 
-const server = http.createServer(handler);
-server.keepAliveTimeout = 5000;
 let lastConnectionAt = 0;
 let inFlight = 0;
+// Requests in flight, for the shutdown drain. One listener and one shared close callback: this is
+// on the path of every cache hit (a second "request" listener makes every emit copy the listener list).
+const finished = () => inFlight--;
+const server = http.createServer((req, res) => {
+  inFlight++;
+  res.on("close", finished);
+  handler(req, res);
+});
+server.keepAliveTimeout = 5000;
 server.on("connection", () => {
   lastConnectionAt = Date.now();
-});
-server.on("request", (_req, res) => {
-  inFlight++;
-  res.once("close", () => inFlight--);
 });
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();

@@ -1,19 +1,66 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, ScrollRestoration } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
+import cssHref from "./app.css?url";
 import interFont from "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import serifFont from "../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
+import enhanceUrl from "virtual:public-enhancement";
 import { useNonce } from "./lib/nonce";
+import { wantsHydration } from "./lib/hydrate";
+import { SPECULATION_RULES } from "./lib/speculation-rules";
 import { ErrorPage } from "./components/error-page";
 import { LowPriorityScripts } from "./components/low-priority-scripts";
+import { getEnv } from "./.server/env";
+
+/** Where picture URLs start (components/public/picture.tsx): /images, or PICTURE_BASE_URL. */
+export function loader() {
+  return { pictureBase: getEnv().pictureBase };
+}
 
 export const links: Route.LinksFunction = () => [
+  // Both families are in the first view (body text, the headings that are the largest paint).
   { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: serifFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
 ];
 
+/**
+ * Scripts: React Router's (hydration, client navigation) only for routes that
+ * ask (`handle = { hydrate: true }`: the dashboard and its sign-in page).
+ * Public pages get the enhancement module (a few KB, no framework) and the
+ * Speculation Rules that make the next page instant (lib/hydrate.ts).
+ */
+function PageScripts({ nonce }: { nonce?: string }) {
+  if (wantsHydration(useMatches())) {
+    return (
+      <>
+        <ScrollRestoration nonce={nonce} />
+        <LowPriorityScripts nonce={nonce} />
+      </>
+    );
+  }
+  return (
+    <>
+      <script type="module" src={enhanceUrl} fetchPriority="low" nonce={nonce} />
+      <script type="speculationrules" nonce={nonce} dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
+    </>
+  );
+}
+
+/**
+ * The stylesheet: public pages carry it inline (the public layout's loader
+ * reads it on the server; one round trip less before the first paint), the
+ * dashboard links the same file. A page without it (an error before the
+ * layout) links it too.
+ */
+function Stylesheet() {
+  const matches = useMatches();
+  const css = wantsHydration(matches) ? undefined : (matches.find((m) => m.id === "routes/public/layout")?.data as { css?: string } | undefined)?.css;
+  return css ? <style dangerouslySetInnerHTML={{ __html: css }} /> : <link rel="stylesheet" href={cssHref} />;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
+  const nonce = useNonce() || undefined;
   return (
     <html lang="en-CA">
       <head>
@@ -22,11 +69,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#13233a" />
         <Meta />
         <Links />
+        <Stylesheet />
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <LowPriorityScripts nonce={nonce} />
+        <PageScripts nonce={nonce} />
       </body>
     </html>
   );

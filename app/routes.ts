@@ -14,6 +14,14 @@ export default [
     route("disclaimer", "routes/public/disclaimer.tsx"),
     route("accessibility", "routes/public/accessibility.tsx"),
     route("copyright", "routes/public/copyright.tsx"),
+    route("contact", "routes/public/contact.tsx"),
+    route("privacy", "routes/public/privacy.tsx"),
+    route("search", "routes/public/search.tsx"),
+    // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/preview.ts; never cached).
+    route("preview/post/:slug", "routes/public/post.tsx", { id: "preview-post" }),
+    route("preview/lawyer/:slug", "routes/public/lawyer.tsx", { id: "preview-lawyer" }),
+    route("preview/shared/post/:slug", "routes/public/post.tsx", { id: "preview-shared-post" }),
+    route("preview/shared/lawyer/:slug", "routes/public/lawyer.tsx", { id: "preview-shared-lawyer" }),
     route("*", "routes/public/not-found.tsx"),
   ]),
   // Resource routes.
@@ -25,6 +33,11 @@ export default [
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).
   route("admin", "routes/admin/login.tsx"),
+  route("admin/two-factor", "routes/admin/two-factor.tsx"),
+  route("admin/passkey", "routes/admin/passkey-options.ts"),
+  route("admin/forgot-password", "routes/admin/forgot-password.tsx"),
+  route("admin/reset-password/:token", "routes/admin/reset-password.tsx"),
+  route("admin/invitation/:token", "routes/admin/invitation.tsx"),
   route("logout", "routes/admin/logout.ts"),
   layout("routes/admin/layout.tsx", [
     ...prefix("dashboard", [
@@ -35,8 +48,19 @@ export default [
       route("articles", "routes/admin/articles.tsx"),
       route("articles/new", "routes/admin/article-new.tsx"),
       route("articles/:id/edit", "routes/admin/article-edit.tsx"),
+      route("trash", "routes/admin/trash.tsx"),
+      route("history/:kind/:id", "routes/admin/history.tsx"),
       route("hours/edit", "routes/admin/hours.tsx"),
       route("headers/edit", "routes/admin/headers.tsx"),
+      route("enquiries", "routes/admin/enquiries.tsx"),
+      route("enquiries/:id", "routes/admin/enquiry.tsx"),
+      route("staff", "routes/admin/staff.tsx"),
+      route("activity", "routes/admin/activity.tsx"),
+      route("outbox", "routes/admin/outbox.tsx"),
+      route("outbox/:id", "routes/admin/outbox-message.tsx"),
+      route("account", "routes/admin/account.tsx"),
+      route("account/two-factor", "routes/admin/account-two-factor.tsx"),
+      route("account/passkey-options", "routes/admin/account-passkey-options.ts"),
     ]),
   ]),
 ] satisfies RouteConfig;

@@ -12,14 +12,15 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
 import { onContentChange } from "~/.server/content-events";
-import { cacheKey, inlineScriptHashes, makeEntry, PageCache, sendCached, type CachedPage } from "~/.server/page-cache";
+import { cacheKey, inlineScriptHashes, makeEntry, PageCache, routeCachePolicy, sendCached, type CachedPage } from "~/.server/page-cache";
 import { unavailablePage } from "~/.server/unavailable-page";
+import { proxyExpiry } from "~/.server/proxy-cache";
 import { createLimiter } from "~/.server/limiter";
 import * as serverBuild from "virtual:react-router/server-build";
 import { getDatabase } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
-import { log } from "~/.server/log";
-import { getStorage, isValidKey } from "~/.server/storage";
+import { log, logRequest } from "~/.server/log";
+import { contentTypeOf, getStorage, isValidKey, StorageUnavailable } from "~/.server/storage";
 import { getImageVariant } from "~/.server/images";
 import { parseVariantKey } from "~/lib/images";
 import { startServices, stopServices } from "~/.server/startup";
@@ -84,16 +85,7 @@ export function createApp(options: { static?: boolean } = {}) {
     res.locals.nonce = nonce;
     res.setHeader("X-Request-Id", requestId);
     for (const [name, value] of Object.entries(securityHeaders(nonce))) res.setHeader(name, value);
-    res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log("info", "request", {
-        id: requestId,
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
-      });
-    });
+    res.on("finish", () => logRequest(requestId, req.method, req.path, res.statusCode, Number(process.hrtime.bigint() - started) / 1e6));
     next();
   });
 
@@ -147,20 +139,21 @@ export function createApp(options: { static?: boolean } = {}) {
       /* malformed encoding: a miss */
     }
     // A responsive width is read like any picture, or made from its original if not made yet (AVIF ones).
-    const bytes = parseVariantKey(key)
-      ? await getImageVariant(key).catch((error: unknown) => {
-          log("warn", "picture variant could not be made", { id: res.locals.requestId, key, error: (error as Error).message });
-          return undefined;
-        })
-      : isValidKey(key)
-        ? await getStorage().get(key)
-        : undefined;
+    // A store that does not answer is a 503 (try again), never a 404 a browser or proxy would keep.
+    let bytes: Buffer | undefined;
+    try {
+      bytes = parseVariantKey(key) ? await getImageVariant(key) : isValidKey(key) ? await getStorage().get(key) : undefined;
+    } catch (error) {
+      log("warn", "picture not served", { id: res.locals.requestId, key, error: (error as Error).message });
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Retry-After", "10");
+      return void res.status(error instanceof StorageUnavailable ? 503 : 404).type("text/plain").send(error instanceof StorageUnavailable ? "Picture storage unavailable" : "Not found");
+    }
     if (!bytes) {
       res.setHeader("Cache-Control", "no-store");
       return void res.status(404).type("text/plain").send("Not found");
     }
-    const ext = key.split(".").pop()!;
-    res.setHeader("Content-Type", ext === "jpg" ? "image/jpeg" : `image/${ext}`);
+    res.setHeader("Content-Type", contentTypeOf(key));
     res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
     res.setHeader("Content-Disposition", "inline");
     res.send(bytes);
@@ -210,15 +203,15 @@ export function createApp(options: { static?: boolean } = {}) {
 
 export { getEnv };
 
-function logLine(req: IncomingMessage, status: number, started: bigint, requestId: string, cache: string) {
-  log("info", "request", {
-    id: requestId,
-    method: req.method,
-    path: req.url?.split("?")[0],
-    status,
-    ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-    cache,
-  });
+/** The request's path (no query), as the request line of the log shows it. */
+function pathOf(url: string | undefined): string {
+  if (!url) return "";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function logLine(req: IncomingMessage, status: number, started: number, requestId: string, cache: string) {
+  logRequest(requestId, req.method, pathOf(req.url), status, performance.now() - started, cache);
 }
 
 async function databaseAnswers(): Promise<boolean> {
@@ -247,7 +240,8 @@ export function createServerHandler(build: ServerBuild) {
   const origin = new URL(getEnv().publicUrl);
   const cacheEnabled = getEnv().PAGE_CACHE === "on";
 
-  type Rendered = { entry: CachedPage } | { status: number; headers: [string, string][]; body: Buffer };
+  /** `stored` is false when content changed during the render: that copy may already be out of date. */
+  type Rendered = { entry: CachedPage; stored: boolean } | { status: number; headers: [string, string][]; body: Buffer };
 
   /** Renders a public page once (no cookie, no nonce); stores it when it can be cached. */
   async function fill(key: string, accept: string): Promise<Rendered> {
@@ -256,10 +250,17 @@ export function createServerHandler(build: ServerBuild) {
     const response = await render(request, { clientIp: "", requestId: "", nonce: "" });
     const contentType = response.headers.get("content-type") ?? "";
     const body = Buffer.from(await response.arrayBuffer());
-    if (response.status === 200 && /^(text\/html|text\/x-script|application\/xml|application\/rss\+xml|text\/plain)/.test(contentType)) {
-      const entry = await makeEntry({ status: 200, contentType, body, baseCsp: (hashes) => contentSecurityPolicy(hashes) });
-      cache.set(key, entry, generation);
-      return { entry };
+    const policy = routeCachePolicy(response.headers.get("cache-control"));
+    if (response.status === 200 && policy.store && /^(text\/html|text\/x-script|application\/xml|application\/rss\+xml|text\/plain)/.test(contentType)) {
+      const entry = await makeEntry({
+        status: 200,
+        contentType,
+        body,
+        baseCsp: (hashes) => contentSecurityPolicy(hashes),
+        maxAgeMs: policy.maxAgeMs,
+        cacheControl: policy.cacheControl,
+      });
+      return { entry, stored: cache.set(key, entry, generation) };
     }
     if (response.status >= 500 && !(await databaseAnswers())) throw new Error("database unavailable");
     const kept: [string, string][] = [];
@@ -289,23 +290,16 @@ export function createServerHandler(build: ServerBuild) {
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
-  const handler = async (req: IncomingMessage, res: ServerResponse) => {
-    const key = cacheEnabled ? cacheKey(req.method, req.url) : null;
-    if (!key) return void app(req as Request, res as Response);
-    const started = process.hrtime.bigint();
-    const requestId = randomUUID();
-    const hit = cache.get(key);
-    if (hit) {
-      cache.hits++;
-      sendCached(req, res, hit, headers, ["X-Request-Id", requestId, "X-Cache", "HIT"]);
-      return logLine(req, res.statusCode, started, requestId, "hit");
-    }
+  /** A miss: rendered once (concurrent misses of a page wait for the same render), stored, sent. */
+  async function sendMiss(req: IncomingMessage, res: ServerResponse, key: string, started: number, requestId: string) {
     res.setHeader("X-Request-Id", requestId);
     cache.misses++;
     try {
       const rendered = await renderOnce(key, key.includes(".data") ? "*/*" : "text/html");
       if ("entry" in rendered) {
         res.setHeader("X-Cache", "MISS");
+        // A render that began before a staff save is sent, but a proxy must not keep it.
+        res.setHeader("X-Accel-Expires", rendered.stored ? proxyExpiry() : "0");
         sendCached(req, res, rendered.entry, headers);
         return logLine(req, res.statusCode, started, requestId, "miss");
       }
@@ -318,6 +312,7 @@ export function createServerHandler(build: ServerBuild) {
       const stale = cache.getLastGood(key);
       if (stale) {
         res.setHeader("X-Cache", "STALE");
+        res.setHeader("X-Accel-Expires", proxyExpiry());
         sendCached(req, res, stale, headers);
         return logLine(req, res.statusCode, started, requestId, "stale");
       }
@@ -327,6 +322,22 @@ export function createServerHandler(build: ServerBuild) {
       sendUncached(req, res, 503, Buffer.from(unavailablePage()));
       logLine(req, 503, started, requestId, "error");
     }
+  }
+
+  /**
+   * A hit is answered here, synchronously: one lookup, one writeHead with a
+   * prebuilt header list, one end, one log line (docs/performance.md).
+   */
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const key = cacheEnabled ? cacheKey(req.method, req.url) : null;
+    if (!key) return void app(req as Request, res as Response);
+    const started = performance.now();
+    const requestId = randomUUID();
+    const hit = cache.get(key);
+    if (!hit) return void sendMiss(req, res, key, started, requestId);
+    cache.hits++;
+    sendCached(req, res, hit, headers, requestId, proxyExpiry());
+    logLine(req, res.statusCode, started, requestId, "hit");
   };
   return Object.assign(handler, { cache });
 }

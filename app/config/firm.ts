@@ -19,6 +19,8 @@ export const FIRM = {
   phoneE164: "+14165550142",
   fax: "416-555-0143",
   email: "info@harrowkline.example",
+  /** Who answers questions and requests about personal information (the privacy notice). */
+  privacyOfficer: { name: "Morgan Ellery", role: "Director of Operations (Privacy Officer)", email: "privacy@harrowkline.example" },
   /** The two people named in the accessibility plan. */
   accessibilityContacts: [
     { name: "Morgan Ellery", role: "Director of Operations", email: "accessibility@harrowkline.example", phone: "416-555-0142 ext. 201" },

@@ -8,3 +8,8 @@ export function articleDateText(date: Date, timeZone = "America/Toronto"): strin
     timeZone,
   }).format(date);
 }
+
+/** A moment as staff read it in the dashboard: "Mar 3, 2026, 2:05 p.m." (Toronto time). */
+export function staffDateTime(date: Date | string, timeZone = "America/Toronto"): string {
+  return new Date(date).toLocaleString("en-CA", { timeZone, dateStyle: "medium", timeStyle: "short" });
+}

@@ -4,7 +4,12 @@
  * variants sit beside the original as `{uuid}-{width}.webp` (made with the
  * upload) and `{uuid}-{width}.avif` (made from the original on first request,
  * app/.server/images.ts).
+ *
+ * `base` is where pictures are fetched from: "/images" (this site serves them
+ * from its storage) or PICTURE_BASE_URL (the bucket, or a CDN in front of
+ * it, serves them directly); the root loader passes it to the page.
  */
+export const DEFAULT_PICTURE_BASE = "/images";
 export const TEAM_WIDTHS = [320, 640] as const;
 export const ARTICLE_WIDTHS = [480, 960] as const;
 export const VARIANT_FORMATS = ["avif", "webp"] as const;
@@ -20,9 +25,9 @@ export function hasImage(img: string | null | undefined): img is string {
   return !!img && img !== "none";
 }
 
-export function imageUrl(kind: ImageKind, img: string | null | undefined): string {
+export function imageUrl(kind: ImageKind, img: string | null | undefined, base: string = DEFAULT_PICTURE_BASE): string {
   if (!hasImage(img)) return kind === "team" ? "/placeholder-portrait.svg" : "/placeholder-article.svg";
-  return `/images/${kind}/${encodeURIComponent(img)}`;
+  return `${base}/${kind}/${encodeURIComponent(img)}`;
 }
 
 function stem(img: string) {
@@ -30,10 +35,15 @@ function stem(img: string) {
 }
 
 /** A `srcset` of one format's variants, or undefined for the placeholder. */
-export function imageSrcSet(kind: ImageKind, img: string | null | undefined, format: VariantFormat = "webp"): string | undefined {
+export function imageSrcSet(
+  kind: ImageKind,
+  img: string | null | undefined,
+  format: VariantFormat = "webp",
+  base: string = DEFAULT_PICTURE_BASE,
+): string | undefined {
   if (!hasImage(img)) return undefined;
   return widthsOf(kind)
-    .map((w) => `/images/${kind}/${encodeURIComponent(stem(img))}-${w}.${format} ${w}w`)
+    .map((w) => `${base}/${kind}/${encodeURIComponent(stem(img))}-${w}.${format} ${w}w`)
     .join(", ");
 }
 

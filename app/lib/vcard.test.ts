@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   buildVCard,
+  displayPhone,
   escapeText,
   foldLine,
+  mobilePhone,
   mobileUri,
   nameParts,
   telUri,
   vcardContentDisposition,
   vcardFileName,
+  workPhone,
 } from "./vcard";
 
 const org = {
@@ -26,7 +29,18 @@ describe("vCard escaping and parts", () => {
     expect(nameParts("Jane Q. Doe")).toEqual({ family: "Doe", given: "Jane", additional: "Q." });
     expect(nameParts("Cher")).toEqual({ family: "Cher", given: "", additional: "" });
   });
-  it("writes the main number with the extension as a tel: URI", () => {
+  it("writes phone numbers the way address books show them", () => {
+    expect(workPhone("+14165550142", 101)).toBe("+1 416-555-0142 ext. 101");
+    expect(workPhone("+14165550142", null)).toBe("+1 416-555-0142");
+    expect(displayPhone("+1 (416) 555-0142")).toBe("+1 416-555-0142");
+    expect(mobilePhone("416-555-0190")).toBe("+1 416-555-0190");
+    expect(mobilePhone("1 (416) 555 0190")).toBe("+1 416-555-0190");
+    expect(mobilePhone("+44 20 7946 0000")).toBe("+44 20 7946 0000");
+    expect(mobilePhone("")).toBe("");
+    expect(mobilePhone("n/a")).toBe("");
+    expect(mobilePhone("555")).toBe("");
+  });
+  it("writes the main number with the extension as a tel: URI (the lawyer page's links)", () => {
     expect(telUri("+14165550142", 101)).toBe("tel:+14165550142;ext=101");
     expect(telUri("+1 416-555-0142", null)).toBe("tel:+14165550142");
     expect(mobileUri("416-555-0190")).toBe("tel:+14165550190");
@@ -43,32 +57,36 @@ describe("vCard escaping and parts", () => {
   });
 });
 
-describe("buildVCard", () => {
+describe("buildVCard (vCard 3.0, RFC 2426)", () => {
+  const photo = { type: "JPEG" as const, base64: Buffer.from("x".repeat(3000)).toString("base64") };
   const card = buildVCard(
     { full_name: "Eleanor Whitcombe", title: "Managing Partner", email: "ewhitcombe@harrowkline.example", extension: 101, mobile: "416-555-0190" },
     org,
-    { photoUrl: "http://localhost:3000/images/team/abc.jpg", profileUrl: "http://localhost:3000/lawyer/Eleanor-Whitcombe" },
+    { photo, profileUrl: "http://localhost:3000/lawyer/Eleanor-Whitcombe" },
   );
+  const unfolded = () => card.replace(/\r\n /g, "").split("\r\n");
 
-  it("is a vCard 4.0 with CRLF line ends", () => {
-    expect(card.startsWith("BEGIN:VCARD\r\nVERSION:4.0\r\n")).toBe(true);
+  it("is a vCard 3.0 with CRLF line ends, every line at most 75 octets", () => {
+    expect(card.startsWith("BEGIN:VCARD\r\nVERSION:3.0\r\n")).toBe(true);
     expect(card.endsWith("END:VCARD\r\n")).toBe(true);
     expect(card.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
     for (const line of card.split("\r\n")) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
   });
-  it("has name, title, organisation, e-mail, phone with extension, mobile, photo and URL", () => {
-    const lines = card.replace(/\r\n /g, "").split("\r\n");
+  it("has name, title, organisation, e-mail, work phone with extension, mobile, address, URL and the photo embedded", () => {
+    const lines = unfolded();
     expect(lines).toContain("FN:Eleanor Whitcombe");
     expect(lines).toContain("N:Whitcombe;Eleanor;;;");
     expect(lines).toContain("TITLE:Managing Partner");
     expect(lines).toContain("ORG:Harrow Kline LLP");
-    expect(lines).toContain("EMAIL;TYPE=work:ewhitcombe@harrowkline.example");
-    expect(lines).toContain('TEL;VALUE=uri;TYPE="work,voice":tel:+14165550142;ext=101');
-    expect(lines).toContain('TEL;VALUE=uri;TYPE="cell,voice":tel:+14165550190');
-    expect(lines).toContain("PHOTO:http://localhost:3000/images/team/abc.jpg");
-    expect(lines).toContain("ADR;TYPE=work:;;100 Wellington Street West\\, Suite 2100;Toronto;ON;M5K 1A1;CA");
+    expect(lines).toContain("EMAIL;TYPE=INTERNET,WORK:ewhitcombe@harrowkline.example");
+    expect(lines).toContain("TEL;TYPE=WORK,VOICE:+1 416-555-0142 ext. 101");
+    expect(lines).toContain("TEL;TYPE=CELL:+1 416-555-0190");
+    expect(lines).toContain("ADR;TYPE=WORK:;;100 Wellington Street West\\, Suite 2100;Toronto;ON;M5K 1A1;CA");
+    expect(lines).toContain("URL:http://localhost:3000/lawyer/Eleanor-Whitcombe");
+    expect(lines).toContain(`PHOTO;ENCODING=b;TYPE=JPEG:${photo.base64}`);
+    expect(card).not.toMatch(/VALUE=uri|tel:/);
   });
-  it("escapes commas, semicolons and newlines in the person's fields", () => {
+  it("escapes commas, semicolons and newlines in the person's fields; no mobile or photo when there is none", () => {
     const tricky = buildVCard(
       { full_name: "Anne, Jr; Smith", title: "Partner; Cyber\nLead", email: "a@b.example", extension: null, mobile: "" },
       { ...org, name: "Smith, Jones; Co \\ LLP" },
@@ -78,8 +96,9 @@ describe("buildVCard", () => {
     expect(lines).toContain("N:Smith;Anne\\,;Jr\\;;;");
     expect(lines).toContain("TITLE:Partner\\; Cyber\\nLead");
     expect(lines).toContain("ORG:Smith\\, Jones\\; Co \\\\ LLP");
-    expect(lines).toContain('TEL;VALUE=uri;TYPE="work,voice":tel:+14165550142');
-    expect(tricky).not.toContain("cell");
+    expect(lines).toContain("TEL;TYPE=WORK,VOICE:+1 416-555-0142");
+    expect(tricky).not.toContain("CELL");
+    expect(tricky).not.toContain("PHOTO");
   });
 });
 

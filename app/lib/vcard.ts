@@ -1,7 +1,10 @@
 /**
- * vCard 4.0 (RFC 6350) for a lawyer's contact card: UTF-8, CRLF line ends,
- * text values escaped (backslash, comma, semicolon, newline), lines folded
- * at 75 octets without splitting a UTF-8 character.
+ * vCard 3.0 (RFC 2426) for a lawyer's contact card: what Outlook for Windows,
+ * Apple Contacts, Google Contacts and Android all import. UTF-8, CRLF line
+ * ends, text values escaped (backslash, comma, semicolon, newline), lines
+ * folded at 75 octets without splitting a UTF-8 character, phone numbers
+ * written the way address books show them ("+1 416-555-0142 ext. 101"), and
+ * the portrait embedded (PHOTO;ENCODING=b;TYPE=JPEG): clients ignore a URL.
  */
 
 export type VCardPerson = {
@@ -20,7 +23,7 @@ export type VCardOrg = {
   address?: { street: string; city: string; region: string; postalCode: string; country: string };
 };
 
-/** Escapes a TEXT value (RFC 6350 §3.4). */
+/** Escapes a TEXT value (RFC 2426 §4; the same in RFC 6350 §3.4). */
 export function escapeText(value: string): string {
   return value
     .replace(/\\/g, "\\\\")
@@ -52,7 +55,7 @@ export function mobileUri(mobile: string | null | undefined): string {
   return "";
 }
 
-/** Folds one content line at 75 octets (RFC 6350 §3.2), never inside a UTF-8 sequence. */
+/** Folds one content line at 75 octets (RFC 2426 §2.6, RFC 2425 §5.8.1), never inside a UTF-8 sequence. */
 export function foldLine(line: string): string {
   const encoder = new TextEncoder();
   if (encoder.encode(line).length <= 75) return line;
@@ -75,26 +78,51 @@ export function foldLine(line: string): string {
   return parts.join("\r\n ");
 }
 
-export function buildVCard(person: VCardPerson, org: VCardOrg, options: { photoUrl?: string; profileUrl?: string } = {}): string {
+/** A North American E.164 number as address books show it: "+1 416-555-0142". Others as given. */
+export function displayPhone(e164: string): string {
+  const digits = e164.replace(/[^\d+]/g, "");
+  const na = /^\+?1?(\d{3})(\d{3})(\d{4})$/.exec(digits);
+  return na ? `+1 ${na[1]}-${na[2]}-${na[3]}` : e164.trim();
+}
+
+/** The main number with a lawyer's extension: "+1 416-555-0142 ext. 101". */
+export function workPhone(e164: string, extension?: number | string | null): string {
+  const ext = extension === null || extension === undefined ? "" : String(extension).replace(/\D/g, "");
+  return ext ? `${displayPhone(e164)} ext. ${ext}` : displayPhone(e164);
+}
+
+/** A mobile typed freely ("416-555-0190", "1 (416) 555 0190", "+44 20 7946 0000") for a card, or "" when unusable. */
+export function mobilePhone(mobile: string | null | undefined): string {
+  const typed = (mobile ?? "").trim();
+  const digits = typed.replace(/\D/g, "");
+  if (digits.length === 10 || (digits.length === 11 && digits.startsWith("1"))) return displayPhone(digits.slice(-10));
+  if (typed.startsWith("+") && digits.length >= 8 && /^[+\d\s().-]+$/.test(typed)) return typed.replace(/\s+/g, " ");
+  return "";
+}
+
+/** An embedded picture: its type and its bytes in base64 (made on the server). */
+export type VCardPhoto = { type: "JPEG"; base64: string };
+
+export function buildVCard(person: VCardPerson, org: VCardOrg, options: { photo?: VCardPhoto; profileUrl?: string } = {}): string {
   const n = nameParts(person.full_name);
   const lines = [
     "BEGIN:VCARD",
-    "VERSION:4.0",
-    `FN:${escapeText(person.full_name.trim())}`,
+    "VERSION:3.0",
     `N:${[n.family, n.given, n.additional, "", ""].map(escapeText).join(";")}`,
+    `FN:${escapeText(person.full_name.trim())}`,
+    `ORG:${escapeText(org.name)}`,
   ];
   if (person.title.trim()) lines.push(`TITLE:${escapeText(person.title.trim())}`);
-  lines.push(`ORG:${escapeText(org.name)}`);
-  if (person.email.trim()) lines.push(`EMAIL;TYPE=work:${escapeText(person.email.trim())}`);
-  lines.push(`TEL;VALUE=uri;TYPE="work,voice":${telUri(org.phoneE164, person.extension)}`);
-  const mobile = mobileUri(person.mobile);
-  if (mobile) lines.push(`TEL;VALUE=uri;TYPE="cell,voice":${mobile}`);
+  if (person.email.trim()) lines.push(`EMAIL;TYPE=INTERNET,WORK:${escapeText(person.email.trim())}`);
+  lines.push(`TEL;TYPE=WORK,VOICE:${escapeText(workPhone(org.phoneE164, person.extension))}`);
+  const mobile = mobilePhone(person.mobile);
+  if (mobile) lines.push(`TEL;TYPE=CELL:${escapeText(mobile)}`);
   if (org.address) {
     const a = org.address;
-    lines.push(`ADR;TYPE=work:${["", "", a.street, a.city, a.region, a.postalCode, a.country].map(escapeText).join(";")}`);
+    lines.push(`ADR;TYPE=WORK:${["", "", a.street, a.city, a.region, a.postalCode, a.country].map(escapeText).join(";")}`);
   }
-  if (options.photoUrl) lines.push(`PHOTO:${options.photoUrl}`);
   if (options.profileUrl) lines.push(`URL:${options.profileUrl}`);
+  if (options.photo) lines.push(`PHOTO;ENCODING=b;TYPE=${options.photo.type}:${options.photo.base64}`);
   lines.push("END:VCARD");
   return lines.map(foldLine).join("\r\n") + "\r\n";
 }

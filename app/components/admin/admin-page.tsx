@@ -15,7 +15,9 @@ export function AdminPage({ title, back, children, actions }: { title: string; b
         </p>
       ) : null}
       <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-semibold">{title}</h1>
+        <h1 id="page-title" className="text-3xl font-semibold">
+          {title}
+        </h1>
         {actions}
       </div>
       {children}

@@ -1,7 +1,7 @@
 /** The article form (create and edit). Pinned is forced off and disabled when the article is not news. */
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { articleSchema, type ArticleFormValues } from "~/lib/forms/article";
+import { ARTICLE_STATUS_LABELS, articleSchema, type ArticleFormValues, type ArticleStatus } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { ARTICLE_CATEGORIES } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
@@ -18,12 +18,15 @@ export function ArticleForm(props: {
   values: ArticleFormValues;
   errors?: Record<string, string>;
   currentImage?: { url: string; alt: string };
+  /** The version the form shows (edit): a save over a newer one is refused. */
+  version?: number;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const [news, setNews] = useState(props.values.news);
   const [pinned, setPinned] = useState(props.values.priority);
+  const [status, setStatus] = useState<ArticleStatus>(props.values.status);
   const { clientErrors, onSubmit } = useClientCheck({
     schema: articleSchema,
     extra: (data): Record<string, string> => {
@@ -45,7 +48,8 @@ export function ArticleForm(props: {
   const pinDisabled = hydrated && news !== "yes";
 
   return (
-    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="space-y-6">
+    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="space-y-6">
+      {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
       <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
       <ImageInput label="Photo" required={props.mode === "create"} error={errors.photo} current={props.currentImage} />
       <div>
@@ -113,6 +117,36 @@ export function ArticleForm(props: {
         </p>
       </div>
       <ArticleBody defaultValue={v.copy} error={errors.copy} />
+      <fieldset aria-describedby={errors.status ? "field-status-error" : undefined}>
+        <legend className={labelClass}>Status</legend>
+        <div className="mt-1 flex flex-wrap gap-6">
+          {(Object.keys(ARTICLE_STATUS_LABELS) as ArticleStatus[]).map((option) => (
+            <label key={option} className="flex items-center gap-2">
+              <input type="radio" name="status" value={option} defaultChecked={v.status === option} className="size-4" onChange={() => setStatus(option)} />
+              {ARTICLE_STATUS_LABELS[option]}
+            </label>
+          ))}
+        </div>
+        <FieldError id="field-status-error" error={errors.status} />
+      </fieldset>
+      <div hidden={hydrated && status !== "scheduled"}>
+        <label htmlFor="field-publish_at" className={labelClass}>
+          Publish time<span className="font-normal text-muted"> (Toronto time; for a scheduled article)</span>
+        </label>
+        <input
+          id="field-publish_at"
+          name="publish_at"
+          type="datetime-local"
+          defaultValue={v.publish_at}
+          aria-invalid={errors.publish_at ? true : undefined}
+          aria-describedby={describedBy("field-publish_at-hint", errors.publish_at && "field-publish_at-error")}
+          className={inputClass}
+        />
+        <p id="field-publish_at-hint" className="mt-1 text-sm text-muted">
+          The article goes live within a minute of this time.
+        </p>
+        <FieldError id="field-publish_at-error" error={errors.publish_at} />
+      </div>
       <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
         <button type="submit" className={btnPrimary} disabled={busy}>
           {props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"}

@@ -1,19 +1,18 @@
 /**
  * Delete with the confirmation "Are you sure you want to delete this?".
- * With JavaScript: a Radix alert dialog whose Delete button posts
+ * With JavaScript: a modal <dialog> (role alertdialog) whose Delete button posts
  * intent=delete and the id. Without: the button asks the server for a
  * confirmation panel (?confirm=id), whose Delete button posts the same form.
  */
-import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { Trash2 } from "lucide-react";
-import { useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { MSG } from "~/lib/forms/messages";
 import { btnDanger, btnPrimary, btnSecondary } from "./styles";
 
 export function DeleteForm({ id, q, label, className = "" }: { id: number; q: string; label: string; className?: string }) {
   return (
-    <Form method="post" className={className}>
+    <Form method="post" aria-label={`Confirm: ${label}`} className={className}>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="id" value={id} />
       {q ? <input type="hidden" name="q" value={q} /> : null}
@@ -27,9 +26,12 @@ export function DeleteForm({ id, q, label, className = "" }: { id: number; q: st
 export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: string }) {
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDialogElement | null>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const ids = useId();
   return (
     <>
-      <Form method="get">
+      <Form method="get" aria-label={`Delete ${name}`}>
         <input type="hidden" name="confirm" value={id} />
         {q ? <input type="hidden" name="q" value={q} /> : null}
         <button
@@ -46,32 +48,48 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
           <Trash2 aria-hidden="true" className="size-4" /> Delete
         </button>
       </Form>
-      <AlertDialog.Root open={open} onOpenChange={setOpen}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-40 bg-ink/60" />
-          <AlertDialog.Content
-            className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded bg-white p-6 shadow-xl"
-            onCloseAutoFocus={(event) => {
-              event.preventDefault();
-              trigger.current?.focus();
-            }}
-          >
-            <AlertDialog.Title className="font-serif text-xl font-semibold text-ink">{MSG.deleteConfirm}</AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-muted">{name}</AlertDialog.Description>
-            <div className="mt-6 flex justify-end gap-3">
-              <AlertDialog.Cancel className={btnSecondary}>Cancel</AlertDialog.Cancel>
-              <Form method="post" onSubmit={() => setOpen(false)}>
-                <input type="hidden" name="intent" value="delete" />
-                <input type="hidden" name="id" value={id} />
-                {q ? <input type="hidden" name="q" value={q} /> : null}
-                <button type="submit" className={`${btnPrimary} bg-error hover:bg-[#861e23]`}>
-                  Delete
-                </button>
-              </Form>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      {open ? (
+        // A modal <dialog>: the rest of the page is inert while it is open (nothing behind it is reached by Tab or
+        // by a screen reader), Escape closes it, and the focus goes back to the Delete button that opened it.
+        <dialog
+          ref={(el) => {
+            dialog.current = el;
+            if (el && !el.open) {
+              el.showModal();
+              cancel.current?.focus();
+            }
+          }}
+          role="alertdialog"
+          aria-modal="true"
+          aria-labelledby={`${ids}-title`}
+          aria-describedby={`${ids}-name`}
+          className="m-auto w-[min(92vw,28rem)] rounded bg-white p-6 text-ink shadow-xl backdrop:bg-ink/60"
+          onClose={() => {
+            setOpen(false);
+            trigger.current?.focus();
+          }}
+        >
+          <h2 id={`${ids}-title`} className="font-serif text-xl font-semibold text-ink">
+            {MSG.deleteConfirm}
+          </h2>
+          <p id={`${ids}-name`} className="mt-2 text-muted">
+            {name}
+          </p>
+          <div className="mt-6 flex justify-end gap-3">
+            <button ref={cancel} type="button" className={btnSecondary} onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+            <Form method="post" aria-label={`Confirm: delete ${name}`} onSubmit={() => setOpen(false)}>
+              <input type="hidden" name="intent" value="delete" />
+              <input type="hidden" name="id" value={id} />
+              {q ? <input type="hidden" name="q" value={q} /> : null}
+              <button type="submit" className={`${btnPrimary} bg-error hover:bg-[#861e23]`}>
+                Delete
+              </button>
+            </Form>
+          </div>
+        </dialog>
+      ) : null}
     </>
   );
 }

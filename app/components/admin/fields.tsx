@@ -1,5 +1,5 @@
 /** Form fields: label above, hint and error below (aria-describedby, aria-invalid). */
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { inputClass, labelClass } from "./styles";
 
 export function FieldError({ id, error }: { id: string; error?: string }) {
@@ -24,7 +24,7 @@ type TextFieldProps = {
   error?: string;
   hint?: ReactNode;
   required?: boolean;
-  type?: "text" | "email" | "tel" | "search" | "password";
+  type?: "text" | "email" | "tel" | "search" | "password" | "datetime-local";
   inputMode?: "numeric" | "email" | "tel" | "text";
   autoComplete?: string;
   maxLength?: number;
@@ -72,4 +72,17 @@ export function TextField(props: TextFieldProps) {
 export function focusFirstInvalid(form: HTMLFormElement | null) {
   const el = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
   el?.focus();
+}
+
+/**
+ * A ref for a form whose answer may carry field errors: when new errors come
+ * back, the focus moves to the first field marked invalid (its message is
+ * read with it).
+ */
+export function useFocusFirstInvalid(errors: unknown) {
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (errors) focusFirstInvalid(ref.current);
+  }, [errors]);
+  return ref;
 }

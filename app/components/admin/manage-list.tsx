@@ -2,13 +2,20 @@
  * A dashboard list screen (Manage Team, Manage Articles): the add button,
  * search, the delete confirmation, and one row per item with its edit link
  * and delete button. Each route says what a row shows.
+ *
+ * The list filters as you type (as the original did): a pause of
+ * FILTER_DELAY_MS in typing submits the search form (the URL keeps `?q=`,
+ * replacing the history entry, so Back leaves the screen); the number of
+ * rows shown is announced. Without JavaScript the Search button submits it.
  */
 import { Pencil, Plus, Search } from "lucide-react";
-import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { useEffect, useRef, type ReactNode } from "react";
+import { Form, Link, useSubmit } from "react-router";
 import { AdminPage } from "./admin-page";
 import { ConfirmDelete, ConfirmPanel } from "./confirm-delete";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "./styles";
+
+export const FILTER_DELAY_MS = 250;
 
 export type ManageListRow = { id: number; name: string; editTo: string; details: ReactNode; picture?: ReactNode };
 
@@ -27,6 +34,15 @@ export function ManageList(props: {
 }) {
   const { q, confirming, rows } = props;
   const here = `${props.path}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
+  const submit = useSubmit();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  function filterAsYouType(event: React.ChangeEvent<HTMLInputElement>) {
+    const form = event.currentTarget.form;
+    clearTimeout(timer.current);
+    if (!form) return;
+    timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), FILTER_DELAY_MS);
+  }
   return (
     <AdminPage
       title={props.title}
@@ -42,12 +58,25 @@ export function ManageList(props: {
           <label htmlFor="search" className={labelClass}>
             {props.searchLabel}
           </label>
-          <input id="search" type="search" name="q" defaultValue={q} maxLength={200} className={inputClass} />
+          <input
+            id="search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={200}
+            autoComplete="off"
+            aria-describedby="search-count"
+            onChange={filterAsYouType}
+            className={inputClass}
+          />
         </div>
         <button type="submit" className={btnSecondary}>
           <Search aria-hidden="true" className="size-4" /> Search
         </button>
       </Form>
+      <p id="search-count" role="status" aria-live="polite" className="sr-only">
+        {rows.length === 1 ? "1 shown" : `${rows.length} shown`}
+      </p>
       {confirming ? <ConfirmPanel id={confirming.id} name={confirming.name} q={q} cancelTo={here} /> : null}
       {rows.length === 0 ? (
         <p className="py-8 text-center text-muted">{q ? props.empty.noMatch : props.empty.none}</p>

@@ -8,7 +8,7 @@ import { useClientCheck } from "./client-check";
 import { focusFirstInvalid, TextField } from "./fields";
 import { ImageInput } from "./image-input";
 import { StaffEditor } from "./staff-editor";
-import { btnPrimary } from "./styles";
+import { btnPrimary, labelClass } from "./styles";
 
 const AREA_CHOICES = PRACTICE_AREAS.map((value) => ({ value, label: AREA_LABELS[value] }));
 const EXPERTISE = EXPERTISE_CHOICES.map((value) => ({ value, label: value }));
@@ -20,6 +20,8 @@ export function TeamForm(props: {
   currentImage?: { url: string; alt: string };
   staffMessage?: string;
   staffOpen?: boolean;
+  /** The version the form shows (edit): a save over a newer one is refused. */
+  version?: number;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -32,9 +34,10 @@ export function TeamForm(props: {
   const v = props.values;
 
   return (
-    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="space-y-6">
+    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="space-y-6">
       {/* The default button for Enter in any field, before the staff buttons. */}
-      <button type="submit" name="intent" value="save" hidden tabIndex={-1} />
+      <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"} />
+      {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
       <TextField name="full_name" label="Full name" required defaultValue={v.full_name} error={errors.full_name} maxLength={200} autoComplete="off" />
       <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={200} hint="For example Partner or Associate." />
       <TextField name="email" label="Email" type="email" required defaultValue={v.email} error={errors.email} maxLength={320} />
@@ -67,6 +70,21 @@ export function TeamForm(props: {
         initial={v.area_details}
         error={errors.area_details}
       />
+      <fieldset>
+        <legend className={labelClass}>Public profile</legend>
+        <div className="mt-1 flex flex-wrap gap-6">
+          {(["visible", "hidden"] as const).map((option) => (
+            <label key={option} className="flex items-center gap-2">
+              <input type="radio" name="visibility" value={option} defaultChecked={v.visibility === option} className="size-4" />
+              {option === "visible" ? "Visible" : "Hidden"}
+            </label>
+          ))}
+        </div>
+        <div className="mt-4 grid gap-6 sm:grid-cols-2">
+          <TextField name="visible_from" label="Visible from" type="datetime-local" defaultValue={v.visible_from} error={errors.visible_from} hint="Optional, Toronto time: a hidden profile is shown at this time." />
+          <TextField name="hidden_from" label="Hidden from" type="datetime-local" defaultValue={v.hidden_from} error={errors.hidden_from} hint="Optional, Toronto time: the profile is taken down at this time." />
+        </div>
+      </fieldset>
       <StaffEditor initial={v.staff} draft={v.new_staff} open={props.staffOpen} message={props.staffMessage} error={errors.staff} />
       <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
         <button type="submit" name="intent" value="save" className={btnPrimary} disabled={busy}>

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { Picture } from "./picture";
 
 export type ArticleCardData = { id: number; slug: string; title: string; date: string; category: string; img?: string; news?: boolean; priority?: boolean };
@@ -8,7 +7,7 @@ export function categoryLabel(category: string): string {
   return c ? c[0]!.toUpperCase() + c.slice(1) : "";
 }
 
-/** One article preview; the title link covers the whole card. */
+/** One article preview, named by its title (each card of a list has its own name); the title link covers the whole card. */
 export function ArticleCard({
   article,
   headingLevel = 2,
@@ -22,8 +21,9 @@ export function ArticleCard({
   eager?: boolean;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const titleId = `article-${article.id}-title`;
   return (
-    <article className="group relative flex h-full flex-col border border-line bg-white transition-shadow hover:shadow-[0_8px_30px_rgba(19,35,58,0.08)]">
+    <article aria-labelledby={titleId} className="group relative flex h-full flex-col border border-line bg-white transition-shadow hover:shadow-[0_8px_30px_rgba(19,35,58,0.08)]">
       {withImage ? (
         <Picture
           kind="articles"
@@ -43,10 +43,10 @@ export function ArticleCard({
           <span>{categoryLabel(article.category)}</span>
           {article.news ? <span className="text-accent">News</span> : null}
         </p>
-        <Heading className="mt-3 text-xl leading-snug font-semibold">
-          <Link to={`/post/${encodeURIComponent(article.slug)}`} className="after:absolute after:inset-0 group-hover:text-accent group-hover:underline">
+        <Heading id={titleId} className="mt-3 text-xl leading-snug font-semibold">
+          <a href={`/post/${encodeURIComponent(article.slug)}`} className="after:absolute after:inset-0 group-hover:text-accent group-hover:underline">
             {article.title}
-          </Link>
+          </a>
         </Heading>
         {article.date ? <p className="mt-auto pt-5 text-sm text-muted">{article.date}</p> : null}
       </div>

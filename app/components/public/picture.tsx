@@ -1,6 +1,7 @@
 import type { ComponentProps } from "react";
 import { preload } from "react-dom";
-import { imageSrcSet, imageUrl, type ImageKind } from "~/lib/images";
+import { useRouteLoaderData } from "react-router";
+import { DEFAULT_PICTURE_BASE, imageSrcSet, imageUrl, type ImageKind } from "~/lib/images";
 
 type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: ImageKind; img: string | null | undefined; sizes: string };
 
@@ -12,12 +13,16 @@ type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: Imag
  * With fetchPriority="high" (the lawyer photo, an article's picture) the
  * AVIF widths are also preloaded from the head, as React does by itself for
  * a plain <img> but not for one inside <picture>.
+ *
+ * URLs start at the root loader's `pictureBase`: this site's /images, or
+ * PICTURE_BASE_URL (the bucket or a CDN serves them).
  */
 export function Picture({ kind, img, sizes, ...imgProps }: PictureProps) {
-  const src = imageUrl(kind, img);
-  const webp = imageSrcSet(kind, img, "webp");
+  const base = useRouteLoaderData<{ pictureBase?: string }>("root")?.pictureBase ?? DEFAULT_PICTURE_BASE;
+  const src = imageUrl(kind, img, base);
+  const webp = imageSrcSet(kind, img, "webp", base);
   if (!webp) return <img src={src} {...imgProps} />;
-  const avif = imageSrcSet(kind, img, "avif");
+  const avif = imageSrcSet(kind, img, "avif", base);
   if (imgProps.fetchPriority === "high") {
     preload(src, { as: "image", imageSrcSet: avif, imageSizes: sizes, type: "image/avif", fetchPriority: "high" });
   }

@@ -1,38 +1,24 @@
 import type { ReactNode } from "react";
-import { SCROLL_MS } from "~/lib/scroll";
-import { isModifiedClick, useSectionScroll } from "./scrolling";
 
 /**
  * A link to a section of the home page (`/#about`, `/#contact`): a real
- * anchor without JavaScript; with it, the spec's animated section scroll.
+ * anchor without JavaScript; with it, the spec's animated section scroll
+ * (app/enhance/section-links.ts). `slow`: the 650 ms of hero and banner links.
  */
 export function SectionLink({
   section,
-  duration = SCROLL_MS,
+  slow = false,
   className,
   children,
-  onNavigate,
   ...rest
 }: {
   section: "about" | "contact";
-  duration?: number;
+  slow?: boolean;
   className?: string;
   children: ReactNode;
-  onNavigate?: () => void;
-} & Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href" | "onClick">) {
-  const go = useSectionScroll();
+} & Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
   return (
-    <a
-      {...rest}
-      href={`/#${section}`}
-      className={className}
-      onClick={(event) => {
-        if (isModifiedClick(event)) return;
-        event.preventDefault();
-        onNavigate?.();
-        void go(section, duration);
-      }}
-    >
+    <a {...rest} href={`/#${section}`} data-section={section} data-section-slow={slow ? "" : undefined} className={className}>
       {children}
     </a>
   );

@@ -2,7 +2,7 @@ import { FIRM, fullAddress } from "~/config/firm";
 import { FOOTER_COLUMNS } from "./nav-items";
 import { NavEntry } from "./site-header";
 
-export function SiteFooter({ year }: { year: number }) {
+export function SiteFooter({ year, currentPath }: { year: number; currentPath: string }) {
   return (
     <footer className="on-dark bg-ink text-white">
       <div className="mx-auto grid max-w-7xl gap-12 px-5 py-16 lg:grid-cols-[1.4fr_repeat(3,1fr)] lg:px-8">
@@ -26,7 +26,7 @@ export function SiteFooter({ year }: { year: number }) {
             <ul className="mt-4 space-y-2">
               {column.items.map((item) => (
                 <li key={item.label}>
-                  <NavEntry item={item} className="text-sm capitalize hover:underline" />
+                  <NavEntry item={item} currentPath={currentPath} className="text-sm capitalize hover:underline" />
                 </li>
               ))}
             </ul>

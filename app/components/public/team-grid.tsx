@@ -1,4 +1,3 @@
-import { useDelegatedLinks } from "./delegated-links";
 import { Picture } from "./picture";
 import { EMPTY_TEAM, StatusMessage } from "./status";
 
@@ -6,11 +5,9 @@ export type TeamCardData = { id: number; slug: string; full_name: string; title:
 
 /**
  * Portrait cards (4:5) linking to each lawyer's page. A grid when there are
- * more than three people (SPEC §9), otherwise a centred row. Plain links
- * with one click handler for the list (see delegated-links.ts).
+ * more than three people (SPEC §9), otherwise a centred row.
  */
 export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { members: TeamCardData[]; headingLevel?: 2 | 3; eagerCount?: number }) {
-  const onClick = useDelegatedLinks();
   if (members.length === 0) return <StatusMessage>{EMPTY_TEAM}</StatusMessage>;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const layout =
@@ -18,8 +15,7 @@ export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { member
       ? "grid grid-cols-2 gap-x-5 gap-y-10 sm:grid-cols-3 lg:grid-cols-4"
       : "flex flex-wrap justify-center gap-x-8 gap-y-10 [&>li]:w-[calc(50%-1rem)] sm:[&>li]:w-60";
   return (
-    // The list only passes on its links' clicks; every link stays keyboard-operable on its own.
-    <ul className={layout} data-layout={members.length > 3 ? "grid" : "centred"} onClick={onClick}>
+    <ul className={layout} data-layout={members.length > 3 ? "grid" : "centred"}>
       {members.map((member, index) => (
         <li key={member.id}>
           <a href={`/lawyer/${encodeURIComponent(member.slug)}`} className="group block">

@@ -1,7 +1,11 @@
 /** The article form (create and edit). The picture is checked apart (required on create). */
 import { z } from "zod";
 import { ARTICLE_CATEGORIES } from "../practice";
+import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
 import { hasNoNul, nulMessage, text } from "./fields";
+
+export const ARTICLE_STATUS_LABELS = { draft: "Draft", scheduled: "Scheduled", published: "Published" } as const;
+export type ArticleStatus = keyof typeof ARTICLE_STATUS_LABELS;
 
 export const MAX_COPY = 200_000;
 
@@ -24,15 +28,50 @@ export const articleSchema = z
       .max(MAX_COPY, `The article body must be at most ${MAX_COPY.toLocaleString("en-CA")} characters.`)
       .refine(htmlHasText, "Article body is required.")
       .refine(hasNoNul, nulMessage("The article body")),
+    status: z.preprocess((v) => (v == null || v === "" ? "published" : v), z.enum(["draft", "scheduled", "published"], { error: "Choose draft, scheduled or published." })),
+    publish_at: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
   })
-  // Pinning only means something for news (SPEC §4).
-  .transform((v) => ({ ...v, priority: v.news ? v.priority : false }));
+  // Pinning only means something for news (SPEC §4). A scheduled article needs a time to come (Toronto time).
+  .transform((v, ctx) => {
+    let publishAt: Date | null = null;
+    if (v.status === "scheduled") {
+      if (!v.publish_at.trim()) {
+        ctx.addIssue({ code: "custom", path: ["publish_at"], message: "Publish time is required for a scheduled article." });
+        return z.NEVER;
+      }
+      const parsed = parseFirmLocal(v.publish_at, "Publish time");
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", path: ["publish_at"], message: parsed.message });
+        return z.NEVER;
+      }
+      if (parsed.date.getTime() <= Date.now()) {
+        ctx.addIssue({ code: "custom", path: ["publish_at"], message: "Publish time must be in the future (or choose Published)." });
+        return z.NEVER;
+      }
+      publishAt = parsed.date;
+    }
+    const { publish_at: _typed, ...rest } = v;
+    return { ...rest, priority: v.news ? v.priority : false, publishAt };
+  });
 
 export type ArticleForm = z.infer<typeof articleSchema>;
 
-export type ArticleFormValues = { title: string; category: string; news: "yes" | "no" | ""; priority: boolean; copy: string };
+export type ArticleFormValues = {
+  title: string;
+  category: string;
+  news: "yes" | "no" | "";
+  priority: boolean;
+  copy: string;
+  status: ArticleStatus;
+  /** Toronto time, "YYYY-MM-DDTHH:MM" (datetime-local). */
+  publish_at: string;
+};
 
-export const EMPTY_ARTICLE_VALUES: ArticleFormValues = { title: "", category: "", news: "", priority: false, copy: "" };
+export const EMPTY_ARTICLE_VALUES: ArticleFormValues = { title: "", category: "", news: "", priority: false, copy: "", status: "published", publish_at: "" };
+
+function statusOf(x: unknown): ArticleStatus {
+  return x === "draft" || x === "scheduled" || x === "published" ? x : "published";
+}
 
 export function articleValuesFromForm(v: Record<string, string | string[]>): ArticleFormValues {
   const s = (x: unknown, max: number) => (typeof x === "string" ? x.slice(0, max) : "");
@@ -43,9 +82,27 @@ export function articleValuesFromForm(v: Record<string, string | string[]>): Art
     news: news === "yes" || news === "no" ? news : "",
     priority: v.priority === "on",
     copy: s(v.copy, MAX_COPY + 1000),
+    status: statusOf(v.status),
+    publish_at: s(v.publish_at, 40),
   };
 }
 
-export function articleValuesFromRow(a: { title: string; category: string; news: boolean; priority: boolean; copy: string }): ArticleFormValues {
-  return { title: a.title, category: a.category.toLowerCase(), news: a.news ? "yes" : "no", priority: a.news && a.priority, copy: a.copy };
+export function articleValuesFromRow(a: {
+  title: string;
+  category: string;
+  news: boolean;
+  priority: boolean;
+  copy: string;
+  status: string;
+  published_at: Date | string | null;
+}): ArticleFormValues {
+  return {
+    title: a.title,
+    category: a.category.toLowerCase(),
+    news: a.news ? "yes" : "no",
+    priority: a.news && a.priority,
+    copy: a.copy,
+    status: statusOf(a.status),
+    publish_at: a.status === "scheduled" ? toFirmLocalInput(a.published_at) : "",
+  };
 }

@@ -30,6 +30,8 @@ export const MSG = {
   chooseImageAgain: "Choose the picture again: a file cannot be kept when the form is sent back.",
   tooLarge: "The upload is too large: the picture may be at most 10 MB. Choose a smaller picture and try again.",
   unreadableForm: "The form could not be read. Please try again.",
+  pictureStoreDown: "The picture storage is not answering, so nothing was saved. Everything you typed is kept: try again in a few minutes.",
+  forbidden: "You do not have permission to do this. Ask an owner or admin of the site.",
 } as const;
 
 export type StatusTone = "success" | "error";

@@ -1,6 +1,7 @@
 /** The team member form (create and edit) and its support-staff sub-form. */
 import { z } from "zod";
 import { EXPERTISE_CHOICES, PRACTICE_AREAS } from "../practice";
+import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
 import { email, extension, text } from "./fields";
 import { MSG } from "./messages";
 
@@ -58,8 +59,29 @@ export const teamMemberSchema = z
     staff_title: list,
     staff_email: list,
     staff_extension: list,
+    visibility: z.preprocess((v) => (v == null || v === "" ? "visible" : v), z.enum(["visible", "hidden"], { error: "Choose visible or hidden." })),
+    visible_from: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
+    hidden_from: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
   })
   .transform((v, ctx) => {
+    // Planned changes, typed in Toronto time (optional).
+    const times: Record<"visible_from" | "hidden_from", Date | null> = { visible_from: null, hidden_from: null };
+    for (const [key, label] of [
+      ["visible_from", "Visible from"],
+      ["hidden_from", "Hidden from"],
+    ] as const) {
+      if (!v[key].trim()) continue;
+      const parsed = parseFirmLocal(v[key], label);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", path: [key], message: parsed.message });
+        return z.NEVER;
+      }
+      times[key] = parsed.date;
+    }
+    if (times.visible_from && times.hidden_from && times.hidden_from <= times.visible_from) {
+      ctx.addIssue({ code: "custom", path: ["hidden_from"], message: "Hidden from must be after Visible from." });
+      return z.NEVER;
+    }
     const n = v.staff_name.length;
     if (n > MAX_STAFF) {
       ctx.addIssue({ code: "custom", path: ["staff"], message: `At most ${MAX_STAFF} support staff members.` });
@@ -78,8 +100,8 @@ export const teamMemberSchema = z
       }
       staff.push(checked.value);
     }
-    const { staff_name: _a, staff_title: _b, staff_email: _c, staff_extension: _d, ...rest } = v;
-    return { ...rest, staff };
+    const { staff_name: _a, staff_title: _b, staff_email: _c, staff_extension: _d, visibility, visible_from: _e, hidden_from: _f, ...rest } = v;
+    return { ...rest, staff, visibility: { visible: visibility === "visible", visibleFrom: times.visible_from, hiddenFrom: times.hidden_from } };
   });
 
 export type TeamMemberForm = z.infer<typeof teamMemberSchema>;
@@ -96,6 +118,10 @@ export type TeamFormValues = {
   area_details: string[];
   staff: { name: string; title: string; email: string; extension: string }[];
   new_staff?: { name: string; title: string; email: string; extension: string };
+  visibility: "visible" | "hidden";
+  /** Toronto time, "YYYY-MM-DDTHH:MM" (datetime-local), or "". */
+  visible_from: string;
+  hidden_from: string;
 };
 
 export const EMPTY_TEAM_VALUES: TeamFormValues = {
@@ -108,6 +134,9 @@ export const EMPTY_TEAM_VALUES: TeamFormValues = {
   AOP: [],
   area_details: [],
   staff: [],
+  visibility: "visible",
+  visible_from: "",
+  hidden_from: "",
 };
 
 const str = (v: unknown, max = 20_000) => (typeof v === "string" ? v.slice(0, max) : "");
@@ -134,6 +163,9 @@ export function teamValuesFromForm(v: Record<string, string | string[]>): TeamFo
       email: str(v.new_staff_email, 400),
       extension: str(v.new_staff_extension, 40),
     },
+    visibility: v.visibility === "hidden" ? "hidden" : "visible",
+    visible_from: str(v.visible_from, 40),
+    hidden_from: str(v.hidden_from, 40),
   };
 }
 
@@ -147,6 +179,9 @@ export function teamValuesFromMember(m: {
   AOP: string[];
   area_details: string[];
   staff: { name: string; title: string; email: string; extension: string | number }[];
+  visible?: boolean;
+  visible_from?: Date | string | null;
+  hidden_from?: Date | string | null;
 }): TeamFormValues {
   return {
     full_name: m.full_name,
@@ -158,5 +193,8 @@ export function teamValuesFromMember(m: {
     AOP: [...(m.AOP ?? [])],
     area_details: [...(m.area_details ?? [])],
     staff: (m.staff ?? []).map((s) => ({ name: s.name ?? "", title: s.title ?? "", email: s.email ?? "", extension: String(s.extension ?? "") })),
+    visibility: m.visible === false ? "hidden" : "visible",
+    visible_from: toFirmLocalInput(m.visible_from),
+    hidden_from: toFirmLocalInput(m.hidden_from),
   };
 }

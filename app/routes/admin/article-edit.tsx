@@ -1,11 +1,15 @@
 /** /dashboard/articles/:id/edit: the edit form; the article resolves from the URL. */
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { requireStaff } from "~/.server/auth";
 import { saveArticleAction, type ArticleActionData } from "~/.server/admin/articles.server";
-import { parseId, refuseUnlessStaff } from "~/.server/admin/request.server";
+import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { getArticleById, type Article } from "~/.server/db/articles";
+import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";
+import { listPreviewLinks } from "~/.server/db/previews";
+import { isArticleRowPublic } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
+import { PreviewTools } from "~/components/admin/preview-tools";
 import { sanitizeArticleHtml } from "~/.server/sanitize";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ArticleForm } from "~/components/admin/article-form";
@@ -13,6 +17,7 @@ import { useFormKey } from "~/components/admin/form-key";
 import { articleValuesFromRow } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { hasImage, imageUrl } from "~/lib/images";
+import { firmDateTimeText } from "~/lib/firm-time";
 
 async function findArticle(id: string | undefined): Promise<Article | undefined | null> {
   const n = parseId(id);
@@ -26,19 +31,26 @@ async function findArticle(id: string | undefined): Promise<Article | undefined 
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   const article = await findArticle(params.id);
-  if (!article) return data({ article: null, loadError: MSG.articleLoadError }, { status: article === null ? 500 : 404 });
+  if (!article) return data({ article: null, loadError: MSG.articleLoadError, links: [], isPublic: false }, { status: article === null ? 500 : 404 });
   // Sanitised again before it is shown (also in the editor).
-  return { article: { ...article, copy: sanitizeArticleHtml(article.copy) }, loadError: null };
+  return {
+    article: { ...article, copy: sanitizeArticleHtml(article.copy) },
+    loadError: null,
+    links: await listPreviewLinks("article", article.id),
+    isPublic: isArticleRowPublic(article),
+  };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.updateError);
-  if (refused) return refused;
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.updateError);
+  if (isRefusal(actor)) return actor;
   const article = await findArticle(params.id);
   if (!article) return data({ status: { tone: "error" as const, text: MSG.articleLoadError } }, { status: article === null ? 500 : 404 });
-  return saveArticleAction(request, article);
+  const preview = await previewIntent(request);
+  if (preview) return previewAction(preview, { type: "article", id: article.id, label: article.title, kind: "post" }, actor);
+  return saveArticleAction(request, actor, article);
 }
 
 export default function ArticleEdit({ loaderData, actionData }: Route.ComponentProps) {
@@ -57,14 +69,31 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
   return (
     <AdminPage title="Edit article" back={{ to: "/dashboard/articles", label: "Manage Articles" }}>
       <p className="-mt-4 mb-6 text-muted">
-        {article.date} ·{" "}
-        <a href={`/post/${encodeURIComponent(article.slug)}`} className="font-semibold text-accent underline" target="_blank" rel="noreferrer">
-          View the public page<span className="sr-only"> (opens in a new tab)</span>
-        </a>
+        {article.status === "published" ? article.date : article.status === "scheduled" && article.published_at ? `Scheduled for ${firmDateTimeText(article.published_at)}` : "Draft"}
       </p>
+      {failed?.conflict ? (
+        <p className="mb-6">
+          <a href={`/dashboard/articles/${article.id}/edit`} className="font-semibold text-accent underline">
+            Reload the saved version
+          </a>
+        </p>
+      ) : null}
+      <p className="mb-4">
+        <Link to={`/dashboard/history/article/${article.id}`} className="font-semibold text-accent underline">
+          History
+        </Link>
+      </p>
+      <PreviewTools
+        previewHref={`/preview/post/${encodeURIComponent(article.slug)}`}
+        publicHref={`/post/${encodeURIComponent(article.slug)}`}
+        isPublic={loaderData.isPublic}
+        shareUrl={(actionData as PreviewActionData | undefined)?.shareUrl}
+        links={loaderData.links}
+      />
       <ArticleForm
         key={`${key}-${article.id}`}
         mode="edit"
+        version={article.version}
         values={failed?.values ?? articleValuesFromRow(article)}
         errors={failed?.errors}
         currentImage={hasImage(article.img) ? { url: imageUrl("articles", article.img), alt: `Current picture of “${article.title}”` } : undefined}

@@ -2,7 +2,7 @@
 import type { Route } from "./+types/article-new";
 import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
-import { refuseUnlessStaff } from "~/.server/admin/request.server";
+import { actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { saveArticleAction } from "~/.server/admin/articles.server";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ArticleForm } from "~/components/admin/article-form";
@@ -10,14 +10,14 @@ import { useFormKey } from "~/components/admin/form-key";
 import { EMPTY_ARTICLE_VALUES } from "~/lib/forms/article";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.articleAddError);
-  if (refused) return refused;
-  return saveArticleAction(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.articleAddError);
+  if (isRefusal(actor)) return actor;
+  return saveArticleAction(request, actor);
 }
 
 export default function ArticleNew({ actionData }: Route.ComponentProps) {

@@ -4,12 +4,13 @@ import type { Route } from "./+types/articles";
 import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { deleteArticleAction } from "~/.server/admin/articles.server";
-import { parseId, refuseUnlessStaff } from "~/.server/admin/request.server";
+import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { listArticlesForAdmin } from "~/.server/db/articles";
+import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 200);
   const items = await listArticlesForAdmin(q);
@@ -18,10 +19,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { q, items, confirming: confirming ? { id: confirming.id, name: confirming.title } : null };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.articleDeleteError);
-  if (refused) return refused;
-  return deleteArticleAction(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.articleDeleteError);
+  if (isRefusal(actor)) return actor;
+  return deleteArticleAction(request, actor);
 }
 
 export default function Articles({ loaderData }: Route.ComponentProps) {
@@ -42,7 +43,8 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
         editTo: `/dashboard/articles/${a.id}/edit`,
         details: (
           <>
-            <span className="capitalize">{a.category}</span> · {a.date}
+            <span className="capitalize">{a.category}</span> ·{" "}
+            {a.status === "published" ? a.date : a.status === "scheduled" && a.published_at ? `Scheduled for ${firmDateTimeText(a.published_at)}` : "Draft"}
             {a.news ? " · News" : ""}
             {a.news && a.priority ? (
               <span className="ml-1 inline-flex items-center gap-0.5">

@@ -1,37 +1,49 @@
-/** /dashboard: the four cards. */
-import { Clock, FileText, Heading, Users } from "lucide-react";
+/** /dashboard: one card per screen the signed-in role may open (the four content cards for everyone). */
+import { Clock, FileText, Heading, History, Inbox, LayoutGrid, Mail, ShieldCheck, UserCog, Users } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { requireStaff } from "~/.server/auth";
+import { can } from "~/.server/roles";
 import { AdminPage } from "~/components/admin/admin-page";
+import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
-  return null;
+  const staff = await requireStaff(request);
+  return {
+    cards: DASHBOARD_SCREENS.filter((s) => s.permission === null || can(staff.role, s.permission)).map(({ to, title, text }) => ({ to, title, text })),
+  };
 }
 
-const CARDS = [
-  { to: "/dashboard/lawyers", title: "Manage Team", text: "Add, edit or remove team members.", Icon: Users },
-  { to: "/dashboard/articles", title: "Manage Articles", text: "Write, edit or remove news and insights.", Icon: FileText },
-  { to: "/dashboard/hours/edit", title: "Update Office Hours", text: "The opening hours shown on the home page.", Icon: Clock },
-  { to: "/dashboard/headers/edit", title: "Update Page Headers", text: "The text under each page banner.", Icon: Heading },
-];
+const ICONS: Record<string, typeof Users> = {
+  "/dashboard/lawyers": Users,
+  "/dashboard/articles": FileText,
+  "/dashboard/hours/edit": Clock,
+  "/dashboard/headers/edit": Heading,
+  "/dashboard/staff": UserCog,
+  "/dashboard/activity": History,
+  "/dashboard/enquiries": Inbox,
+  "/dashboard/outbox": Mail,
+  "/dashboard/account": ShieldCheck,
+};
 
-export default function Dashboard() {
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="Dashboard">
       <ul className="grid gap-4 sm:grid-cols-2">
-        {CARDS.map(({ to, title, text, Icon }) => (
-          <li key={to}>
-            <Link to={to} className="flex h-full items-start gap-4 rounded border border-line bg-white p-5 shadow-sm hover:border-accent hover:shadow">
-              <Icon aria-hidden="true" className="mt-1 size-7 shrink-0 text-accent" />
-              <span>
-                <span className="block font-serif text-xl font-semibold text-ink">{title}</span>
-                <span className="mt-1 block text-muted">{text}</span>
-              </span>
-            </Link>
-          </li>
-        ))}
+        {loaderData.cards.map(({ to, title, text }) => {
+          const Icon = ICONS[to] ?? LayoutGrid;
+          return (
+            <li key={to}>
+              <Link to={to} className="flex h-full items-start gap-4 rounded border border-line bg-white p-5 shadow-sm hover:border-accent hover:shadow">
+                <Icon aria-hidden="true" className="mt-1 size-7 shrink-0 text-accent" />
+                <span>
+                  <span className="block font-serif text-xl font-semibold text-ink">{title}</span>
+                  <span className="mt-1 block text-muted">{text}</span>
+                </span>
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </AdminPage>
   );

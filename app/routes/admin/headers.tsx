@@ -4,7 +4,7 @@ import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/headers";
 import { requireStaff } from "~/.server/auth";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, refuseUnlessStaff, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, actingStaff, type FailureData } from "~/.server/admin/request.server";
 import { listPageHeaders, updatePageHeader } from "~/.server/db/page-headers";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -28,14 +28,14 @@ const PAGE_TITLES: Record<HeaderKey, string> = {
 type HeaderData = FailureData & { name?: string; values?: { header_text: string }; errors?: Record<string, string> };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   const rows = await listPageHeaders();
   return { headers: HEADER_KEYS.map((name) => ({ name, header_text: rows.find((r) => r.name === name)?.header_text ?? "" })) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.updateError);
-  if (refused) return refused;
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.updateError);
+  if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const raw = formValues(form);
@@ -48,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data<HeaderData>({ status: { tone: "error", text }, name, errors, values }, { status: 400 });
   }
   try {
-    await updatePageHeader(parsed.data.name, parsed.data.header_text);
+    await updatePageHeader(parsed.data.name, parsed.data.header_text, actor);
   } catch (error) {
     log("error", "header not updated", { name, error: (error as Error).message });
     return data<HeaderData>({ status: { tone: "error", text: MSG.headerError(name) }, name, values }, { status: 500 });

@@ -4,7 +4,7 @@ import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/hours";
 import { requireStaff } from "~/.server/auth";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, refuseUnlessStaff, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, actingStaff, type FailureData } from "~/.server/admin/request.server";
 import { getOfficeHours, updateOfficeHours } from "~/.server/db/office-hours";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -19,13 +19,13 @@ import { MSG } from "~/lib/forms/messages";
 type HoursData = FailureData & { values?: { start_time: string; end_time: string } };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   return { hours: await getOfficeHours() };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.hoursError);
-  if (refused) return refused;
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.hoursError);
+  if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const raw = formValues(form);
@@ -37,7 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data<HoursData>({ status: { tone: "error", text: blank ? MSG.hoursBlank : MSG.checkFields }, errors, values }, { status: 400 });
   }
   try {
-    await updateOfficeHours(parsed.data);
+    await updateOfficeHours(parsed.data, actor);
   } catch (error) {
     log("error", "hours not updated", { error: (error as Error).message });
     return data<HoursData>({ status: { tone: "error", text: MSG.hoursError }, values }, { status: 500 });
@@ -61,7 +61,7 @@ export default function Hours({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AdminPage title="Update Office Hours" back={{ to: "/dashboard", label: "Dashboard" }}>
       <p className="mb-6 text-muted">Shown on the home page as the weekday opening hours (Monday to Friday).</p>
-      <Form key={key} ref={formRef} method="post" noValidate onSubmit={onSubmit} className="max-w-md space-y-6">
+      <Form key={key} ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="max-w-md space-y-6">
         <TextField name="start_time" label="Start time" required defaultValue={values.start_time} error={errors.start_time} maxLength={40} hint="For example 9:00" />
         <TextField name="end_time" label="End time" required defaultValue={values.end_time} error={errors.end_time} maxLength={40} hint="For example 5:00" />
         <button type="submit" className={btnPrimary}>

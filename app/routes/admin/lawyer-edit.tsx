@@ -1,11 +1,15 @@
 /** /dashboard/lawyer/:slug: the edit form; the member resolves from the URL, so a reload keeps the form. */
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer-edit";
 import { requireStaff } from "~/.server/auth";
-import { refuseUnlessStaff } from "~/.server/admin/request.server";
+import { actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
-import { getTeamMemberBySlug, type TeamMember } from "~/.server/db/team";
+import { getTeamMemberBySlugForStaff, type TeamMember } from "~/.server/db/team";
+import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";
+import { listPreviewLinks } from "~/.server/db/previews";
+import { isTeamRowPublic } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
+import { PreviewTools } from "~/components/admin/preview-tools";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useFormKey } from "~/components/admin/form-key";
 import { TeamForm } from "~/components/admin/team-form";
@@ -16,7 +20,7 @@ import { hasImage, imageUrl } from "~/lib/images";
 async function findMember(slug: string | undefined): Promise<TeamMember | undefined | null> {
   if (!slug || slug.length > 300) return undefined;
   try {
-    return await getTeamMemberBySlug(slug);
+    return await getTeamMemberBySlugForStaff(slug);
   } catch (error) {
     log("error", "team member not loaded", { slug, error: (error as Error).message });
     return null;
@@ -24,18 +28,20 @@ async function findMember(slug: string | undefined): Promise<TeamMember | undefi
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   const member = await findMember(params.slug);
-  if (!member) return data({ member: null, loadError: MSG.teamLoadError }, { status: member === null ? 500 : 404 });
-  return { member, loadError: null };
+  if (!member) return data({ member: null, loadError: MSG.teamLoadError, links: [], isPublic: false }, { status: member === null ? 500 : 404 });
+  return { member, loadError: null, links: await listPreviewLinks("team", member.id), isPublic: isTeamRowPublic(member) };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.updateError);
-  if (refused) return refused;
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.updateError);
+  if (isRefusal(actor)) return actor;
   const member = await findMember(params.slug);
   if (!member) return data({ status: { tone: "error" as const, text: MSG.teamLoadError } }, { status: member === null ? 500 : 404 });
-  return saveTeamMemberAction(request, member);
+  const preview = await previewIntent(request);
+  if (preview) return previewAction(preview, { type: "team", id: member.id, label: member.full_name, kind: "lawyer" }, actor);
+  return saveTeamMemberAction(request, actor, member);
 }
 
 export default function LawyerEdit({ loaderData, actionData }: Route.ComponentProps) {
@@ -53,14 +59,29 @@ export default function LawyerEdit({ loaderData, actionData }: Route.ComponentPr
   const failed = actionData && "values" in actionData ? (actionData as TeamActionData) : undefined;
   return (
     <AdminPage title={`Edit ${member.full_name}`} back={{ to: "/dashboard/lawyers", label: "Manage Team" }}>
-      <p className="-mt-4 mb-6">
-        <a href={`/lawyer/${encodeURIComponent(member.slug)}`} className="font-semibold text-accent underline" target="_blank" rel="noreferrer">
-          View the public page<span className="sr-only"> (opens in a new tab)</span>
-        </a>
+      {failed?.conflict ? (
+        <p className="mb-6">
+          <a href={`/dashboard/lawyer/${encodeURIComponent(member.slug)}`} className="font-semibold text-accent underline">
+            Reload the saved version
+          </a>
+        </p>
+      ) : null}
+      <p className="mb-4">
+        <Link to={`/dashboard/history/team/${member.id}`} className="font-semibold text-accent underline">
+          History
+        </Link>
       </p>
+      <PreviewTools
+        previewHref={`/preview/lawyer/${encodeURIComponent(member.slug)}`}
+        publicHref={`/lawyer/${encodeURIComponent(member.slug)}`}
+        isPublic={loaderData.isPublic}
+        shareUrl={(actionData as PreviewActionData | undefined)?.shareUrl}
+        links={loaderData.links}
+      />
       <TeamForm
         key={`${key}-${member.id}`}
         mode="edit"
+        version={member.version}
         values={failed?.values ?? teamValuesFromMember(member)}
         errors={failed?.errors}
         staffMessage={failed?.staffMessage}

@@ -2,7 +2,7 @@
 import type { Route } from "./+types/lawyer-new";
 import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
-import { refuseUnlessStaff } from "~/.server/admin/request.server";
+import { actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useFormKey } from "~/components/admin/form-key";
@@ -10,14 +10,14 @@ import { TeamForm } from "~/components/admin/team-form";
 import { EMPTY_TEAM_VALUES } from "~/lib/forms/team";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.teamAddError);
-  if (refused) return refused;
-  return saveTeamMemberAction(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.teamAddError);
+  if (isRefusal(actor)) return actor;
+  return saveTeamMemberAction(request, actor);
 }
 
 export default function LawyerNew(props: Route.ComponentProps) {

@@ -3,13 +3,14 @@ import type { Route } from "./+types/lawyers";
 import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { deleteTeamMemberAction } from "~/.server/admin/team.server";
-import { parseId, refuseUnlessStaff } from "~/.server/admin/request.server";
+import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { listTeamForAdmin } from "~/.server/db/team";
+import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
 import { Picture } from "~/components/public/picture";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  await requireStaff(request, "content");
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 200);
   const items = await listTeamForAdmin(q);
@@ -18,10 +19,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { q, items, confirming: confirming ? { id: confirming.id, name: confirming.full_name } : null };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const refused = await refuseUnlessStaff(request, MSG.teamDeleteError);
-  if (refused) return refused;
-  return deleteTeamMemberAction(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, MSG.teamDeleteError);
+  if (isRefusal(actor)) return actor;
+  return deleteTeamMemberAction(request, actor);
 }
 
 function editPath(slug: string) {
@@ -44,7 +45,14 @@ export default function Lawyers({ loaderData }: Route.ComponentProps) {
         id: m.id,
         name: m.full_name,
         editTo: editPath(m.slug),
-        details: m.title,
+        details: (
+          <>
+            {m.title}
+            {m.visible ? "" : " · Hidden"}
+            {m.visible_from ? ` · Visible from ${firmDateTimeText(m.visible_from)}` : ""}
+            {m.hidden_from ? ` · Hidden from ${firmDateTimeText(m.hidden_from)}` : ""}
+          </>
+        ),
         picture: <Picture kind="team" img={m.img} sizes="48px" alt="" width={48} height={60} loading="lazy" className="h-15 w-12 rounded object-cover" />,
       }))}
     />

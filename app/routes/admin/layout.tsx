@@ -5,14 +5,21 @@
  */
 import { House, LogOut } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { data, Form, isRouteErrorResponse, Link, Outlet, type ShouldRevalidateFunctionArgs, useLocation, useNavigation } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, NavLink, Outlet, type ShouldRevalidateFunctionArgs, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireStaff } from "~/.server/auth";
+import { twoFactorRequired } from "~/.server/db/settings";
+import { can } from "~/.server/roles";
+import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
 import { readFlash } from "~/.server/admin/flash.server";
 import { AnnounceContext, StatusRegion, useActionStatus } from "~/components/admin/status";
 import { useHydrated } from "~/components/admin/hydrated";
 import { btnPrimary } from "~/components/admin/styles";
-import type { Status } from "~/lib/forms/messages";
+import { MSG, type Status } from "~/lib/forms/messages";
+import { HYDRATE } from "~/lib/hydrate";
+
+/** The dashboard runs React in the browser (lib/hydrate.ts). */
+export const handle = HYDRATE;
 
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
@@ -25,9 +32,12 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request);
+  const staff = await requireStaff(request, undefined, { twoFactorSetup: true });
   const { status, headers } = await readFlash(request);
-  return data({ email: staff.email, flash: status }, { headers });
+  // Only the screens this role may open (roles.ts); while two-factor sign-in is required and not set up, none.
+  const blocked = !staff.twoFactor && (await twoFactorRequired());
+  const nav = blocked ? [] : DASHBOARD_SCREENS.filter((s) => s.nav && (s.permission === null || can(staff.role, s.permission))).map(({ to, title }) => ({ to, title }));
+  return data({ email: staff.email, flash: status, nav }, { headers });
 }
 
 /**
@@ -40,7 +50,7 @@ export function shouldRevalidate({ actionStatus }: ShouldRevalidateFunctionArgs)
   return !(actionStatus !== undefined && actionStatus >= 400);
 }
 
-function Frame({ email, children }: { email?: string; children: React.ReactNode }) {
+function Frame({ email, nav = [], children }: { email?: string; nav?: { to: string; title: string }[]; children: React.ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -57,9 +67,22 @@ function Frame({ email, children }: { email?: string; children: React.ReactNode 
             </Link>
             <span className="font-serif text-lg font-semibold">Staff dashboard</span>
           </div>
+          {nav.length ? (
+            <nav aria-label="Dashboard" className="order-last w-full sm:order-none sm:w-auto">
+              <ul className="flex flex-wrap gap-1">
+                {nav.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} className="block rounded px-3 py-1.5 font-semibold text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline">
+                      {item.title}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
           <div className="flex items-center gap-3">
             {email ? <span className="hidden text-sm text-white/90 sm:inline">{email}</span> : null}
-            <Form method="post" action="/logout">
+            <Form method="post" action="/logout" aria-label="Logout">
               <button type="submit" className="inline-flex items-center gap-2 rounded border border-white/70 px-3 py-1.5 font-semibold hover:bg-ink-2">
                 <LogOut aria-hidden="true" className="size-4" /> LOGOUT
               </button>
@@ -85,7 +108,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const announce = useCallback((status: Status | null) => setClientStatus(status), []);
   const status = clientStatus ?? (navigation.state === "submitting" ? null : (actionStatus ?? loaderData.flash));
   return (
-    <Frame email={loaderData.email}>
+    <Frame email={loaderData.email} nav={loaderData.nav}>
       <AnnounceContext.Provider value={announce}>
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none" data-hydrated={hydrated ? "true" : undefined}>
           <StatusRegion status={status} />
@@ -98,22 +121,33 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const ended = status === 401 || status === 403;
+  const ended = status === 401;
+  const forbidden = status === 403;
   const unavailable = status === 503;
   return (
     <Frame>
       <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-16">
         <h1 className="text-3xl font-semibold">
-          {ended ? "Please sign in again" : status === 404 ? "Page not found" : unavailable ? "We'll be right back" : "Something went wrong"}
+          {ended
+            ? "Please sign in again"
+            : forbidden
+              ? "Not allowed"
+              : status === 404
+                ? "Page not found"
+                : unavailable
+                  ? "We'll be right back"
+                  : "Something went wrong"}
         </h1>
         <p role="alert" className="mt-4 text-lg text-muted">
           {ended
             ? "Your session has ended. Sign in again; nothing was saved."
-            : status === 404
-              ? "This dashboard page does not exist."
-              : unavailable
-                ? "The dashboard is briefly unavailable. Please try again in a moment. If you were saving a change, it was not saved."
-                : "An error occurred. Please try again later."}
+            : forbidden
+              ? MSG.forbidden
+              : status === 404
+                ? "This dashboard page does not exist."
+                : unavailable
+                  ? "The dashboard is briefly unavailable. Please try again in a moment. If you were saving a change, it was not saved."
+                  : "An error occurred. Please try again later."}
         </p>
         <p className="mt-8">
           <a href={ended ? "/admin" : "/dashboard"} className={btnPrimary}>

@@ -11,10 +11,11 @@ export function loader() {
   return redirect("/dashboard");
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   try {
-    if (!(await getStaff(request))) return redirect("/");
-    const headers = await signOut(request);
+    const staff = await getStaff(request);
+    if (!staff) return redirect("/");
+    const headers = await signOut(request, staff, context.clientIp);
     const out = new Headers();
     for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
     return redirect("/", { headers: out });

@@ -1,31 +1,39 @@
 import { ArrowRight, Mail, MapPin, Phone, Printer } from "lucide-react";
-import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
 import { getOfficeHours } from "~/.server/db/office-hours";
 import { getEnv } from "~/.server/env";
+import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
 import { ArticleCard } from "~/components/public/article-card";
+import { EnquiryForm } from "~/components/public/enquiry-form";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { SectionLink } from "~/components/public/section-link";
 import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
 import { FIRM, fullAddress } from "~/config/firm";
 import { PRACTICE_PAGES } from "~/lib/practice";
-import { HERO_SCROLL_MS } from "~/lib/scroll";
 import { weekdayHoursText } from "~/lib/site";
 import { legalServiceJsonLd } from "~/lib/structured-data";
 
+
+const MAP_FRAME_CLASS = "h-full min-h-[360px] w-full border-0";
 export async function loader() {
   const [hours, articles] = await Promise.all([getOfficeHours(), listLatestArticles(6)]);
   return {
     hoursText: weekdayHoursText(hours),
     jsonLd: [legalServiceJsonLd(getEnv().publicUrl, hours)],
     articles: articles.map(({ id, slug, title, date, category, news }) => ({ id, slug, title, date, category, news })),
+    /** The enquiry form's timing token (decision 0009). */
+    enquiryToken: issueFormToken({ shared: true }),
   };
 }
 
+/** The page holds the enquiry form's timing token: shared (page cache, CDN) for a few seconds at most. */
+export function headers() {
+  return { "Cache-Control": FORM_PAGE_CACHE_CONTROL };
+}
+
 /** The hero's line pattern is part of the first view: fetch it early. */
-export const links: Route.LinksFunction = () => [{ rel: "preload", href: "/hero-lines.svg", as: "image", type: "image/svg+xml", fetchPriority: "high" }];
 
 export function meta({ matches, data: loaderData }: Route.MetaArgs) {
   return publicMeta(matches, {
@@ -43,8 +51,9 @@ const PRACTICE_BLURBS = {
 } as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { articles, hoursText } = loaderData;
+  const { articles, hoursText, enquiryToken } = loaderData;
   const mapSrc = `https://www.google.com/maps?q=${encodeURIComponent(FIRM.mapQuery)}&output=embed`;
+  const mapTitle = `Map of ${FIRM.name}, ${fullAddress()}`;
   return (
     <main id="main" tabIndex={-1} className="outline-none">
       <section className="on-dark hero-bg relative flex min-h-[88svh] items-end bg-ink text-white" aria-labelledby="hero-title">
@@ -56,7 +65,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <p className="mt-6 max-w-2xl text-lg leading-8 text-white/90">{FIRM.tagline}</p>
           <SectionLink
             section="about"
-            duration={HERO_SCROLL_MS}
+            slow
             className="mt-10 inline-flex items-center gap-3 border border-brass-light px-7 py-4 text-sm font-semibold tracking-[0.18em] text-white uppercase transition-colors hover:bg-brass-light hover:text-ink"
           >
             DISCOVER MORE
@@ -89,9 +98,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {(Object.keys(PRACTICE_PAGES) as (keyof typeof PRACTICE_PAGES)[]).map((area) => (
               <li key={area} className="group relative bg-ground p-8 transition-colors hover:bg-white">
                 <h3 className="text-2xl leading-snug font-semibold">
-                  <Link to={PRACTICE_PAGES[area].path} className="after:absolute after:inset-0 group-hover:text-accent group-hover:underline">
+                  <a href={PRACTICE_PAGES[area].path} className="after:absolute after:inset-0 group-hover:text-accent group-hover:underline">
                     {PRACTICE_PAGES[area].title}
-                  </Link>
+                  </a>
                 </h3>
                 <p className="mt-4 leading-7 text-muted">{PRACTICE_BLURBS[area]}</p>
                 <ArrowRight aria-hidden="true" className="mt-6 h-5 w-5 text-accent transition-transform group-hover:translate-x-1" />
@@ -110,12 +119,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 News &amp; Insights
               </h2>
             </div>
-            <Link
-              to="/insights"
+            <a
+              href="/insights"
               className="inline-flex items-center gap-2 bg-accent px-6 py-3 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
             >
               SEE ALL
-            </Link>
+            </a>
           </div>
           {articles.length === 0 ? (
             <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
@@ -176,16 +185,30 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </ul>
             <p className="mt-8 text-muted">{hoursText}</p>
           </div>
-          <div className="min-h-[360px] overflow-hidden border border-line bg-soft">
-            <iframe
-              title={`Map of ${FIRM.name}, ${fullAddress()}`}
-              src={mapSrc}
-              loading="lazy"
-              referrerPolicy="no-referrer-when-downgrade"
-              width={800}
-              height={480}
-              className="h-full min-h-[360px] w-full border-0"
-            />
+          {/* With JavaScript the enhancement module makes the frame when it comes near the window (app/enhance/map-frame.ts). */}
+          <div
+            className="min-h-[360px] overflow-hidden border border-line bg-soft"
+            data-map-frame=""
+            data-src={mapSrc}
+            data-title={mapTitle}
+            data-frame-class={MAP_FRAME_CLASS}
+          >
+            <noscript>
+              <iframe
+                title={mapTitle}
+                src={mapSrc}
+                loading="lazy"
+                referrerPolicy="no-referrer-when-downgrade"
+                width={800}
+                height={480}
+                className={MAP_FRAME_CLASS}
+              />
+            </noscript>
+          </div>
+        </div>
+        <div className="mx-auto max-w-7xl px-5 pb-24 lg:px-8 lg:pb-32">
+          <div className="max-w-3xl">
+            <EnquiryForm token={enquiryToken} headingLevel={3} />
           </div>
         </div>
       </section>

@@ -1,4 +1,3 @@
-import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/insights";
 import { listArticlePage } from "~/.server/db/articles";
 import { getPageHeaderText } from "~/.server/db/page-headers";
@@ -11,7 +10,7 @@ import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
 import { FIRM } from "~/config/firm";
 import { parsePage } from "~/lib/pagination";
 import { ARTICLE_FILTERS, type ArticleFilter } from "~/lib/practice";
-import { insightsHref, LOADING, parseArticleFilter } from "~/lib/site";
+import { insightsHref, parseArticleFilter } from "~/lib/site";
 
 const FILTER_LABELS: Record<ArticleFilter, string> = {
   all: "all articles",
@@ -50,32 +49,27 @@ export function meta({ matches, data }: Route.MetaArgs) {
 
 export default function Insights({ loaderData }: Route.ComponentProps) {
   const { filter, page, pageCount, articles, headerText } = loaderData;
-  const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location?.pathname === "/insights";
   return (
     <main id="main" tabIndex={-1} className="outline-none">
       <PageBanner eyebrow="Insights" title="News & Insights" text={headerText} />
       <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8">
-        <nav aria-label="Filter articles" className="border-b border-line">
-          <ul className="-mb-px flex flex-wrap gap-x-6 gap-y-1">
+        <nav aria-label="Filter articles" className="border-b border-line" data-keep-focus="filters">
+          <ul className="-mb-px flex flex-wrap gap-x-6 gap-y-1" data-arrow-keys="">
             {ARTICLE_FILTERS.map((f) => (
               <li key={f}>
-                <Link
-                  to={insightsHref(f)}
-                  preventScrollReset
+                <a
+                  href={insightsHref(f)}
                   aria-current={f === filter ? "page" : undefined}
                   className="inline-block border-b-2 border-transparent py-3 text-sm font-semibold tracking-[0.12em] text-muted uppercase hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent"
                 >
                   {FILTER_LABELS[f]}
-                </Link>
+                </a>
               </li>
             ))}
           </ul>
         </nav>
-        <section aria-label="Articles" aria-busy={loading} className="mt-12">
-          {loading ? (
-            <StatusMessage>{LOADING.articles}</StatusMessage>
-          ) : articles.length === 0 ? (
+        <section aria-label="Articles" className="mt-12">
+          {articles.length === 0 ? (
             <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
           ) : (
             <>

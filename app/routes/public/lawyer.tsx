@@ -1,10 +1,12 @@
 import { Download, Mail, Phone, Smartphone } from "lucide-react";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/lawyer";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
+import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewTeamMember } from "~/.server/preview";
+import { PreviewBanner } from "~/components/public/preview-banner";
 import { publicMeta } from "~/components/public/meta";
 import { Picture } from "~/components/public/picture";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -17,8 +19,10 @@ import { mobileUri } from "~/lib/vcard";
 
 const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const member = await getTeamMemberBySlug(params.slug).catch((error: unknown) => {
+export async function loader({ request, params }: Route.LoaderArgs) {
+  // A staff or shared preview (hidden too, never cached), or the public page (visible only).
+  const preview = await previewTeamMember(request, params.slug, { message: LAWYER_NOT_FOUND });
+  const member = preview ?? await getTeamMemberBySlug(params.slug).catch((error: unknown) => {
     log("error", "Error loading team member", { error: (error as Error)?.message });
     throw error;
   });
@@ -38,7 +42,14 @@ export async function loader({ params }: Route.LoaderArgs) {
       { name: full_name, path: `/lawyer/${encodeURIComponent(slug)}` },
     ]),
   ];
-  return { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff }, jsonLd };
+  const page = { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff }, jsonLd: preview ? [] : jsonLd, preview: preview ? PREVIEW_BANNER : null };
+  return preview ? data(page, { headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } }) : page;
+}
+
+/** Previews are never stored by the page cache, a proxy or a CDN. */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const cacheControl = loaderHeaders.get("Cache-Control");
+  return cacheControl ? { "Cache-Control": cacheControl } : {};
 }
 
 export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
@@ -47,6 +58,7 @@ export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
   }
   const m = loaderData.member;
   return publicMeta(matches, {
+    noindex: loaderData.preview ? true : undefined,
     title: `${m.full_name}, ${m.title}`,
     description: shortDescription(m.desc || `${m.full_name}, ${m.title} at ${FIRM.name}.`),
     path: `/lawyer/${encodeURIComponent(m.slug)}`,
@@ -75,13 +87,14 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
   const mobileHref = mobileUri(m.mobile);
   return (
     <main id="main" tabIndex={-1} className="outline-none">
+      {loaderData.preview ? <PreviewBanner text={loaderData.preview} /> : null}
       <div className="border-b border-line bg-soft">
         <nav aria-label="Breadcrumb" className="mx-auto max-w-7xl px-5 py-4 text-sm lg:px-8">
           <ol className="flex flex-wrap gap-2 text-muted">
             <li>
-              <Link to="/team" className="text-accent hover:underline">
+              <a href="/team" className="text-accent hover:underline">
                 Our Team
-              </Link>
+              </a>
               <span aria-hidden="true"> / </span>
             </li>
             <li aria-current="page">{m.full_name}</li>
@@ -146,9 +159,9 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
                 <ul className="mt-5 flex flex-wrap gap-3">
                   {areas.map((area) => (
                     <li key={area}>
-                      <Link to={PRACTICE_PAGES[area].path} className="inline-block border border-accent px-4 py-2 text-sm font-semibold text-accent hover:bg-accent hover:text-white">
+                      <a href={PRACTICE_PAGES[area].path} className="inline-block border border-accent px-4 py-2 text-sm font-semibold text-accent hover:bg-accent hover:text-white">
                         {PRACTICE_PAGES[area].title}
-                      </Link>
+                      </a>
                     </li>
                   ))}
                 </ul>

@@ -1,41 +1,38 @@
-import { useEffect, useRef } from "react";
-import { Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { Outlet, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { getEnv } from "~/.server/env";
+import { INLINE_CSS } from "~/.server/inline-css";
 import { ErrorPage } from "~/components/error-page";
-import { useFadeIn } from "~/components/public/fade-in";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
-import { StatusMessage } from "~/components/public/status";
-import { loadingTextFor } from "~/lib/site";
 
+/**
+ * The public site's frame. Public pages are rendered on the server and run no
+ * React in the browser (lib/hydrate.ts): their components hold no state or
+ * effects; behaviour comes from data attributes read by app/enhance/.
+ */
 export async function loader() {
-  return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl };
+  // The stylesheet, inlined by the root (it never reaches the browser as data: public pages load no router).
+  return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl, css: INLINE_CSS };
+}
+
+/**
+ * The dashboard (a React app in the browser) may route to a public page on
+ * the client (a link, the redirect after sign-out): public pages are loaded
+ * as documents instead, so they arrive as the server renders them, with
+ * their own script and without the framework's.
+ */
+export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<never> {
+  window.location.assign(request.url);
+  return new Promise<never>(() => {});
 }
 
 type HomeData = { hoursText: string };
 
-/**
- * After a client navigation to another page, focus moves to the new page's
- * content (`#main`, tabindex -1), as a full page load would put a screen
- * reader at the top: not left on a link that no longer exists. Filter, page
- * and tab changes (same path) keep the focus on the control that was used.
- */
-function useFocusMainOnNavigation(pathname: string) {
-  const previous = useRef(pathname);
-  useEffect(() => {
-    if (previous.current === pathname) return;
-    previous.current = pathname;
-    document.getElementById("main")?.focus({ preventScroll: true });
-  }, [pathname]);
-}
-
 function Frame({ children, year }: { children: React.ReactNode; year: number }) {
-  const location = useLocation();
-  const isHome = location.pathname === "/";
+  const { pathname } = useLocation();
+  const isHome = pathname === "/";
   const home = useRouteLoaderData("routes/public/home") as HomeData | undefined;
-  useFadeIn(location.key);
-  useFocusMainOnNavigation(location.pathname);
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -44,28 +41,23 @@ function Frame({ children, year }: { children: React.ReactNode; year: number }) 
       >
         Skip to main content
       </a>
-      <SiteHeader isHome={isHome} topBar={isHome && home ? { hoursText: home.hoursText } : undefined} />
+      <SiteHeader isHome={isHome} currentPath={pathname} topBar={isHome && home ? { hoursText: home.hoursText } : undefined} />
       <div className="flex-1">{children}</div>
-      <SiteFooter year={year} />
+      <SiteFooter year={year} currentPath={pathname} />
+      {/* The spec's loading text while a slow next page is on its way (app/enhance/loading-status.ts). */}
+      <p
+        data-loading-status=""
+        role="status"
+        className="pointer-events-none fixed bottom-5 left-1/2 z-50 -translate-x-1/2 rounded bg-ink px-5 py-3 text-sm font-semibold text-white shadow-lg empty:hidden"
+      />
     </div>
   );
 }
 
 export default function PublicLayout({ loaderData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const location = useLocation();
-  const target = navigation.state === "loading" && !navigation.formMethod ? navigation.location : undefined;
-  // A client navigation to another page: the spec's loading text for that page.
-  const loadingText = target && target.pathname !== location.pathname ? loadingTextFor(target) : null;
   return (
     <Frame year={loaderData.year}>
-      {loadingText ? (
-        <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-5 py-24 lg:px-8">
-          <StatusMessage>{loadingText}</StatusMessage>
-        </main>
-      ) : (
-        <Outlet />
-      )}
+      <Outlet />
     </Frame>
   );
 }

@@ -1,13 +1,15 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/post";
 import { getArticleBySlug } from "~/.server/db/articles";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getEnv } from "~/.server/env";
+import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewArticle } from "~/.server/preview";
 import { articleText, sanitizeArticleHtml } from "~/.server/sanitize";
 import { categoryLabel } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
 import { Picture } from "~/components/public/picture";
+import { PreviewBanner } from "~/components/public/preview-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { hasImage } from "~/lib/images";
 import { shortDescription } from "~/lib/site";
@@ -16,8 +18,10 @@ import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
 
 const NOT_FOUND = "No Article Found";
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const article = await getArticleBySlug(params.slug);
+export async function loader({ request, params }: Route.LoaderArgs) {
+  // A staff or shared preview (any state, never cached), or the public page (published only).
+  const preview = await previewArticle(request, params.slug, { message: NOT_FOUND });
+  const article = preview ?? (await getArticleBySlug(params.slug));
   if (!article) {
     // An old link (other case or spelling, or a title since changed): 301 to the current page.
     const moved = await findMovedSlug("post", params.slug);
@@ -29,15 +33,16 @@ export async function loader({ params }: Route.LoaderArgs) {
   const description = shortDescription(articleText(html) || article.title);
   const site = getEnv().publicUrl;
   const jsonLd = [
-    articleJsonLd(site, { ...article, description }),
+    articleJsonLd(site, { ...article, created_at: article.published_at ?? article.created_at, description }),
     breadcrumbJsonLd(site, [
       { name: "Home", path: "/" },
       { name: "News & Insights", path: "/insights" },
       { name: article.title, path: `/post/${encodeURIComponent(article.slug)}` },
     ]),
   ];
-  return {
-    jsonLd,
+  const page = {
+    jsonLd: preview ? [] : jsonLd,
+    preview: preview ? PREVIEW_BANNER : null,
     article: {
       slug: article.slug,
       title: article.title,
@@ -49,6 +54,13 @@ export async function loader({ params }: Route.LoaderArgs) {
       description,
     },
   };
+  return preview ? data(page, { headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } }) : page;
+}
+
+/** Previews are never stored by the page cache, a proxy or a CDN. */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const cacheControl = loaderHeaders.get("Cache-Control");
+  return cacheControl ? { "Cache-Control": cacheControl } : {};
 }
 
 export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
@@ -56,6 +68,7 @@ export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
   const a = loaderData.article;
   const image = socialImagePath("articles", a.img);
   return publicMeta(matches, {
+    noindex: loaderData.preview ? true : undefined,
     title: a.title,
     description: a.description,
     path: `/post/${encodeURIComponent(a.slug)}`,
@@ -69,13 +82,14 @@ export default function Post({ loaderData }: Route.ComponentProps) {
   const a = loaderData.article;
   return (
     <main id="main" tabIndex={-1} className="outline-none">
+      {loaderData.preview ? <PreviewBanner text={loaderData.preview} /> : null}
       <article>
         <header className="on-dark banner-bg bg-ink text-white">
           <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
-            <Link to="/insights" className="inline-flex items-center gap-2 text-sm font-semibold text-brass-light hover:underline">
+            <a href="/insights" className="inline-flex items-center gap-2 text-sm font-semibold text-brass-light hover:underline">
               <ArrowLeft aria-hidden="true" className="h-4 w-4" />
               News &amp; Insights
-            </Link>
+            </a>
             <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
               <span>{categoryLabel(a.category)}</span>
               {a.news ? <span>News</span> : null}
@@ -99,10 +113,10 @@ export default function Post({ loaderData }: Route.ComponentProps) {
           ) : null}
           <div className="prose-article text-lg text-ink/90" dangerouslySetInnerHTML={{ __html: a.html }} />
           <p className="mt-16 border-t border-line pt-8">
-            <Link to="/insights" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
+            <a href="/insights" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
               <ArrowLeft aria-hidden="true" className="h-4 w-4" />
               All news &amp; insights
-            </Link>
+            </a>
           </p>
         </div>
       </article>

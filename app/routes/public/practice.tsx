@@ -1,4 +1,4 @@
-import { data, Link, useNavigation } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/practice";
 import { listArticlePage } from "~/.server/db/articles";
 import { getPageHeaderText } from "~/.server/db/page-headers";
@@ -17,7 +17,7 @@ import { FIRM } from "~/config/firm";
 import { parsePage } from "~/lib/pagination";
 import { membersOfArea, PRACTICE_PAGES } from "~/lib/practice";
 import { breadcrumbJsonLd } from "~/lib/structured-data";
-import { LOADING, shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
+import { shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
 
 const TAB_LABELS: Record<PracticeTab, string> = { overview: "Overview", team: "Team", insights: "Insights" };
 
@@ -62,42 +62,33 @@ export default function Practice({ loaderData }: Route.ComponentProps) {
   const { area, tab, headerText } = loaderData;
   const page = PRACTICE_PAGES[area];
   const copy = PRACTICE_COPY[area];
-  const navigation = useNavigation();
-  const pendingTab =
-    navigation.state === "loading" && navigation.location?.pathname === page.path
-      ? parsePracticeTab(new URLSearchParams(navigation.location.search).get("tab"))
-      : null;
-  const loadingText = pendingTab === "team" ? LOADING.team : pendingTab === "insights" ? LOADING.articles : null;
 
   return (
     <main id="main" tabIndex={-1} className="outline-none">
       <PageBanner eyebrow="Practice area" title={page.title} subtitle={page.subtitle} text={headerText} />
       <div className="border-b border-line bg-white">
-        <nav aria-label={`${page.title} sections`} className="mx-auto max-w-7xl px-5 lg:px-8">
-          <ul className="-mb-px flex gap-8">
+        <nav aria-label={`${page.title} sections`} className="mx-auto max-w-7xl px-5 lg:px-8" data-keep-focus="tabs">
+          <ul className="-mb-px flex gap-8" data-arrow-keys="">
             {PRACTICE_TABS.map((t) => (
               <li key={t}>
-                <Link
-                  to={practiceHref(page.path, t)}
-                  preventScrollReset
+                <a
+                  href={practiceHref(page.path, t)}
                   aria-current={t === tab ? "page" : undefined}
                   className="inline-block border-b-2 border-transparent py-4 text-sm font-semibold tracking-[0.14em] text-muted uppercase hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent"
                 >
                   {TAB_LABELS[t]}
-                </Link>
+                </a>
               </li>
             ))}
           </ul>
         </nav>
       </div>
 
-      <section aria-labelledby="panel-title" aria-busy={loadingText ? true : undefined} className="mx-auto max-w-7xl px-5 py-16 lg:px-8 lg:py-20">
-        <h2 id="panel-title" className={tab === "overview" && !loadingText ? "sr-only" : "text-3xl font-semibold"}>
+      <section aria-labelledby="panel-title" className="mx-auto max-w-7xl px-5 py-16 lg:px-8 lg:py-20">
+        <h2 id="panel-title" className={tab === "overview" ? "sr-only" : "text-3xl font-semibold"}>
           {TAB_LABELS[tab]}
         </h2>
-        {loadingText ? (
-          <StatusMessage>{loadingText}</StatusMessage>
-        ) : tab === "overview" ? (
+        {tab === "overview" ? (
           <Overview area={area} />
         ) : tab === "team" ? (
           <div className="mt-10">
@@ -116,9 +107,7 @@ export default function Practice({ loaderData }: Route.ComponentProps) {
           <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
         )}
       </section>
-      {tab !== "overview" || loadingText ? null : (
-        <HowCanWeHelp text={copy.help} />
-      )}
+      {tab === "overview" ? <HowCanWeHelp text={copy.help} /> : null}
     </main>
   );
 }

@@ -1,14 +1,19 @@
 /**
- * GET /lawyer/:slug/vcard — the lawyer's contact card as a vCard 4.0 file.
- * Served with text/vcard so iOS Safari opens it directly (no calendar-invite
- * workaround is needed).
+ * GET /lawyer/:slug/vcard — the lawyer's contact card as a vCard 3.0 file
+ * (RFC 2426: what Outlook for Windows imports, as do Apple, Google and
+ * Android address books) with the portrait embedded. Served as text/vcard
+ * to every device: on iPhone and iPad Safari opens it straight into
+ * Contacts, which is what the original's calendar-invite workaround for
+ * Apple mobile devices achieved.
  */
 import type { Route } from "./+types/vcard";
 import { getTeamMemberBySlug } from "~/.server/db/team";
+import { log } from "~/.server/log";
 import { absoluteUrl } from "~/.server/site-url";
+import { getVCardPhoto } from "~/.server/vcard-photo";
 import { FIRM } from "~/config/firm";
-import { hasImage, imageUrl } from "~/lib/images";
-import { buildVCard, vcardContentDisposition } from "~/lib/vcard";
+import { hasImage } from "~/lib/images";
+import { buildVCard, vcardContentDisposition, type VCardPhoto } from "~/lib/vcard";
 
 export async function loader({ params }: Route.LoaderArgs) {
   const member = await getTeamMemberBySlug(params.slug);
@@ -18,11 +23,18 @@ export async function loader({ params }: Route.LoaderArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  // Absolute URLs from PUBLIC_URL (not the request's Host, which a proxy or client controls).
-  const body = buildVCard(member, FIRM, {
-    photoUrl: hasImage(member.img) ? absoluteUrl(imageUrl("team", member.img)) : undefined,
-    profileUrl: absoluteUrl(`/lawyer/${encodeURIComponent(member.slug)}`),
-  });
+  let photo: VCardPhoto | undefined;
+  if (hasImage(member.img)) {
+    try {
+      const bytes = await getVCardPhoto(member.img);
+      if (bytes) photo = { type: "JPEG", base64: bytes.toString("base64") };
+    } catch (error) {
+      // A picture that cannot be read: the card without it rather than no card.
+      log("error", "vcard photo not made", { id: member.id, error: (error as Error).message.slice(0, 200) });
+    }
+  }
+  // Absolute URL from PUBLIC_URL (not the request's Host, which a proxy or client controls).
+  const body = buildVCard(member, FIRM, { photo, profileUrl: absoluteUrl(`/lawyer/${encodeURIComponent(member.slug)}`) });
   return new Response(body, {
     status: 200,
     headers: {

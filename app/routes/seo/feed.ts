@@ -24,7 +24,7 @@ ${items[0] ? `<lastBuildDate>${new Date(items[0].updated_at).toUTCString()}</las
 ${items
   .map((a) => {
     const link = absoluteUrl(`/post/${encodeURIComponent(a.slug)}`);
-    return `<item><title>${xmlEscape(a.title)}</title><link>${xmlEscape(link)}</link><guid isPermaLink="true">${xmlEscape(link)}</guid><pubDate>${new Date(a.created_at).toUTCString()}</pubDate><category>${xmlEscape(a.category)}</category><description>${xmlEscape(description(a.copy))}</description></item>`;
+    return `<item><title>${xmlEscape(a.title)}</title><link>${xmlEscape(link)}</link><guid isPermaLink="true">${xmlEscape(link)}</guid><pubDate>${new Date(a.published_at ?? a.created_at).toUTCString()}</pubDate><category>${xmlEscape(a.category)}</category><description>${xmlEscape(description(a.copy))}</description></item>`;
   })
   .join("\n")}
 </channel>

@@ -1,5 +1,8 @@
 import type { Route } from "./+types/og-image";
+import { isPublicPicture } from "~/.server/db/seo";
+import { log } from "~/.server/log";
 import { getSocialImage } from "~/.server/social-image";
+import { StorageUnavailable } from "~/.server/storage";
 import { parseSocialImageFile } from "~/lib/social";
 
 function notFound() {
@@ -14,7 +17,19 @@ function notFound() {
 export async function loader({ params }: Route.LoaderArgs) {
   const target = parseSocialImageFile(params.kind, params.file);
   if (!target) return notFound();
-  const bytes = await getSocialImage(target.kind, target.stem);
+  // Only a public member's or article's picture (a draft's or hidden member's is not shown anywhere public).
+  if (!(await isPublicPicture(target.kind, target.stem))) return notFound();
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await getSocialImage(target.kind, target.stem);
+  } catch (error) {
+    if (!(error instanceof StorageUnavailable)) throw error;
+    log("warn", "link-preview picture not served", { error: error.message });
+    return new Response("Picture storage unavailable", {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "10" },
+    });
+  }
   if (!bytes) return notFound();
   return new Response(new Uint8Array(bytes), {
     headers: {

@@ -19,6 +19,8 @@ export async function loader() {
     { path: "/disclaimer", lastmod: null },
     { path: "/accessibility", lastmod: null },
     { path: "/copyright", lastmod: null },
+    { path: "/contact", lastmod: null },
+    { path: "/privacy", lastmod: null },
     ...members.map((m) => ({ path: `/lawyer/${encodeURIComponent(m.slug)}`, lastmod: m.updated_at })),
     ...posts.map((p) => ({ path: `/post/${encodeURIComponent(p.slug)}`, lastmod: p.updated_at })),
   ];

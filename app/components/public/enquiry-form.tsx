@@ -1,0 +1,265 @@
+/**
+ * The enquiry form of /contact and of the home page's contact section: a
+ * plain HTML form (no client-side state; it works the same with JavaScript
+ * off) posting to /contact. The answer is the /contact page rendered again:
+ * a summary and a message under each wrong field with everything typed kept,
+ * or the confirmation. The notice above the form says, in plain words, that
+ * sending it creates no lawyer-client relationship and asks for no
+ * confidential details before a conflict check.
+ */
+import { CircleAlert, CircleCheck } from "lucide-react";
+import {
+  EMPTY_ENQUIRY,
+  ENQUIRY_AREA_LABELS,
+  ENQUIRY_AREAS,
+  ENQUIRY_MESSAGE_MAX,
+  HONEYPOT_FIELD,
+  TOKEN_FIELD,
+  type EnquiryValues,
+} from "~/lib/forms/enquiry";
+import { FIRM } from "~/config/firm";
+
+export type EnquiryFormState = {
+  outcome: "sent" | "refused" | "invalid" | "again" | "error";
+  status: { tone: "success" | "error"; text: string };
+  errors?: Record<string, string>;
+  values?: EnquiryValues;
+  token: string;
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  name: "Name",
+  email: "E-mail",
+  phone: "Phone",
+  practice_area: "Area of law",
+  message: "Message",
+  consent: "Confirmation",
+};
+
+const inputClass =
+  "mt-2 block w-full border border-muted bg-white px-3 py-2.5 text-base text-ink aria-[invalid=true]:border-2 aria-[invalid=true]:border-error";
+const labelClass = "block font-semibold text-ink";
+
+function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="mt-1.5 flex items-start gap-1.5 text-sm font-semibold text-error">
+      <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      <span>{error}</span>
+    </p>
+  );
+}
+
+/** The notice above the form (also on the privacy page's summary). */
+export function EnquiryNotice() {
+  return (
+    <div className="border-l-4 border-brass bg-soft px-5 py-4 text-base leading-7 text-ink">
+      <p className="font-semibold">Before you write</p>
+      <p className="mt-1">
+        Sending this form does not make {FIRM.name} your lawyers. We can act for you only after we have checked for conflicts of
+        interest and agreed in writing to act. Until then, please do not send confidential details: describe the matter in general
+        terms, such as who is involved and what kind of help you need.
+      </p>
+    </div>
+  );
+}
+
+export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: EnquiryFormState; token: string; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  if (state?.outcome === "sent") {
+    return (
+      <div id="enquiry" tabIndex={-1} className="scroll-mt-[30px] outline-none">
+        <div role="status" className="border-l-4 border-success bg-white px-5 py-5 shadow-sm">
+          <Heading className="flex items-center gap-2 text-2xl font-semibold text-success">
+            <CircleCheck aria-hidden="true" className="size-6 shrink-0" /> Enquiry sent
+          </Heading>
+          <p className="mt-2 text-lg leading-8 text-ink">{state.status.text}</p>
+          <p className="mt-2 text-ink/90">
+            If the matter is urgent, call us at{" "}
+            <a className="font-semibold text-accent underline underline-offset-4" href={`tel:${FIRM.phoneE164}`}>
+              {FIRM.phone}
+            </a>
+            .
+          </p>
+        </div>
+        <p className="mt-6">
+          <a href="/" className="font-semibold text-accent underline underline-offset-4">
+            Back to the home page
+          </a>
+        </p>
+      </div>
+    );
+  }
+  const values = state?.values ?? EMPTY_ENQUIRY;
+  const errors = state?.errors ?? {};
+  const showSummary = state && state.outcome !== "invalid" ? state.status.text : undefined;
+  const describe = (name: string, extra?: string) => [extra, errors[name] ? `enquiry-${name}-error` : undefined].filter(Boolean).join(" ") || undefined;
+  const errorList = Object.entries(errors).filter(([name]) => name in FIELD_LABELS);
+  return (
+    <div id="enquiry" tabIndex={-1} className="scroll-mt-[30px] outline-none">
+      <Heading id="enquiry-title" className="text-2xl font-semibold">
+        Send us a message
+      </Heading>
+      <div className="mt-4">
+        <EnquiryNotice />
+      </div>
+      {errorList.length ? (
+        <div role="alert" aria-labelledby="enquiry-problem" className="mt-6 border-2 border-error bg-white px-5 py-4">
+          <p id="enquiry-problem" className="font-semibold text-error">
+            {state?.status.text}
+          </p>
+          <ul className="mt-2 list-disc space-y-1 pl-6">
+            {errorList.map(([name, message]) => (
+              <li key={name}>
+                <a className="text-error underline underline-offset-2" href={`#enquiry-${name}`}>
+                  {FIELD_LABELS[name]}: {message}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : showSummary ? (
+        <p role="alert" className="mt-6 flex items-start gap-2 border-2 border-error bg-white px-5 py-4 font-semibold text-error">
+          <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          <span>{showSummary}</span>
+        </p>
+      ) : null}
+      <form method="post" action="/contact#enquiry" noValidate aria-labelledby="enquiry-title" className="relative mt-6 space-y-6">
+        <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <div>
+            <label htmlFor="enquiry-name" className={labelClass}>
+              Name <span className="font-normal text-muted">(required)</span>
+            </label>
+            <input
+              id="enquiry-name"
+              name="name"
+              type="text"
+              autoComplete="name"
+              maxLength={200}
+              required
+              defaultValue={values.name}
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={describe("name")}
+              className={inputClass}
+            />
+            <FieldError id="enquiry-name-error" error={errors.name} />
+          </div>
+          <div>
+            <label htmlFor="enquiry-email" className={labelClass}>
+              E-mail <span className="font-normal text-muted">(required)</span>
+            </label>
+            <input
+              id="enquiry-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              maxLength={320}
+              required
+              defaultValue={values.email}
+              aria-invalid={errors.email ? true : undefined}
+              aria-describedby={describe("email")}
+              className={inputClass}
+            />
+            <FieldError id="enquiry-email-error" error={errors.email} />
+          </div>
+          <div>
+            <label htmlFor="enquiry-phone" className={labelClass}>
+              Phone <span className="font-normal text-muted">(optional)</span>
+            </label>
+            <input
+              id="enquiry-phone"
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              maxLength={40}
+              defaultValue={values.phone}
+              aria-invalid={errors.phone ? true : undefined}
+              aria-describedby={describe("phone")}
+              className={inputClass}
+            />
+            <FieldError id="enquiry-phone-error" error={errors.phone} />
+          </div>
+          <div>
+            <label htmlFor="enquiry-practice_area" className={labelClass}>
+              Area of law <span className="font-normal text-muted">(required)</span>
+            </label>
+            <select
+              id="enquiry-practice_area"
+              name="practice_area"
+              required
+              defaultValue={(ENQUIRY_AREAS as readonly string[]).includes(values.practice_area) ? values.practice_area : ""}
+              aria-invalid={errors.practice_area ? true : undefined}
+              aria-describedby={describe("practice_area")}
+              className={inputClass}
+            >
+              <option value="">Choose one…</option>
+              {ENQUIRY_AREAS.map((area) => (
+                <option key={area} value={area}>
+                  {ENQUIRY_AREA_LABELS[area]}
+                </option>
+              ))}
+            </select>
+            <FieldError id="enquiry-practice_area-error" error={errors.practice_area} />
+          </div>
+        </div>
+        <div>
+          <label htmlFor="enquiry-message" className={labelClass}>
+            Message <span className="font-normal text-muted">(required)</span>
+          </label>
+          <p id="enquiry-message-hint" className="mt-1 text-sm text-muted">
+            In general terms, please: no confidential details yet. At most {ENQUIRY_MESSAGE_MAX.toLocaleString("en-CA")} characters.
+          </p>
+          <textarea
+            id="enquiry-message"
+            name="message"
+            rows={7}
+            maxLength={ENQUIRY_MESSAGE_MAX}
+            required
+            defaultValue={values.message}
+            aria-invalid={errors.message ? true : undefined}
+            aria-describedby={describe("message", "enquiry-message-hint")}
+            className={inputClass}
+          />
+          <FieldError id="enquiry-message-error" error={errors.message} />
+        </div>
+        {/* A field for robots only: hidden from view and from assistive technology, never focused. */}
+        <div aria-hidden="true" className="absolute top-0 -left-[10000px] h-px w-px overflow-hidden">
+          <label htmlFor="enquiry-reference">Leave this field empty</label>
+          <input id="enquiry-reference" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+        <input type="hidden" name={TOKEN_FIELD} value={token} />
+        <div>
+          <div className="flex items-start gap-3">
+            <input
+              id="enquiry-consent"
+              name="consent"
+              type="checkbox"
+              value="yes"
+              required
+              defaultChecked={values.consent}
+              aria-invalid={errors.consent ? true : undefined}
+              aria-describedby={describe("consent")}
+              className="mt-1 size-5 shrink-0 accent-accent"
+            />
+            <label htmlFor="enquiry-consent" className="text-base leading-7 text-ink">
+              I have read the notice above and the{" "}
+              <a href="/privacy" className="font-semibold text-accent underline underline-offset-4">
+                privacy notice
+              </a>
+              , and I agree that {FIRM.name} may use these details to answer my enquiry and to check for conflicts of interest.{" "}
+              <span className="text-muted">(required)</span>
+            </label>
+          </div>
+          <FieldError id="enquiry-consent-error" error={errors.consent} />
+        </div>
+        <button
+          type="submit"
+          className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
+        >
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}

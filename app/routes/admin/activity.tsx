@@ -1,0 +1,156 @@
+/**
+ * /dashboard/activity (owners and admins): the audit trail, newest first,
+ * filtered by person, kind of item, action and date range (a GET form, so it
+ * works without JavaScript and can be bookmarked), 50 entries a page, paged
+ * in the database; each entry links to its item while it exists.
+ */
+import { Filter } from "lucide-react";
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/activity";
+import { requireStaff } from "~/.server/auth";
+import { activityPeople, ACTIVITY_ACTIONS, ACTIVITY_ITEMS, listActivity, type ActivityFilters } from "~/.server/db/activity";
+import { AdminPage } from "~/components/admin/admin-page";
+import { Pagination } from "~/components/public/pagination";
+import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
+import { ACTION_LABELS, formatWhen, ITEM_LABELS, startOfLocalDay } from "~/lib/activity";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireStaff(request, "activity");
+  const url = new URL(request.url);
+  const get = (name: string) => (url.searchParams.get(name) ?? "").slice(0, 100);
+  const people = await activityPeople();
+  const person = get("person");
+  const item = get("item");
+  const action = get("action");
+  const from = get("from");
+  const to = get("to");
+  const toStart = startOfLocalDay(to);
+  const filters: ActivityFilters = {
+    person: person === "system" || people.some((p) => p.id === person) ? person : "",
+    item: (ACTIVITY_ITEMS as readonly string[]).includes(item) ? (item as ActivityFilters["item"]) : "",
+    action: (ACTIVITY_ACTIONS as readonly string[]).includes(action) ? (action as ActivityFilters["action"]) : "",
+    from: startOfLocalDay(from),
+    // "To" includes that whole day.
+    to: toStart ? new Date(startOfLocalDay(new Date(toStart.getTime() + 36 * 3_600_000).toISOString().slice(0, 10))!.getTime()) : null,
+  };
+  const pageParam = Number(get("page"));
+  const result = await listActivity(filters, Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1);
+  return {
+    people,
+    actions: ACTIVITY_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] ?? a })),
+    items: ACTIVITY_ITEMS.map((i) => ({ value: i, label: ITEM_LABELS[i] ?? i })),
+    values: { person: filters.person, item: filters.item, action: filters.action, from: filters.from ? from : "", to: filters.to ? to : "" },
+    ...result,
+    entries: result.entries.map((e) => ({ ...e, at: e.at.toISOString(), when: formatWhen(e.at) })),
+  };
+}
+
+function changeText(changes: Record<string, unknown> | null): string[] {
+  if (!changes) return [];
+  return Object.entries(changes).map(([field, raw]) => {
+    const c = (raw ?? {}) as { before?: unknown; after?: unknown; diff?: string; hidden?: boolean };
+    const show = (v: unknown) => (v === undefined ? "" : typeof v === "string" ? `“${v.length > 80 ? `${v.slice(0, 80)}…` : v}”` : JSON.stringify(v));
+    if (c.hidden) return `${field}: changed (not recorded)`;
+    if (c.diff !== undefined) return `${field}: ${c.diff}`;
+    if ("before" in c && "after" in c) return `${field}: ${show(c.before)} → ${show(c.after)}`;
+    if ("after" in c) return `${field}: ${show(c.after)}`;
+    return `${field}: was ${show(c.before)}`;
+  });
+}
+
+export default function Activity({ loaderData }: Route.ComponentProps) {
+  const { values, entries, people, page, pageCount, total } = loaderData;
+  const query = (p: number) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(values)) if (v) params.set(k, v);
+    if (p > 1) params.set("page", String(p));
+    const s = params.toString();
+    return `/dashboard/activity${s ? `?${s}` : ""}`;
+  };
+  const select = (name: string, label: string, options: { value: string; label: string }[], value: string, all: string) => (
+    <div>
+      <label htmlFor={`filter-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} defaultValue={value} className={inputClass}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <AdminPage title="Activity" back={{ to: "/dashboard", label: "Dashboard" }}>
+      <Form method="get" className="mb-6 grid gap-4 rounded border border-line bg-white p-5 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter the activity">
+        {select("person", "Person", [...people.map((p) => ({ value: p.id, label: p.label })), { value: "system", label: "No account (system, unknown names)" }], values.person, "Everyone")}
+        {select("item", "Kind of item", loaderData.items, values.item, "All kinds")}
+        {select("action", "Action", loaderData.actions, values.action, "All actions")}
+        <div>
+          <label htmlFor="filter-from" className={labelClass}>
+            From
+          </label>
+          <input id="filter-from" type="date" name="from" defaultValue={values.from} className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="filter-to" className={labelClass}>
+            To
+          </label>
+          <input id="filter-to" type="date" name="to" defaultValue={values.to} className={inputClass} />
+        </div>
+        <div className="flex items-end gap-2">
+          <button type="submit" className={btnPrimary}>
+            <Filter aria-hidden="true" className="size-4" /> Show
+          </button>
+          <Link to="/dashboard/activity" className={btnSecondary}>
+            Clear
+          </Link>
+        </div>
+      </Form>
+      <p className="mb-3 text-muted" aria-live="polite">
+        {total === 0 ? "No activity matches." : `${total} ${total === 1 ? "entry" : "entries"}, newest first${pageCount > 1 ? ` (page ${page} of ${pageCount})` : ""}.`}
+      </p>
+      {entries.length ? (
+        <ol className="divide-y divide-line rounded border border-line bg-white" aria-label="Activity entries">
+          {entries.map((e) => {
+            const details = changeText(e.changes);
+            return (
+              <li key={e.id} className="px-4 py-3" data-testid="activity-entry">
+                <p>
+                  <time dateTime={e.at} className="text-sm text-muted">
+                    {e.when}
+                  </time>
+                </p>
+                <p className="mt-0.5">
+                  <span className="font-semibold">{e.actorName ? `${e.actorName} (${e.actorLabel})` : e.actorLabel}</span>{" "}
+                  <span>{(ACTION_LABELS[e.action] ?? e.action).toLowerCase()}</span>{" "}
+                  <span className="text-muted">{ITEM_LABELS[e.itemType] ?? e.itemType}:</span>{" "}
+                  {e.href ? (
+                    <Link to={e.href} className={linkClass}>
+                      {e.itemLabel || "(untitled)"}
+                    </Link>
+                  ) : (
+                    <span>{e.itemLabel || "(untitled)"}</span>
+                  )}
+                  {e.ip ? <span className="text-sm text-muted"> · from {e.ip}</span> : null}
+                </p>
+                {details.length ? (
+                  <ul className="mt-1 list-disc pl-6 text-sm text-muted">
+                    {details.map((d, i) => (
+                      <li key={i} className="break-words">
+                        {d}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+      <Pagination page={page} pageCount={pageCount} href={query} />
+    </AdminPage>
+  );
+}

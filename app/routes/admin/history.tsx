@@ -1,0 +1,195 @@
+/**
+ * /dashboard/history/:kind/:id: the saved versions of an article or team
+ * member (last 50), newest first; what each changed in the text fields (an
+ * inline diff against the version before it); Restore, which saves that
+ * version's text again as a new version (picture and state stay as they are
+ * now; nothing earlier is rewritten).
+ */
+import { diffWordsWithSpace } from "diff";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/history";
+import { flashHeaders } from "~/.server/admin/flash.server";
+import { actingStaff, isRefusal, parseId, readForm } from "~/.server/admin/request.server";
+import { requireStaff } from "~/.server/auth";
+import { getArticleById, updateArticle } from "~/.server/db/articles";
+import { getRevision, listRevisions, previousRevision, type RevisionKind } from "~/.server/db/revisions";
+import { getTeamMemberById, updateTeamMember } from "~/.server/db/team";
+import { log } from "~/.server/log";
+import { articleText } from "~/.server/sanitize";
+import { AdminPage } from "~/components/admin/admin-page";
+import { btnSecondary } from "~/components/admin/styles";
+import { firmDateTimeText } from "~/lib/firm-time";
+import type { SupportStaff } from "~/.server/db/schema";
+
+const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
+  article: [
+    ["title", "Title"],
+    ["category", "Category"],
+    ["copy", "Article body"],
+  ],
+  team: [
+    ["full_name", "Full name"],
+    ["title", "Title"],
+    ["email", "Email"],
+    ["mobile", "Mobile"],
+    ["desc", "Bio"],
+  ],
+};
+const NOT_FOUND = "That item or version was not found.";
+const kindOf = (v: unknown): RevisionKind | null => (v === "article" || v === "team" ? v : null);
+
+async function findItem(kind: RevisionKind, id: number) {
+  if (kind === "article") {
+    const a = await getArticleById(id);
+    return a ? { label: a.title, editTo: `/dashboard/articles/${a.id}/edit`, version: a.version } : undefined;
+  }
+  const m = await getTeamMemberById(id);
+  return m ? { label: m.full_name, editTo: `/dashboard/lawyer/${encodeURIComponent(m.slug)}`, version: m.version } : undefined;
+}
+
+function textOf(field: string, value: unknown): string {
+  const s = typeof value === "string" ? value : value == null ? "" : String(value);
+  return field === "copy" ? articleText(s) : s;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireStaff(request, "content");
+  const kind = kindOf(params.kind);
+  const id = parseId(params.id);
+  const item = kind && id ? await findItem(kind, id) : undefined;
+  if (!kind || !id || !item) throw new Response(NOT_FOUND, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const list = await listRevisions(kind, id);
+  const wanted = parseId(new URL(request.url).searchParams.get("rev"));
+  const selected = (wanted ? list.find((r) => r.id === wanted) : undefined) ?? list[0];
+  let changes: { field: string; label: string; parts: { value: string; added?: boolean; removed?: boolean }[] }[] = [];
+  if (selected) {
+    const before = await previousRevision(kind, id, selected.id);
+    changes = TEXT_FIELDS[kind]
+      .map(([field, label]) => {
+        const a = textOf(field, before?.fields[field]);
+        const b = textOf(field, selected.fields[field]);
+        return { field, label, parts: a === b ? [] : diffWordsWithSpace(a, b).map((p) => ({ value: p.value, added: p.added || undefined, removed: p.removed || undefined })) };
+      })
+      .filter((c) => c.parts.length);
+  }
+  return {
+    kind,
+    id,
+    item,
+    revisions: list.map((r) => ({ id: r.id, version: r.version, by: r.actor_label, at: firmDateTimeText(r.at), current: r.version === item.version })),
+    selected: selected ? { id: selected.id, version: selected.version, first: !changes.length && list[list.length - 1]?.id === selected.id } : null,
+    changes,
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, "An error occurred while restoring the version. Please try again.");
+  if (isRefusal(actor)) return actor;
+  const form = await readForm(request);
+  if (isRefusal(form)) return form;
+  const kind = kindOf(params.kind);
+  const id = parseId(params.id);
+  const revId = parseId(form.get("revision"));
+  const rev = kind && id && revId ? await getRevision(kind, id, revId) : undefined;
+  if (!kind || !id || !rev || form.get("intent") !== "restore") return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
+  const f = rev.fields;
+  const str = (k: string) => (typeof f[k] === "string" ? (f[k] as string) : "");
+  try {
+    let result: { after: { version: number } } | undefined;
+    if (kind === "article") {
+      const now = await getArticleById(id);
+      if (!now) return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
+      result = await updateArticle(id, { title: str("title"), category: str("category"), news: f.news === true, priority: f.priority === true, copy: str("copy"), img: now.img }, actor);
+    } else {
+      const now = await getTeamMemberById(id);
+      if (!now) return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
+      result = await updateTeamMember(
+        id,
+        {
+          full_name: str("full_name"),
+          title: str("title"),
+          email: str("email"),
+          extension: typeof f.extension === "number" ? f.extension : null,
+          mobile: str("mobile"),
+          desc: str("desc"),
+          img: now.img,
+          AOP: Array.isArray(f.AOP) ? (f.AOP as string[]) : [],
+          area_details: Array.isArray(f.area_details) ? (f.area_details as string[]) : [],
+          staff: Array.isArray(f.staff) ? (f.staff as SupportStaff[]) : [],
+        },
+        actor,
+      );
+    }
+    if (!result) return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
+    return redirect(`/dashboard/history/${kind}/${id}`, {
+      headers: await flashHeaders({ tone: "success", text: `Version ${rev.version} restored (saved as version ${result.after.version}).` }),
+    });
+  } catch (error) {
+    log("error", "revision not restored", { kind, id, error: (error as Error).message });
+    return data({ status: { tone: "error" as const, text: "An error occurred while restoring the version. Please try again." } }, { status: 500 });
+  }
+}
+
+export default function History({ loaderData }: Route.ComponentProps) {
+  const { kind, id, item, revisions, selected, changes } = loaderData;
+  return (
+    <AdminPage title={`History: ${item.label}`} back={{ to: item.editTo, label: kind === "article" ? "Edit article" : "Edit team member" }}>
+      <div className="grid gap-8 lg:grid-cols-[18rem_1fr]">
+        <nav aria-label="Versions">
+          <ol className="divide-y divide-line rounded border border-line bg-white">
+            {revisions.map((r) => (
+              <li key={r.id} className="px-3 py-2">
+                <Link
+                  to={`/dashboard/history/${kind}/${id}?rev=${r.id}`}
+                  aria-current={selected?.id === r.id ? "page" : undefined}
+                  className={`block ${selected?.id === r.id ? "font-semibold" : ""} text-accent underline`}
+                >
+                  Version {r.version}
+                  {r.current ? " (current)" : ""}
+                </Link>
+                <span className="block text-sm text-muted">
+                  {r.by}, {r.at}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </nav>
+        <section aria-labelledby="changes">
+          <h2 id="changes" className="font-serif text-xl font-semibold">
+            {selected ? `What version ${selected.version} changed` : "No saved versions yet"}
+          </h2>
+          {selected && !changes.length ? <p className="mt-2 text-muted">{selected.first ? "The first saved version." : "No change to the text fields."}</p> : null}
+          {changes.map((c) => (
+            <div key={c.field} className="mt-4">
+              <h3 className="font-semibold">{c.label}</h3>
+              <p className="mt-1 rounded border border-line bg-white p-3 whitespace-pre-wrap">
+                {c.parts.map((p, i) =>
+                  p.added ? (
+                    <ins key={i} className="bg-green-100 text-green-900">
+                      {p.value}
+                    </ins>
+                  ) : p.removed ? (
+                    <del key={i} className="bg-red-100 text-red-900">
+                      {p.value}
+                    </del>
+                  ) : (
+                    <span key={i}>{p.value}</span>
+                  ),
+                )}
+              </p>
+            </div>
+          ))}
+          {selected && !revisions.find((r) => r.id === selected.id)?.current ? (
+            <Form method="post" className="mt-6" aria-label={`Restore version ${selected.version}`}>
+              <input type="hidden" name="intent" value="restore" />
+              <input type="hidden" name="revision" value={selected.id} />
+              <button type="submit" className={btnSecondary}>
+                Restore version {selected.version}
+              </button>
+            </Form>
+          ) : null}
+        </section>
+      </div>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,67 @@
+/** /dashboard/outbox/:id (owners): one e-mail as it was made (its plain-text part), with "send again" while it is not sent. */
+import { Send } from "lucide-react";
+import { Form, useNavigation } from "react-router";
+import type { Route } from "./+types/outbox-message";
+import { requireStaff } from "~/.server/auth";
+import { resendAction } from "~/.server/admin/outbox.server";
+import { parseId } from "~/.server/admin/request.server";
+import { getOutboxMessage } from "~/.server/db/outbox";
+import { AdminPage } from "~/components/admin/admin-page";
+import { btnSecondary } from "~/components/admin/styles";
+import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireStaff(request, "outbox");
+  const id = parseId(params.id);
+  const message = id ? await getOutboxMessage(id) : null;
+  if (!message) throw new Response("No such message", { status: 404 });
+  return {
+    id: message.id,
+    subject: message.subject,
+    to: message.to_address,
+    kind: message.kind,
+    status: message.status,
+    text: message.text_body,
+    attempts: message.attempts,
+    lastError: message.last_error,
+    created: formatWhen(message.created_at),
+    sent: message.sent_at ? formatWhen(message.sent_at) : null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return resendAction(request, context, (id) => `/dashboard/outbox/${id}`);
+}
+
+export default function OutboxMessage({ loaderData: m }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AdminPage title={m.subject} back={{ to: "/dashboard/outbox", label: "Outbox" }}>
+      <dl className="mb-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+        <dt className="font-semibold">To</dt>
+        <dd className="break-all">{m.to}</dd>
+        <dt className="font-semibold">Made</dt>
+        <dd>{m.created}</dd>
+        <dt className="font-semibold">Status</dt>
+        <dd>
+          {STATUS_TEXT[m.status] ?? m.status}
+          {m.sent ? ` ${m.sent}` : ""}
+          {m.status === "failed" && m.lastError ? ` (${m.lastError}; ${m.attempts} ${m.attempts === 1 ? "try" : "tries"})` : ""}
+        </dd>
+      </dl>
+      {m.status === "failed" || m.status === "outbox" ? (
+        <Form method="post" aria-label="Send again" className="mb-6">
+          <input type="hidden" name="intent" value="resend" />
+          <input type="hidden" name="id" value={m.id} />
+          <button type="submit" className={btnSecondary} disabled={busy}>
+            <Send aria-hidden="true" className="size-4" /> Send again
+          </button>
+        </Form>
+      ) : null}
+      <h2 className="mb-2 text-xl font-semibold">Message</h2>
+      <pre className="rounded border border-line bg-white p-4 font-sans whitespace-pre-wrap break-words" data-testid="mail-text">
+        {m.text}
+      </pre>
+    </AdminPage>
+  );
+}

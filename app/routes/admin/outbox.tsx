@@ -1,0 +1,102 @@
+/**
+ * /dashboard/outbox (owners): every e-mail the site made, newest first: kept
+ * (no SMTP_URL), sent, or failed and waiting to be retried. Invitation and
+ * reset links are in here while no e-mail server is set up, which is why only
+ * owners may read it.
+ */
+import { Send } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/outbox";
+import { requireStaff } from "~/.server/auth";
+import { resendAction } from "~/.server/admin/outbox.server";
+import { listOutbox } from "~/.server/db/outbox";
+import { smtpConfigured } from "~/.server/mail";
+import { AdminPage } from "~/components/admin/admin-page";
+import { btnSecondary, linkClass } from "~/components/admin/styles";
+import { Pagination } from "~/components/public/pagination";
+import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireStaff(request, "outbox");
+  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
+  const result = await listOutbox(Number.isInteger(page) && page > 0 ? page : 1);
+  return {
+    smtp: smtpConfigured(),
+    ...result,
+    rows: result.rows.map((r) => ({
+      ...r,
+      created: formatWhen(r.created_at),
+      next: r.next_attempt_at ? formatWhen(r.next_attempt_at) : null,
+      created_at: undefined,
+      next_attempt_at: undefined,
+      sent_at: undefined,
+    })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return resendAction(request, context, () => "/dashboard/outbox");
+}
+
+
+export default function Outbox({ loaderData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const { rows, page, pageCount } = loaderData;
+  return (
+    <AdminPage title="Outbox" back={{ to: "/dashboard", label: "Dashboard" }}>
+      <p className="mb-6 text-muted">
+        {loaderData.smtp
+          ? "Every e-mail the site sends is kept here first. Messages the e-mail server refused or could not take are tried again automatically (1, 2, 4… up to 60 minutes apart)."
+          : "No e-mail server is set up (SMTP_URL), so nothing is sent: every message is kept here. Open one to read it and pass its link on yourself."}
+      </p>
+      {rows.length === 0 ? (
+        <p className="py-8 text-center text-muted">No e-mail yet.</p>
+      ) : (
+        <div className="overflow-x-auto rounded border border-line bg-white" tabIndex={0} role="region" aria-label="E-mails">
+          <table className="w-full text-left">
+            <caption className="sr-only">E-mails, newest first</caption>
+            <thead className="border-b border-line bg-soft text-sm">
+              <tr>
+                <th scope="col" className="px-4 py-2">Subject</th>
+                <th scope="col" className="px-4 py-2">To</th>
+                <th scope="col" className="px-4 py-2">Made</th>
+                <th scope="col" className="px-4 py-2">Status</th>
+                <th scope="col" className="px-4 py-2">Actions</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {rows.map((m) => (
+                <tr key={m.id} className="align-top">
+                  <th scope="row" className="px-4 py-3 font-normal">
+                    <Link to={`/dashboard/outbox/${m.id}`} className={linkClass}>
+                      {m.subject}
+                    </Link>
+                  </th>
+                  <td className="px-4 py-3 break-all">{m.to}</td>
+                  <td className="px-4 py-3 text-sm">{m.created}</td>
+                  <td className="px-4 py-3 text-sm">
+                    <span className="font-semibold">{STATUS_TEXT[m.status] ?? m.status}</span>
+                    {m.status === "failed" && m.last_error ? <span className="block text-muted">{m.last_error}</span> : null}
+                    {m.status === "failed" && m.next ? <span className="block text-muted">Next try {m.next}</span> : null}
+                  </td>
+                  <td className="px-4 py-3">
+                    {m.status === "failed" || m.status === "outbox" ? (
+                      <Form method="post" aria-label={`Send “${m.subject}” to ${m.to} again`}>
+                        <input type="hidden" name="intent" value="resend" />
+                        <input type="hidden" name="id" value={m.id} />
+                        <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Send again: “${m.subject}” to ${m.to}`}>
+                          <Send aria-hidden="true" className="size-4" /> Send again
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pageCount={pageCount} href={(p) => `/dashboard/outbox${p > 1 ? `?page=${p}` : ""}`} />
+    </AdminPage>
+  );
+}

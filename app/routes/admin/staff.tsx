@@ -1,0 +1,350 @@
+/**
+ * /dashboard/staff (owners and admins): every staff account with its role,
+ * status, two-factor sign-in and last sign-in; invite by e-mail with a role;
+ * send again or withdraw an invitation; change a role; deactivate (ends that
+ * person's sessions at once) and reactivate. Owners also decide here whether
+ * two-factor sign-in is required for everyone. Who may do what: roles.ts.
+ */
+import { Mail, ShieldCheck, UserPlus } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/staff";
+import { requireStaff } from "~/.server/auth";
+import { flashHeaders } from "~/.server/admin/flash.server";
+import { actingStaff, isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { setTwoFactorRequired, twoFactorRequired } from "~/.server/db/settings";
+import {
+  changeRole,
+  deactivateStaff,
+  inviteStaff,
+  listStaff,
+  reactivateStaff,
+  resendInvitation,
+  StaffError,
+  withdrawInvitation,
+} from "~/.server/db/staff";
+import { log } from "~/.server/log";
+import { can, canManageRole, isRole, ROLE_LABELS, ROLES } from "~/.server/roles";
+import { mailStatus, sendInvitation } from "~/.server/staff-mail";
+import { AdminPage } from "~/components/admin/admin-page";
+import { useClientCheck } from "~/components/admin/client-check";
+import { focusFirstInvalid, TextField } from "~/components/admin/fields";
+import { useFormKey } from "~/components/admin/form-key";
+import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
+import { fieldErrors, formValues } from "~/lib/forms/form-data";
+import { MSG } from "~/lib/forms/messages";
+import { inviteSchema } from "~/lib/forms/staff";
+
+const PATH = "/dashboard/staff";
+const STAFF_ERROR = "An error occurred: the staff account was not changed. Please try again later.";
+
+function when(date: Date | null | undefined): string {
+  if (!date) return "Never";
+  return new Intl.DateTimeFormat("en-CA", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Toronto" }).format(date);
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, "staff");
+  const [accounts, required] = await Promise.all([listStaff(), twoFactorRequired()]);
+  return {
+    me: staff.userId,
+    canSecurity: can(staff.role, "security"),
+    required,
+    roles: ROLES.filter((r) => canManageRole(staff.role, r)).map((r) => ({ value: r, label: ROLE_LABELS[r] })),
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      name: a.name,
+      email: a.email,
+      role: a.role,
+      roleLabel: ROLE_LABELS[a.role],
+      status: a.status,
+      twoFactor: a.twoFactor,
+      passkeys: a.passkeys,
+      lastSignIn: when(a.lastSignInAt),
+      invitationExpires: a.invitationExpiresAt ? when(a.invitationExpiresAt) : null,
+      invitationExpired: a.invitationExpiresAt ? a.invitationExpiresAt.getTime() < Date.now() : false,
+      manageable: a.id !== staff.userId && canManageRole(staff.role, a.role),
+    })),
+  };
+}
+
+type StaffData = FailureData & { values?: { email: string; role: string } };
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = await actingStaff(request, context, STAFF_ERROR, "staff");
+  if (isRefusal(actor)) return actor;
+  const me = await requireStaff(request, "staff");
+  const form = await readForm(request);
+  if (isRefusal(form)) return form;
+  const raw = formValues(form);
+  const intent = typeof raw.intent === "string" ? raw.intent : "";
+  const id = typeof raw.id === "string" && ID.test(raw.id) ? raw.id : null;
+  const fail = (text: string, status = 400, extra: Partial<StaffData> = {}) => data<StaffData>({ status: { tone: "error", text }, ...extra }, { status });
+  const done = async (text: string, tone: "success" | "error" = "success") => redirect(PATH, { headers: await flashHeaders({ tone, text }) });
+  try {
+    switch (intent) {
+      case "invite": {
+        const values = { email: String(raw.email ?? "").slice(0, 320), role: String(raw.role ?? "").slice(0, 20) };
+        const parsed = inviteSchema.safeParse(raw);
+        if (!parsed.success) {
+          const errors = fieldErrors(parsed.error.issues);
+          return fail(Object.keys(errors).length > 1 || errors.email?.endsWith("required.") ? MSG.missingFields : MSG.checkFields, 400, { errors, values });
+        }
+        let invited;
+        try {
+          invited = await inviteStaff(parsed.data, actor, me.role);
+        } catch (error) {
+          if (error instanceof StaffError) return fail(error.message, error.status, { errors: error.field ? { [error.field]: error.message } : undefined, values });
+          throw error;
+        }
+        const sent = await sendInvitation(parsed.data.email, parsed.data.role, invited.token, me.name && me.name !== "Staff" ? me.name : me.email);
+        const status = mailStatus(sent, `${parsed.data.email} has been invited as ${ROLE_LABELS[parsed.data.role].toLowerCase()}.`);
+        return done(status.text, status.tone);
+      }
+      case "resend": {
+        if (!id) return fail(MSG.unreadableForm);
+        const again = await resendInvitation(id, actor, me.role);
+        const status = mailStatus(await sendInvitation(again.email, again.role, again.token, me.email), `A new invitation for ${again.email} has been made; the earlier link no longer works.`);
+        return done(status.text, status.tone);
+      }
+      case "withdraw": {
+        if (!id) return fail(MSG.unreadableForm);
+        const email = await withdrawInvitation(id, actor, me.role);
+        return done(`The invitation for ${email} has been withdrawn.`);
+      }
+      case "role": {
+        const role = raw.role;
+        if (!id || !isRole(role)) return fail("Choose a role.", 400, { errors: { role: "Choose a role." } });
+        const changed = await changeRole(id, role, actor, me.role);
+        return done(changed.before === role ? `${changed.email} is already ${ROLE_LABELS[role].toLowerCase()}.` : `${changed.email} is now ${ROLE_LABELS[role].toLowerCase()}.`);
+      }
+      case "deactivate": {
+        if (!id) return fail(MSG.unreadableForm);
+        const email = await deactivateStaff(id, actor, me.role);
+        return done(`${email} has been deactivated and signed out everywhere.`);
+      }
+      case "reactivate": {
+        if (!id) return fail(MSG.unreadableForm);
+        const email = await reactivateStaff(id, actor, me.role);
+        return done(`${email} has been reactivated and can sign in again.`);
+      }
+      case "security": {
+        // Owners only (roles.ts: "security"): 403 for anyone else, nothing written.
+        await requireStaff(request, "security");
+        const on = raw.require_two_factor === "on";
+        if (on && !me.twoFactor) return fail("Set up two-factor sign-in for your own account first (My account), then require it for everyone.", 409);
+        await setTwoFactorRequired(on, actor);
+        return done(on ? "Two-factor sign-in is now required for every staff account." : "Two-factor sign-in is no longer required (each person may still use it).");
+      }
+      default:
+        return fail(MSG.unreadableForm);
+    }
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (error instanceof StaffError) return fail(error.message, error.status);
+    log("error", "staff change failed", { intent, error: (error as Error).message });
+    return fail(STAFF_ERROR, 500);
+  }
+}
+
+function StatusBadge({ status, expired }: { status: string; expired: boolean }) {
+  const text = status === "invited" ? (expired ? "Invited (link expired)" : "Invited") : status === "active" ? "Active" : "Deactivated";
+  const tone = status === "active" ? "border-success text-success" : status === "invited" ? "border-accent text-accent-dark" : "border-muted text-muted";
+  return <span className={`inline-block rounded border px-2 py-0.5 text-sm font-semibold ${tone}`}>{text}</span>;
+}
+
+export default function Staff({ loaderData, actionData }: Route.ComponentProps) {
+  const failed = actionData as StaffData | undefined;
+  const key = useFormKey(actionData);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { clientErrors, onSubmit } = useClientCheck({ schema: inviteSchema });
+  const errors = clientErrors ?? failed?.errors ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (failed?.errors) focusFirstInvalid(formRef.current);
+  }, [failed?.errors]);
+  const { accounts, roles } = loaderData;
+  return (
+    <AdminPage title="Staff" back={{ to: "/dashboard", label: "Dashboard" }}>
+      <section aria-labelledby="invite-title" className="mb-8 rounded border border-line bg-white p-5">
+        <h2 id="invite-title" className="flex items-center gap-2 text-xl font-semibold">
+          <UserPlus aria-hidden="true" className="size-5 text-accent" /> Invite someone
+        </h2>
+        <p className="mt-1 text-muted">They receive an e-mail with a link to choose their password. The link works once, for 72 hours.</p>
+        <Form key={key} ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-labelledby="invite-title" className="mt-4 flex flex-wrap items-start gap-4">
+          <input type="hidden" name="intent" value="invite" />
+          <TextField
+            name="email"
+            label="Email"
+            type="email"
+            required
+            maxLength={320}
+            className="min-w-64 flex-1"
+            defaultValue={failed?.values?.email ?? ""}
+            error={errors.email}
+          />
+          <div>
+            <label htmlFor="field-role" className={labelClass}>
+              Role <span className="font-normal text-muted">(required)</span>
+            </label>
+            <select
+              id="field-role"
+              name="role"
+              className={inputClass}
+              defaultValue={failed?.values?.role ?? "editor"}
+              aria-invalid={errors.role ? true : undefined}
+              aria-describedby={errors.role ? "field-role-error" : "field-role-hint"}
+            >
+              {roles.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+            {errors.role ? (
+              <p id="field-role-error" className="mt-1 text-sm font-semibold text-error">
+                {errors.role}
+              </p>
+            ) : (
+              <p id="field-role-hint" className="mt-1 text-sm text-muted">
+                Editors: content only. Admins: content and staff.
+              </p>
+            )}
+          </div>
+          <button type="submit" className={`${btnPrimary} mt-7`} disabled={busy}>
+            <Mail aria-hidden="true" className="size-4" /> INVITE
+          </button>
+        </Form>
+      </section>
+
+      {loaderData.canSecurity ? (
+        <section id="security" aria-labelledby="security-title" className="mb-8 rounded border border-line bg-white p-5">
+          <h2 id="security-title" className="flex items-center gap-2 text-xl font-semibold">
+            <ShieldCheck aria-hidden="true" className="size-5 text-accent" /> Two-factor sign-in
+          </h2>
+          <Form method="post" aria-labelledby="security-title" className="mt-3 flex flex-wrap items-center gap-4">
+            <input type="hidden" name="intent" value="security" />
+            <label className="flex items-center gap-2 font-semibold">
+              <input type="checkbox" name="require_two_factor" defaultChecked={loaderData.required} className="size-5" />
+              Require two-factor sign-in for every staff account
+            </label>
+            <button type="submit" className={btnSecondary} disabled={busy}>
+              Save
+            </button>
+          </Form>
+          <p className="mt-2 text-sm text-muted">A person without it is sent to set it up before reaching anything else.</p>
+        </section>
+      ) : null}
+
+      <div className="overflow-x-auto rounded border border-line bg-white" tabIndex={0} role="region" aria-label="Staff accounts">
+        <table className="w-full text-left">
+          <caption className="sr-only">Staff accounts</caption>
+          <thead className="border-b border-line bg-soft text-sm">
+            <tr>
+              <th scope="col" className="px-4 py-2">Person</th>
+              <th scope="col" className="px-4 py-2">Role</th>
+              <th scope="col" className="px-4 py-2">Status</th>
+              <th scope="col" className="px-4 py-2">Two-factor</th>
+              <th scope="col" className="px-4 py-2">Last sign-in</th>
+              <th scope="col" className="px-4 py-2">Actions</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {accounts.map((a) => (
+              <tr key={a.id} id={`staff-${a.id}`} className="align-top">
+                <th scope="row" className="px-4 py-3 font-normal">
+                  <span className="block font-semibold text-ink">{a.status === "invited" ? a.email : a.name}</span>
+                  {a.status === "invited" ? null : <span className="block text-sm text-muted">{a.email}</span>}
+                  {a.id === loaderData.me ? <span className="text-sm text-muted">(you)</span> : null}
+                </th>
+                <td className="px-4 py-3">{a.roleLabel}</td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={a.status} expired={a.invitationExpired} />
+                  {a.status === "invited" && a.invitationExpires ? (
+                    <span className="mt-1 block text-sm text-muted">
+                      {a.invitationExpired ? "Expired" : "Expires"} {a.invitationExpires}
+                    </span>
+                  ) : null}
+                </td>
+                <td className="px-4 py-3">
+                  {a.twoFactor ? "On" : "Off"}
+                  {a.passkeys ? <span className="block text-sm text-muted">{a.passkeys === 1 ? "1 passkey" : `${a.passkeys} passkeys`}</span> : null}
+                </td>
+                <td className="px-4 py-3">{a.lastSignIn}</td>
+                <td className="px-4 py-3">
+                  {a.manageable ? (
+                    <div className="flex flex-wrap items-end gap-2">
+                      {a.status !== "deactivated" ? (
+                        <Form method="post" aria-label={`Role of ${a.email}`} className="flex items-end gap-2">
+                          <input type="hidden" name="intent" value="role" />
+                          <input type="hidden" name="id" value={a.id} />
+                          <div>
+                            <label htmlFor={`role-${a.id}`} className="block text-sm font-semibold">
+                              Role of {a.email}
+                            </label>
+                            <select id={`role-${a.id}`} name="role" defaultValue={a.role} className="mt-1 rounded border border-muted bg-white px-2 py-1.5">
+                              {roles.map((r) => (
+                                <option key={r.value} value={r.value}>
+                                  {r.label}
+                                </option>
+                              ))}
+                            </select>
+                          </div>
+                          <button type="submit" className={btnSecondary} disabled={busy}>
+                            Change role
+                          </button>
+                        </Form>
+                      ) : null}
+                      {a.status === "invited" ? (
+                        <>
+                          <Form method="post" aria-label={`Send the invitation to ${a.email} again`}>
+                            <input type="hidden" name="intent" value="resend" />
+                            <input type="hidden" name="id" value={a.id} />
+                            <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Send again: the invitation to ${a.email}`}>
+                              Send again
+                            </button>
+                          </Form>
+                          <Form method="post" aria-label={`Withdraw the invitation to ${a.email}`}>
+                            <input type="hidden" name="intent" value="withdraw" />
+                            <input type="hidden" name="id" value={a.id} />
+                            <button type="submit" className={btnDanger} disabled={busy} aria-label={`Withdraw the invitation to ${a.email}`}>
+                              Withdraw
+                            </button>
+                          </Form>
+                        </>
+                      ) : null}
+                      {a.status === "active" ? (
+                        <Form method="post" aria-label={`Deactivate ${a.email}`}>
+                          <input type="hidden" name="intent" value="deactivate" />
+                          <input type="hidden" name="id" value={a.id} />
+                          <button type="submit" className={btnDanger} disabled={busy} aria-label={`Deactivate ${a.email}`}>
+                            Deactivate
+                          </button>
+                        </Form>
+                      ) : null}
+                      {a.status === "deactivated" ? (
+                        <Form method="post" aria-label={`Reactivate ${a.email}`}>
+                          <input type="hidden" name="intent" value="reactivate" />
+                          <input type="hidden" name="id" value={a.id} />
+                          <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Reactivate ${a.email}`}>
+                            Reactivate
+                          </button>
+                        </Form>
+                      ) : null}
+                    </div>
+                  ) : (
+                    <span className="text-sm text-muted">{a.id === loaderData.me ? "Your account: see My account" : "Only an owner can change this account"}</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </AdminPage>
+  );
+}
+

@@ -1,0 +1,5 @@
+/** The URL of the public pages' script (vite-plugins/public-enhancement.ts). */
+declare module "virtual:public-enhancement" {
+  const url: string;
+  export default url;
+}
