@@ -1,7 +1,8 @@
 /**
  * WCAG 2.1 AA checks that axe cannot make: the keyboard focus order of the
- * mobile menu and of the practice tabs, focus moved to the content after a
- * client-side navigation, the dashboard's status messages announced (a live
+ * mobile menu and of the practice tabs (arrow keys among the tabs; the tab
+ * or filter used keeps the focus on the page it loads), the dashboard's
+ * status messages announced (a live
  * region present before the message, the message inside it after a save),
  * and every public page usable at 320 CSS px and at 200 % zoom without
  * horizontal scrolling (WCAG 1.4.10 reflow, 1.4.4 resize text).
@@ -9,7 +10,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
-import { DESKTOP, hydrated, PHONE, trackedPage } from "./public-helpers";
+import { DESKTOP, enhanced, PHONE, trackedPage } from "./public-helpers";
 
 let browser: Browser;
 let base: string;
@@ -43,11 +44,11 @@ async function tabSequence(page: Page, count: number, key = "Tab"): Promise<stri
 const MENU = ["ABOUT US", "INSURANCE", "CONSTRUCTION", "CYBER", "OUR TEAM", "NEWS & INSIGHTS", "CONTACT", "DISCLAIMER", "COPYRIGHT"];
 
 describe("focus order", () => {
-  it("mobile menu: skip link, logo, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async () => {
+  it("mobile menu: skip link, logo, Search, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async () => {
     const { context, page } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/team");
-    await hydrated(page);
-    expect(await tabSequence(page, 3)).toEqual(["Skip to main content", "Harrow Kline LLP home page", "Menu"]);
+    await enhanced(page);
+    expect(await tabSequence(page, 4)).toEqual(["Skip to main content", "Harrow Kline LLP home page", "Search", "Menu"]);
     // Closed, the menu's links are not in the tab order: the next stop is in the page.
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"))).toBe(false);
@@ -70,11 +71,11 @@ describe("focus order", () => {
     await context.close();
   });
 
-  it("practice tabs: after the main navigation come Overview, Team, Insights; choosing one keeps focus on it and moves aria-current", async () => {
+  it("practice tabs: after the main navigation (and Search) come Overview, Team, Insights; choosing one keeps focus on it (on the page it loads) and moves aria-current", async () => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/cyber");
-    await hydrated(page);
-    const sequence = (await tabSequence(page, 12)).map((n) => n.toUpperCase());
+    await enhanced(page);
+    const sequence = (await tabSequence(page, 13)).map((n) => n.toUpperCase());
     expect(sequence).toEqual([
       "SKIP TO MAIN CONTENT",
       "HARROW KLINE LLP HOME PAGE",
@@ -85,6 +86,7 @@ describe("focus order", () => {
       "OUR TEAM",
       "NEWS & INSIGHTS",
       "CONTACT",
+      "SEARCH",
       "OVERVIEW",
       "TEAM",
       "INSIGHTS",
@@ -95,8 +97,9 @@ describe("focus order", () => {
     expect(await focused(page)).toMatch(/^team$/i);
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/cyber\?tab=team$/);
+    await enhanced(page);
     await expect.poll(() => tabs.getByRole("link", { name: "Team" }).getAttribute("aria-current")).toBe("page");
-    expect(await focused(page)).toMatch(/^team$/i);
+    await expect.poll(() => focused(page)).toMatch(/^team$/i);
     expect(await tabs.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBeNull();
     // Tab, Tab: past Insights into the panel (the first lawyer of the practice).
     await page.keyboard.press("Tab");
@@ -107,40 +110,70 @@ describe("focus order", () => {
   });
 });
 
-describe("focus after a client-side navigation", () => {
-  it("moves to the new page's main content (mouse and keyboard), so the next Tab starts in the page", async () => {
+describe("tab bars by keyboard", () => {
+  it("practice tabs: arrow keys move between Overview, Team and Insights (wrapping), Home/End to the ends; Enter opens one", async () => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/team");
-    await hydrated(page);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "news & insights" }).click();
-    await page.waitForURL(/\/insights$/);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
-    expect(await page.evaluate(() => document.querySelector("#main h1")?.textContent)).toBe("News & Insights");
-    expect(await page.title()).toMatch(/^News & Insights/);
-
-    // Keyboard: a lawyer's card, Enter; the next Tab is the breadcrumb at the top of the profile.
-    await page.goto(base + "/team");
-    await hydrated(page);
-    const card = page.locator('main a[href^="/lawyer/"]').first();
-    // Marks this document: a full page load (not the router) would lose it.
-    await page.evaluate(() => document.documentElement.setAttribute("data-same-document", "yes"));
-    await card.focus();
+    await page.goto(base + "/insurance");
+    await enhanced(page);
+    const tabs = page.getByRole("navigation", { name: "Insurance Defence sections" });
+    await tabs.getByRole("link", { name: "Overview" }).focus();
+    const keys: [string, RegExp][] = [
+      ["ArrowRight", /^team$/i],
+      ["ArrowRight", /^insights$/i],
+      ["ArrowRight", /^overview$/i],
+      ["ArrowLeft", /^insights$/i],
+      ["Home", /^overview$/i],
+      ["End", /^insights$/i],
+      ["ArrowLeft", /^team$/i],
+    ];
+    for (const [key, name] of keys) {
+      await page.keyboard.press(key);
+      expect(await focused(page), key).toMatch(name);
+    }
+    // Moving the focus loads nothing; Enter does.
+    expect(page.url()).toBe(base + "/insurance");
     await page.keyboard.press("Enter");
-    await page.waitForURL(/\/lawyer\//);
-    expect(await page.evaluate(() => document.documentElement.getAttribute("data-same-document"))).toBe("yes");
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
-    await page.keyboard.press("Tab");
-    expect(await focused(page)).toBe("Our Team");
+    await page.waitForURL(/\/insurance\?tab=team$/);
+    await enhanced(page);
+    expect(await tabs.getByRole("link", { name: "Team" }).getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => focused(page)).toMatch(/^team$/i);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
-    // A filter change on the same page keeps the focus on the filter that was used.
+  it("without JavaScript the tabs and filters are links in the tab order: Tab reaches them, Enter opens them", async () => {
+    const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/insights");
-    await hydrated(page);
+    await page.getByRole("navigation", { name: "Filter articles" }).getByRole("link", { name: "insurance" }).focus();
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toMatch(/^construction$/i);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/insights\?category=construction$/);
+    expect(await page.getByRole("navigation", { name: "Filter articles" }).getByRole("link", { name: "construction" }).getAttribute("aria-current")).toBe("page");
+    await page.goto(base + "/cyber");
+    await page.getByRole("navigation", { name: /sections$/ }).getByRole("link", { name: "Overview" }).focus();
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toMatch(/^team$/i);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/cyber\?tab=team$/);
+    expect(await page.locator("main ul[data-layout] h3").allTextContents()).toEqual(["Rajiv Menon", "Benjamin Okafor", "Hiroshi Tanaka"]);
+    await context.close();
+  });
+
+  it("a filter change keeps the focus on the filter that was used", async () => {
+    const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/insights");
+    await enhanced(page);
     const cyber = page.getByRole("navigation", { name: "Filter articles" }).getByRole("link", { name: "cyber" });
     await cyber.focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(/category=cyber/);
-    await expect.poll(() => cyber.getAttribute("aria-current")).toBe("page");
-    expect(await focused(page)).toMatch(/^cyber$/i);
+    await enhanced(page);
+    expect(await cyber.getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => focused(page)).toMatch(/^cyber$/i);
+    // Arrow keys work in the filter bar too.
+    await page.keyboard.press("ArrowRight");
+    expect(await focused(page)).toMatch(/^news$/i);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -189,6 +222,7 @@ const PAGES = [
   "/disclaimer",
   "/accessibility",
   "/copyright",
+  "/contact",
   "/no-such-page",
 ];
 
@@ -218,7 +252,7 @@ describe.each([
     const problems: Record<string, unknown> = {};
     for (const path of PAGES) {
       await page.goto(base + path);
-      await hydrated(page);
+      await enhanced(page);
       const result = await overflow(page);
       if (result.scrollWidth > result.clientWidth) problems[path] = result;
       // The page's heading is on screen horizontally (not cut off).
@@ -228,7 +262,7 @@ describe.each([
     expect(problems).toEqual({});
     // The menu opens and every entry can be reached without scrolling sideways.
     await page.goto(base + "/team");
-    await hydrated(page);
+    await enhanced(page);
     await page.getByRole("button", { name: "Menu" }).click();
     for (const label of ["about us", "news & insights", "Copyright"]) {
       const link = page.locator("#mobile-menu").getByRole("link", { name: label });
@@ -245,7 +279,7 @@ describe("the header over the home hero at Lighthouse's phone size (412×823)", 
   it("has its own dark ground, so its text contrast does not depend on what is under the fixed header", async () => {
     const { context, page } = await trackedPage(browser, { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
     await page.goto(base + "/");
-    await hydrated(page);
+    await enhanced(page);
     expect(await page.locator("header").getAttribute("data-solid")).toBe("false");
     expect(await axe(page)).toEqual([]);
     await context.close();

@@ -328,6 +328,9 @@ describe("staff dashboard", () => {
     expect(cookies.some((c) => c.name.includes("session_token"))).toBe(true);
     await page.getByRole("button", { name: "LOGOUT" }).click();
     await page.waitForURL(`${base}/`);
+    // The home page arrives as a document from the server (its own script, no framework), not through the dashboard's router.
+    await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true");
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     const { context: other, page: replay } = await newPage(browser);
     await other.addCookies(cookies);
     await replay.goto(`${base}/dashboard`);

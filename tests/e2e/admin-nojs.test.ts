@@ -89,6 +89,50 @@ describe("dashboard without JavaScript", () => {
 });
 
 describe("public pages", () => {
+  it("invites someone, reads the link in the Outbox (no SMTP), and the invitee sets a password, all without JavaScript", async () => {
+    const invitee = `nojs-invitee${stamp}@example.com`;
+    await page.goto(`${base}/dashboard/staff`);
+    await page.getByLabel("Email").fill("not-an-address");
+    await page.getByRole("button", { name: "INVITE" }).click();
+    await status("Please correct the highlighted fields.");
+    expect(await page.getByLabel("Email").inputValue()).toBe("not-an-address");
+    await page.getByLabel("Email").fill(invitee);
+    await page.locator("#field-role").selectOption("editor");
+    await page.getByRole("button", { name: "INVITE" }).click();
+    await page.getByTestId("status").getByText(new RegExp(`^${invitee} has been invited as editor\\. No e-mail server is set up`)).waitFor();
+    await page.goto(`${base}/dashboard/outbox`);
+    await page.getByRole("row", { name: new RegExp(invitee) }).getByRole("link").click();
+    const text = (await page.getByTestId("mail-text").textContent()) ?? "";
+    const link = /http:\/\/[^\s]+\/admin\/invitation\/[A-Za-z0-9_-]+/.exec(text)?.[0];
+    expect(link).toBeTruthy();
+    const other = await browser.newContext({ javaScriptEnabled: false });
+    const p2 = await other.newPage();
+    await p2.goto(link!);
+    await p2.getByLabel("Your name").fill("No Script");
+    await p2.getByLabel("Choose a password").fill("short");
+    await p2.getByLabel("Type it again").fill("short");
+    await p2.getByRole("button", { name: "Set my password" }).click();
+    await p2.getByText("The password must be at least 12 characters.").waitFor({ timeout: 5000 }).catch(async (e) => {
+      throw new Error(`page: ${p2.url()} ${(await p2.locator("body").textContent())?.slice(0, 1500)}`, { cause: e });
+    });
+    expect(await p2.getByLabel("Your name").inputValue()).toBe("No Script");
+    await p2.getByLabel("Choose a password").fill("a no-script passphrase");
+    await p2.getByLabel("Type it again").fill("a no-script passphrase");
+    await p2.getByRole("button", { name: "Set my password" }).click();
+    await p2.waitForURL(`${base}/admin`);
+    await p2.getByLabel("Email").fill(invitee);
+    await p2.getByLabel("Password").fill("a no-script passphrase");
+    await p2.getByRole("button", { name: "Login" }).click();
+    await p2.waitForURL(`${base}/dashboard`);
+    await other.close();
+    // The Activity screen filters with a plain GET form.
+    await page.goto(`${base}/dashboard/activity`);
+    await page.getByLabel("Action").selectOption("invitation");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/action=invitation/);
+    expect(await page.getByTestId("activity-entry").filter({ hasText: invitee }).count()).toBeGreaterThanOrEqual(2);
+  });
+
   it("never load the article editor", async () => {
     const { context: ctx, page: p } = await newPage(browser);
     const scripts: string[] = [];

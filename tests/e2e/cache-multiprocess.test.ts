@@ -10,6 +10,7 @@ import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { createTeamMember } from "~/.server/db/team";
 import { startContentSync, type ContentSync } from "~/.server/content-sync";
 import { startServer, type RunningServer } from "./support";
+import { TEST_ACTOR } from "../support/database";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const name = `firm_e2e_${randomBytes(4).toString("hex")}`;
@@ -76,7 +77,7 @@ describe("page cache across processes", () => {
       AOP: ["cyber"],
       area_details: [],
       staff: [],
-    });
+    }, TEST_ACTOR);
     for (const s of servers) {
       await expect
         .poll(async () => (await (await fetch(`${s.url}/sitemap.xml`)).text()).includes("/lawyer/Notified-Person"), { timeout: 3000 })

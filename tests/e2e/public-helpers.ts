@@ -5,6 +5,37 @@ import { newPage } from "./support";
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
+/** Public pages of the demo content, one of each kind and state (the checkers run on all of them). */
+export const PUBLIC_PAGES = [
+  "/",
+  "/team",
+  "/lawyer/Eleanor-Whitcombe",
+  "/lawyer/Patrick-Lindqvist",
+  "/insights",
+  "/insights?category=events",
+  "/insights?page=3",
+  "/post/Firm-Expands-Cyber-Incident-Response-Team",
+  "/insurance",
+  "/insurance?tab=team",
+  "/cyber?tab=team",
+  "/construction?tab=insights",
+  "/cyber",
+  "/disclaimer",
+  "/accessibility",
+  "/copyright",
+  "/contact",
+  "/privacy",
+  "/search",
+  "/search?q=insurance",
+  "/search?q=insurance&kind=lawyers&page=1",
+  "/search?q=insurance&page=2",
+  "/search?q=qqqzzz",
+  "/no-such-page",
+  "/lawyer/Nobody-Here",
+  "/post/No-Such-Article",
+];
+
+
 /** A page that records console errors, page errors and every script it loads. */
 export async function trackedPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
   const { context, page } = await newPage(browser, { viewport: DESKTOP, ...options });
@@ -20,14 +51,19 @@ export async function trackedPage(browser: Browser, options: Parameters<Browser[
   return { context, page, errors, scripts };
 }
 
-/** Waits until React has hydrated the page (the header's effect has run). */
-export async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const header = document.querySelector("header");
-    return !!header && (document.location.pathname !== "/" || getComputedStyle(header).position === "fixed");
-  });
+/**
+ * Waits until the public enhancement module has run (app/enhance/main.ts sets
+ * <html data-enhanced>). Public pages run no React in the browser.
+ */
+export async function enhanced(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true");
   // Best effort: lazy pictures or the map may still be loading.
   await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+}
+
+/** Every script file a page loaded, as paths (for "no framework code" checks). */
+export function scriptPaths(scripts: string[]): string[] {
+  return scripts.map((s) => new URL(s).pathname);
 }
 
 /** Scrolls through the whole page (fade-ins reveal themselves) and back to the top. */

@@ -5,7 +5,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, sharedServerUrl } from "./support";
-import { DESKTOP, hydrated, trackedPage } from "./public-helpers";
+import { DESKTOP, enhanced, trackedPage } from "./public-helpers";
 
 let browser: Browser;
 let base: string;
@@ -25,7 +25,7 @@ describe("/insights", () => {
   it("pages six at a time through the URL, and a reload keeps the page", async () => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights");
-    await hydrated(page);
+    await enhanced(page);
     const first = await titles(page);
     expect(first).toHaveLength(6);
     expect(first[0]).toBe("Firm Expands Cyber Incident Response Team");
@@ -50,7 +50,7 @@ describe("/insights", () => {
   it("filters through real links with aria-current; changing the filter resets to page 1", async () => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights?page=2");
-    await hydrated(page);
+    await enhanced(page);
     expect(await filterBar(page).getByRole("link", { name: "all articles" }).getAttribute("aria-current")).toBe("page");
     expect(await filterBar(page).getByRole("link").allTextContents()).toEqual(["all articles", "insurance", "construction", "cyber", "news", "events"]);
     expect(await filterBar(page).getByRole("link", { name: "cyber" }).getAttribute("href")).toBe("/insights?category=cyber");
@@ -83,6 +83,23 @@ describe("/insights", () => {
     await context.close();
   });
 
+  it("filters and pages without JavaScript (plain links)", async () => {
+    const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    await page.goto(base + "/insights");
+    await pager(page).getByRole("link", { name: "Page 2" }).click();
+    await page.waitForURL(/\/insights\?page=2$/);
+    expect(await titles(page)).toHaveLength(6);
+    expect(await pager(page).getByRole("link", { name: "Page 2" }).getAttribute("aria-current")).toBe("page");
+    await pager(page).getByRole("link", { name: "Next" }).click();
+    await page.waitForURL(/\/insights\?page=3$/);
+    expect((await titles(page)).at(-1)).toBe("Fraud Indicators in Staged Collision Claims");
+    await filterBar(page).getByRole("link", { name: "cyber" }).click();
+    await page.waitForURL(/\/insights\?category=cyber$/);
+    expect(await titles(page)).toHaveLength(4);
+    expect(await filterBar(page).getByRole("link", { name: "cyber" }).getAttribute("aria-current")).toBe("page");
+    await context.close();
+  });
+
   it("falls back safely on invalid parameters (never a 500)", async () => {
     for (const query of ["?category=nonsense", "?page=-1", "?page=abc", "?page=99999", "?category=CYBER&page=2", "?category=%00&page=1e9", "?page=" + "9".repeat(40)]) {
       const res = await fetch(`${base}/insights${query}`);
@@ -104,7 +121,7 @@ describe("practice pages", () => {
   it("opens on Overview; the tab lives in the URL and survives a reload", async () => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insurance");
-    await hydrated(page);
+    await enhanced(page);
     expect(await tabs(page).getByRole("link").allTextContents()).toEqual(["Overview", "Team", "Insights"]);
     expect(await tabs(page).getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe("page");
     expect(await page.getByRole("heading", { name: "How can we help?" }).count()).toBe(1);

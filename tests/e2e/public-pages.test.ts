@@ -1,11 +1,13 @@
 /**
  * Public pages: server-rendered content of every route, per-page meta,
- * reloads of shared URLs, 404s, hydration without errors and no admin code.
+ * reloads of shared URLs, 404s; no framework or admin code in the browser,
+ * only the enhancement module (issue 15).
  */
+import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, sharedServerUrl } from "./support";
-import { hydrated, trackedPage } from "./public-helpers";
+import { enhanced, scriptPaths, trackedPage } from "./public-helpers";
 
 let browser: Browser;
 let base: string;
@@ -51,38 +53,61 @@ describe("every public route", () => {
     }
   });
 
-  it("renders each route in Chromium with its content, hydrates without errors and loads no admin code", async () => {
+  it("renders each route in Chromium with its content; the only script is the enhancement module, with no error", async () => {
     const { context, page, errors, scripts } = await trackedPage(browser);
     for (const route of ROUTES) {
       const res = await page.goto(base + route.path);
       expect(res?.status(), route.path).toBe(200);
-      await hydrated(page);
-      await expect.poll(() => page.locator("h1").first().textContent(), { message: route.path }).toBe(
-        typeof route.h1 === "string" ? route.h1 : undefined,
-      );
+      await enhanced(page);
+      expect(await page.locator("h1").first().textContent(), route.path).toBe(typeof route.h1 === "string" ? route.h1 : undefined);
       const text = await page.locator("body").textContent();
       for (const t of route.texts) expect(text, `${route.path}: ${t}`).toContain(t);
       // Navigation and footer frame every page.
-      await expect.poll(() => page.getByRole("navigation", { name: "Main" }).count()).toBe(1);
+      expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(1);
       expect(await page.locator("footer").textContent()).toContain(`© ${new Date().getFullYear()} Harrow Kline LLP. All Rights Reserved.`);
+      // No React Router in the page: no router context, no client manifest.
+      expect(await page.evaluate(() => "__reactRouterContext" in window || "__reactRouterManifest" in window), route.path).toBe(false);
     }
     expect(errors).toEqual([]);
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.filter((s) => /admin|tiptap|prosemirror/i.test(s))).toEqual([]);
+    const files = [...new Set(scriptPaths(scripts))];
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\/assets\/enhance-[\w-]+\.js$/);
     await context.close();
   });
 
-  it("asks for its code in a few files, each at low priority, so the content and its pictures come first", async () => {
+  it("asks for one small script at low priority and no framework module; the stylesheet is in the page", async () => {
+    // The dashboard links the site's one stylesheet; public pages carry the same text inline.
+    const admin = await (await fetch(base + "/admin")).text();
+    const href = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/.exec(admin)?.[1];
+    expect(href).toBeTruthy();
+    const stylesheet = (await (await fetch(base + href)).text()).trim();
+    expect(stylesheet.length).toBeGreaterThan(10_000);
+    const enhance = new Set<string>();
     for (const route of ROUTES) {
       const html = await (await fetch(base + route.path)).text();
-      const preloads = html.match(/<link[^>]*rel="modulepreload"[^>]*>/g) ?? [];
-      expect(preloads.length, route.path).toBeGreaterThan(0);
-      expect(preloads.length, `${route.path}: ${preloads.length} script files`).toBeLessThanOrEqual(10);
-      for (const link of preloads) expect(link, route.path).toContain('fetchPriority="low"');
-      // The stylesheet and the main font stay at their normal (high) priority.
-      expect(html, route.path).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css"\/>/);
+      expect(html, route.path).not.toMatch(/rel="modulepreload"/);
+      expect(html, route.path).not.toContain("__reactRouter");
+      const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)];
+      expect(scripts.length, route.path).toBe(1);
+      expect(scripts[0]![0], route.path).toMatch(/type="module"/);
+      expect(scripts[0]![0], route.path).toMatch(/fetchPriority="low"/);
+      enhance.add(scripts[0]![1]!);
+      // The Speculation Rules, inline (allowed by the page's CSP hash).
+      expect(html, route.path).toContain('<script type="speculationrules">');
+      // The stylesheet inline (no round trip before the first paint); the fonts preloaded at their normal priority.
+      expect(html, route.path).not.toMatch(/<link[^>]*rel="stylesheet"/);
+      expect(/<style>([\s\S]*?)<\/style>/.exec(html)?.[1]?.trim(), route.path).toBe(stylesheet);
+      expect(html.match(/<link rel="preload" href="\/assets\/[^"]+\.woff2" as="font"/g)?.length, route.path).toBe(2);
       expect(html, route.path).not.toMatch(/<link[^>]*rel="(stylesheet|preload)"[^>]*fetchPriority="low"/);
     }
+    expect(enhance.size).toBe(1);
+    const [file] = [...enhance];
+    const res = await fetch(base + file);
+    expect(res.headers.get("cache-control")).toMatch(/immutable/);
+    const code = await res.text();
+    expect(gzipSync(code).length).toBeLessThanOrEqual(6 * 1024);
+    // It imports nothing: one file is all the JavaScript a public page loads.
+    expect(code).not.toMatch(/\bimport\s*[("'{*]|\bfrom\s*["']/);
   });
 
   it("works without JavaScript: links are real links and the content is there", async () => {
@@ -101,6 +126,17 @@ describe("every public route", () => {
 });
 
 describe("the home page", () => {
+  it("without JavaScript shows the map frame itself (lazy, titled, the firm's address)", async () => {
+    const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
+    await page.goto(base + "/");
+    const map = page.locator("#contact iframe");
+    expect(await map.count()).toBe(1);
+    expect(await map.getAttribute("loading")).toBe("lazy");
+    expect(await map.getAttribute("title")).toMatch(/Map of Harrow Kline LLP/);
+    expect(await map.getAttribute("src")).toBe(`https://www.google.com/maps?q=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}&output=embed`);
+    await context.close();
+  });
+
   it("shows phone, fax and e-mail as contact links and a lazy, titled map of the firm's address", async () => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/");
@@ -108,7 +144,12 @@ describe("the home page", () => {
     expect(await contact.locator('a[href="tel:+14165550142"]').count()).toBe(1);
     expect(await contact.locator('a[href="tel:+14165550143"]').count()).toBe(1);
     expect(await contact.locator('a[href="mailto:info@harrowkline.example"]').count()).toBe(1);
+    // The map (another host) is not loaded with the page: its frame is made when it comes near the window.
+    await enhanced(page);
+    expect(await page.locator("iframe").count()).toBe(0);
+    await contact.locator("[data-map-frame]").scrollIntoViewIfNeeded();
     const map = contact.locator("iframe");
+    await map.waitFor();
     expect(await map.getAttribute("loading")).toBe("lazy");
     expect(await map.getAttribute("title")).toMatch(/Map of Harrow Kline LLP/);
     const src = (await map.getAttribute("src"))!;
@@ -175,7 +216,7 @@ describe("team and lawyers", () => {
   it("opens a lawyer from the grid, and a reload or a new tab shows the same lawyer", async () => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/team");
-    await hydrated(page);
+    await enhanced(page);
     await page.getByRole("link", { name: /Rajiv Menon/ }).click();
     await page.waitForURL(/\/lawyer\/Rajiv-Menon$/);
     expect(await page.locator("h1").textContent()).toBe("Rajiv Menon");
@@ -208,7 +249,7 @@ describe("articles", () => {
   it("opens an article from the list; reload keeps it; the body is sanitised HTML", async () => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/insights");
-    await hydrated(page);
+    await enhanced(page);
     await page.getByRole("link", { name: "Business E-mail Compromise: The First 48 Hours" }).click();
     await page.waitForURL(/\/post\/Business-E-mail-Compromise-The-First-48-Hours$/);
     expect(await page.locator("h1").textContent()).toBe("Business E-mail Compromise: The First 48 Hours");
@@ -243,11 +284,11 @@ describe("not found", () => {
     expect(vcard.status).toBe(404);
   });
 
-  it("shows the 404 page in Chromium after a client-side navigation too, without errors besides the 404 itself", async () => {
+  it("shows the 404 page in Chromium, without errors besides the 404 itself", async () => {
     const { context, page, errors } = await trackedPage(browser);
     const res = await page.goto(base + "/lawyer/Nobody-Here");
     expect(res?.status()).toBe(404);
-    await hydrated(page);
+    await enhanced(page);
     expect(await page.locator("h1").textContent()).toBe("Error. Could not retrieve lawyer.");
     const res2 = await page.goto(base + "/post/No-Such-Article");
     expect(res2?.status()).toBe(404);

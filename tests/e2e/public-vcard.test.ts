@@ -1,9 +1,14 @@
-/** The contact card: vCard 4.0 served by the server, downloaded from the lawyer page. */
+/**
+ * The contact card: vCard 3.0 served by the server with the portrait
+ * embedded, downloaded from the lawyer page, the same card for Apple mobile
+ * devices (Safari opens text/vcard into Contacts). The card's fields are read
+ * back by an independent parser in tests/integration/vcard.test.ts.
+ */
 import fs from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, sharedServerUrl } from "./support";
-import { hydrated, trackedPage } from "./public-helpers";
+import { enhanced, trackedPage } from "./public-helpers";
 
 let browser: Browser;
 let base: string;
@@ -24,22 +29,32 @@ describe("vCard", () => {
       `attachment; filename="Eleanor-Whitcombe.vcf"; filename*=UTF-8''Eleanor-Whitcombe.vcf`,
     );
     const text = await res.text();
-    expect(text.startsWith("BEGIN:VCARD\r\nVERSION:4.0\r\n")).toBe(true);
+    expect(text.startsWith("BEGIN:VCARD\r\nVERSION:3.0\r\n")).toBe(true);
     expect(text.endsWith("END:VCARD\r\n")).toBe(true);
-    expect(text.split("\r\n").every((line) => !line.includes("\n"))).toBe(true);
+    expect(text.split("\r\n").every((line) => !line.includes("\n") && Buffer.byteLength(line) <= 75)).toBe(true);
     const lines = text.replace(/\r\n /g, "").split("\r\n");
     expect(lines).toContain("FN:Eleanor Whitcombe");
     expect(lines).toContain("N:Whitcombe;Eleanor;;;");
     expect(lines).toContain("TITLE:Managing Partner");
     expect(lines).toContain("ORG:Harrow Kline LLP");
-    expect(lines).toContain("EMAIL;TYPE=work:ewhitcombe@harrowkline.example");
-    expect(lines).toContain('TEL;VALUE=uri;TYPE="work,voice":tel:+14165550142;ext=101');
-    const photo = lines.find((l) => l.startsWith("PHOTO:"))!;
-    expect(photo).toMatch(new RegExp(`^PHOTO:${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/images/team/[^/]+\\.jpg$`));
-    // The photo URL really serves the picture.
-    const picture = await fetch(photo.slice("PHOTO:".length));
-    expect(picture.status).toBe(200);
-    expect(picture.headers.get("content-type")).toMatch(/^image\//);
+    expect(lines).toContain("EMAIL;TYPE=INTERNET,WORK:ewhitcombe@harrowkline.example");
+    expect(lines).toContain("TEL;TYPE=WORK,VOICE:+1 416-555-0142 ext. 101");
+    expect(lines).toContain(`URL:${base}/lawyer/Eleanor-Whitcombe`);
+    // The portrait is in the card itself: a JPEG of at most 30 KB.
+    const photo = lines.find((l) => l.startsWith("PHOTO;ENCODING=b;TYPE=JPEG:"))!;
+    const bytes = Buffer.from(photo.slice("PHOTO;ENCODING=b;TYPE=JPEG:".length), "base64");
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(bytes.length).toBeLessThanOrEqual(30 * 1024);
+  });
+
+  it("gives Apple mobile devices the same card, as text/vcard (Safari opens it into Contacts)", async () => {
+    const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+    const [apple, other] = await Promise.all(
+      [iphone, "Mozilla/5.0 (Windows NT 10.0; Win64; x64)"].map((ua) => fetch(`${base}/lawyer/Eleanor-Whitcombe/vcard`, { headers: { "user-agent": ua } })),
+    );
+    expect(apple!.status).toBe(200);
+    expect(apple!.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
+    expect(await apple!.text()).toBe(await other!.text());
   });
 
   it("escapes the apostrophe-free but comma-bearing address and leaves no photo for a member without one", async () => {
@@ -53,7 +68,7 @@ describe("vCard", () => {
   it("downloads from both DOWNLOAD VCARD buttons of the lawyer page", async () => {
     const { context, page, errors } = await trackedPage(browser, { acceptDownloads: true });
     await page.goto(`${base}/lawyer/Sofia-Marchetti`);
-    await hydrated(page);
+    await enhanced(page);
     const buttons = page.getByRole("link", { name: "DOWNLOAD VCARD" });
     expect(await buttons.count()).toBe(2);
     for (const i of [0, 1]) {
@@ -62,10 +77,20 @@ describe("vCard", () => {
       const file = await download.path();
       const text = fs.readFileSync(file!, "utf8");
       expect(text).toContain("FN:Sofia Marchetti\r\n");
-      expect(text).toContain("tel:+14165550142;ext=103");
+      expect(text).toContain("TEL;TYPE=WORK,VOICE:+1 416-555-0142 ext. 103\r\n");
     }
     expect(page.url()).toBe(`${base}/lawyer/Sofia-Marchetti`);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("downloads without JavaScript too", async () => {
+    const { context, page } = await trackedPage(browser, { acceptDownloads: true, javaScriptEnabled: false });
+    await page.goto(`${base}/lawyer/Rajiv-Menon`);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "DOWNLOAD VCARD" }).first().click()]);
+    expect(download.suggestedFilename()).toBe("Rajiv-Menon.vcf");
+    expect(fs.readFileSync((await download.path())!, "utf8")).toContain("FN:Rajiv Menon\r\n");
+    expect(page.url()).toBe(`${base}/lawyer/Rajiv-Menon`);
     await context.close();
   });
 });

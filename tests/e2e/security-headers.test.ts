@@ -35,7 +35,12 @@ describe("security headers", () => {
   it("keeps dashboard responses out of every cache, and lets CDNs cache public pages", async () => {
     const admin = await fetch(sharedServerUrl() + "/admin");
     expect(admin.headers.get("cache-control")).toBe("private, no-store");
-    const home = await fetch(sharedServerUrl() + "/");
-    expect(home.headers.get("cache-control")).toMatch(/public, .*s-maxage=\d+, stale-while-revalidate=\d+/);
+    const team = await fetch(sharedServerUrl() + "/team");
+    expect(team.headers.get("cache-control")).toMatch(/public, .*s-maxage=\d+, stale-while-revalidate=\d+/);
+    // Pages holding the enquiry form's timing token: shared for five seconds at most, never stale (decision 0009).
+    for (const path of ["/", "/contact"]) {
+      const page = await fetch(sharedServerUrl() + path);
+      expect(page.headers.get("cache-control"), path).toBe("public, max-age=0, s-maxage=5");
+    }
   });
 });

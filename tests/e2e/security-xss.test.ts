@@ -44,7 +44,7 @@ beforeAll(async () => {
   }
   server = await startServer({ env: { DATABASE_URL: url } }); // migrates the empty database
   for (const [i, payload] of payloads.entries()) {
-    await query(url, `insert into articles (slug, title, category, copy, date) values ($1, $2, 'cyber', $3, 'd')`, [
+    await query(url, `insert into articles (slug, title, category, copy, date, status, published_at) values ($1, $2, 'cyber', $3, 'd', 'published', now())`, [
       `xss-${i}`,
       `XSS ${i}`,
       `<p>before</p>${payload}<p>after</p>`,

@@ -11,6 +11,7 @@ import { openDatabase, setDatabase } from "~/.server/db/client";
 import { deleteArticle, getArticleBySlug } from "~/.server/db/articles";
 import { createTeamMember } from "~/.server/db/team";
 import { startServer, type RunningServer } from "./support";
+import { TEST_ACTOR } from "../support/database";
 
 let server: RunningServer | undefined;
 let dataDir: string | undefined;
@@ -53,10 +54,10 @@ describe("server lifecycle on the embedded database", () => {
       AOP: ["cyber"],
       area_details: [],
       staff: [],
-    });
+    }, TEST_ACTOR);
     const demo = await getArticleBySlug("Fraud-Indicators-in-Staged-Collision-Claims");
     expect(demo).toBeDefined();
-    await deleteArticle(demo!.id);
+    await deleteArticle(demo!.id, TEST_ACTOR);
     setDatabase(undefined);
     await database.close();
 

@@ -35,12 +35,23 @@ export type RunningServer = {
 };
 
 export async function startServer(
-  options: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number; quiet?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    timeoutMs?: number;
+    quiet?: boolean;
+    port?: number;
+    /** Write the server's stdout (its JSON log lines) to this file instead of keeping it. */
+    logFile?: string;
+    /** Extra arguments for node before server.js (e.g. --cpu-prof). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "firm-e2e-"));
   let out = "";
-  const child = spawn(process.execPath, ["server.js"], {
+  const logFd = options.logFile ? fs.openSync(options.logFile, "a") : undefined;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "server.js"], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: {
       ...process.env,
@@ -54,8 +65,9 @@ export async function startServer(
       LOG_LEVEL: "error",
       ...options.env,
     },
-    stdio: ["ignore", options.quiet ? "ignore" : "pipe", "pipe"],
+    stdio: ["ignore", logFd ?? (options.quiet ? "ignore" : "pipe"), "pipe"],
   });
+  if (logFd !== undefined) fs.closeSync(logFd); // the child keeps its own copy
   child.stdout?.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const url = `http://localhost:${port}`;
@@ -105,7 +117,12 @@ export async function launchBrowser(): Promise<Browser> {
 /** A page whose requests to other sites are answered locally (the machine has no network). */
 export async function newPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
-  await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.fulfill({ status: 204, body: "" }));
+  // Frames (the map) get a small valid page, as the real service would answer one; anything else nothing.
+  await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
+    route.request().resourceType() === "document"
+      ? route.fulfill({ status: 200, contentType: "text/html", body: '<!doctype html><html lang="en"><head><title>Map</title></head><body></body></html>' })
+      : route.fulfill({ status: 204, body: "" }),
+  );
   const page = await context.newPage();
   return { context, page };
 }

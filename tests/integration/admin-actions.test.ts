@@ -11,6 +11,7 @@ import * as teamDb from "~/.server/db/team";
 import { countArticles, getArticleBySlug } from "~/.server/db/articles";
 import { getOfficeHours } from "~/.server/db/office-hours";
 import { getStorage } from "~/.server/storage";
+import { purgeFromTrash } from "~/.server/db/trash";
 import { signIn } from "~/.server/sign-in";
 import * as lawyerNew from "~/routes/admin/lawyer-new";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
@@ -18,7 +19,7 @@ import * as lawyers from "~/routes/admin/lawyers";
 import * as articleNew from "~/routes/admin/article-new";
 import * as hours from "~/routes/admin/hours";
 import * as headersRoute from "~/routes/admin/headers";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 
@@ -89,6 +90,9 @@ describe("team member actions", () => {
     const deleted = await run(lawyers.action, post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: String(after!.id) })));
     expect(deleted).toMatchObject({ status: 302, location: "/dashboard/lawyers" });
     expect(await teamDb.getTeamMemberBySlug("Ada-Lovelace")).toBeUndefined();
+    // In the Trash the photo is kept (a restore brings it back); deleting permanently removes it.
+    expect(await teamFiles()).toHaveLength(3);
+    expect(await purgeFromTrash("team", after!.id, TEST_ACTOR)).toBe("Ada Lovelace");
     expect(await teamFiles()).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { signIn } from "~/.server/sign-in";
 import { adminRoutes } from "../support/admin-routes";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 const state = useTestDatabase();
 

@@ -6,7 +6,7 @@ import { setEnvForTests } from "~/.server/env";
 import { db } from "~/.server/db/client";
 import { loginAttempts, session } from "~/.server/db/schema";
 import { eq } from "drizzle-orm";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 
@@ -33,9 +33,11 @@ describe("staff sign-in", () => {
     expect(ok.ok).toBe(true);
     const cookie = cookieFrom((ok as { headers: Headers }).headers);
     expect((ok as { headers: Headers }).headers.getSetCookie().join()).toMatch(/HttpOnly/i);
-    expect((await getStaff(req(cookie)))?.email).toBe("staff@example.com");
+    const staff = await getStaff(req(cookie));
+    expect(staff?.email).toBe("staff@example.com");
+    expect(staff?.role).toBe("owner");
 
-    await signOut(req(cookie));
+    await signOut(req(cookie), staff!, "10.0.0.1");
     expect(await getStaff(req(cookie))).toBeNull();
   });
 

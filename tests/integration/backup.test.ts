@@ -17,7 +17,7 @@ import { db, setDatabase, type Database } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";
 import { createTeamMember } from "~/.server/db/team";
 import { diskStorage, IMAGE_FOLDERS, setStorage, type Storage } from "~/.server/storage";
-import { createTestDatabase, useTestDatabase } from "../support/database";
+import { createTestDatabase, TEST_ACTOR, useTestDatabase } from "../support/database";
 
 const source = useTestDatabase();
 const tables = Object.keys(BACKUP_TABLES) as BackupTable[];
@@ -116,8 +116,27 @@ describe("export and import", () => {
       AOP: [],
       area_details: [],
       staff: [],
-    });
+    }, TEST_ACTOR);
     expect(created.id).toBeGreaterThan(maxId);
+  });
+
+  it("carries the audit trail (same entries, same order) and records the export and the import themselves", async () => {
+    useSource();
+    const trail = async () => {
+      const result = await db().execute(sql`select actor_label, action, item_type, item_id, item_label, changes, at from audit_log order by id`);
+      return (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => JSON.stringify(r));
+    };
+    const sourceTrail = await trail();
+    expect(sourceTrail.length).toBeGreaterThan(3);
+    // The export made above is itself in the source's trail, last.
+    expect(JSON.parse(sourceTrail.at(-1)!)).toMatchObject({ action: "export", item_type: "site", item_label: "site.jsonl.gz", actor_label: "npm run export" });
+    useTarget();
+    const targetTrail = await trail();
+    // Everything exported (all but the export entry, written after the archive) came back in order, then the import entry.
+    expect(targetTrail.slice(0, sourceTrail.length - 1)).toEqual(sourceTrail.slice(0, -1));
+    expect(JSON.parse(targetTrail[sourceTrail.length - 1]!)).toMatchObject({ action: "import", item_type: "site", actor_label: "npm run import" });
+    // (then the member the first test created after the import)
+    expect(JSON.parse(targetTrail[sourceTrail.length]!)).toMatchObject({ action: "create", item_label: "After Import" });
   });
 
   it("refuses to import into a database that has content, and changes nothing", async () => {
@@ -173,6 +192,44 @@ describe("export and import", () => {
       const other = path.join(work, "other.gz");
       fs.writeFileSync(other, zlib.gzipSync('{"hello":"world"}\n'));
       await expect(importBackup(other)).rejects.toThrow(/not a backup of this site/);
+    } finally {
+      useSource();
+      await empty.drop();
+    }
+  });
+
+  it("imports an archive made before drafts existed: its articles are published, dated as before", async () => {
+    const empty = await createTestDatabase();
+    const emptyStorage = diskStorage(path.join(work, "old-uploads"));
+    try {
+      setDatabase(empty.database);
+      setStorage(emptyStorage);
+      const whole = zlib.gunzipSync(fs.readFileSync(archive)).toString("utf8").split("\n");
+      const drop = ["status", "published_at", "deleted_at", "version", "visible", "visible_from", "hidden_from"];
+      let removed = 0;
+      const old = whole
+        .filter((l) => !l.includes('"table":"revisions"') || (removed++, false))
+        .map((l) => {
+          if (!l.startsWith('{"type":"row"')) return l;
+          const line = JSON.parse(l) as { table: string; row: Record<string, unknown> };
+          if (line.table !== "articles" && line.table !== "team") return l;
+          for (const k of drop) delete line.row[k];
+          return JSON.stringify(line);
+        })
+        .map((l) => {
+          if (!l.startsWith('{"type":"end"')) return l;
+          const end = JSON.parse(l) as { rows: number };
+          return JSON.stringify({ ...end, rows: end.rows - removed });
+        });
+      const file = path.join(work, "old.jsonl.gz");
+      fs.writeFileSync(file, zlib.gzipSync(old.join("\n")));
+      await importBackup(file, { progress: () => {} });
+      const result = await db().execute(sql`select count(*)::int as n, count(*) filter (where status = 'published' and published_at = created_at)::int as live from articles`);
+      const { n, live } = (result as unknown as { rows: { n: number; live: number }[] }).rows[0]!;
+      expect(n).toBeGreaterThan(3);
+      expect(live).toBe(n);
+      const members = await db().execute(sql`select count(*) filter (where not visible)::int as hidden from team`);
+      expect((members as unknown as { rows: { hidden: number }[] }).rows[0]!.hidden).toBe(0);
     } finally {
       useSource();
       await empty.drop();

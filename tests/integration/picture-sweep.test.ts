@@ -13,7 +13,7 @@ import { createTeamMember } from "~/.server/db/team";
 import { getImageVariant, saveImage } from "~/.server/images";
 import { createPictureSweeper, findOrphanPictures } from "~/.server/picture-sweep";
 import { getStorage } from "~/.server/storage";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 
@@ -28,13 +28,13 @@ const all = async () => [...(await getStorage().list("team")), ...(await getStor
 describe("picture sweep", () => {
   it("removes only pictures no row uses: after two passes, or at once when asked", async () => {
     const used = await saveImage("team", jpeg);
-    await createTeamMember(member(used, "Kept Member"));
+    await createTeamMember(member(used, "Kept Member"), TEST_ACTOR);
     // A name whose last uuid group is all digits must not be mistaken for a width of another.
     const digits = "0b1c2d3e-4f50-4a6b-8c7d-123456789012.jpg";
     await getStorage().put(`team/${digits}`, jpeg);
-    await createTeamMember(member(digits, "Digits Member"));
+    await createTeamMember(member(digits, "Digits Member"), TEST_ACTOR);
     const article = await saveImage("articles", jpeg);
-    await createArticle({ title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" });
+    await createArticle({ title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" }, TEST_ACTOR);
     // AVIF widths made on request belong to their picture like the WebP ones.
     expect(await getImageVariant(`team/${used.replace(/\.jpg$/, "")}-320.avif`)).toBeDefined();
     const kept = await all();

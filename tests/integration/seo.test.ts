@@ -4,15 +4,15 @@ import { createArticle } from "~/.server/db/articles";
 import { loader as sitemap } from "~/routes/seo/sitemap";
 import { loader as robots } from "~/routes/seo/robots";
 import { loader as feed } from "~/routes/seo/feed";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 beforeAll(async () => {
   await seedDemoContent();
   for (let i = 0; i < 5; i++) {
-    await createArticle({ title: `Older ${i}`, img: "", category: "cyber", news: false, priority: false, copy: "", date: "d", created_at: new Date(2000, 0, i + 1) });
+    await createArticle({ title: `Older ${i}`, img: "", category: "cyber", news: false, priority: false, copy: "", date: "d", created_at: new Date(2000, 0, i + 1) }, TEST_ACTOR);
   }
-  await createArticle({ title: "Fish & Chips <Law>", img: "", category: "events", news: false, priority: false, copy: "<p>Tom &amp; Jerry <script>x</script></p>", date: "d" });
+  await createArticle({ title: "Fish & Chips <Law>", img: "", category: "events", news: false, priority: false, copy: "<p>Tom &amp; Jerry <script>x</script></p>", date: "d" }, TEST_ACTOR);
 });
 
 describe("sitemap, robots and feed", () => {
@@ -21,13 +21,13 @@ describe("sitemap, robots and feed", () => {
     expect(res.headers.get("content-type")).toMatch(/application\/xml/);
     const xml = await res.text();
     expect(xml).toContain("<loc>http://localhost:3000/</loc>");
-    for (const path of ["/team", "/insights", "/insurance", "/construction", "/cyber", "/disclaimer", "/accessibility", "/copyright"]) {
+    for (const path of ["/team", "/insights", "/insurance", "/construction", "/cyber", "/disclaimer", "/accessibility", "/copyright", "/contact", "/privacy"]) {
       expect(xml).toContain(`<loc>http://localhost:3000${path}</loc>`);
     }
     expect(xml).toContain("<loc>http://localhost:3000/lawyer/Eleanor-Whitcombe</loc>");
     expect(xml).toContain("<loc>http://localhost:3000/post/Fish-Chips-Law</loc>");
     expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}T/);
-    expect((xml.match(/<url>/g) ?? []).length).toBe(9 + 10 + 22);
+    expect((xml.match(/<url>/g) ?? []).length).toBe(11 + 10 + 22);
   });
 
   it("keeps crawlers out of the dashboard and points at the sitemap", async () => {

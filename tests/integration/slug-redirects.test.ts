@@ -10,7 +10,7 @@ import { slugCandidates } from "~/.server/db/slug-lookup";
 import { createTeamMember, deleteTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMemberInput } from "~/.server/db/team";
 import { loader as lawyerLoader } from "~/routes/public/lawyer";
 import { loader as postLoader } from "~/routes/public/post";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 
@@ -43,8 +43,8 @@ async function visit(kind: "lawyer" | "post", slug: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await createTeamMember(member);
-  await createArticle({ title: "Cyber: What Now?", img: "", category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "d" });
+  await createTeamMember(member, TEST_ACTOR);
+  await createArticle({ title: "Cyber: What Now?", img: "", category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "d" }, TEST_ACTOR);
 });
 
 describe("old and misspelt lawyer URLs", () => {
@@ -68,25 +68,25 @@ describe("old and misspelt lawyer URLs", () => {
 
   it("after a rename the old URL (in any case) answers 301 to the new one, also after a second rename", async () => {
     const jane = (await getTeamMemberBySlug("Jane-Q.-Doe"))!;
-    await updateTeamMember(jane.id, { ...member, full_name: "Jane Doe-Smith" });
+    await updateTeamMember(jane.id, { ...member, full_name: "Jane Doe-Smith" }, TEST_ACTOR);
     expect(await visit("lawyer", "Jane-Doe-Smith")).toBe("ok");
     expect(await visit("lawyer", "Jane-Q.-Doe")).toBe("301 /lawyer/Jane-Doe-Smith");
     expect(await visit("lawyer", "jane-q.-doe")).toBe("301 /lawyer/Jane-Doe-Smith");
-    await updateTeamMember(jane.id, { ...member, full_name: "Jane Smith" });
+    await updateTeamMember(jane.id, { ...member, full_name: "Jane Smith" }, TEST_ACTOR);
     expect(await visit("lawyer", "Jane-Q.-Doe")).toBe("301 /lawyer/Jane-Smith");
     expect(await visit("lawyer", "Jane-Doe-Smith")).toBe("301 /lawyer/Jane-Smith");
     // An edit that keeps the name records nothing and changes nothing.
-    await updateTeamMember(jane.id, { ...member, full_name: "Jane Smith", title: "Senior Partner" });
+    await updateTeamMember(jane.id, { ...member, full_name: "Jane Smith", title: "Senior Partner" }, TEST_ACTOR);
     expect(await visit("lawyer", "Jane-Smith")).toBe("ok");
   });
 
   it("a new person who takes an old name gets the URL; a deleted person's old URLs are 404", async () => {
-    const newcomer = await createTeamMember({ ...member, full_name: "Jane Doe Smith", email: "other@firm.example" });
+    const newcomer = await createTeamMember({ ...member, full_name: "Jane Doe Smith", email: "other@firm.example" }, TEST_ACTOR);
     expect(newcomer.slug).toBe("Jane-Doe-Smith");
     expect(await visit("lawyer", "Jane-Doe-Smith")).toBe("ok");
-    await deleteTeamMember(newcomer.id);
+    await deleteTeamMember(newcomer.id, TEST_ACTOR);
     const jane = (await getTeamMemberBySlug("Jane-Smith"))!;
-    await deleteTeamMember(jane.id);
+    await deleteTeamMember(jane.id, TEST_ACTOR);
     expect(await visit("lawyer", "Jane-Q.-Doe")).toBe("404");
     expect(await visit("lawyer", "Jane-Smith")).toBe("404");
   });
@@ -102,11 +102,11 @@ describe("old and misspelt post URLs", () => {
 
   it("after a title change the old URL answers 301 to the new one; unknown posts are 404", async () => {
     const article = (await getArticleBySlug("Cyber-What-Now"))!;
-    await updateArticle(article.id, { title: "Cyber Incidents: What Now", img: "", category: "cyber", news: false, priority: false, copy: "<p>x</p>" });
+    await updateArticle(article.id, { title: "Cyber Incidents: What Now", img: "", category: "cyber", news: false, priority: false, copy: "<p>x</p>" }, TEST_ACTOR);
     expect(await visit("post", "Cyber-What-Now")).toBe("301 /post/Cyber-Incidents-What-Now");
     expect(await visit("post", "cyber-what-now")).toBe("301 /post/Cyber-Incidents-What-Now");
     expect(await visit("post", "No-Such-Article")).toBe("404");
-    await deleteArticle(article.id);
+    await deleteArticle(article.id, TEST_ACTOR);
     expect(await visit("post", "Cyber-What-Now")).toBe("404");
   });
 });

@@ -17,6 +17,8 @@ import { deleteImage } from "~/.server/images";
 import { getStorage } from "~/.server/storage";
 import * as accessibility from "~/routes/public/accessibility";
 import * as copyright from "~/routes/public/copyright";
+import * as contact from "~/routes/public/contact";
+import * as privacy from "~/routes/public/privacy";
 import * as disclaimer from "~/routes/public/disclaimer";
 import * as home from "~/routes/public/home";
 import * as insights from "~/routes/public/insights";
@@ -25,7 +27,7 @@ import * as post from "~/routes/public/post";
 import * as practice from "~/routes/public/practice";
 import * as team from "~/routes/public/team";
 import { loader as ogImage } from "~/routes/seo/og-image";
-import { useTestDatabase } from "../support/database";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 const SITE = "http://localhost:3000";
@@ -72,6 +74,8 @@ const PAGES: Array<[string, PageModule, string, Record<string, string>?]> = [
   ["disclaimer", disclaimer, "/disclaimer"],
   ["accessibility", accessibility, "/accessibility"],
   ["copyright", copyright, "/copyright"],
+  ["contact", contact, "/contact"],
+  ["privacy", privacy, "/privacy"],
 ];
 
 describe("every public page's head", () => {
@@ -291,10 +295,10 @@ describe("JSON-LD", () => {
 
   it("home: the hours follow the row after staff change it", async () => {
     const { updateOfficeHours } = await import("~/.server/db/office-hours");
-    await updateOfficeHours({ start_time: "8:30", end_time: "4:30" });
+    await updateOfficeHours({ start_time: "8:30", end_time: "4:30" }, TEST_ACTOR);
     const firm = jsonLd((await render(home, "/")).tags)[0]!;
     expect(firm.openingHoursSpecification).toMatchObject([{ opens: "08:30", closes: "16:30" }]);
-    await updateOfficeHours({ start_time: "9:00", end_time: "5:00" });
+    await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, TEST_ACTOR);
   });
 
   it("lawyer: a Person working for the firm, and the trail Home > Our Team > name", async () => {

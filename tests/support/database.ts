@@ -12,10 +12,11 @@ import { afterAll, beforeAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { setEnvForTests } from "~/.server/env";
 import { setStorage, diskStorage } from "~/.server/storage";
+import { systemActor } from "~/.server/audit";
 
 export const onPostgres = !!process.env.TEST_DATABASE_URL;
 
-export async function createTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({ memory: true });
@@ -31,6 +32,7 @@ export async function createTestDatabase(): Promise<{ database: Database; drop()
   const database = await openDatabase({ url: url.toString() });
   return {
     database,
+    url: url.toString(),
     async drop() {
       await database.close();
       const again = new pg.Client({ connectionString: adminUrl });
@@ -61,3 +63,6 @@ export function useTestDatabase(): { readonly database: Database; readonly dataD
   });
   return state;
 }
+
+/** Who the audit trail names for writes a test makes directly through the query modules. */
+export const TEST_ACTOR = systemActor("test");

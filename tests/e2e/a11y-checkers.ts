@@ -1,0 +1,141 @@
+/**
+ * The accessibility checkers of the browser suite, in one place, for any page:
+ *
+ *   runA11yCheckers(page)  axe-core (WCAG 2.1 A/AA rules: violations),
+ *                          HTML_CodeSniffer (WCAG2AA standard: errors) and
+ *                          IBM Equal Access (WCAG_2_1 policy: violations)
+ *                          on the page as it is now (scroll position, open
+ *                          menus and all). Returns their findings; [] is clean.
+ *   validateHtml(docs)     the Nu HTML Checker (vnu.jar, needs Java:
+ *                          `apt-get install -y default-jre-headless`) on
+ *                          server HTML; returns its errors.
+ *
+ * The checkers are injected through the DevTools protocol (page.evaluate),
+ * which the page's Content-Security-Policy does not govern: the page is
+ * checked with its real CSP. All three measure text in a `position: fixed`
+ * element against that element's own ground and its ancestors', not against
+ * what happens to be under it.
+ *
+ *   const findings = await runA11yCheckers(page);
+ *   expect(findings).toEqual([]);
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+
+export type Checker = "axe" | "htmlcs" | "ibm";
+export type Finding = { checker: Checker; rule: string; message: string; targets: string[] };
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const HTMLCS_SOURCE = path.join(ROOT, "node_modules/html_codesniffer/build/HTMLCS.js");
+const ACE_SOURCE = path.join(ROOT, "node_modules/accessibility-checker-engine/ace.js");
+const VNU_JAR = path.join(ROOT, "node_modules/vnu-jar/build/dist/vnu.jar");
+
+let htmlcs: string | undefined;
+let ace: string | undefined;
+
+async function axeFindings(page: Page): Promise<Finding[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations.map((v) => ({
+    checker: "axe",
+    rule: v.id,
+    message: v.help,
+    targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+  }));
+}
+
+/*
+ * The in-page halves are plain JavaScript strings: a function handed to
+ * page.evaluate would carry the transpiler's helpers (esbuild's __name).
+ */
+const HTMLCS_RUN = `new Promise((resolve) => {
+  const describe = (el) => !el || el.nodeType !== 1 ? "document"
+    : el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+      + (typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\\s+/).slice(0, 3).join(".") : "")
+      + ' "' + (el.textContent || "").trim().slice(0, 40) + '"';
+  HTMLCS.process("WCAG2AA", document, () => {
+    const byRule = new Map();
+    for (const m of HTMLCS.getMessages()) {
+      if (m.type !== 1) continue; // 1 error, 2 warning, 3 notice
+      const found = byRule.get(m.code) || { checker: "htmlcs", rule: m.code, message: m.msg, targets: [] };
+      if (found.targets.length < 5) found.targets.push(describe(m.element));
+      byRule.set(m.code, found);
+    }
+    resolve([...byRule.values()]);
+  });
+})`;
+
+const IBM_RUN = `(async () => {
+  const report = await new ace.Checker().check(document, ["WCAG_2_1"]);
+  const byRule = new Map();
+  for (const r of report.results) {
+    if (r.value[0] !== "VIOLATION" || r.value[1] !== "FAIL") continue;
+    const found = byRule.get(r.ruleId) || { checker: "ibm", rule: r.ruleId, message: r.message, targets: [] };
+    if (found.targets.length < 5) found.targets.push(r.path.dom);
+    byRule.set(r.ruleId, found);
+  }
+  return [...byRule.values()];
+})()`;
+
+async function htmlcsFindings(page: Page): Promise<Finding[]> {
+  htmlcs ??= fs.readFileSync(HTMLCS_SOURCE, "utf8");
+  if (!(await page.evaluate("typeof HTMLCS !== 'undefined'"))) await page.evaluate(`${htmlcs};window.HTMLCS = HTMLCS;`);
+  return (await page.evaluate(HTMLCS_RUN)) as Finding[];
+}
+
+async function ibmFindings(page: Page): Promise<Finding[]> {
+  ace ??= fs.readFileSync(ACE_SOURCE, "utf8");
+  if (!(await page.evaluate("typeof ace !== 'undefined'"))) await page.evaluate(`${ace};window.ace = ace;`);
+  return (await page.evaluate(IBM_RUN)) as Finding[];
+}
+
+/** axe, HTML_CodeSniffer and IBM Equal Access on the page as it is; their findings ([] when clean). */
+export async function runA11yCheckers(page: Page, checkers: Checker[] = ["axe", "htmlcs", "ibm"]): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  if (checkers.includes("axe")) findings.push(...(await axeFindings(page)));
+  if (checkers.includes("htmlcs")) findings.push(...(await htmlcsFindings(page)));
+  if (checkers.includes("ibm")) findings.push(...(await ibmFindings(page)));
+  return findings;
+}
+
+export type HtmlError = { document: string; line?: number; message: string; extract?: string };
+
+/**
+ * The Nu HTML Checker on whole documents (server HTML), in one Java run:
+ * its errors ([] when valid). Throws with the fix when Java is missing.
+ */
+export async function validateHtml(documents: { name: string; html: string }[]): Promise<HtmlError[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vnu-"));
+  try {
+    const files = documents.map((doc, i) => {
+      const file = path.join(dir, `${String(i).padStart(3, "0")}.html`);
+      fs.writeFileSync(file, doc.html);
+      return file;
+    });
+    let output: string;
+    try {
+      const result = await promisify(execFile)("java", ["-jar", VNU_JAR, "--errors-only", "--format", "json", ...files], { maxBuffer: 64 << 20 });
+      output = result.stderr || result.stdout;
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException & { stderr?: string; stdout?: string };
+      if (e.code === "ENOENT") throw new Error("The Nu HTML Checker needs Java: apt-get install -y default-jre-headless");
+      output = e.stderr || e.stdout || "";
+      if (!output.trim().startsWith("{")) throw error;
+    }
+    const { messages } = JSON.parse(output) as { messages: { type: string; url: string; lastLine?: number; message: string; extract?: string }[] };
+    return messages
+      .filter((m) => m.type === "error" || m.type === "non-document-error")
+      .map((m) => ({
+        document: documents[Number(path.basename(decodeURIComponent(m.url ?? "")).slice(0, 3))]?.name ?? m.url,
+        line: m.lastLine,
+        message: m.message,
+        extract: m.extract,
+      }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

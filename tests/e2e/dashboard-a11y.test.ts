@@ -1,0 +1,515 @@
+/**
+ * Every sign-in page and dashboard screen through the three accessibility
+ * checkers — axe-core (WCAG 2.1 A/AA), HTML_CodeSniffer (WCAG2AA) and IBM
+ * Equal Access (WCAG 2.1) — with zero findings: as it opens, with each form's
+ * field messages after sending it empty or wrong, with the delete confirmation
+ * open (dialog, and the panel shown without JavaScript), at desktop and phone
+ * sizes. The Nu HTML Checker on the server HTML of every screen and on the
+ * documents as the browser shows them in those states: zero errors. Every
+ * screen works by keyboard: each control is reached by Tab in turn, with a
+ * visible focus ring, and nothing traps the focus; the dialog, a form's
+ * messages and the article editor are used by keyboard alone.
+ *
+ * The screens come from app/routes.ts: a page route under the dashboard frame
+ * or beside the sign-in page that this file does not open fails the last test
+ * (parameterised ones are listed in PARAMETERISED with how they are reached).
+ *
+ * One browser page, signed in once (and once more at the end, through the
+ * two-factor step it has just set up), on a server of its own (two-factor
+ * sign-in is turned on for its staff account here; the shared server's tests
+ * sign in without it).
+ */
+import { createOTP } from "@better-auth/utils/otp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "../../app/routes";
+import { runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, newPage, startServer, type RunningServer } from "./support";
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const stamp = Date.now();
+const INVITEE = `invitee${stamp}@example.com`;
+
+/** The parameterised pages and how this file reaches each. */
+const PARAMETERISED: Record<string, string> = {
+  "admin/reset-password/:token": "a forged token, then the link of the reset e-mail in the Outbox",
+  "admin/invitation/:token": "a forged token, then the link of the invitation e-mail in the Outbox",
+  "dashboard/lawyer/:slug": "the first row's Edit link in Manage Team",
+  "dashboard/articles/:id/edit": "the first row's Edit link in Manage Articles",
+  "dashboard/enquiries/:id": "the enquiry sent through /contact by this file",
+  "dashboard/outbox/:id": "the first message in the Outbox",
+  "dashboard/history/:kind/:id": "the History link of the first article's edit screen",
+};
+
+let server: RunningServer;
+let base: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** Route patterns (as in routes.ts) opened and checked. */
+const covered = new Set<string>();
+/** Documents for the Nu HTML Checker: the server's HTML of each screen, and the DOM of each checked state. */
+const documents: { name: string; html: string }[] = [];
+let stylesheet = "";
+let recoveryCode = "";
+let resetLink = "";
+let invitationLink = "";
+/** The enquiry form as /contact served it (fields and timing token), sent once the token allows it. */
+let enquiryForm: URLSearchParams;
+
+beforeAll(async () => {
+  server = await startServer();
+  base = server.url;
+  browser = await launchBrowser();
+  ({ context, page } = await newPage(browser, { viewport: DESKTOP }));
+  // The enquiry shown in the Enquiries screens: its form is taken now, sent when a person could have (its token says when).
+  const contact = await (await fetch(`${base}/contact`)).text();
+  enquiryForm = new URLSearchParams();
+  for (const [, name, value] of contact.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) enquiryForm.set(name!, value!);
+  enquiryForm.set("name", `Accessibility Sender ${stamp}`);
+  enquiryForm.set("email", `sender${stamp}@example.com`);
+  enquiryForm.set("phone", "416 555 0101");
+  enquiryForm.set("practice_area", "cyber");
+  enquiryForm.set("message", "A question about a data breach notice we received last week.");
+  enquiryForm.set("consent", "yes");
+  enquiryForm.set("reference_code", ""); // the field no person sees, left empty
+});
+afterAll(async () => {
+  if (server?.process.exitCode !== null) console.error(`the server stopped:\n${server?.output().slice(-4000)}`);
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The page is ready: the dashboard's React has taken over (or, on the sign-in pages, the network is quiet). */
+async function ready() {
+  if (new URL(page.url()).pathname.startsWith("/dashboard")) await page.locator('main[data-hydrated="true"]').waitFor();
+  await page.waitForLoadState("networkidle");
+}
+
+async function status(text: string | RegExp) {
+  const region = page.getByTestId("status");
+  await (typeof text === "string" ? region.getByText(text, { exact: true }) : region.getByText(text)).waitFor({ timeout: 15_000 });
+}
+
+/**
+ * The three checkers on the page as it is (and, for a screen as it opens, at
+ * phone size too); the DOM kept for the HTML checker.
+ */
+async function check(label: string, found: Record<string, Finding[]>, options: { phone?: boolean } = {}) {
+  const desktop = await runA11yCheckers(page);
+  if (desktop.length) found[label] = desktop;
+  if (options.phone) {
+    await page.setViewportSize(PHONE);
+    const phone = await runA11yCheckers(page);
+    if (phone.length) found[`${label} (phone)`] = phone;
+    await page.setViewportSize(DESKTOP);
+  }
+  documents.push({ name: `${label} (as shown)`, html: await page.content() });
+}
+
+/** Opens a screen (route pattern as in routes.ts), checks it, and keeps its server HTML. */
+async function open(pattern: string, path: string, found: Record<string, Finding[]>) {
+  covered.add(pattern);
+  const res = await page.goto(base + path);
+  expect(res?.status(), path).toBe(200);
+  await ready();
+  const html = await (await context.request.get(base + path)).text();
+  stylesheet ||= /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1] ?? "";
+  documents.push({ name: path, html });
+  await check(path, found, { phone: true });
+  await keyboardReachesEverything(path);
+}
+
+/**
+ * By keyboard alone: Tab from the top of the page reaches every visible
+ * control in turn, each showing a focus ring, and leaves the page at the end
+ * (no trap).
+ */
+async function keyboardReachesEverything(label: string) {
+  const { controls, dateInputs } = await page.evaluate(() => {
+    const all = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex], [contenteditable="true"]')];
+    const visible = all.filter((el) => {
+      if ((el as HTMLButtonElement).disabled || el.tabIndex < 0 || (el as HTMLInputElement).type === "hidden") return false;
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden";
+    });
+    // Radio buttons of one group are one stop: the chosen one, or the first.
+    const isRadio = (el: HTMLElement): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "radio";
+    const stops = visible.filter((el) => {
+      if (!isRadio(el)) return true;
+      const group = visible.filter((other) => isRadio(other) && other.name === el.name) as HTMLInputElement[];
+      return el === (group.find((r) => r.checked) ?? group[0]);
+    });
+    stops.forEach((el, i) => (el.dataset.kbIndex = String(i)));
+    // A date field is three stops (day, month, year); a date and time field up to six (and the hour's AM/PM).
+    const type = (el: HTMLElement) => (el as HTMLInputElement).type;
+    return { controls: stops.length, dateInputs: stops.filter((el) => type(el) === "date").length + 2.5 * stops.filter((el) => type(el) === "datetime-local").length };
+  });
+  // Tab from the top of the document.
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    document.body.tabIndex = -1;
+    document.body.focus();
+    document.body.removeAttribute("tabindex");
+    window.scrollTo(0, 0);
+  });
+  const reached: string[] = [];
+  const noRing: string[] = [];
+  for (let i = 0; i < controls + 2 * dateInputs + 5; i++) {
+    await page.keyboard.press("Tab");
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      // A ring on the control, or on the box around it (the article editor's); a date field shows the part being typed.
+      let ring = el instanceof HTMLInputElement && (el.type === "date" || el.type === "datetime-local");
+      for (let box: Element | null = el, depth = 0; box && depth < 4 && !ring; box = box.parentElement, depth++) {
+        const style = getComputedStyle(box);
+        ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || (box === el && style.boxShadow !== "none");
+      }
+      return { index: el.dataset.kbIndex ?? null, ring, name: `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}` };
+    });
+    if (!info) break; // left the page
+    if (info.index !== null && !reached.includes(info.index)) reached.push(info.index);
+    if (!info.ring) noRing.push(info.name);
+  }
+  const missing = await page.evaluate(
+    (reached) => [...document.querySelectorAll<HTMLElement>("[data-kb-index]")].filter((el) => !reached.includes(el.dataset.kbIndex!)).map((el) => el.outerHTML.slice(0, 120)),
+    reached,
+  );
+  expect({ label, missing, noRing: [...new Set(noRing)] }).toEqual({ label, missing: [], noRing: [] });
+  await page.evaluate(() => document.querySelectorAll("[data-kb-index]").forEach((el) => el.removeAttribute("data-kb-index")));
+}
+
+/** Sends the form holding the button by keyboard (Enter on the button), as it is. */
+async function submitByKeyboard(button: string) {
+  await page.getByRole("button", { name: button, exact: true }).focus();
+  await page.keyboard.press("Enter");
+}
+
+/** The focus is on the first field marked invalid, whose message is read with it. */
+async function focusOnFirstInvalid() {
+  await page.waitForFunction(() => document.activeElement?.getAttribute("aria-invalid") === "true");
+  const described = await page.evaluate(() => {
+    const ids = document.activeElement?.getAttribute("aria-describedby")?.split(" ") ?? [];
+    return ids.map((id) => document.getElementById(id)?.textContent ?? `missing #${id}`).join(" ");
+  });
+  expect(described).not.toBe("");
+}
+
+function base32Decode(text: string): Uint8Array {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const ch of text.replace(/[\s=]+/g, "")) {
+    value = (value << 5) | alphabet.indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return new Uint8Array(out);
+}
+
+describe("the sign-in pages, signed out", () => {
+  it("find nothing on the login page, empty and with its messages, and on a two-factor step with no sign-in pending", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("admin", "/admin", found);
+    await submitByKeyboard("Login");
+    await status(/.+/);
+    await check("/admin sent empty", found);
+    // No sign-in pending: back to the login page, which says why.
+    covered.add("admin/two-factor");
+    await page.goto(`${base}/admin/two-factor`);
+    await page.waitForURL(`${base}/admin`);
+    await status(/.+/);
+    await check("/admin/two-factor with nothing pending", found);
+    expect(found).toEqual({});
+  });
+
+  it("find nothing on Forgot password, empty, with its message and sent; nor on forged e-mailed links", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("admin/forgot-password", "/admin/forgot-password", found);
+    await submitByKeyboard("Send the link");
+    await status(/.+/);
+    await check("/admin/forgot-password sent empty", found);
+    await page.getByLabel("Email").fill(ADMIN_EMAIL); // the reset e-mail, in the Outbox for the later checks
+    await submitByKeyboard("Send the link");
+    await page.waitForURL(/\/admin/);
+    await status(/.+/);
+    await check("/admin/forgot-password sent", found);
+    await open("admin/reset-password/:token", "/admin/reset-password/x", found);
+    await open("admin/invitation/:token", "/admin/invitation/x", found);
+    expect(found).toEqual({});
+  });
+});
+
+describe("the dashboard, signed in", () => {
+  beforeAll(async () => {
+    await page.goto(`${base}/admin`);
+    await page.getByLabel("Email").fill(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByLabel("Password").press("Enter");
+    await page.waitForURL(`${base}/dashboard`);
+  });
+
+  it("finds nothing on the dashboard home; its skip link leads into main", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("dashboard", "/dashboard", found);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to main content" });
+    expect(await skip.isVisible()).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+    expect(found).toEqual({});
+  });
+
+  for (const [list, pattern, editPattern, newPattern, add, title] of [
+    ["/dashboard/lawyers", "dashboard/lawyers", "dashboard/lawyer/:slug", "dashboard/lawyers/new", "ADD TEAM MEMBER", "field-full_name"],
+    ["/dashboard/articles", "dashboard/articles", "dashboard/articles/:id/edit", "dashboard/articles/new", "ADD ARTICLE", "field-title"],
+  ] as const) {
+    it(`finds nothing on ${list}: the list, the delete confirmation (dialog and panel), new and edit forms with their messages`, async () => {
+      const found: Record<string, Finding[]> = {};
+      await open(pattern, list, found);
+      // The delete confirmation, opened and closed by keyboard; the focus goes back to its button.
+      const del = page.getByRole("button", { name: /^Delete / }).first();
+      const name = ((await del.getAttribute("aria-label")) ?? "").replace(/^Delete /, "");
+      await del.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("alertdialog");
+      await dialog.waitFor();
+      expect(await page.evaluate(() => !!document.activeElement?.closest('[role="alertdialog"]'))).toBe(true);
+      await check(`${list} delete dialog`, found);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Delete ${name}`);
+      // The same confirmation without JavaScript: a panel above the list.
+      const form = del.locator("xpath=ancestor::form");
+      const id = await form.locator('input[name="confirm"]').getAttribute("value");
+      await page.goto(`${base}${list}?confirm=${id}`);
+      await ready();
+      await page.getByRole("heading", { name: "Are you sure you want to delete this?" }).waitFor();
+      await check(`${list}?confirm= panel`, found);
+
+      // Edit: the first row, its required name emptied and sent.
+      await page.goto(base + list);
+      await ready();
+      const edit = await page.getByRole("link", { name: /^Edit / }).first().getAttribute("href");
+      await open(editPattern, edit!, found);
+      await page.locator(`#${title}`).fill("");
+      await submitByKeyboard("SAVE CHANGES");
+      await focusOnFirstInvalid();
+      await check(`${edit} sent with an empty name`, found);
+
+      // New: sent empty, every field's message.
+      await open(newPattern, `${list}/new`, found);
+      await submitByKeyboard(add);
+      await focusOnFirstInvalid();
+      await status(/.+/);
+      await check(`${list}/new sent empty`, found);
+      expect(found).toEqual({});
+    });
+  }
+
+  it("finds nothing on an item's History and on the Trash (with an item in it, and its second confirmation)", async () => {
+    const found: Record<string, Finding[]> = {};
+    await page.goto(base + "/dashboard/articles");
+    await ready();
+    const edit = await page.getByRole("link", { name: /^Edit / }).first().getAttribute("href");
+    await page.goto(base + edit!);
+    await ready();
+    const history = await page.getByRole("link", { name: "History" }).getAttribute("href");
+    await open("dashboard/history/:kind/:id", history!, found);
+    // The last article of Manage Articles deleted through its dialog: it goes to the Trash.
+    await page.goto(base + "/dashboard/articles");
+    await ready();
+    await page.getByRole("button", { name: /^Delete / }).last().click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
+    await open("dashboard/trash", "/dashboard/trash", found);
+    await page.getByRole("button", { name: /^Delete permanently ./ }).first().click();
+    await page.getByRole("button", { name: "Delete permanently", exact: true }).waitFor();
+    await check("/dashboard/trash second confirmation", found);
+    expect(found).toEqual({});
+  });
+
+  it("the article editor is used by keyboard: Tab reaches it, typing writes, its toolbar buttons are reached and pressed", async () => {
+    await page.goto(`${base}/dashboard/articles/new`);
+    await ready();
+    const editor = page.locator('[contenteditable="true"]');
+    await editor.waitFor();
+    await page.locator("#field-title").focus();
+    for (let i = 0; i < 40 && !(await editor.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))); i++) {
+      await page.keyboard.press("Tab");
+    }
+    await page.keyboard.type("Typed by keyboard");
+    expect(await editor.textContent()).toContain("Typed by keyboard");
+    await page.keyboard.press("Shift+Tab");
+    const pressed = await page.evaluate(() => document.activeElement?.tagName);
+    expect(pressed).toBe("BUTTON");
+  });
+
+  it("finds nothing on office hours and page headers, as they open and with their messages", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("dashboard/hours/edit", "/dashboard/hours/edit", found);
+    await page.getByLabel(/^Start time/).fill("");
+    await page.getByLabel(/^End time/).fill("");
+    await submitByKeyboard("SAVE HOURS");
+    await focusOnFirstInvalid();
+    await check("/dashboard/hours/edit sent empty", found);
+    await open("dashboard/headers/edit", "/dashboard/headers/edit", found);
+    const first = page.locator("textarea").first();
+    await first.fill("");
+    await first.press("Tab");
+    await page.keyboard.press("Enter");
+    await status(/.+/);
+    await check("/dashboard/headers/edit one sent empty", found);
+    expect(found).toEqual({});
+  });
+
+  it("finds nothing on Staff (as it opens, the invitation sent empty) and Activity", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("dashboard/staff", "/dashboard/staff", found);
+    await submitByKeyboard("INVITE");
+    await focusOnFirstInvalid();
+    await check("/dashboard/staff invitation sent empty", found);
+    // A real invitation, for the Outbox and the invitation page.
+    await page.getByLabel(/^Email/).fill(INVITEE);
+    await submitByKeyboard("INVITE");
+    await status(/.+/);
+    await page.getByText(INVITEE).first().waitFor();
+    await check("/dashboard/staff with an invitation", found);
+    await open("dashboard/activity", "/dashboard/activity", found);
+    expect(found).toEqual({});
+  });
+
+  it("finds nothing on the Outbox and its messages (the reset and invitation e-mails)", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("dashboard/outbox", "/dashboard/outbox", found);
+    const links = await page.locator('a[href^="/dashboard/outbox/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    for (const href of links) {
+      await open("dashboard/outbox/:id", href, found);
+      const text = (await page.locator("main").textContent()) ?? "";
+      resetLink ||= /\/admin\/reset-password\/[A-Za-z0-9_-]+/.exec(text)?.[0] ?? "";
+      invitationLink ||= /\/admin\/invitation\/[A-Za-z0-9_-]+/.exec(text)?.[0] ?? "";
+    }
+    expect(resetLink).not.toBe("");
+    expect(invitationLink).not.toBe("");
+    // The e-mailed links themselves (their pages are the same signed in or not): as they open and sent empty.
+    await open("admin/reset-password/:token", resetLink, found);
+    await submitByKeyboard("Set the new password");
+    await focusOnFirstInvalid();
+    await check("reset link sent empty", found);
+    await open("admin/invitation/:token", invitationLink, found);
+    await submitByKeyboard("Set my password");
+    await focusOnFirstInvalid();
+    await check("invitation link sent empty", found);
+    expect(found).toEqual({});
+  });
+
+  it("finds nothing on Enquiries and an enquiry (its delete dialog open too)", async () => {
+    const found: Record<string, Finding[]> = {};
+    // The enquiry, sent as soon as its token allows (a person takes a few seconds to fill the form in).
+    const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(enquiryForm.get("form_token") ?? "")![1]!, 36);
+    if (notBefore > Date.now()) await page.waitForTimeout(notBefore - Date.now() + 200);
+    const res = await fetch(`${base}/contact`, { method: "POST", body: enquiryForm, headers: { origin: base } });
+    const answer = await res.text();
+    expect(res.status, answer.slice(0, 300)).toBe(200);
+    expect(answer).toContain("Your enquiry has been sent");
+    await open("dashboard/enquiries", "/dashboard/enquiries", found);
+    const href = await page.getByRole("link", { name: new RegExp(`Accessibility Sender ${stamp}`) }).first().getAttribute("href");
+    await open("dashboard/enquiries/:id", href!, found);
+    await page.getByRole("button", { name: /^Delete / }).click();
+    await page.getByRole("alertdialog").waitFor();
+    await check(`${href} delete dialog`, found);
+    await page.keyboard.press("Escape");
+    expect(found).toEqual({});
+  });
+
+  it("finds nothing on My account (sent empty too) and on each step of setting up two-factor sign-in", async () => {
+    const found: Record<string, Finding[]> = {};
+    await open("dashboard/account", "/dashboard/account", found);
+    await submitByKeyboard("CHANGE PASSWORD");
+    await focusOnFirstInvalid();
+    await check("/dashboard/account password sent empty", found);
+
+    await open("dashboard/account/two-factor", "/dashboard/account/two-factor", found);
+    await submitByKeyboard("CONTINUE");
+    await focusOnFirstInvalid();
+    await check("/dashboard/account/two-factor sent empty", found);
+    await page.getByLabel(/^Current password/).fill(ADMIN_PASSWORD);
+    await submitByKeyboard("CONTINUE");
+    await status(/^Scan the QR code/);
+    await check("/dashboard/account/two-factor QR code", found);
+    const secret = ((await page.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
+    await page.getByLabel(/^Code from the app/).fill("000000");
+    await submitByKeyboard("TURN ON");
+    await status(/^That code is not correct/);
+    await focusOnFirstInvalid();
+    await check("/dashboard/account/two-factor wrong code", found);
+    const otp = createOTP(new TextDecoder().decode(base32Decode(secret)), { digits: 6, period: 30 });
+    await page.getByLabel(/^Code from the app/).fill(await otp.totp());
+    await submitByKeyboard("TURN ON");
+    await status(/^Two-factor sign-in is on/);
+    recoveryCode = ((await page.getByTestId("recovery-codes").getByRole("listitem").first().textContent()) ?? "").trim();
+    await check("/dashboard/account/two-factor recovery codes", found);
+    expect(found).toEqual({});
+  });
+});
+
+describe("the sign-in pages again, signed out", () => {
+  it("find nothing on the two-factor step of signing in, empty and sent empty", async () => {
+    const found: Record<string, Finding[]> = {};
+    await page.goto(`${base}/dashboard`);
+    await ready();
+    await page.getByRole("button", { name: "LOGOUT" }).click();
+    await page.waitForURL(`${base}/`);
+
+    await page.goto(`${base}/admin`);
+    await page.getByLabel("Email").fill(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByLabel("Password").press("Enter");
+    await page.waitForURL(/\/admin\/two-factor/);
+    await ready();
+    await check("/admin/two-factor", found, { phone: true });
+    await keyboardReachesEverything("/admin/two-factor");
+    documents.push({ name: "/admin/two-factor", html: await (await context.request.get(page.url())).text() });
+    await submitByKeyboard("Verify");
+    await focusOnFirstInvalid();
+    await check("/admin/two-factor sent empty", found);
+    await page.getByLabel(/^Authentication code/).fill(recoveryCode);
+    await submitByKeyboard("Verify");
+    await page.waitForURL(`${base}/dashboard`);
+    expect(found).toEqual({});
+  });
+});
+
+describe("the Nu HTML Checker and the list of screens", () => {
+  it("finds no error in the HTML of any screen, as served and as shown", async () => {
+    expect(stylesheet).not.toBe("");
+    expect(documents.length).toBeGreaterThan(40);
+    expect(await validateHtml(documents)).toEqual([]);
+  });
+
+  it("every page route of the sign-in pages and the dashboard (app/routes.ts) was opened and checked", () => {
+    type Entry = { path?: string; file: string; index?: boolean; children?: Entry[] };
+    const pages: string[] = [];
+    const walk = (entries: Entry[], underAdmin: boolean) => {
+      for (const entry of entries) {
+        const admin = underAdmin || entry.file === "routes/admin/layout.tsx";
+        if (entry.children) walk(entry.children, admin);
+        else if (entry.file.endsWith(".tsx") && (admin || /^admin(\/|$)/.test(entry.path ?? ""))) pages.push(entry.index ? "dashboard" : entry.path!);
+      }
+    };
+    walk(routes as Entry[], false);
+    expect(pages.length).toBeGreaterThan(20);
+    expect(pages.filter((p) => p.includes(":")).sort()).toEqual(Object.keys(PARAMETERISED).sort());
+    expect([...covered].sort()).toEqual([...pages].sort());
+  });
+});

@@ -1,0 +1,360 @@
+/**
+ * Staff accounts in Chromium, as new users would (issue 11's "Done when"),
+ * against the built server with SMTP_URL pointing at an SMTP server started
+ * here: the owner invites an editor; the e-mail arrives (text and HTML, a
+ * working link); the editor sets a password, sets up TOTP (codes computed from
+ * the key shown on the page), signs out, signs in with password and code,
+ * edits an article, gets the 403 page on the Staff screen and 403 (nothing
+ * written) when posting to its actions; the owner sees both changes on the
+ * Activity screen with the right names, deactivates the editor, whose open
+ * session stops working on its next request. Also: "Forgot password?",
+ * expired/forged links, the Outbox and My account; axe on every new screen.
+ */
+import { createOTP } from "@better-auth/utils/otp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, startServer, type RunningServer } from "./support";
+
+const stamp = Date.now();
+const EDITOR = `editor${stamp}@example.com`;
+const EDITOR_NAME = "Eddie Editor";
+const EDITOR_PASSWORD = "a long editor passphrase";
+let server: RunningServer;
+let smtp: TestSmtp;
+let base: string;
+let browser: Browser;
+let owner: { context: BrowserContext; page: Page };
+let editor: { context: BrowserContext; page: Page };
+let secret = "";
+let articleTitle = "";
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
+  base = server.url;
+  browser = await launchBrowser();
+  owner = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  editor = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+});
+afterAll(async () => {
+  await owner?.context.close();
+  await editor?.context.close();
+  await browser?.close();
+  await server?.stop();
+  await smtp?.close();
+});
+
+async function ready(p: Page) {
+  await p.locator('main[data-hydrated="true"]').waitFor();
+  await p.waitForLoadState("networkidle");
+}
+
+async function status(p: Page, text: string | RegExp) {
+  const region = p.getByTestId("status");
+  try {
+    if (typeof text === "string") await region.getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
+    else await region.getByText(text).waitFor({ timeout: 15_000 });
+  } catch (error) {
+    throw new Error(`status ${String(text)} not shown; the region says ${JSON.stringify(await region.textContent())} at ${p.url()}`, { cause: error });
+  }
+}
+
+async function noViolations(p: Page) {
+  expect(await axe(p)).toEqual([]);
+}
+
+function base32Decode(text: string): Uint8Array {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const ch of text.replace(/[\s=]+/g, "")) {
+    value = (value << 5) | alphabet.indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return new Uint8Array(out);
+}
+
+/** What an authenticator app shows now for the key on the page. */
+async function totp(key: string, offset = 0) {
+  const otp = createOTP(new TextDecoder().decode(base32Decode(key)), { digits: 6, period: 30 });
+  return offset ? otp.hotp(Math.floor(Date.now() / 30_000) + offset) : otp.totp();
+}
+
+async function signIn(p: Page, email: string, password: string) {
+  await p.goto(`${base}/admin`);
+  await p.getByLabel("Email").fill(email);
+  await p.getByLabel("Password").fill(password);
+  await p.getByRole("button", { name: "Login" }).click();
+}
+
+describe("staff accounts, as new users would", () => {
+  it("the owner invites an editor from the Staff screen; the e-mail arrives with a working link", async () => {
+    const p = owner.page;
+    await signIn(p, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await p.waitForURL(`${base}/dashboard`);
+    await ready(p);
+    // The owner's navigation and cards show the staff screens.
+    for (const name of ["Staff", "Activity", "Outbox", "My account"]) await p.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name }).waitFor();
+    await p.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Staff" }).click();
+    await p.waitForURL(`${base}/dashboard/staff`);
+    await ready(p);
+    await noViolations(p);
+    // A mistake first: the message, the field marked, what was typed kept.
+    await p.getByLabel("Email").fill("not-an-address");
+    await p.getByRole("button", { name: "INVITE" }).click();
+    await status(p, "Please correct the highlighted fields.");
+    expect(await p.getByLabel("Email").inputValue()).toBe("not-an-address");
+    expect(await p.getByLabel("Email").getAttribute("aria-invalid")).toBe("true");
+    await noViolations(p);
+    await p.getByLabel("Email").fill(EDITOR);
+    await p.locator("#field-role").selectOption("editor");
+    await p.getByRole("button", { name: "INVITE" }).click();
+    await status(p, `${EDITOR} has been invited as editor. The e-mail has been sent.`);
+    await p.getByRole("row", { name: new RegExp(EDITOR) }).getByText("Invited", { exact: true }).waitFor();
+
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(EDITOR));
+    expect(mail.subject).toMatch(/invitation/i);
+    const link = new RegExp(`${base}/admin/invitation/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
+    expect(link).toBeTruthy();
+    expect(mail.html).toContain(link!);
+
+    // The editor follows it and chooses a password (a common one is refused first, the name kept).
+    const e = editor.page;
+    await e.goto(link!);
+    await e.getByRole("heading", { name: "Accept your invitation" }).waitFor();
+    await e.waitForLoadState("networkidle");
+    await noViolations(e);
+    await e.getByLabel("Your name").fill(EDITOR_NAME);
+    await e.getByLabel("Choose a password").fill("1qaz2wsx3edc");
+    await e.getByLabel("Type it again").fill("1qaz2wsx3edc");
+    await e.getByRole("button", { name: "Set my password" }).click();
+    await status(e, "Please correct the highlighted fields.");
+    await e.getByText(/one of the 10,000 most common passwords/).waitFor();
+    expect(await e.getByLabel("Your name").inputValue()).toBe(EDITOR_NAME);
+    await noViolations(e);
+    await e.getByLabel("Choose a password").fill(EDITOR_PASSWORD);
+    await e.getByLabel("Type it again").fill(EDITOR_PASSWORD);
+    await e.getByRole("button", { name: "Set my password" }).click();
+    await e.waitForURL(`${base}/admin`);
+    await status(e, /^Welcome! Your password is set/);
+    // The link works once.
+    await e.goto(link!);
+    await e.getByText(/not valid: it has already been used/).first().waitFor();
+    await noViolations(e);
+  });
+
+  it("the editor signs in, sets up two-factor sign-in from the QR code's key, and gets 10 recovery codes", async () => {
+    const e = editor.page;
+    await signIn(e, EDITOR, EDITOR_PASSWORD);
+    await e.waitForURL(`${base}/dashboard`);
+    await ready(e);
+    // An editor sees no staff screens: only My account.
+    const nav = e.getByRole("navigation", { name: "Dashboard" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["My account"]);
+    await nav.getByRole("link", { name: "My account" }).click();
+    await e.waitForURL(`${base}/dashboard/account`);
+    await ready(e);
+    await noViolations(e);
+    await e.getByRole("link", { name: "Set up two-factor sign-in" }).click();
+    await e.waitForURL(`${base}/dashboard/account/two-factor`);
+    await ready(e);
+    await noViolations(e);
+    await e.getByLabel("Current password").fill(EDITOR_PASSWORD);
+    await e.getByRole("button", { name: "CONTINUE" }).click();
+    await status(e, /^Scan the QR code/);
+    const qr = e.getByRole("img", { name: /QR code for your authenticator app/ });
+    await qr.waitFor();
+    expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+    secret = ((await e.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await noViolations(e);
+    // A wrong code keeps the QR code and says why.
+    await e.getByLabel("Code from the app").fill("000000");
+    await e.getByRole("button", { name: "TURN ON" }).click();
+    await status(e, /^That code is not correct/);
+    await qr.waitFor();
+    await e.getByLabel("Code from the app").fill(await totp(secret));
+    await e.getByRole("button", { name: "TURN ON" }).click();
+    await status(e, /^Two-factor sign-in is on/);
+    const codes = await e.getByTestId("recovery-codes").getByRole("listitem").allTextContents();
+    expect(codes).toHaveLength(10);
+    await noViolations(e);
+  });
+
+  it("the editor signs out, then signs in with password and code", async () => {
+    const e = editor.page;
+    await e.goto(`${base}/dashboard`);
+    await ready(e);
+    await e.getByRole("button", { name: "LOGOUT" }).click();
+    await e.waitForURL(`${base}/`);
+    await signIn(e, EDITOR, EDITOR_PASSWORD);
+    await e.waitForURL(/\/admin\/two-factor/);
+    await e.waitForLoadState("networkidle");
+    await noViolations(e);
+    await e.getByLabel("Authentication code").fill("123456");
+    await e.getByRole("button", { name: "Verify" }).click();
+    await status(e, /^That code is not correct/);
+    await noViolations(e);
+    await e.getByLabel("Authentication code").fill(await totp(secret));
+    await e.getByRole("button", { name: "Verify" }).click();
+    await e.waitForURL(`${base}/dashboard`);
+  });
+
+  it("the editor edits an article", async () => {
+    const e = editor.page;
+    await e.goto(`${base}/dashboard/articles`);
+    await ready(e);
+    const first = e.getByRole("link", { name: /^Edit / }).first();
+    articleTitle = ((await first.getAttribute("aria-label")) ?? "").replace(/^Edit /, "");
+    await first.click();
+    await e.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
+    await ready(e);
+    articleTitle = `${articleTitle} (${stamp})`;
+    await e.locator("#field-title").fill(articleTitle);
+    await e.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status(e, "Article was updated successfully.");
+  });
+
+  it("the editor gets the 403 page on the Staff screen, and 403 with nothing written when posting to staff actions", async () => {
+    const e = editor.page;
+    const res = await e.goto(`${base}/dashboard/staff`);
+    expect(res?.status()).toBe(403);
+    await e.getByRole("heading", { name: "Not allowed" }).waitFor();
+    await e.getByText("You do not have permission to do this. Ask an owner or admin of the site.").waitFor();
+    await noViolations(e);
+    for (const path of ["/dashboard/activity", "/dashboard/outbox"]) expect((await e.goto(`${base}${path}`))?.status(), path).toBe(403);
+    const posts: Record<string, string>[] = [
+      { intent: "invite", email: `sneaky${stamp}@example.com`, role: "owner" },
+      { intent: "security", require_two_factor: "on" },
+    ];
+    for (const form of posts) {
+      const answer = await e.request.post(`${base}/dashboard/staff`, { form, headers: { origin: base }, maxRedirects: 0 });
+      expect(answer.status(), form.intent).toBe(403);
+    }
+    // Nothing was written: the owner's Staff screen has no such invitation and no requirement switched on.
+    const p = owner.page;
+    await p.goto(`${base}/dashboard/staff`);
+    await ready(p);
+    expect(await p.getByText(`sneaky${stamp}@example.com`).count()).toBe(0);
+    expect(await p.getByLabel("Require two-factor sign-in for every staff account").isChecked()).toBe(false);
+  });
+
+  it("the owner sees both changes on the Activity screen with the right names", async () => {
+    const p = owner.page;
+    await p.goto(`${base}/dashboard/activity`);
+    await ready(p);
+    await noViolations(p);
+    const entries = p.getByTestId("activity-entry");
+    const articleEntry = entries.filter({ hasText: articleTitle }).filter({ hasText: "updated" }).first();
+    await articleEntry.waitFor();
+    expect(await articleEntry.textContent()).toContain(`${EDITOR_NAME} (${EDITOR})`);
+    const link = articleEntry.getByRole("link", { name: articleTitle });
+    expect(await link.getAttribute("href")).toMatch(/^\/dashboard\/articles\/\d+\/edit$/);
+    const twoFactor = entries.filter({ hasText: "two-factor change" }).first();
+    expect(await twoFactor.textContent()).toContain(`${EDITOR_NAME} (${EDITOR})`);
+    const invitation = entries.filter({ hasText: "invitation" }).filter({ hasText: EDITOR }).last();
+    expect(await invitation.textContent()).toContain(ADMIN_EMAIL);
+    // Filter by person: only the editor's entries.
+    await p.getByLabel("Person").selectOption({ label: `${EDITOR_NAME} (${EDITOR})` });
+    await p.getByLabel("Action").selectOption("update");
+    await p.getByRole("button", { name: "Show" }).click();
+    await p.waitForURL(/person=/);
+    await ready(p);
+    const filtered = await p.getByTestId("activity-entry").allTextContents();
+    expect(filtered.length).toBeGreaterThan(0);
+    for (const text of filtered) expect(text).toContain(EDITOR);
+    await noViolations(p);
+  });
+
+  it("the owner deactivates the editor, whose open session stops working on its next request", async () => {
+    const p = owner.page;
+    await p.goto(`${base}/dashboard/staff`);
+    await ready(p);
+    await p.getByRole("button", { name: `Deactivate ${EDITOR}` }).click();
+    await status(p, `${EDITOR} has been deactivated and signed out everywhere.`);
+    await noViolations(p);
+    const e = editor.page;
+    await e.goto(`${base}/dashboard/articles`);
+    expect(e.url()).toContain("/admin?redirectTo=");
+    // And the password no longer signs in.
+    await signIn(e, EDITOR, EDITOR_PASSWORD);
+    await status(e, "An error occurred during login. Please contact your site administrator.");
+  });
+});
+
+describe("forgot password, links, the Outbox and My account", () => {
+  it("Forgot password? answers the same sentence for any address; the link opens the reset page; forged links are explained", async () => {
+    const v = await browser.newContext();
+    const page = await v.newPage();
+    await page.goto(`${base}/admin`);
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.waitForURL(`${base}/admin/forgot-password`);
+    await page.waitForLoadState("networkidle");
+    await noViolations(page);
+    const answers: string[] = [];
+    for (const email of [ADMIN_EMAIL, `nobody${stamp}@example.com`]) {
+      await page.getByLabel("Email").fill(email);
+      await page.getByRole("button", { name: "Send the link" }).click();
+      await status(page, /^If an active staff account uses that address/);
+      answers.push((await page.getByTestId("status").textContent()) ?? "");
+    }
+    expect(answers[0]).toBe(answers[1]);
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(ADMIN_EMAIL) && /reset/i.test(m.subject ?? ""));
+    const link = new RegExp(`${base}/admin/reset-password/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
+    await page.goto(link!);
+    await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    await page.getByLabel("New password").waitFor();
+    await noViolations(page);
+    await page.goto(`${base}/admin/reset-password/forged-forged-forged-forged-forged`);
+    await page.getByRole("link", { name: "Ask for a new link" }).waitFor();
+    await noViolations(page);
+    await page.goto(`${base}/admin/invitation/forged-forged-forged-forged-forged`);
+    await page.getByText(/This invitation link is not valid/).first().waitFor();
+    await noViolations(page);
+    await v.close();
+  });
+
+  it("the owner reads the outbox and a message; My account lists the sessions", async () => {
+    const p = owner.page;
+    await p.goto(`${base}/dashboard/outbox`);
+    await ready(p);
+    await noViolations(p);
+    await p.getByRole("link", { name: /invitation/i }).first().click();
+    await p.waitForURL(/\/dashboard\/outbox\/\d+$/);
+    await ready(p);
+    // Delivered sign-in links are not kept.
+    expect(await p.getByTestId("mail-text").textContent()).toMatch(/Delivered\. The body is not kept/);
+    await noViolations(p);
+    await p.goto(`${base}/dashboard/account`);
+    await ready(p);
+    await p.getByRole("table", { name: "Your active sessions" }).getByText("(this browser)").waitFor();
+    await noViolations(p);
+  });
+
+  it("the Staff screen works by keyboard alone: Tab to the invite form, type, Tab to the role and the button, Enter", async () => {
+    const p = owner.page;
+    await p.goto(`${base}/dashboard/staff`);
+    await ready(p);
+    const focused = () => p.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || "");
+    let found = false;
+    for (let i = 0; i < 40 && !found; i++) {
+      await p.keyboard.press("Tab");
+      found = (await focused()) === "field-email";
+    }
+    expect(found, "the invite e-mail field is reachable with Tab").toBe(true);
+    await p.keyboard.type(`keyboard${stamp}@example.com`);
+    await p.keyboard.press("Tab");
+    expect(await focused()).toBe("field-role");
+    await p.keyboard.press("Tab");
+    expect(await focused()).toBe("INVITE");
+    await p.keyboard.press("Enter");
+    await status(p, `keyboard${stamp}@example.com has been invited as editor. The e-mail has been sent.`);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The Activity screen's loader: newest first, 50 a page (paged in the
+ * database), filters by person, kind of item, action and date range (the
+ * firm's local days), and links to items that still exist.
+ */
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createStaffAccount } from "~/.server/auth";
+import { db } from "~/.server/db/client";
+import { auditLog } from "~/.server/db/schema";
+import { createArticle } from "~/.server/db/articles";
+import { signIn } from "~/.server/sign-in";
+import * as activity from "~/routes/admin/activity";
+import { useTestDatabase } from "../support/database";
+
+useTestDatabase();
+
+const ORIGIN = "http://localhost:3000";
+const context = { clientIp: "192.0.2.9", requestId: "t", nonce: "n" };
+let cookie = "";
+let ownerId = "";
+let articleId = 0;
+
+type Page = Awaited<ReturnType<typeof activity.loader>>;
+async function open(query = ""): Promise<Page> {
+  return activity.loader({ request: new Request(`${ORIGIN}/dashboard/activity${query}`, { headers: { cookie } }), params: {}, context } as never) as Promise<Page>;
+}
+
+beforeAll(async () => {
+  await createStaffAccount("boss@example.com", "a-long-enough-password", "Bea Boss", "owner");
+  const ok = await signIn(new Request(`${ORIGIN}/admin`), "boss@example.com", "a-long-enough-password", "192.0.2.1");
+  if (ok.ok !== true) throw new Error("sign-in failed");
+  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const result = await db().execute(sql`select id from "user" where email = 'boss@example.com'`);
+  ownerId = (result as unknown as { rows: { id: string }[] }).rows[0]!.id;
+  const actor = { userId: ownerId, label: "boss@example.com", ip: "192.0.2.1" };
+  const article = await createArticle({ title: "Breach notice", img: "", category: "cyber", news: true, priority: false, copy: "<p>x</p>", date: "Monday, March 3, 2025" }, actor);
+  articleId = article.id;
+  // 120 older entries from the system, spread over two days in January (Toronto time).
+  // (written as the trail would have them, at past times: 12:00 on Jan 10 in Toronto, one every 10 minutes)
+  const noon = Date.parse("2025-01-10T17:00:00Z");
+  await db().insert(auditLog).values(
+    Array.from({ length: 120 }, (_, i) => ({ at: new Date(noon + i * 10 * 60_000), actor_id: null, actor_label: "system", ip: "", action: "update", item_type: "hours", item_id: "hours", item_label: `Office hours ${i}` })),
+  );
+});
+
+describe("Activity", () => {
+  it("lists the newest first, 50 a page, with the person's name and a link to the item", async () => {
+    const first = await open();
+    expect(first.total).toBe(122); // 120 + the owner's sign-in + the article
+    expect(first.pageCount).toBe(3);
+    expect(first.entries).toHaveLength(50);
+    expect(first.entries[0]).toMatchObject({ action: "create", itemType: "article", actorName: "Bea Boss", href: `/dashboard/articles/${articleId}/edit` });
+    const times = first.entries.map((e) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const third = await open("?page=3");
+    expect(third.entries).toHaveLength(22);
+    expect(third.entries.at(-1)!.itemLabel).toBe("Office hours 0");
+    // Out-of-range pages show the last page.
+    expect((await open("?page=99")).page).toBe(3);
+  });
+
+  it("filters by person, kind of item, action and date range", async () => {
+    expect((await open(`?person=${ownerId}`)).total).toBe(2);
+    expect((await open("?person=system")).total).toBe(120);
+    expect((await open("?item=article")).total).toBe(1);
+    expect((await open("?action=sign-in")).entries.map((e) => e.actorLabel)).toEqual(["boss@example.com"]);
+    // From/To are whole local days in Toronto.
+    // 12:00 to 23:50 on Jan 10 is 72 entries; the other 48 fall on Jan 11 (local time, not UTC).
+    expect((await open("?from=2025-01-10&to=2025-01-10")).total).toBe(72);
+    expect((await open("?from=2025-01-11&to=2025-01-11")).total).toBe(48);
+    expect((await open("?from=2025-01-11")).total).toBe(48 + 2);
+    expect((await open("?to=2025-01-10")).total).toBe(72);
+    // Unknown filter values are ignored, not errors.
+    const junk = await open("?person=nobody&item=planet&action=explode&from=2025-02-30&page=-4");
+    expect(junk.total).toBe(122);
+    expect(junk.values).toEqual({ person: "", item: "", action: "", from: "", to: "" });
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The Trash: a delete moves an item there (gone from the public site, URL and
+ * picture kept), restore brings it back as it was, "Delete permanently" asks
+ * twice and removes row and pictures, and the sweep does so after 30 days.
+ */
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createStaffAccount } from "~/.server/auth";
+import { createArticle, getArticleById, getArticleBySlug } from "~/.server/db/articles";
+import { articles, auditLog } from "~/.server/db/schema";
+import { listTrash, sweepTrash } from "~/.server/db/trash";
+import { createTeamMember, deleteTeamMember, getTeamMemberBySlug } from "~/.server/db/team";
+import { saveImage } from "~/.server/images";
+import { signIn } from "~/.server/sign-in";
+import { getStorage } from "~/.server/storage";
+import * as articlesRoute from "~/routes/admin/articles";
+import * as trashRoute from "~/routes/admin/trash";
+import { TEST_ACTOR, useTestDatabase } from "../support/database";
+
+const state = useTestDatabase();
+const ORIGIN = "http://localhost:3000";
+const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+let cookie = "";
+let jpeg: Buffer;
+
+beforeAll(async () => {
+  await createStaffAccount("trash@example.com", "a-long-enough-password");
+  const ok = await signIn(new Request(`${ORIGIN}/admin`), "trash@example.com", "a-long-enough-password", "10.9.0.3");
+  if (!ok.ok) throw new Error("sign-in failed");
+  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } }).jpeg().toBuffer();
+});
+
+async function run(fn: (args: never) => Promise<unknown>, request: Request): Promise<{ status: number; location?: string | null; data?: unknown }> {
+  let out: unknown;
+  try {
+    out = await fn({ request, params: {}, context } as never);
+  } catch (thrown) {
+    out = thrown;
+  }
+  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location") };
+  const d = out as { data: unknown; init?: { status?: number } | null };
+  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
+  return { status: 200, data: out };
+}
+const post = (path: string, body: Record<string, string>) =>
+  new Request(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(body), headers: { cookie, origin: ORIGIN } });
+const pictureFiles = async (img: string) => (await getStorage().list("articles")).filter((k) => k.includes(img.replace(/\.[a-z]+$/, "")));
+
+describe("Trash", () => {
+  it("delete → Trash (picture kept) → restore with URL and picture → delete permanently removes row and pictures", async () => {
+    const img = await saveImage("articles", new Uint8Array(jpeg));
+    const a = await createArticle({ title: "Trash Me", img, category: "cyber", news: false, priority: false, copy: "<p>x</p>" }, TEST_ACTOR);
+    expect(await getArticleBySlug("Trash-Me")).toBeDefined();
+
+    const deleted = await run(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
+    expect(deleted).toMatchObject({ status: 302, location: "/dashboard/articles" });
+    expect(await getArticleBySlug("Trash-Me")).toBeUndefined();
+    expect(await pictureFiles(img)).not.toHaveLength(0);
+    const page = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash`, { headers: { cookie } }))).data as { items: { label: string; key: string }[] };
+    expect(page.items.map((i) => i.label)).toContain("Trash Me");
+
+    const restored = await run(trashRoute.action, post("/dashboard/trash", { intent: "restore", kind: "article", id: String(a.id) }));
+    expect(restored).toMatchObject({ status: 302, location: "/dashboard/trash" });
+    const back = (await getArticleBySlug("Trash-Me"))!;
+    expect(back).toMatchObject({ id: a.id, slug: "Trash-Me", img, status: "published" });
+
+    await run(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
+    // The second confirmation is asked for before anything is removed.
+    const asking = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash?confirm=article-${a.id}`, { headers: { cookie } }))).data as { confirm: string };
+    expect(asking.confirm).toBe(`article-${a.id}`);
+    const purged = await run(trashRoute.action, post("/dashboard/trash", { intent: "purge", kind: "article", id: String(a.id) }));
+    expect(purged).toMatchObject({ status: 302 });
+    expect(await getArticleById(a.id, { withTrashed: true })).toBeUndefined();
+    expect(await pictureFiles(img)).toHaveLength(0);
+    const trail = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(a.id)));
+    expect(trail.map((e) => e.action)).toEqual(expect.arrayContaining(["create", "delete", "restore", "purge"]));
+  });
+
+  it("the sweep removes only what has been in the Trash for 30 days", async () => {
+    const old = await createTeamMember({ full_name: "Long Gone", title: "Associate", email: "gone@example.com", extension: 1, mobile: "", desc: "d", img: "", AOP: [], area_details: [], staff: [] }, TEST_ACTOR);
+    const recent = await createTeamMember({ full_name: "Just Left", title: "Associate", email: "left@example.com", extension: 2, mobile: "", desc: "d", img: "", AOP: [], area_details: [], staff: [] }, TEST_ACTOR);
+    await deleteTeamMember(old.id, TEST_ACTOR);
+    await deleteTeamMember(recent.id, TEST_ACTOR);
+    expect(await getTeamMemberBySlug("Long-Gone")).toBeUndefined();
+    const in31Days = new Date(Date.now() + 31 * 86_400_000);
+    const in29Days = new Date(Date.now() + 29 * 86_400_000);
+    expect(await sweepTrash(TEST_ACTOR, in29Days)).toBe(0);
+    // 31 days on, both are due.
+    expect(await sweepTrash(TEST_ACTOR, in31Days)).toBe(2);
+    expect((await listTrash()).map((i) => i.label)).toEqual([]);
+    expect(await state.database.db.select().from(articles).where(eq(articles.title, "Long Gone"))).toEqual([]);
+  });
+});

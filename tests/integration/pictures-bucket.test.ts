@@ -1,0 +1,224 @@
+/**
+ * Pictures in an S3-compatible bucket (a real s3rver started here): saves
+ * write the picture before its row, a width made by one instance is found by
+ * another, a bucket that does not answer gives the form a clear message and
+ * keeps what was typed, PICTURE_BASE_URL makes every width up front, the
+ * sweep works on a paged bucket listing, and export/import read and write
+ * buckets.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStaffAccount } from "~/.server/auth";
+import { exportBackup, importBackup } from "~/.server/backup";
+import { getDatabase, setDatabase } from "~/.server/db/client";
+import * as teamDb from "~/.server/db/team";
+import { getEnv, setEnvForTests } from "~/.server/env";
+import { completePictureWidths, getImageVariant, saveImage } from "~/.server/images";
+import { createPictureSweeper, findOrphanPictures, rowPictures } from "~/.server/picture-sweep";
+import { signIn } from "~/.server/sign-in";
+import { setStorage, type Storage } from "~/.server/storage";
+import { MSG } from "~/lib/forms/messages";
+import { uploadKeys } from "~/lib/images";
+import * as lawyerEdit from "~/routes/admin/lawyer-edit";
+import * as lawyerNew from "~/routes/admin/lawyer-new";
+import { createTestDatabase, TEST_ACTOR, useTestDatabase } from "../support/database";
+import { startS3, type TestBucket } from "../support/s3";
+
+useTestDatabase();
+
+const ORIGIN = "http://localhost:3000";
+const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+let cookie = "";
+let jpeg: Buffer;
+let bucket: TestBucket;
+let storage: Storage;
+
+beforeAll(async () => {
+  bucket = await startS3({ bucket: "site-pictures" });
+  storage = bucket.storage();
+  setStorage(storage);
+  await createStaffAccount("bucket@example.com", "a-long-enough-password");
+  const ok = await signIn(new Request(`${ORIGIN}/admin`), "bucket@example.com", "a-long-enough-password", "10.9.0.2");
+  if (!ok.ok) throw new Error("sign-in failed");
+  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  jpeg = await sharp({ create: { width: 300, height: 375, channels: 3, background: "#3a5f8a" } }).jpeg().toBuffer();
+});
+
+afterAll(async () => {
+  await bucket?.stop();
+});
+
+function post(p: string, body: FormData) {
+  return new Request(`${ORIGIN}${p}`, { method: "POST", body, headers: { cookie, origin: ORIGIN } });
+}
+
+type Result = { status: number; data: unknown; location?: string | null };
+async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}): Promise<Result> {
+  let out: unknown;
+  try {
+    out = await fn({ request, params, context } as never);
+  } catch (thrown) {
+    out = thrown;
+  }
+  if (out instanceof Response) return { status: out.status, data: null, location: out.headers.get("Location") };
+  const d = out as { data: unknown; init?: { status?: number } | null };
+  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
+  return { status: 200, data: out };
+}
+
+function memberForm(fields: Record<string, string>, photo?: Buffer) {
+  const fd = new FormData();
+  const all = { full_name: "Grace Hopper", title: "Partner", email: "grace@example.com", extension: "202", mobile: "", desc: "Bio", ...fields };
+  for (const [k, v] of Object.entries(all)) fd.append(k, v);
+  fd.append("AOP", "cyber");
+  if (photo) fd.append("photo", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "p.jpg");
+  return fd;
+}
+
+const member = (img: string, name: string) => ({ full_name: name, title: "Partner", email: "m@example.com", extension: 1, mobile: "", desc: "", img, AOP: [], area_details: [], staff: [] });
+
+describe("pictures in a bucket", () => {
+  it("a save writes the picture and its widths to the bucket before the row that names it", async () => {
+    const puts: { key: string; rowsAtWrite: number }[] = [];
+    setStorage({
+      ...storage,
+      async put(key, bytes) {
+        await storage.put(key, bytes);
+        puts.push({ key, rowsAtWrite: await teamDb.countTeam() });
+      },
+    });
+    const created = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, jpeg)));
+    setStorage(storage);
+    expect(created).toMatchObject({ status: 302, location: "/dashboard/lawyers/new" });
+    const row = await teamDb.getTeamMemberBySlug("Grace-Hopper");
+    expect(row?.img).toMatch(/\.jpg$/);
+    const keys = uploadKeys("team", row!.img);
+    expect(puts.map((p) => p.key).sort()).toEqual([...keys].sort());
+    // Every file was in the bucket while no row named it yet.
+    expect(puts.every((p) => p.rowsAtWrite === 0)).toBe(true);
+    const inBucket = await bucket.storage().list("team");
+    for (const key of keys) expect(inBucket).toContain(key);
+  });
+
+  it("a width one instance makes on request is found by another instance", async () => {
+    const row = await teamDb.getTeamMemberBySlug("Grace-Hopper");
+    const key = `team/${row!.img.replace(/\.jpg$/, "")}-640.avif`;
+    const otherInstance = bucket.storage();
+    expect(await otherInstance.get(key)).toBeUndefined();
+    const made = await getImageVariant(key);
+    expect(made && (await sharp(made).metadata()).format).toBe("heif");
+    const found = await otherInstance.get(key);
+    expect(found && Buffer.compare(found, made!)).toBe(0);
+  });
+
+  it("a bucket that does not answer: the form says so (503), keeps what was typed, saves nothing; a save without a picture still works", async () => {
+    const impatient = bucket.storage({ maxAttempts: 1, requestTimeoutMs: 1000, deadlineMs: 3000 });
+    setStorage(impatient);
+    const before = await teamDb.countTeam();
+    bucket.pause();
+    try {
+      const result = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({ full_name: "Offline Upload", desc: "A long bio typed by hand" }, jpeg)));
+      expect(result.status).toBe(503);
+      const data = result.data as { status: { text: string }; errors: Record<string, string>; values: Record<string, unknown> };
+      expect(data.status.text).toBe(MSG.imageUploadError);
+      expect(data.errors.photo).toContain(MSG.pictureStoreDown);
+      expect(data.errors.photo).toContain(MSG.chooseImageAgain);
+      expect(data.values).toMatchObject({ full_name: "Offline Upload", desc: "A long bio typed by hand", email: "grace@example.com" });
+      expect(await teamDb.countTeam()).toBe(before);
+
+      const textOnly = await run(lawyerEdit.action, post("/dashboard/lawyer/Grace-Hopper", memberForm({ title: "Senior Partner" })), { slug: "Grace-Hopper" });
+      expect(textOnly.status).toBe(302);
+      expect((await teamDb.getTeamMemberBySlug("Grace-Hopper"))?.title).toBe("Senior Partner");
+    } finally {
+      bucket.resume();
+      setStorage(storage);
+    }
+  });
+
+  it("with PICTURE_BASE_URL every width (WebP and AVIF) is in the bucket when the save returns, and older pictures get theirs", async () => {
+    const env = getEnv();
+    const older = await saveImage("articles", jpeg); // stored before PICTURE_BASE_URL: WebP widths only
+    await teamDb.createTeamMember(member("", "Placeholder"), TEST_ACTOR); // rows without a picture are skipped
+    const { createArticle } = await import("~/.server/db/articles");
+    await createArticle({ title: "Older picture", img: older, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" }, TEST_ACTOR);
+    setEnvForTests({ DATA_DIR: env.DATA_DIR, DATABASE_URL: "", NODE_ENV: "test", LOG_LEVEL: "silent", PICTURE_BASE_URL: `${bucket.endpoint}/${bucket.bucket}` });
+    try {
+      expect(getEnv().pictureBase).toBe(`${bucket.endpoint}/${bucket.bucket}`);
+      const fresh = await saveImage("team", jpeg);
+      const stem = fresh.replace(/\.jpg$/, "");
+      const listed = await storage.list("team");
+      for (const key of [`team/${fresh}`, `team/${stem}-320.webp`, `team/${stem}-640.webp`, `team/${stem}-320.avif`, `team/${stem}-640.avif`]) {
+        expect(listed).toContain(key);
+        // Served by the bucket itself, as a browser would fetch it through PICTURE_BASE_URL.
+        const direct = await fetch(`${getEnv().pictureBase}/${key}`);
+        expect(direct.status).toBe(200);
+        expect(direct.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      }
+      const olderStem = older.replace(/\.jpg$/, "");
+      expect(await storage.list("articles")).not.toContain(`articles/${olderStem}-480.avif`);
+      expect(await completePictureWidths(rowPictures)).toBeGreaterThanOrEqual(2);
+      const articles = await storage.list("articles");
+      expect(articles).toContain(`articles/${olderStem}-480.avif`);
+      expect(articles).toContain(`articles/${olderStem}-960.avif`);
+      expect(await completePictureWidths(rowPictures)).toBe(0);
+    } finally {
+      setEnvForTests({ DATA_DIR: env.DATA_DIR, DATABASE_URL: "", NODE_ENV: "test", LOG_LEVEL: "silent", PICTURE_BASE_URL: "" });
+    }
+  });
+
+  it("the sweep removes pictures no row uses from the bucket, reading the listing page by page", async () => {
+    const paged = bucket.storage({ pageSize: 2 });
+    setStorage(paged);
+    try {
+      const orphan = await saveImage("team", jpeg);
+      const orphanKeys = uploadKeys("team", orphan);
+      // (Earlier tests left some too: the upload the frozen bucket took in after the form gave up.)
+      const orphans = await findOrphanPictures();
+      for (const key of orphanKeys) expect(orphans).toContain(key);
+      const before = [...(await paged.list("team")), ...(await paged.list("articles"))];
+      expect(before.length).toBeGreaterThan(orphans.length + 2);
+      const sweeper = createPictureSweeper();
+      expect((await sweeper.sweep()).removed).toEqual([]);
+      const second = await sweeper.sweep();
+      expect(second.removed.sort()).toEqual([...orphans].sort());
+      const after = [...(await paged.list("team")), ...(await paged.list("articles"))];
+      expect(after.sort()).toEqual(before.filter((k) => !orphans.includes(k)).sort());
+      expect(await findOrphanPictures()).toEqual([]);
+    } finally {
+      setStorage(storage);
+    }
+  });
+
+  it("export reads every picture from the bucket; import writes them into another bucket, byte for byte", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bucket-backup-"));
+    const file = path.join(dir, "site.jsonl.gz");
+    const second = await startS3({ bucket: "restored-pictures" });
+    const original = getDatabase();
+    const fresh = await createTestDatabase();
+    try {
+      const exported = await exportBackup(file);
+      const source = [...(await storage.list("team")), ...(await storage.list("articles"))].sort();
+      expect(exported.pictures).toBe(source.length);
+      expect(exported.missingPictures).toEqual([]);
+
+      setDatabase(fresh.database);
+      const target = second.storage();
+      setStorage(target);
+      const imported = await importBackup(file);
+      expect(imported.pictures).toBe(source.length);
+      const restored = [...(await target.list("team")), ...(await target.list("articles"))].sort();
+      expect(restored).toEqual(source);
+      for (const key of source) expect(Buffer.compare((await target.get(key))!, (await storage.get(key))!)).toBe(0);
+      expect((await teamDb.getTeamMemberBySlug("Grace-Hopper"))?.title).toBe("Senior Partner");
+    } finally {
+      setDatabase(original);
+      setStorage(storage);
+      await fresh.drop();
+      await second.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

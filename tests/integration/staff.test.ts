@@ -1,0 +1,520 @@
+/**
+ * Staff accounts through the dashboard's own actions, against a real SMTP
+ * server started here: an invitation arrives (plain text and HTML, a working
+ * single-use link stored only as a hash), is accepted, cannot be used twice,
+ * expires after 72 hours and can then ask for a new one; a refused message is
+ * reported and kept in the outbox; "Forgot password?" answers the same
+ * sentence for any address and its link works once, for 1 hour; common and
+ * short passwords are refused; roles: only owners touch owners, the last
+ * owner stays, nobody changes their own account, deactivation ends the
+ * sessions at once; two-factor sign-in (TOTP computed from the shown key,
+ * recovery codes, wrong codes limited) and the owner's "require two-factor".
+ */
+import { createOTP } from "@better-auth/utils/otp";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authHeaders, createStaffAccount, getAuth, getStaff, withAuthTransaction } from "~/.server/auth";
+import { db } from "~/.server/db/client";
+import { auditLog, mailOutbox, session, staffTokens, user } from "~/.server/db/schema";
+import { setEnvForTests } from "~/.server/env";
+import { closeMail } from "~/.server/mail";
+import { signIn } from "~/.server/sign-in";
+import * as staffRoute from "~/routes/admin/staff";
+import * as invitationRoute from "~/routes/admin/invitation";
+import * as forgotRoute from "~/routes/admin/forgot-password";
+import * as resetRoute from "~/routes/admin/reset-password";
+import * as accountRoute from "~/routes/admin/account";
+import * as twoFactorSetupRoute from "~/routes/admin/account-two-factor";
+import * as twoFactorRoute from "~/routes/admin/two-factor";
+import * as loginRoute from "~/routes/admin/login";
+import * as hoursRoute from "~/routes/admin/hours";
+import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { useTestDatabase } from "../support/database";
+
+useTestDatabase();
+
+const ORIGIN = "http://localhost:3000";
+const PASSWORD = "a-long-enough-password";
+const context = { clientIp: "192.0.2.44", requestId: "t", nonce: "n" };
+let smtp: TestSmtp;
+let owner = "";
+
+type Answer = { status: number; data: { status?: { tone: string; text: string }; errors?: Record<string, string>; [k: string]: unknown } | null; location: string | null; headers: Headers };
+
+/** What React Router would answer for a route function's result (or throw). */
+async function run(fn: () => Promise<unknown>): Promise<Answer> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (error) {
+    value = error;
+  }
+  if (value instanceof Response) return { status: value.status, data: null, location: value.headers.get("Location"), headers: value.headers };
+  const d = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } | null };
+  if (d?.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data as Answer["data"], location: null, headers: new Headers(d.init?.headers) };
+  if (value instanceof Error) throw value;
+  return { status: 200, data: value as Answer["data"], location: null, headers: new Headers() };
+}
+
+function post(path: string, fields: Record<string, string>, cookie = "") {
+  return new Request(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(fields), headers: { cookie, origin: ORIGIN } });
+}
+
+function cookiesOf(headers: Headers): string {
+  return headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => !/=$/.test(c)).join("; ");
+}
+
+/** The flash message a redirect carries (the next page's status region). */
+async function flashOf(answer: Answer): Promise<string> {
+  const { readFlash } = await import("~/.server/admin/flash.server");
+  const { status } = await readFlash(new Request(ORIGIN, { headers: { cookie: cookiesOf(answer.headers) } }));
+  return status?.text ?? "";
+}
+
+async function signedIn(email: string, password = PASSWORD) {
+  const result = await signIn(new Request(`${ORIGIN}/admin`), email, password, "192.0.2.1");
+  if (result.ok !== true) throw new Error(`sign-in failed for ${email}: ${JSON.stringify(result)}`);
+  return cookiesOf(result.headers);
+}
+
+const linkIn = (text: string, kind: "invitation" | "reset-password") => new RegExp(`${ORIGIN}/admin/${kind}/([A-Za-z0-9_-]+)`).exec(text)?.[1] ?? "";
+
+async function userRow(email: string) {
+  const [row] = await db().select().from(user).where(eq(user.email, email));
+  return row;
+}
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  setEnvForTests({ SMTP_URL: smtp.url, PUBLIC_URL: ORIGIN });
+  await createStaffAccount("owner@example.com", PASSWORD, "Olive Owner", "owner");
+  owner = await signedIn("owner@example.com");
+});
+afterAll(async () => {
+  closeMail();
+  await smtp.close();
+});
+
+async function invite(email: string, role: string, cookie = owner) {
+  return run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "invite", email, role }, cookie), params: {}, context } as never));
+}
+
+async function acceptInvitation(token: string, name: string, password: string) {
+  return run(() =>
+    invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }), params: { token }, context } as never),
+  );
+}
+
+describe("invitations by e-mail", () => {
+  it("sends a working single-use link (text and HTML), stored only as a hash; the invitee sets a name and password", async () => {
+    const answer = await invite("ed@example.com", "editor");
+    expect(answer.status).toBe(302);
+    expect(await flashOf(answer)).toBe("ed@example.com has been invited as editor. The e-mail has been sent.");
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes("ed@example.com"));
+    expect(mail.subject).toMatch(/invitation/i);
+    const token = linkIn(mail.text ?? "", "invitation");
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(mail.html).toContain(`/admin/invitation/${token}`);
+    // Only the hash is stored; the delivered body is not kept in the outbox.
+    const tokens = await db().select().from(staffTokens);
+    expect(JSON.stringify(tokens)).not.toContain(token);
+    const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "ed@example.com"));
+    expect(kept!.text_body).not.toContain(token);
+    expect((await userRow("ed@example.com"))).toMatchObject({ role: "editor", status: "invited" });
+
+    // The page opens; a short, then a common password are refused, the name kept.
+    const page = await run(() => invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never));
+    expect(page.data).toMatchObject({ state: "valid", email: "ed@example.com", role: "Editor" });
+    const short = await acceptInvitation(token, "Ed Editor", "short");
+    expect(short.status).toBe(400);
+    expect(short.data?.errors?.password).toBe("The password must be at least 12 characters.");
+    expect(short.data?.name).toBe("Ed Editor");
+    const common = await acceptInvitation(token, "Ed Editor", "1qaz2wsx3edc");
+    expect(common.data?.errors?.password).toMatch(/10,000 most common passwords/);
+    const mismatch = await run(() =>
+      invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "accept", name: "Ed", password: "an-editor-passphrase-1", confirm: "something else entirely" }), params: { token }, context } as never),
+    );
+    expect(mismatch.data?.errors?.confirm).toMatch(/do not match/);
+
+    const accepted = await acceptInvitation(token, "Ed Editor", "an-editor-passphrase-1");
+    expect(accepted.status).toBe(302);
+    expect(accepted.location).toBe("/admin");
+    expect(await userRow("ed@example.com")).toMatchObject({ status: "active", name: "Ed Editor" });
+    expect((await signIn(new Request(`${ORIGIN}/admin`), "ed@example.com", "an-editor-passphrase-1", "192.0.2.2")).ok).toBe(true);
+
+    // Single use: the same link now says so, and nothing changes.
+    const again = await acceptInvitation(token, "Someone Else", "another-passphrase-22");
+    expect(again.status).toBe(410);
+    expect(again.data?.status?.text).toMatch(/not valid: it has already been used/);
+    expect((await userRow("ed@example.com"))!.name).toBe("Ed Editor");
+  });
+
+  it("the Staff screen lists every account with role, status, two-factor and last sign-in", async () => {
+    const page = await run(() => staffRoute.loader({ request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }), params: {}, context } as never));
+    const accounts = (page.data as unknown as { accounts: Record<string, unknown>[] }).accounts;
+    expect(accounts[0]).toMatchObject({ email: "owner@example.com", roleLabel: "Owner", status: "active", twoFactor: false, manageable: false });
+    expect(accounts.find((a) => a.email === "ed@example.com")).toMatchObject({ roleLabel: "Editor", status: "active", manageable: true, passkeys: 0 });
+    expect(String(accounts[0]!.lastSignIn)).not.toBe("Never");
+  });
+
+  it("a forged link is refused with a clear message", async () => {
+    const token = "forged-token-forged-token-forged-token-xx";
+    const page = await run(() => invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never));
+    expect(page.data).toMatchObject({ state: "invalid" });
+    expect((await acceptInvitation(token, "X", "a-good-passphrase-9")).status).toBe(410);
+  });
+
+  it("expires after 72 hours; the expired page asks for a new one, sent to the same address", async () => {
+    await invite("late@example.com", "editor");
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late@example.com"));
+    const token = linkIn(mail.text ?? "", "invitation");
+    const target = await userRow("late@example.com");
+    await db().update(staffTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(staffTokens.user_id, target!.id));
+    const page = await run(() => invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never));
+    expect(page.data).toMatchObject({ state: "expired" });
+    expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(/expired: invitations work for 72 hours/);
+    const count = smtp.messages.length;
+    const renewed = await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never));
+    expect(renewed.data?.status?.text).toMatch(/new invitation is on its way/);
+    const fresh = await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("late@example.com"));
+    const newToken = linkIn(fresh.text ?? "", "invitation");
+    expect(newToken).not.toBe(token);
+    // The expired link cannot be renewed twice.
+    expect((await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never))).status).toBe(410);
+    expect((await acceptInvitation(newToken, "Late Comer", "a-good-passphrase-9")).status).toBe(302);
+  });
+
+  it("when the SMTP server refuses, says the e-mail could not be sent and keeps it in the outbox to retry", async () => {
+    smtp.refuse = true;
+    try {
+      const answer = await invite("refused@example.com", "admin");
+      expect(answer.status).toBe(302);
+      expect(await flashOf(answer)).toMatch(/^refused@example.com has been invited as admin\. But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again/);
+      const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "refused@example.com"));
+      expect(kept).toMatchObject({ status: "failed", kind: "invitation" });
+      expect(kept!.next_attempt_at).not.toBeNull();
+    } finally {
+      smtp.refuse = false;
+    }
+  });
+
+  it("send again replaces the link; withdraw removes the invited account", async () => {
+    await invite("twice@example.com", "editor");
+    const first = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
+    const target = await userRow("twice@example.com");
+    const count = smtp.messages.length;
+    const resent = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "resend", id: target!.id }, owner), params: {}, context } as never));
+    expect(await flashOf(resent)).toMatch(/earlier link no longer works/);
+    const second = linkIn((await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
+    expect((await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: first }, context } as never))).data).toMatchObject({ state: "invalid" });
+    expect((await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data).toMatchObject({ state: "valid" });
+    const withdrawn = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "withdraw", id: target!.id }, owner), params: {}, context } as never));
+    expect(await flashOf(withdrawn)).toBe("The invitation for twice@example.com has been withdrawn.");
+    expect(await userRow("twice@example.com")).toBeUndefined();
+    expect((await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data).toMatchObject({ state: "invalid" });
+  });
+
+  it("refuses a bad address or role with messages and keeps what was typed; an existing address is refused", async () => {
+    const bad = await invite("not-an-email", "boss");
+    expect(bad.status).toBe(400);
+    expect(bad.data?.errors?.email).toMatch(/valid email/);
+    expect(bad.data?.errors?.role).toBe("Choose a role.");
+    expect(bad.data?.values).toEqual({ email: "not-an-email", role: "boss" });
+    const dup = await invite("owner@example.com", "editor");
+    expect(dup.status).toBe(409);
+    expect(dup.data?.errors?.email).toBe("There is already a staff account with this e-mail address.");
+  });
+});
+
+describe("forgot password and reset links", () => {
+  const forgot = (email: string) => run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context } as never));
+
+  it("answers the same sentence whether or not the account exists; the link works once, for 1 hour, and ends every session", async () => {
+    await createStaffAccount("forgetful@example.com", PASSWORD, "Fran", "editor");
+    const open = await signedIn("forgetful@example.com");
+    const known = await forgot("forgetful@example.com");
+    const unknown = await forgot("nobody@example.com");
+    expect(known.data?.status).toEqual(unknown.data?.status);
+    expect(known.data?.status?.text).toMatch(/^If an active staff account uses that address/);
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
+    const token = linkIn(mail.text ?? "", "reset-password");
+    expect(mail.html).toContain(`/admin/reset-password/${token}`);
+    expect(smtp.messages.some((m) => JSON.stringify(m.to).includes("nobody@example.com"))).toBe(false);
+
+    const reset = (password: string) =>
+      run(() => resetRoute.action({ request: post(`/admin/reset-password/${token}`, { password, confirm: password }), params: { token }, context } as never));
+    expect((await reset("123qweasdzxc")).data?.errors?.password).toMatch(/10,000 most common/);
+    const done = await reset("a-brand-new-passphrase");
+    expect(done.status).toBe(302);
+    expect(await flashOf(done)).toMatch(/Your new password is set/);
+    expect(await getStaff(new Request(ORIGIN, { headers: { cookie: open } }))).toBeNull();
+    expect((await signIn(new Request(`${ORIGIN}/admin`), "forgetful@example.com", "a-brand-new-passphrase", "192.0.2.3")).ok).toBe(true);
+    const reused = await reset("yet-another-passphrase");
+    expect(reused.status).toBe(410);
+    expect(reused.data?.status?.text).toMatch(/not valid: it has already been used/);
+  });
+
+  it("an expired reset link says so and offers a new one", async () => {
+    await forgot("forgetful@example.com");
+    const mails = smtp.messages.filter((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
+    await new Promise((r) => setTimeout(r, 300));
+    const latest = await smtp.waitFor((m) => smtp.messages.filter((x) => JSON.stringify(x.to).includes("forgetful@example.com")).length > mails.length && m === smtp.messages.at(-1));
+    const token = linkIn(latest.text ?? "", "reset-password");
+    await db().update(staffTokens).set({ expires_at: new Date(Date.now() - 1) }).where(eq(staffTokens.kind, "reset"));
+    const page = await run(() => resetRoute.loader({ request: new Request(ORIGIN), params: { token }, context } as never));
+    expect(page.data).toMatchObject({ state: "expired" });
+  });
+});
+
+describe("roles, the last owner, deactivation", () => {
+  it("only owners make or change owners; nobody changes their own account; the last owner stays", async () => {
+    await createStaffAccount("admin@example.com", PASSWORD, "Ada Admin", "admin");
+    const admin = await signedIn("admin@example.com");
+    const ownerRow = await userRow("owner@example.com");
+    const act = (cookie: string, fields: Record<string, string>) => run(() => staffRoute.action({ request: post("/dashboard/staff", fields, cookie), params: {}, context } as never));
+    // An admin cannot invite an owner, nor touch an owner's account.
+    expect((await invite("new-owner@example.com", "owner", admin)).data?.errors?.role).toBe("Only an owner can make someone an owner.");
+    expect((await act(admin, { intent: "deactivate", id: ownerRow!.id })).status).toBe(403);
+    expect((await act(admin, { intent: "role", id: ownerRow!.id, role: "editor" })).status).toBe(403);
+    // The owner cannot demote or deactivate itself (and is the last owner).
+    const self = await act(owner, { intent: "role", id: ownerRow!.id, role: "admin" });
+    expect(self.data?.status?.text).toMatch(/cannot change your own role/);
+    expect((await userRow("owner@example.com"))!.role).toBe("owner");
+    // A second owner may demote the first; the last owner cannot be demoted or deactivated.
+    const adminRow = await userRow("admin@example.com");
+    expect((await act(owner, { intent: "role", id: adminRow!.id, role: "owner" })).status).toBe(302);
+    const second = await signedIn("admin@example.com");
+    expect((await act(second, { intent: "role", id: ownerRow!.id, role: "admin" })).status).toBe(302);
+    const first = await signedIn("owner@example.com");
+    expect((await userRow("owner@example.com"))!.role).toBe("admin");
+    const last = await act(second, { intent: "role", id: ownerRow!.id, role: "owner" });
+    expect(last.status).toBe(302);
+    // Now two owners again: restore, then check the last-owner rule directly in the query module (the actor is another owner).
+    const { changeRole, deactivateStaff } = await import("~/.server/db/staff");
+    await changeRole(adminRow!.id, "admin", { userId: ownerRow!.id, label: "owner@example.com", ip: "" }, "owner");
+    await expect(changeRole(ownerRow!.id, "editor", { userId: "someone-else", label: "x", ip: "" }, "owner")).rejects.toThrow(/last active owner/);
+    await expect(deactivateStaff(ownerRow!.id, { userId: "someone-else", label: "x", ip: "" }, "owner")).rejects.toThrow(/last active owner/);
+    expect(first).not.toBe("");
+    const roleChanges = await db().select().from(auditLog).where(eq(auditLog.action, "role-change")).orderBy(desc(auditLog.id));
+    expect(roleChanges[0]).toMatchObject({ item_label: "admin@example.com", changes: { role: { before: "owner", after: "admin" } } });
+  });
+
+  it("deactivating ends that person's sessions at once and is recorded; reactivating lets them sign in again", async () => {
+    await createStaffAccount("leaver@example.com", PASSWORD, "Lee Leaver", "editor");
+    const cookie = await signedIn("leaver@example.com");
+    const target = await userRow("leaver@example.com");
+    const answer = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "deactivate", id: target!.id }, owner), params: {}, context } as never));
+    expect(await flashOf(answer)).toBe("leaver@example.com has been deactivated and signed out everywhere.");
+    expect(await db().select().from(session).where(eq(session.userId, target!.id))).toHaveLength(0);
+    const next = await run(() => hoursRoute.action({ request: post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie), params: {}, context } as never));
+    expect(next.status).toBe(401);
+    expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(false);
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "deactivate")).orderBy(desc(auditLog.id));
+    expect(entry).toMatchObject({ actor_label: "owner@example.com", item_label: "leaver@example.com", ip: context.clientIp });
+    await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "reactivate", id: target!.id }, owner), params: {}, context } as never));
+    expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(true);
+  });
+});
+
+describe("an editor and the staff-only actions", () => {
+  it("every staff-only action (Staff, Activity, Outbox, security) answers 403 to an editor and writes nothing", async () => {
+    await createStaffAccount("plain-editor@example.com", PASSWORD, "Pat", "editor");
+    const editor = await signedIn("plain-editor@example.com");
+    const target = await userRow("ed@example.com");
+    const [mail] = await db().select().from(mailOutbox).limit(1);
+    const snapshot = async () =>
+      JSON.stringify(await db().execute(sql`select (select json_agg(u order by u.id) from "user" u) as u, (select json_agg(t order by t.id) from staff_tokens t) as t, (select json_agg(s) from site_settings s) as s, (select json_agg(m.status order by m.id) from mail_outbox m) as m`));
+    const routes = [
+      ["routes/admin/staff.tsx", "/dashboard/staff", {}],
+      ["routes/admin/outbox.tsx", "/dashboard/outbox", {}],
+      ["routes/admin/outbox-message.tsx", `/dashboard/outbox/${mail!.id}`, { id: String(mail!.id) }],
+    ] as const;
+    const intents: Record<string, string>[] = [
+      { intent: "invite", email: "sneaky@example.com", role: "owner" },
+      { intent: "role", id: target!.id, role: "owner" },
+      { intent: "deactivate", id: target!.id },
+      { intent: "reactivate", id: target!.id },
+      { intent: "resend", id: target!.id },
+      { intent: "withdraw", id: target!.id },
+      { intent: "security", require_two_factor: "on" },
+      { intent: "resend", id: String(mail!.id) },
+    ];
+    const admin = await signedIn("admin@example.com");
+    const before = await snapshot();
+    for (const [file, path, params] of routes) {
+      const mod = (await import(`~/${file.replace(/\.tsx$/, "")}`)) as { action: (a: unknown) => Promise<unknown>; loader: (a: unknown) => Promise<unknown> };
+      expect((await run(() => mod.loader({ request: new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context }))).status, `${file} loader`).toBe(403);
+      for (const fields of intents) {
+        const answer = await run(() => mod.action({ request: post(path, fields, editor), params, context }));
+        expect(answer.status, `${file} ${fields.intent}`).toBe(403);
+      }
+    }
+    const activity = await import("~/routes/admin/activity");
+    expect((await run(() => activity.loader({ request: new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }), params: {}, context } as never))).status).toBe(403);
+    expect(await snapshot()).toBe(before);
+    // An admin may use the Staff screen but not the owners' security setting or the outbox.
+    expect((await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin), params: {}, context } as never))).status).toBe(403);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+const setup = (cookie: string, fields: Record<string, string>) =>
+  run(() => twoFactorSetupRoute.action({ request: post("/dashboard/account/two-factor", fields, cookie), params: {}, context } as never));
+
+/** Sets up two-factor sign-in as a person would (key shown, code computed from it); returns the new session cookie. */
+async function turnOnTwoFactor(cookie: string): Promise<string> {
+  const started = await setup(cookie, { intent: "start", current: PASSWORD });
+  const secret = String(started.data?.secret).replace(/\s+/g, "");
+  const code = await createOTP(new TextDecoder().decode(base32Decode(secret)), { digits: 6, period: 30 }).totp();
+  const confirmed = await setup(cookie, { intent: "confirm", uri: String(started.data?.uri), code });
+  expect(confirmed.status).toBe(200);
+  return cookiesOf(confirmed.headers);
+}
+
+describe("two-factor sign-in", () => {
+  it("set up from the shown key, confirmed with a code; sign-in then asks for the code; recovery codes work once; wrong codes are limited", async () => {
+    await createStaffAccount("careful@example.com", PASSWORD, "Cam", "editor");
+    let cookie = await signedIn("careful@example.com");
+    expect((await setup(cookie, { intent: "start", current: "wrong-password-here" })).data?.errors?.current).toBe("The current password is not correct.");
+    const started = await setup(cookie, { intent: "start", current: PASSWORD });
+    expect(started.data?.step).toBe("confirm");
+    expect(String(started.data?.qr)).toMatch(/^data:image\/png;base64,/);
+    const secret = String(started.data?.secret).replace(/\s+/g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    const uri = String(started.data?.uri);
+    const totp = () => createOTP(new TextDecoder().decode(base32Decode(secret)), { digits: 6, period: 30 }).totp();
+    const wrong = await setup(cookie, { intent: "confirm", uri, code: "999999" });
+    expect(wrong.status).toBe(400);
+    const confirmed = await setup(cookie, { intent: "confirm", uri, code: await totp() });
+    expect(confirmed.status).toBe(200);
+    const codes = confirmed.data?.codes as string[];
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    cookie = cookiesOf(confirmed.headers) || cookie;
+    expect((await userRow("careful@example.com"))!.twoFactorEnabled).toBe(true);
+
+    // Password alone no longer signs in: the code step follows.
+    const login = () => run(() => loginRoute.action({ request: post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }), params: {}, context } as never));
+    const step = await login();
+    expect(step.status).toBe(302);
+    expect(step.location).toBe("/admin/two-factor?redirectTo=%2Fdashboard%2Fhours%2Fedit");
+    const pending = cookiesOf(step.headers);
+    expect(pending).toContain("two_factor");
+    expect(pending).not.toContain("session_token=");
+    const code = (value: string, c = pending) => run(() => twoFactorRoute.action({ request: post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c), params: {}, context } as never));
+    const bad = await code("123456");
+    expect(bad.status).toBe(401);
+    expect(bad.data?.status?.text).toMatch(/That code is not correct/);
+    const good = await code(await totp());
+    expect(good.status).toBe(302);
+    expect(good.location).toBe("/dashboard");
+    const session2 = cookiesOf(good.headers);
+    expect((await getStaff(new Request(ORIGIN, { headers: { cookie: session2 } })))?.email).toBe("careful@example.com");
+    const [signInEntry] = await db().select().from(auditLog).where(and(eq(auditLog.action, "sign-in"), eq(auditLog.actor_label, "careful@example.com"))).orderBy(desc(auditLog.id));
+    expect(signInEntry!.changes).toEqual({ method: { after: "password and authenticator code" } });
+
+    // A recovery code works once.
+    const viaRecovery = await code(codes[0]!, cookiesOf((await login()).headers));
+    expect(viaRecovery.status).toBe(302);
+    const reuse = await code(codes[0]!, cookiesOf((await login()).headers));
+    expect(reuse.status).toBe(401);
+
+    // Wrong codes count like wrong passwords: the 5th failure in 15 minutes locks the account.
+    const fresh = cookiesOf((await login()).headers);
+    let last: Answer | undefined;
+    for (let i = 0; i < 6; i++) last = await code("000000", fresh);
+    expect(last!.data?.status?.text ?? "").toMatch(/Too many failed sign-in attempts|sign in again/i);
+    const locked = await login();
+    expect(locked.data?.status?.text).toMatch(/Too many failed sign-in attempts/);
+    expect((await db().select().from(auditLog).where(and(eq(auditLog.action, "lockout"), eq(auditLog.item_label, "careful@example.com")))).length).toBeGreaterThan(0);
+  });
+
+  it("a plugin's change and its trail entry are one transaction: when the entry cannot be written, the change is undone", async () => {
+    await createStaffAccount("atomic@example.com", PASSWORD, "Ada", "editor");
+    const cookie = await turnOnTwoFactor(await signedIn("atomic@example.com"));
+    const entries = async () => (await db().select().from(auditLog).where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "atomic@example.com")))).length;
+    expect(await entries()).toBe(1);
+    const request = new Request(ORIGIN, { headers: { cookie } });
+    // better-auth turns it off inside the transaction; the audit write then fails: nothing may remain.
+    await expect(
+      withAuthTransaction(async (tx) => {
+        await getAuth().api.disableTwoFactor({ body: { password: PASSWORD }, headers: authHeaders(request) });
+        expect((await tx.select().from(user).where(eq(user.email, "atomic@example.com")))[0]!.twoFactorEnabled).toBe(false);
+        throw new Error("the audit entry could not be written");
+      }),
+    ).rejects.toThrow("the audit entry could not be written");
+    expect((await userRow("atomic@example.com"))!.twoFactorEnabled).toBe(true);
+    expect(await entries()).toBe(1);
+    // Through the screen: the change and its entry together.
+    const off = await setup(cookie, { intent: "disable", current: PASSWORD });
+    expect(off.status).toBeLessThan(500);
+    expect((await userRow("atomic@example.com"))!.twoFactorEnabled).toBe(false);
+    expect(await entries()).toBe(2);
+  });
+
+  it("an owner can require it: a person without it is sent to set it up before anything else", async () => {
+    const admin = await signedIn("admin@example.com");
+    await createStaffAccount("second-owner@example.com", PASSWORD, "Sam", "owner");
+    let ownerCookie = await signedIn("second-owner@example.com");
+    // An owner without it cannot require it for everyone (that would lock the owner out first).
+    const refused = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie), params: {}, context } as never));
+    expect(refused.data?.status?.text).toMatch(/Set up two-factor sign-in for your own account first/);
+    ownerCookie = await turnOnTwoFactor(ownerCookie);
+    const on = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie), params: {}, context } as never));
+    expect(await flashOf(on)).toBe("Two-factor sign-in is now required for every staff account.");
+    const dashboard = await import("~/routes/admin/dashboard");
+    const sent = await run(() => dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never));
+    expect(sent.status).toBe(302);
+    expect(sent.location).toBe("/dashboard/account/two-factor");
+    const write = await run(() => hoursRoute.action({ request: post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin), params: {}, context } as never));
+    expect(write.status).toBe(403);
+    // The set-up page itself opens.
+    expect((await run(() => twoFactorSetupRoute.loader({ request: new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }), params: {}, context } as never))).status).toBe(200);
+    const off = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context } as never));
+    expect(off.status).toBe(302);
+    expect((await run(() => dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never))).status).toBe(200);
+  });
+});
+
+describe("My account", () => {
+  it("changes the password with the current one and ends the other sessions; lists one's sessions; signs out everywhere else", async () => {
+    await createStaffAccount("mover@example.com", PASSWORD, "Mo", "editor");
+    const here = await signedIn("mover@example.com");
+    const elsewhere = await signedIn("mover@example.com");
+    const act = (fields: Record<string, string>) => run(() => accountRoute.action({ request: post("/dashboard/account", fields, here), params: {}, context } as never));
+    const page = await run(() => accountRoute.loader({ request: new Request(`${ORIGIN}/dashboard/account`, { headers: { cookie: here, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0" } }), params: {}, context } as never));
+    const sessions = (page.data as unknown as { sessions: { current: boolean; ip: string }[] }).sessions;
+    expect(sessions).toHaveLength(2);
+    expect(sessions[0]).toMatchObject({ current: true, ip: "192.0.2.1" });
+    const wrong = await act({ intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" });
+    expect(wrong.data?.errors?.current).toBe("The current password is not correct.");
+    const changed = await act({ intent: "password", current: PASSWORD, password: "a-moving-passphrase", confirm: "a-moving-passphrase" });
+    expect(await flashOf(changed)).toBe("Your password has been changed; 1 other session was signed out.");
+    expect(await getStaff(new Request(ORIGIN, { headers: { cookie: elsewhere } }))).toBeNull();
+    expect(await getStaff(new Request(ORIGIN, { headers: { cookie: here } }))).not.toBeNull();
+    const third = await signedIn("mover@example.com", "a-moving-passphrase");
+    const out = await act({ intent: "sign-out-others" });
+    expect(await flashOf(out)).toBe("Signed out everywhere else (1 session).");
+    expect(await getStaff(new Request(ORIGIN, { headers: { cookie: third } }))).toBeNull();
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "password-change")).orderBy(desc(auditLog.id));
+    expect(entry).toMatchObject({ actor_label: "mover@example.com" });
+    expect(JSON.stringify(entry!.changes)).not.toContain("a-moving-passphrase");
+  });
+});
+
+/** RFC 4648 base32 (the key shown to the person) to bytes. */
+function base32Decode(text: string): Uint8Array {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const ch of text.replace(/=+$/, "")) {
+    value = (value << 5) | alphabet.indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return new Uint8Array(out);
+}
