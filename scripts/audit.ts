@@ -1,12 +1,15 @@
 /**
  * `npm run audit`: Lighthouse (mobile, default throttling) with Debian's
  * Chromium on home, team, a lawyer, insights, a post and a practice page of
- * the built production server. Fails below Performance 95, Accessibility
- * 100, Best Practices 100, SEO 100. Writes bench-results/lighthouse-*.json.
+ * the built production server. Fails when a page's median is below 100 in
+ * any category (Performance, Accessibility, Best Practices, SEO), or when a
+ * single run's Performance is below 98 (with AUDIT_GATE=floor, as CI runs it,
+ * only the floor and the other three categories fail it). Writes bench-results/lighthouse-*.json.
  *
  * Each page is audited AUDIT_RUNS times (3) and the median score counts:
- * Performance moves a few points between runs on the same code. Each run
- * prints its metrics and the LCP element, so a low score says why.
+ * Performance moves a point or two between runs on the same code. Each run
+ * prints its metrics (LCP and TBT among them) and the LCP element, so a low
+ * score says why.
  *
  * Options (env): CHROMIUM_PATH (/usr/bin/chromium), AUDIT_RUNS (3).
  */
@@ -28,7 +31,9 @@ function median(values: number[]): number {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
 }
-const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
+const TARGETS = { performance: 100, accessibility: 100, "best-practices": 100, seo: 100 } as const;
+/** No single run's Performance below this (the median is held to TARGETS). */
+const PERFORMANCE_FLOOR = 98;
 
 /** The largest contentful paint's element, as Lighthouse names it (its selector or snippet). */
 function lcpElement(lhr: { audits: Record<string, { details?: unknown }> }): string {
@@ -57,6 +62,7 @@ async function main() {
     ],
   });
   const failures: string[] = [];
+  const hardFailures: string[] = [];
   const report: Record<string, Record<string, number>> = {};
   try {
     const insights = await (await fetch(`${server.url}/insights`)).text();
@@ -100,12 +106,19 @@ async function main() {
         );
         const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary");
         if (failed.length) console.log(`  ${path}: failing audits: ${failed.map((a) => a.id).join(", ")}`);
+        if (scores.performance! < PERFORMANCE_FLOOR) {
+          failures.push(`${path}: performance ${scores.performance} in run ${runs.length} (floor ${PERFORMANCE_FLOOR})`);
+          hardFailures.push(`${path}: performance ${scores.performance} in run ${runs.length}`);
+        }
       }
       const scores = Object.fromEntries(Object.keys(TARGETS).map((key) => [key, median(runs.map((r) => r[key]!))]));
       report[path] = { ...scores, runs: runs.length };
       console.log(`${path.padEnd(48)} ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join("  ")}`);
       for (const [key, target] of Object.entries(TARGETS)) {
-        if (scores[key]! < target) failures.push(`${path}: ${key} ${scores[key]} (target ${target})`);
+        if (scores[key]! < target) {
+          failures.push(`${path}: ${key} ${scores[key]} (target ${target})`);
+          if (key !== "performance") hardFailures.push(`${path}: ${key} ${scores[key]}`);
+        }
       }
     }
   } finally {
@@ -117,7 +130,10 @@ async function main() {
   fs.writeFileSync(`bench-results/lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, JSON.stringify({ date: new Date().toISOString(), report, failures }, null, 2));
   if (failures.length) {
     console.log(`\nBelow target:\n- ${failures.join("\n- ")}`);
-    process.exitCode = 1;
+    // AUDIT_GATE=floor (CI on a shared machine): fail only below the floor (98 in any run) or an
+    // accessibility, best-practices or SEO median below 100; a Performance median of 99 is reported.
+    if (process.env.AUDIT_GATE !== "floor" || hardFailures.length) process.exitCode = 1;
+    else console.log("(AUDIT_GATE=floor: only a Performance median below 100, which a busy machine moves; not failing)");
   } else {
     console.log("\nAll pages meet the Lighthouse targets.");
   }

@@ -1,6 +1,7 @@
 /**
  * `npm run export -- [file]`: writes all content (team, articles, headers,
- * hours) and every stored picture to one archive (gzip'd JSON lines).
+ * hours), every stored picture (from DATA_DIR/uploads, or the bucket of
+ * S3_BUCKET) and the audit trail to one archive (gzip'd JSON lines).
  * Staff accounts are not included. Default file: backup-<date-time>.jsonl.gz.
  * On the embedded database, stop the server first (it holds the database).
  */
@@ -24,7 +25,7 @@ await runScript(async () => {
     const size = fs.statSync(file).size;
     console.log(
       `Wrote ${file} (${(size / 1024 / 1024).toFixed(1)} MB): ` +
-        `${Object.entries(summary.rows).map(([t, n]) => `${n} ${t}`).join(", ")} rows, ${summary.pictures} pictures, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+        `${Object.entries(summary.rows).map(([t, n]) => `${n} ${t}`).join(", ")} rows, ${summary.pictures} pictures, ${summary.auditEntries} audit-trail entries, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
     );
     if (summary.missingPictures.length) {
       console.warn(`Warning: ${summary.missingPictures.length} picture file(s) named by the content were already missing from storage: ${summary.missingPictures.slice(0, 5).join(", ")}${summary.missingPictures.length > 5 ? ", …" : ""}`);
