@@ -16,6 +16,7 @@ import {
   jsonb,
   pgTable,
   serial,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -92,6 +93,14 @@ export const articles = pgTable(
     deleted_at: timestamp("deleted_at", { withTimezone: true }),
     /** Raised by every save: an edit made on an older version is refused (two people editing). */
     version: integer("version").notNull().default(1),
+    /** A short plain-text summary (cards, meta description, RSS); empty: derived from the body. Weight B in search. */
+    summary: text("summary").notNull().default(""),
+    /** The <title>/og:title when set (empty: the title). */
+    seo_title: text("seo_title").notNull().default(""),
+    /** The meta/og description when set (empty: the summary, else derived from the body). */
+    seo_description: text("seo_description").notNull().default(""),
+    /** The link-preview picture (file name in the articles folder) used instead of `img` when set. */
+    social_img: text("social_img").notNull().default(""),
   },
   (t) => [
     uniqueIndex("articles_slug_unique").on(t.slug),
@@ -109,6 +118,25 @@ export const articles = pgTable(
     // The scheduled-publishing job: what falls due.
     index("articles_scheduled_idx").on(t.published_at).where(sql`status = 'scheduled'`),
   ],
+);
+
+/**
+ * The team members an article names as its authors, in the order chosen.
+ * Rows go with the article or the member when either is purged from the
+ * Trash; the public sees an author only when visibility.ts allows the member.
+ */
+export const articleAuthors = pgTable(
+  "article_authors",
+  {
+    article_id: integer("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    member_id: integer("member_id")
+      .notNull()
+      .references(() => team.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.article_id, t.member_id] }), index("article_authors_member_idx").on(t.member_id, t.article_id)],
 );
 
 /**
