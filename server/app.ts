@@ -9,6 +9,7 @@ import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
+import { wholeResponse } from "./whole-response";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
 import { onContentChange } from "~/.server/content-events";
@@ -108,7 +109,8 @@ export function createApp(options: { static?: boolean } = {}) {
     }
   });
 
-  app.use(compression());
+  // Static files are compressed as they stream; dynamic responses are written whole (./whole-response).
+  app.use(compression({ filter: (req, res) => !res.locals.wholeResponse && compression.filter(req, res) }));
 
   // Dynamic responses (dashboard, sign-in, anything not from the page cache) are never
   // stored, unless the route set its own Cache-Control (set just before the head is sent).
@@ -176,6 +178,11 @@ export function createApp(options: { static?: boolean } = {}) {
       res.once("close", release);
       next();
     });
+  });
+
+  app.use((req, res, next) => {
+    res.locals.wholeResponse = true;
+    wholeResponse(req, res, next);
   });
 
   app.use(
