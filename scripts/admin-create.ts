@@ -2,6 +2,7 @@
  * `npm run admin:create -- email@example.com` creates a staff account.
  * The password comes from ADMIN_PASSWORD, a pipe, or a prompt (12-128 characters).
  */
+import { systemActor } from "~/.server/audit";
 import { createStaffAccount } from "~/.server/auth";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/password";
 import { readPassword, runScript, UsageError } from "./cli";
@@ -15,6 +16,6 @@ await runScript(async () => {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new UsageError(`The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
   }
-  const created = await createStaffAccount(email, password);
+  const created = await createStaffAccount(email, password, "Staff", "owner", systemActor("npm run admin:create"));
   console.log(created ? `Staff account ${email} created.` : `A staff account for ${email} already exists (use npm run admin:password to change its password).`);
 });

@@ -2,6 +2,7 @@
  * `npm run admin:password -- email@example.com` sets a new password for a
  * staff account and ends all of its sessions.
  */
+import { systemActor } from "~/.server/audit";
 import { resetStaffPassword } from "~/.server/auth";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/password";
 import { readPassword, runScript, UsageError } from "./cli";
@@ -13,6 +14,6 @@ await runScript(async () => {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new UsageError(`The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
   }
-  if (!(await resetStaffPassword(email, password))) throw new UsageError(`No staff account for ${email}.`);
+  if (!(await resetStaffPassword(email, password, systemActor("npm run admin:password")))) throw new UsageError(`No staff account for ${email}.`);
   console.log(`Password changed for ${email}; all of its sessions were ended.`);
 });

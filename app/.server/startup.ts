@@ -3,6 +3,7 @@
  * demo content for an empty embedded database, and the staff account from
  * ADMIN_EMAIL / ADMIN_PASSWORD.
  */
+import { systemActor } from "./audit";
 import { createStaffAccount } from "./auth";
 import { startContentSync, type ContentSync } from "./content-sync";
 import { getDatabase, openDatabase, setDatabase, type Database } from "./db/client";
@@ -24,7 +25,7 @@ export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Datab
 
 export async function ensureAdminFromEnv(env: Env = getEnv()): Promise<void> {
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    const created = await createStaffAccount(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    const created = await createStaffAccount(env.ADMIN_EMAIL, env.ADMIN_PASSWORD, "Staff", "owner", systemActor("ADMIN_EMAIL at start-up"));
     if (created) log("info", "staff account created", { email: env.ADMIN_EMAIL });
   } else if (env.ADMIN_EMAIL || env.ADMIN_PASSWORD) {
     log("warn", "set both ADMIN_EMAIL and ADMIN_PASSWORD (12-128 characters) to create the staff account at start-up");

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "~/.server/audit";
 import { createStaffAccount, getStaff, resetStaffPassword } from "~/.server/auth";
+import { ensureAdminFromEnv } from "~/.server/startup";
 import { LOCKED_MESSAGE } from "~/.server/login-limits";
 import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";
 import { setEnvForTests } from "~/.server/env";
 import { db } from "~/.server/db/client";
-import { loginAttempts, session } from "~/.server/db/schema";
-import { eq } from "drizzle-orm";
+import { auditLog, loginAttempts, session, user } from "~/.server/db/schema";
+import { and, eq } from "drizzle-orm";
 import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
@@ -81,6 +83,62 @@ describe("staff account at start-up", () => {
     ]);
     expect(results.sort()).toEqual([false, true]);
     expect((await signIn(req(), "twice@example.com", "a-long-enough-password", "10.5.0.1")).ok).toBe(true);
+    // One account, one entry: the refused second creation left nothing in the trail.
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.action, "create"), eq(auditLog.item_label, "twice@example.com")))).toHaveLength(1);
+  });
+
+  it("ADMIN_EMAIL at start-up is recorded in the audit trail, by the system", async () => {
+    const env = setEnvForTests({ ADMIN_EMAIL: "first-owner@example.com", ADMIN_PASSWORD: "a-long-enough-password" });
+    try {
+      await ensureAdminFromEnv(env);
+      await ensureAdminFromEnv(env);
+    } finally {
+      setEnvForTests({ ADMIN_EMAIL: "", ADMIN_PASSWORD: "" });
+    }
+    const [account] = await db().select().from(user).where(eq(user.email, "first-owner@example.com"));
+    const entries = await db().select().from(auditLog).where(eq(auditLog.item_label, "first-owner@example.com"));
+    // Created once (the second start-up finds it), with the role, and never the password.
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: "create", item_type: "staff", item_id: account!.id, actor_id: null, actor_label: "ADMIN_EMAIL at start-up" });
+    expect(entries[0]!.changes).toEqual({ role: { after: "owner" }, status: { after: "active" }, password: { hidden: true } });
+    expect(JSON.stringify(entries[0])).not.toContain("a-long-enough-password");
+  });
+});
+
+describe("staff accounts made or reset on the server (admin:create, admin:password)", () => {
+  const trail = (email: string) => db().select().from(auditLog).where(eq(auditLog.item_label, email)).orderBy(auditLog.id);
+
+  it("records the creation and the password reset with the system actor that did it", async () => {
+    expect(await createStaffAccount("cli@example.com", "first-password-123", "Staff", "admin", systemActor("npm run admin:create"))).toBe(true);
+    const ok = await signIn(req(), "cli@example.com", "first-password-123", "10.6.0.1");
+    expect(ok.ok).toBe(true);
+    expect(await resetStaffPassword("CLI@example.com", "second-password-456", systemActor("npm run admin:password"))).toBe(true);
+    const [account] = await db().select().from(user).where(eq(user.email, "cli@example.com"));
+    const entries = (await trail("cli@example.com")).filter((e) => e.action !== "sign-in");
+    expect(entries.map((e) => [e.action, e.actor_label, e.actor_id, e.item_id])).toEqual([
+      ["create", "npm run admin:create", null, account!.id],
+      ["password-reset", "npm run admin:password", null, account!.id],
+    ]);
+    expect(entries[0]!.changes).toMatchObject({ role: { after: "admin" } });
+    expect(entries[1]!.changes).toEqual({ password: { hidden: true }, sessions_ended: { after: 1 } });
+    expect(JSON.stringify(entries)).not.toMatch(/first-password|second-password/);
+  });
+
+  it("writes the account and its entry in one transaction: when the entry cannot be written, nothing is kept", async () => {
+    // PostgreSQL refuses a NUL character in text: the entry's insert fails inside the transaction.
+    const broken = systemActor("broken\u0000actor");
+    await expect(createStaffAccount("half@example.com", "a-long-enough-password", "Staff", "editor", broken)).rejects.toThrow();
+    expect(await db().select().from(user).where(eq(user.email, "half@example.com"))).toEqual([]);
+    expect(await trail("half@example.com")).toEqual([]);
+
+    await createStaffAccount("kept@example.com", "first-password-123");
+    const ok = await signIn(req(), "kept@example.com", "first-password-123", "10.6.0.2");
+    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    await expect(resetStaffPassword("kept@example.com", "second-password-456", broken)).rejects.toThrow();
+    // The password and the session are as they were.
+    expect(await getStaff(req(cookie))).not.toBeNull();
+    expect((await signIn(req(), "kept@example.com", "first-password-123", "10.6.0.2")).ok).toBe(true);
+    expect((await trail("kept@example.com")).map((e) => e.action)).not.toContain("password-reset");
   });
 });
 
