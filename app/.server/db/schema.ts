@@ -19,6 +19,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
@@ -485,3 +486,31 @@ export const previewLinks = pgTable(
 );
 
 export type RevisionRow = typeof revisions.$inferSelect;
+
+/**
+ * Drafts kept while writing (issue 12): the article form's autosaved working
+ * copy, one per person and article (`article_id` null: the new-article
+ * form, so autosave never creates an article). The form's fields as sent
+ * (`values`); never shown to the public and never changes the article: it
+ * is offered back ("Restored your unsaved changes from …") when the person
+ * opens the form again, and removed by their next successful save, by
+ * Discard, with the article (cascade) or the account, or after 30 days
+ * (the trash-sweep job). Body pictures it names count as used (picture-sweep.ts).
+ */
+export const articleAutosaves = pgTable(
+  "article_autosaves",
+  {
+    id: serial("id").primaryKey(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    article_id: integer("article_id").references(() => articles.id, { onDelete: "cascade" }),
+    /** The article's version the form was opened on: a save of the restored text is checked against it. */
+    base_version: integer("base_version"),
+    values: jsonb("values").$type<Record<string, string | string[]>>().notNull(),
+    saved_at: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique("article_autosaves_user_article_unique").on(t.user_id, t.article_id).nullsNotDistinct(), index("article_autosaves_article_idx").on(t.article_id)],
+);
+
+export type ArticleAutosaveRow = typeof articleAutosaves.$inferSelect;
