@@ -50,7 +50,8 @@ describe("Activity", () => {
     expect(first.total).toBe(123); // 120 + the owner's account being created + the owner's sign-in + the article
     expect(first.pageCount).toBe(3);
     expect(first.entries).toHaveLength(50);
-    expect(first.entries[0]).toMatchObject({ action: "create", itemType: "article", actorName: "Bea Boss", href: `/dashboard/articles/${articleId}/edit` });
+    // (created published: recorded as a publish)
+    expect(first.entries[0]).toMatchObject({ action: "publish", itemType: "article", actorName: "Bea Boss", href: `/dashboard/articles/${articleId}/edit` });
     const times = first.entries.map((e) => e.at);
     expect([...times].sort().reverse()).toEqual(times);
     const third = await open("?page=3");

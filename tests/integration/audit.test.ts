@@ -94,6 +94,40 @@ describe("content writes", () => {
   });
 });
 
+describe("publishing by hand", () => {
+  const input = { title: "Draft First", img: "", category: "cyber", news: false, priority: false, copy: "<p>First words.</p>" };
+
+  it("an article going live is recorded as publish, leaving the public site as unpublish, with the changed fields", async () => {
+    const article = await createArticle({ ...input, state: { status: "draft" } }, alice);
+    expect((await entries())[0]).toMatchObject({ action: "create", item_type: "article", item_id: String(article.id) });
+    await updateArticle(article.id, { ...input, state: { status: "published" } }, alice);
+    const [published] = await entries();
+    expect(published).toMatchObject({ action: "publish", item_type: "article", item_id: String(article.id), actor_id: "user-alice", item_label: "Draft First" });
+    expect((published!.changes as Record<string, unknown>).status).toEqual({ before: "draft", after: "published" });
+    // Already live: an edit is an update.
+    await updateArticle(article.id, { ...input, copy: "<p>Second words.</p>" }, alice);
+    expect((await entries())[0]).toMatchObject({ action: "update", changes: { copy: { before: "<p>First words.</p>", after: "<p>Second words.</p>" } } });
+    await updateArticle(article.id, { ...input, state: { status: "draft" } }, alice);
+    const [unpublished] = await entries();
+    expect(unpublished).toMatchObject({ action: "unpublish", item_id: String(article.id) });
+    expect((unpublished!.changes as Record<string, unknown>).status).toEqual({ before: "published", after: "draft" });
+    // Created straight onto the public site.
+    const live = await createArticle({ ...input, title: "Straight Out" }, alice);
+    expect((await entries())[0]).toMatchObject({ action: "publish", item_id: String(live.id), changes: expect.objectContaining({ status: { after: "published" } }) });
+  });
+
+  it("a team member shown or hidden by hand is recorded as publish or unpublish", async () => {
+    const person = { ...member, full_name: "Shown Later", email: "shown@example.com" };
+    const created = await createTeamMember({ ...person, visibility: { visible: true, visibleFrom: null, hiddenFrom: null } }, alice);
+    await updateTeamMember(created.id, { ...person, visibility: { visible: false, visibleFrom: null, hiddenFrom: null } }, alice);
+    expect((await entries())[0]).toMatchObject({ action: "unpublish", item_type: "team", item_id: String(created.id), changes: { visible: { before: true, after: false } } });
+    await updateTeamMember(created.id, { ...person, title: "Counsel", visibility: { visible: true, visibleFrom: null, hiddenFrom: null } }, alice);
+    expect((await entries())[0]).toMatchObject({ action: "publish", changes: { visible: { before: false, after: true }, title: { before: "Partner", after: "Counsel" } } });
+    await updateTeamMember(created.id, { ...person, title: "Senior Counsel" }, alice);
+    expect((await entries())[0]).toMatchObject({ action: "update", changes: { title: { before: "Counsel", after: "Senior Counsel" } } });
+  });
+});
+
 describe("append-only", () => {
   it("refuses to edit, delete or truncate entries", async () => {
     const [latest] = await entries();

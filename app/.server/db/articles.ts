@@ -221,7 +221,8 @@ export async function createArticle(input: ArticleInput & { state?: ArticleState
           slug,
         })
         .returning();
-      await recordAudit(tx, actor, { action: "create", itemType: "article", itemId: created!.id, itemLabel: created!.title, changes: fieldChanges(null, created!, { ignore: ["id"] }) });
+      // Created straight onto the public site: a publish (the Activity screen's "publish" filter finds it).
+      await recordAudit(tx, actor, { action: created!.status === "published" ? "publish" : "create", itemType: "article", itemId: created!.id, itemLabel: created!.title, changes: fieldChanges(null, created!, { ignore: ["id"] }) });
       await recordRevision(tx, "article", created!, actor);
       return created!;
     }),
@@ -248,7 +249,9 @@ export async function updateArticle(id: number, input: ArticleInput & { state?: 
         .set({ ...normalise(input), ...stateColumns(input.state ?? { status: before.status as ArticleState, publishAt: before.published_at }, before), slug, updated_at: new Date(), version: before.version + 1 })
         .where(eq(articles.id, id))
         .returning();
-      await recordAudit(tx, actor, { action: "update", itemType: "article", itemId: id, itemLabel: after!.title, changes: fieldChanges(before, after!) });
+      // Going live is a publish, leaving the public site an unpublish; anything else an update (the diff is kept in each case).
+      const action = before.status !== "published" && after!.status === "published" ? "publish" : before.status === "published" && after!.status !== "published" ? "unpublish" : "update";
+      await recordAudit(tx, actor, { action, itemType: "article", itemId: id, itemLabel: after!.title, changes: fieldChanges(before, after!) });
       await recordRevision(tx, "article", after!, actor);
       return { before, after: after! };
     }),

@@ -152,7 +152,9 @@ export async function updateTeamMember(id: number, input: TeamMemberInput & { vi
         .set({ ...fields, ...(visibility ? visibilityColumns(visibility) : {}), slug, updated_at: new Date(), version: before.version + 1 })
         .where(eq(team.id, id))
         .returning();
-      await recordAudit(tx, actor, { action: "update", itemType: "team", itemId: id, itemLabel: after!.full_name, changes: fieldChanges(before, after!) });
+      // Shown or hidden by hand: a publish or unpublish, like the scheduled change (the diff is kept).
+      const action = !before.visible && after!.visible ? "publish" : before.visible && !after!.visible ? "unpublish" : "update";
+      await recordAudit(tx, actor, { action, itemType: "team", itemId: id, itemLabel: after!.full_name, changes: fieldChanges(before, after!) });
       await recordRevision(tx, "team", after!, actor);
       return { before, after: after! };
     }),
