@@ -8,6 +8,7 @@ describe("page cache keys", () => {
     expect(cacheKey("HEAD", "/team")).toBe("/team");
     expect(cacheKey("GET", "/lawyer/Jane-Doe")).toBe("/lawyer/Jane-Doe");
     expect(cacheKey("GET", "/insights?page=2&category=cyber&utm_source=x")).toBe("/insights?category=cyber&page=2");
+    expect(cacheKey("GET", "/insights?page=2&author=Ada-Lovelace&utm_source=x")).toBe("/insights?author=Ada-Lovelace&page=2");
     expect(cacheKey("GET", "/cyber?tab=team")).toBe("/cyber?tab=team");
     expect(cacheKey("GET", "/team.data")).toBe("/team.data");
     expect(cacheKey("GET", "/insights?utm=1")).toBe("/insights");

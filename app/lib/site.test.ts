@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   insightsHref,
+  firstName,
   loadingTextFor,
   pageMeta,
   parseArticleFilter,
@@ -24,6 +25,9 @@ describe("insights URL state", () => {
     expect(insightsHref("all", 2)).toBe("/insights?page=2");
     expect(insightsHref("cyber")).toBe("/insights?category=cyber");
     expect(insightsHref("cyber", 2)).toBe("/insights?category=cyber&page=2");
+    expect(insightsHref("all", 1, "Ada-Lovelace")).toBe("/insights?author=Ada-Lovelace");
+    expect(insightsHref("cyber", 3, "José-Núñez")).toBe("/insights?author=Jos%C3%A9-N%C3%BA%C3%B1ez&category=cyber&page=3");
+    expect(firstName("  Ada  Lovelace ")).toBe("Ada");
   });
 });
 

@@ -10,13 +10,19 @@ export function parseArticleFilter(raw: string | null | undefined): ArticleFilte
   return (ARTICLE_FILTERS as readonly string[]).includes(value) ? (value as ArticleFilter) : "all";
 }
 
-/** The URL of one page of /insights; "all" and page 1 are left out. */
-export function insightsHref(filter: ArticleFilter, page = 1): string {
+/** The URL of one page of /insights; "all" and page 1 are left out; `author` (a lawyer's slug) keeps the author filter. */
+export function insightsHref(filter: ArticleFilter, page = 1, author?: string | null): string {
   const params = new URLSearchParams();
+  if (author) params.set("author", author);
   if (filter !== "all") params.set("category", filter);
   if (page > 1) params.set("page", String(page));
   const query = params.toString();
   return query ? `/insights?${query}` : "/insights";
+}
+
+/** The first name of a full name ("Insights by Ada"). */
+export function firstName(fullName: string): string {
+  return fullName.trim().split(/\s+/)[0] ?? "";
 }
 
 export const PRACTICE_TABS = ["overview", "team", "insights"] as const;

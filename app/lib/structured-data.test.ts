@@ -69,6 +69,16 @@ describe("builders", () => {
     expect(articleJsonLd(site, { ...base, news: false })["@type"]).toBe("BlogPosting");
   });
 
+  it("Article author: its authors as Person (name, profile URL), else the firm", () => {
+    const base = { slug: "T", title: "T", description: "d", category: "cyber", news: false, img: "", created_at: new Date("2024-03-01T12:00:00Z"), updated_at: "2024-03-02T08:00:00.000Z" };
+    expect(articleJsonLd(site, base).author).toMatchObject({ "@type": "Organization" });
+    expect(articleJsonLd(site, { ...base, authors: [] }).author).toMatchObject({ "@type": "Organization" });
+    expect(articleJsonLd(site, { ...base, authors: [{ slug: "Ada-Lovelace", full_name: "Ada Lovelace" }, { slug: "José-Núñez", full_name: "José Núñez" }] }).author).toEqual([
+      { "@type": "Person", name: "Ada Lovelace", url: "https://firm.example/lawyer/Ada-Lovelace" },
+      { "@type": "Person", name: "José Núñez", url: "https://firm.example/lawyer/Jos%C3%A9-N%C3%BA%C3%B1ez" },
+    ]);
+  });
+
   it("BreadcrumbList: positions from 1 in trail order", () => {
     const ld = breadcrumbJsonLd(site, [
       { name: "Home", path: "/" },

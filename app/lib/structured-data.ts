@@ -180,6 +180,8 @@ export type ArticleInput = {
   img: string;
   created_at: Date | string;
   updated_at: Date | string;
+  /** The authors the public may see (team members), in order; none: the firm is the author. */
+  authors?: ReadonlyArray<{ slug: string; full_name: string }>;
 };
 
 function iso(date: Date | string): string {
@@ -203,7 +205,9 @@ export function articleJsonLd(siteUrl: string, article: ArticleInput): JsonLd {
     dateModified: iso(article.updated_at),
     articleSection: article.category,
     inLanguage: "en-CA",
-    author: { "@type": "Organization", name: FIRM.name, url: abs(siteUrl, "/") },
+    author: article.authors?.length
+      ? article.authors.map((a) => ({ "@type": "Person", name: a.full_name, url: abs(siteUrl, `/lawyer/${encodeURIComponent(a.slug)}`) }))
+      : { "@type": "Organization", name: FIRM.name, url: abs(siteUrl, "/") },
     publisher: publisher(siteUrl),
   };
 }

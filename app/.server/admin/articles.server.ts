@@ -6,10 +6,11 @@
  * row are written together (see team.server.ts).
  */
 import { data, redirect } from "react-router";
-import { articleSchema, articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
+import { ARTICLE_LISTS, articleSchema, articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
 import { fieldErrors, formValues, hasMissing } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { createArticle, deleteArticle, updateArticle, type Article } from "../db/articles";
+import { articleAuthorIds, listAuthorChoices } from "../db/article-authors";
 import { deleteImage, ImageRejected, saveImage } from "../images";
 import type { Actor } from "../audit";
 import { log } from "../log";
@@ -30,6 +31,8 @@ export function formVersion(v: unknown): number | undefined {
 
 function fail(status: number, body: ArticleActionData) {
   return data<ArticleActionData>(body, { status });
+export const AUTHORS_UNKNOWN = "Choose the authors from the list: one of them is no longer a team member. Reload the page to see the current list.";
+
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -48,11 +51,12 @@ export function bodyHtml(copy: string): string {
 export async function saveArticleAction(request: Request, actor: Actor, existing?: Article) {
   const form = await readForm(request, MAX_FORM_BYTES);
   if (isRefusal(form)) return form;
-  const raw = formValues(form);
+  const raw = formValues(form, ARTICLE_LISTS);
   const values = articleValuesFromForm(raw);
   const file = uploadedFile(form, "photo");
 
   const parsed = articleSchema.safeParse(raw);
+  const socialFile = uploadedFile(form, "social_photo");
   const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
   let copy = "";
   if (parsed.success) {
@@ -64,33 +68,57 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
     if (file) errors.photo ??= MSG.chooseImageAgain;
     const text = !existing && !file && !Object.keys(errors).some((k) => k !== "photo") ? MSG.articleImageRequired : hasMissing(errors) ? MSG.missingFields : MSG.checkFields;
     return fail(400, { status: { tone: "error", text }, errors, values });
+  if (parsed.success && parsed.data.authors.length) {
+    // Only members the form offers (not in the Trash, or already an author of this article).
+    const offered = new Set((await listAuthorChoices(existing ? await articleAuthorIds(existing.id) : [])).map((m) => m.id));
+    if (parsed.data.authors.some((id) => !offered.has(id))) errors.authors = AUTHORS_UNKNOWN;
+  }
   }
 
-  let newImg: string | null = null;
-  if (file) {
+    if (socialFile) errors.social_photo ??= MSG.chooseImageAgain;
+  // The article picture, then the social picture: each stored before the row (picture-sweep.ts covers a crash in between).
+  const saved: Partial<Record<"photo" | "social_photo", string>> = {};
+  const discard = async () => {
+    for (const img of Object.values(saved)) await deleteImage("articles", img);
+  };
+  for (const [field, upload] of [["photo", file], ["social_photo", socialFile]] as const) {
+    if (!upload) continue;
     try {
-      newImg = await saveImage("articles", new Uint8Array(await file.arrayBuffer()));
+      saved[field] = await saveImage("articles", new Uint8Array(await upload.arrayBuffer()));
     } catch (error) {
-      if (!(error instanceof ImageRejected)) log("error", "article picture not saved", { error: (error as Error).message });
+      await discard();
+      if (!(error instanceof ImageRejected)) log("error", "article picture not saved", { field, error: (error as Error).message });
       // A store that does not answer: 503 with what was typed, and a message that says it is not the picture.
       const message = error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
       return fail(error instanceof ImageRejected ? 400 : error instanceof StorageUnavailable ? 503 : 500, {
         status: { tone: "error", text: MSG.imageUploadError },
-        errors: { photo: `${message} ${MSG.chooseImageAgain}` },
+        errors: { [field]: `${message} ${MSG.chooseImageAgain}`, ...(other ? { [other]: MSG.chooseImageAgain } : {}) },
         values,
+      const other = field === "photo" ? (socialFile ? "social_photo" : null) : file ? "photo" : null;
       });
     }
   }
   const { status, publishAt, ...fields } = parsed.data;
-  const input = { ...fields, copy, img: newImg ?? existing?.img ?? "", state: { status, publishAt } };
+  const input = {
+    ...fields,
+    copy,
+    img: newImg ?? existing?.img ?? "",
+    social_img: newSocial ?? (removeSocial ? "" : (existing?.social_img ?? "")),
+    state: { status, publishAt },
+  };
+  const chooseAgain = { ...(newImg ? { photo: MSG.chooseImageAgain } : {}), ...(newSocial ? { social_photo: MSG.chooseImageAgain } : {}) };
+  const anyNew = Object.keys(chooseAgain).length > 0;
 
   if (!existing) {
+  const newImg = saved.photo ?? null;
+  const newSocial = saved.social_photo ?? null;
+  const removeSocial = !newSocial && raw.remove_social_photo === "on";
     try {
       await createArticle(input, actor);
     } catch (error) {
       log("error", "article not added", { error: (error as Error).message });
-      if (newImg) await deleteImage("articles", newImg);
-      return fail(500, { status: { tone: "error", text: MSG.articleAddError }, values, errors: { photo: MSG.chooseImageAgain } });
+      await discard();
+      return fail(500, { status: { tone: "error", text: MSG.articleAddError }, values, errors: { photo: MSG.chooseImageAgain, ...chooseAgain } });
     }
     return redirect("/dashboard/articles/new", { headers: await flashHeaders({ tone: "success", text: MSG.articleAdded }) });
   }
@@ -100,20 +128,20 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
     result = await updateArticle(existing.id, { ...input, expectedVersion: formVersion(raw.version) }, actor);
   } catch (error) {
     if (error instanceof EditConflict) {
-      if (newImg) await deleteImage("articles", newImg);
+      await discard();
       return fail(409, {
         status: { tone: "error", text: conflictText(error.savedBy, error.savedAt) },
         values,
         conflict: true,
-        errors: newImg ? { photo: MSG.chooseImageAgain } : undefined,
+        errors: anyNew ? chooseAgain : undefined,
       });
     }
     log("error", "article not updated", { id: existing.id, error: (error as Error).message });
     result = undefined;
   }
   if (!result) {
-    if (newImg) await deleteImage("articles", newImg);
-    return fail(500, { status: { tone: "error", text: MSG.updateError }, values, errors: newImg ? { photo: MSG.chooseImageAgain } : undefined });
+    await discard();
+    return fail(500, { status: { tone: "error", text: MSG.updateError }, values, errors: anyNew ? chooseAgain : undefined });
   }
   if (result.before.img && result.before.img !== result.after.img) await deleteImage("articles", result.before.img);
   return redirect(`/dashboard/articles/${result.after.id}/edit`, { headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }) });
@@ -121,6 +149,8 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
 
 export async function deleteArticleAction(request: Request, actor: Actor) {
   const form = await readForm(request);
+  // The social picture replaced or removed: the old one goes.
+  if (result.before.social_img && result.before.social_img !== result.after.social_img) await deleteImage("articles", result.before.social_img);
   if (isRefusal(form)) return form;
   const id = parseId(form.get("id"));
   if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: MSG.articleDeleteError } });

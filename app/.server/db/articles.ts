@@ -1,5 +1,5 @@
 /** Queries for articles (table `articles`). */
-import { and, asc, desc, eq, ilike, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import { articleSlug, uniqueSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
@@ -11,6 +11,7 @@ import { escapeLike, withSlugRetry } from "./team";
 import { articleIsPublic, articleNotTrashed, type ArticleState } from "./visibility";
 import { checkVersion, recordRevision } from "./revisions";
 import { articleDateText } from "~/lib/dates";
+import { articlesByAuthor, authorNames, authorsOf, setAuthors } from "./article-authors";
 
 export type Article = ArticleRow;
 
@@ -21,6 +22,13 @@ export type ArticleInput = {
   news: boolean;
   priority: boolean;
   copy: string;
+  /** Left out (undefined): kept as stored. */
+  summary?: string;
+  seo_title?: string;
+  seo_description?: string;
+  social_img?: string;
+  /** Team member ids, in order; left out: the authors stay as they are. */
+  authors?: readonly number[];
 };
 
 /** The state part of a save: draft, scheduled (with its time) or published (now, or kept when it already was). */
@@ -37,8 +45,11 @@ const previewColumns = {
   priority: articles.priority,
   created_at: articles.created_at,
   published_at: articles.published_at,
+  summary: articles.summary,
+  /** The body's start, for a card's text when there is no summary (cardSummary in app/.server/article-text.ts). */
+  excerpt: sql<string>`left(${articles.copy}, 1500)`,
 };
-export type ArticlePreview = Pick<Article, keyof typeof previewColumns>;
+export type ArticlePreview = Pick<Article, Exclude<keyof typeof previewColumns, "excerpt">> & { excerpt: string };
 
 /** The home teaser: the most recently published articles. */
 export async function listLatestArticles(limit = 6): Promise<ArticlePreview[]> {
@@ -63,7 +74,7 @@ onContentChange(() => {
 let countsGeneration = 0;
 const countsSeen = new WeakMap<object, number>();
 
-async function countArticlesCached(filter: ArticleFilter, where: SQL): Promise<number> {
+async function countArticlesCached(filter: string, where: SQL): Promise<number> {
   const database = db();
   if (countsSeen.get(database) !== countsGeneration) {
     counts.set(database, new Map());
@@ -90,10 +101,13 @@ export async function listArticlePage(options: {
   page: number;
   pinnedFirst?: boolean;
   pageSize?: number;
+  /** Only articles naming this team member as an author. */
+  authorId?: number;
 }): Promise<ArticlePage> {
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const where = filterWhere(options.filter);
-  const total = await countArticlesCached(options.filter, where);
+  const author = options.authorId;
+  const where = author === undefined ? filterWhere(options.filter) : and(filterWhere(options.filter), inArray(articles.id, articlesByAuthor(author)))!;
+  const total = await countArticlesCached(author === undefined ? options.filter : `${options.filter}|author:${author}`, where);
   const page = clampPage(options.page, total, pageSize);
   const offset = pageOffset(page, pageSize);
   const keys = options.pinnedFirst ? [articles.priority, articles.published_at, articles.id] : [articles.published_at, articles.id];
@@ -180,9 +194,12 @@ async function freeSlug(tx: Db, title: string, exceptId?: number): Promise<strin
 }
 
 /** Pin only means something for news (SPEC §4): not news forces it off. */
-function normalise(input: ArticleInput): ArticleInput {
-  const { title, img, category, news, priority, copy } = input;
-  return { title, img, category, news, priority: news ? priority : false, copy };
+function normalise(input: ArticleInput) {
+  const { title, img, category, news, priority, copy, summary, seo_title, seo_description, social_img } = input;
+  const optional = Object.fromEntries(Object.entries({ summary, seo_title, seo_description, social_img }).filter(([, v]) => v !== undefined)) as Partial<
+    Pick<Article, "summary" | "seo_title" | "seo_description" | "social_img">
+  >;
+  return { title, img, category, news, priority: news ? priority : false, copy, ...optional };
 }
 
 /**
@@ -221,9 +238,10 @@ export async function createArticle(input: ArticleInput & { state?: ArticleState
           slug,
         })
         .returning();
+      const authors = await setAuthors(tx, created!.id, input.authors ?? []);
       // Created straight onto the public site: a publish (the Activity screen's "publish" filter finds it).
-      await recordAudit(tx, actor, { action: created!.status === "published" ? "publish" : "create", itemType: "article", itemId: created!.id, itemLabel: created!.title, changes: fieldChanges(null, created!, { ignore: ["id"] }) });
-      await recordRevision(tx, "article", created!, actor);
+      await recordAudit(tx, actor, { action: created!.status === "published" ? "publish" : "create", itemType: "article", itemId: created!.id, itemLabel: created!.title, changes: fieldChanges(null, { ...created!, authors: authorNames(authors) }, { ignore: ["id"] }) });
+      await recordRevision(tx, "article", { ...created!, authors }, actor);
       return created!;
     }),
   );
@@ -243,16 +261,18 @@ export async function updateArticle(id: number, input: ArticleInput & { state?: 
       const [before] = await tx.select().from(articles).where(and(eq(articles.id, id), articleNotTrashed())).for("update");
       if (!before) return undefined;
       await checkVersion(tx, "article", id, before.version, input.expectedVersion);
+      const authorsBefore = await authorsOf(tx, id);
       const slug = before.title === input.title ? before.slug : await freeSlug(tx, input.title, id);
       const [after] = await tx
         .update(articles)
         .set({ ...normalise(input), ...stateColumns(input.state ?? { status: before.status as ArticleState, publishAt: before.published_at }, before), slug, updated_at: new Date(), version: before.version + 1 })
         .where(eq(articles.id, id))
         .returning();
+      const authors = input.authors === undefined ? authorsBefore : await setAuthors(tx, id, input.authors);
       // Going live is a publish, leaving the public site an unpublish; anything else an update (the diff is kept in each case).
       const action = before.status !== "published" && after!.status === "published" ? "publish" : before.status === "published" && after!.status !== "published" ? "unpublish" : "update";
-      await recordAudit(tx, actor, { action, itemType: "article", itemId: id, itemLabel: after!.title, changes: fieldChanges(before, after!) });
-      await recordRevision(tx, "article", after!, actor);
+      await recordAudit(tx, actor, { action, itemType: "article", itemId: id, itemLabel: after!.title, changes: fieldChanges({ ...before, authors: authorNames(authorsBefore) }, { ...after!, authors: authorNames(authors) }) });
+      await recordRevision(tx, "article", { ...after!, authors }, actor);
       return { before, after: after! };
     }),
   );

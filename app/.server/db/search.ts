@@ -5,8 +5,8 @@
  * - Words: PostgreSQL full-text search on `search_vector`, a generated column
  *   of `team` and `articles` (migration 0007: kept current by the database;
  *   not in schema.ts, so only this module reads it), English stems plus the
- *   words as written, weighted A (name, title) > B (summary, role, practice
- *   areas, fields of expertise) > C (bio, body). The last word is also a
+ *   words as written, weighted A (name, title) > B (an article's summary
+ *   (migration 0009), role, practice areas, fields of expertise) > C (bio, body). The last word is also a
  *   prefix ("as you type": `insura` finds insurance).
  * - A typo: when the words match nothing, names and titles are compared by
  *   trigram word similarity (pg_trgm; PGlite loads it as an extension).
@@ -197,7 +197,7 @@ export function searchSql(opts: { tsQuery: string; phrase: string; near: boolean
         left join team t on pg.kind = 'lawyer' and t.id = pg.id
         left join articles a on pg.kind = 'insight' and a.id = pg.id
         left join practice_doc p on pg.kind = 'practice' and p.id = pg.id
-        cross join lateral (select case pg.kind when 'lawyer' then t.desc when 'insight' then search_plain_text(a.copy) else p.body end as doc) d
+        cross join lateral (select case pg.kind when 'lawyer' then t.desc when 'insight' then concat_ws(' ', nullif(a.summary, ''), search_plain_text(a.copy)) else p.body end as doc) d
         -- ts_headline reads the whole text it is given: give it a window from a little
         -- before the first place the searched word appears (or the start).
         cross join lateral (select greatest(1, strpos(lower(d.doc), ${needle}) - ${EXTRACT_LEAD}) as start) w

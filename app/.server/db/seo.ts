@@ -1,5 +1,5 @@
 /** Queries for the sitemap and the RSS feed. */
-import { and, desc, like, max } from "drizzle-orm";
+import { and, desc, like, max, or } from "drizzle-orm";
 import type { ImageKind } from "~/lib/images";
 import { db } from "./client";
 import { articles, headers, hours, team } from "./schema";
@@ -33,6 +33,7 @@ export async function latestArticlesForFeed(limit = 20) {
       slug: articles.slug,
       title: articles.title,
       category: articles.category,
+      summary: articles.summary,
       copy: articles.copy,
       created_at: articles.created_at,
       published_at: articles.published_at,
@@ -44,12 +45,16 @@ export async function latestArticlesForFeed(limit = 20) {
     .limit(limit);
 }
 
-/** Whether a stored picture (by its stem) belongs to a public member or article (link-preview pictures). */
+/** Whether a stored picture (by its stem) belongs to a public member or article, its picture or its social picture (link-preview pictures). */
 export async function isPublicPicture(kind: ImageKind, stem: string): Promise<boolean> {
   const pattern = `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
   const rows =
     kind === "team"
       ? await db().select({ id: team.id }).from(team).where(and(like(team.img, pattern), teamMemberIsPublic())).limit(1)
-      : await db().select({ id: articles.id }).from(articles).where(and(like(articles.img, pattern), articleIsPublic())).limit(1);
+      : await db()
+          .select({ id: articles.id })
+          .from(articles)
+          .where(and(or(like(articles.img, pattern), like(articles.social_img, pattern)), articleIsPublic()))
+          .limit(1);
   return rows.length > 0;
 }

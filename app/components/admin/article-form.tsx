@@ -1,10 +1,11 @@
 /** The article form (create and edit). Pinned is forced off and disabled when the article is not news. */
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { ARTICLE_STATUS_LABELS, articleSchema, type ArticleFormValues, type ArticleStatus } from "~/lib/forms/article";
+import { ARTICLE_LISTS, ARTICLE_STATUS_LABELS, articleSchema, type ArticleFormValues, type ArticleStatus } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { ARTICLE_CATEGORIES } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
+import { AuthorsField, SearchAndSocialFields, SummaryField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
 import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields";
 import { useHydrated } from "./hydrated";
@@ -20,6 +21,9 @@ export function ArticleForm(props: {
   currentImage?: { url: string; alt: string };
   /** The version the form shows (edit): a save over a newer one is refused. */
   version?: number;
+  /** Team members offered as authors. */
+  authorChoices: readonly AuthorOption[];
+  currentSocialImage?: { url: string; alt: string };
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -29,6 +33,7 @@ export function ArticleForm(props: {
   const [status, setStatus] = useState<ArticleStatus>(props.values.status);
   const { clientErrors, onSubmit } = useClientCheck({
     schema: articleSchema,
+    lists: ARTICLE_LISTS,
     extra: (data): Record<string, string> => {
       const photo = data.get("photo");
       if (props.mode === "create" && (!photo || typeof photo === "string" || photo.size === 0)) return { photo: MSG.articleImageRequired };
@@ -116,7 +121,10 @@ export function ArticleForm(props: {
           Only news articles can be pinned; pinned news is listed first.
         </p>
       </div>
+      <AuthorsField choices={props.authorChoices} chosen={v.authors} error={errors.authors} />
       <ArticleBody defaultValue={v.copy} error={errors.copy} />
+      <SummaryField values={v} errors={errors} />
+      <SearchAndSocialFields values={v} errors={errors} currentSocialImage={props.currentSocialImage} />
       <fieldset aria-describedby={errors.status ? "field-status-error" : undefined}>
         <legend className={labelClass}>Status</legend>
         <div className="mt-1 flex flex-wrap gap-6">

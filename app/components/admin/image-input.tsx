@@ -11,6 +11,8 @@ export function ImageInput(props: {
   error?: string;
   current?: { url: string; alt: string };
   portrait?: boolean;
+  /** What the picture is for, said before the accepted formats. */
+  hint?: string;
   onLocalError?: (message: string | null) => void;
 }) {
   const name = props.name ?? "photo";
@@ -45,7 +47,7 @@ export function ImageInput(props: {
         }}
       />
       <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
-        JPEG, PNG, WebP or AVIF, at most 10 MB.
+        {props.hint ? `${props.hint} ` : ""}JPEG, PNG, WebP or AVIF, at most 10 MB.
       </p>
       {chosen ? (
         <p id={`${id}-size`} className="mt-1 text-sm text-ink" data-testid="file-size">

@@ -1,6 +1,17 @@
 import { Picture } from "./picture";
 
-export type ArticleCardData = { id: number; slug: string; title: string; date: string; category: string; img?: string; news?: boolean; priority?: boolean };
+export type ArticleCardData = {
+  id: number;
+  slug: string;
+  title: string;
+  date: string;
+  category: string;
+  img?: string;
+  news?: boolean;
+  priority?: boolean;
+  /** The article's summary, or the start of its body (cardSummary, app/.server/article-text.ts). */
+  summary?: string;
+};
 
 export function categoryLabel(category: string): string {
   const c = category.trim().toLowerCase();
@@ -48,6 +59,7 @@ export function ArticleCard({
             {article.title}
           </a>
         </Heading>
+        {article.summary ? <p className="mt-3 line-clamp-3 leading-relaxed text-ink/80">{article.summary}</p> : null}
         {article.date ? <p className="mt-auto pt-5 text-sm text-muted">{article.date}</p> : null}
       </div>
     </article>

@@ -5,7 +5,19 @@ const valid = { title: "Cyber: what now?", category: "cyber", news: "yes", prior
 
 describe("article form schema", () => {
   it("accepts an article; pinned stays on for news", () => {
-    expect(articleSchema.parse(valid)).toEqual({ title: "Cyber: what now?", category: "cyber", news: true, priority: true, copy: "<p>Body</p>", status: "published", publishAt: null });
+    expect(articleSchema.parse(valid)).toEqual({
+      title: "Cyber: what now?",
+      category: "cyber",
+      news: true,
+      priority: true,
+      copy: "<p>Body</p>",
+      status: "published",
+      publishAt: null,
+      summary: "",
+      seo_title: "",
+      seo_description: "",
+      authors: [],
+    });
   });
   it("forces pinned off when the article is not news", () => {
     expect(articleSchema.parse({ ...valid, news: "no" }).priority).toBe(false);
@@ -34,6 +46,27 @@ describe("article form schema", () => {
     const ok = articleSchema.parse({ ...valid, status: "scheduled", publish_at: "2099-07-01T09:30" });
     expect(ok).toMatchObject({ status: "scheduled", publishAt: new Date("2099-07-01T13:30:00Z") });
     expect(articleSchema.parse({ ...valid, status: "draft", publish_at: "junk" })).toMatchObject({ status: "draft", publishAt: null });
+  });
+  it("summary, SEO title and SEO description: optional plain text, trimmed, one line, with limits", () => {
+    const ok = articleSchema.parse({ ...valid, summary: "  A short\n\nsummary. ", seo_title: " Breach notice rules ", seo_description: "What changes\tnow." });
+    expect(ok).toMatchObject({ summary: "A short summary.", seo_title: "Breach notice rules", seo_description: "What changes now." });
+    const long = articleSchema.safeParse({ ...valid, summary: "s".repeat(301), seo_title: "t".repeat(121), seo_description: "d".repeat(301) });
+    expect(Object.fromEntries(long.error!.issues.map((i) => [i.path[0], i.message]))).toEqual({
+      summary: "Summary must be at most 300 characters.",
+      seo_title: "SEO title must be at most 120 characters.",
+      seo_description: "SEO description must be at most 300 characters.",
+    });
+    expect(articleSchema.safeParse({ ...valid, summary: "a\u0000b" }).error!.issues[0]!.path).toEqual(["summary"]);
+  });
+  it("authors: member ids from the checkboxes, duplicates dropped, order kept; anything else refused with one message", () => {
+    expect(articleSchema.parse({ ...valid, authors: ["3", "1", "3"] }).authors).toEqual([3, 1]);
+    expect(articleSchema.parse({ ...valid, authors: "7" }).authors).toEqual([7]);
+    for (const bad of [["0"], ["-1"], ["abc"], ["1e3"], ["9999999999"], [""]]) {
+      expect(articleSchema.safeParse({ ...valid, authors: bad }).error!.issues[0]).toMatchObject({ path: ["authors"], message: "Choose the authors from the list." });
+    }
+    const many = Array.from({ length: 21 }, (_, i) => String(i + 1));
+    expect(articleSchema.safeParse({ ...valid, authors: many }).error!.issues[0]).toMatchObject({ path: ["authors"], message: "Choose at most 20 authors." });
+    expect(articleValuesFromRow({ title: "T", category: "cyber", news: false, priority: false, copy: "", status: "draft", published_at: null, summary: "S" }, [4, 2])).toMatchObject({ summary: "S", seo_title: "", authors: ["4", "2"] });
   });
   it("shows a scheduled article's time in Toronto time", () => {
     expect(articleValuesFromRow({ title: "T", category: "cyber", news: false, priority: false, copy: "", status: "scheduled", published_at: new Date("2099-01-10T15:00:00Z") })).toMatchObject({ status: "scheduled", publish_at: "2099-01-10T10:00" });

@@ -8,11 +8,29 @@ export const ARTICLE_STATUS_LABELS = { draft: "Draft", scheduled: "Scheduled", p
 export type ArticleStatus = keyof typeof ARTICLE_STATUS_LABELS;
 
 export const MAX_COPY = 200_000;
+/** Summary, SEO title and SEO description: optional, plain text. */
+export const SUMMARY_MAX = 300;
+export const SEO_TITLE_MAX = 120;
+export const SEO_DESCRIPTION_MAX = 300;
+/** At most this many authors per article. */
+export const MAX_AUTHORS = 20;
+/** Repeated fields of the form (checkboxes), read as lists by formValues in the browser and the action. */
+export const ARTICLE_LISTS = ["authors"] as const;
 
 /** Visible text of an HTML fragment (rough; the server sanitises for real). */
 export function htmlHasText(html: string): boolean {
   return html.replace(/<[^>]*>/g, "").replace(/&nbsp;|&#160;/g, " ").trim().length > 0;
 }
+
+/** Optional plain text: trimmed, whitespace (line breaks too) made single spaces. */
+const plainText = (label: string, max: number) => text(label, max, { optional: true }).transform((v) => v.replace(/\s+/g, " "));
+
+/** Team member ids from the authors checkboxes (none: no authors), duplicates dropped, order kept. */
+const authorIds = z
+  .preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Choose the authors from the list." })))
+  .refine((ids) => ids.every((id) => /^[1-9]\d{0,8}$/.test(id)), "Choose the authors from the list.")
+  .transform((ids) => [...new Set(ids.map(Number))])
+  .refine((ids) => ids.length <= MAX_AUTHORS, `Choose at most ${MAX_AUTHORS} authors.`);
 
 const yesNo = (label: string) =>
   z.enum(["yes", "no"], { error: `Choose whether this is ${label}.` }).transform((v) => v === "yes");
@@ -30,6 +48,10 @@ export const articleSchema = z
       .refine(hasNoNul, nulMessage("The article body")),
     status: z.preprocess((v) => (v == null || v === "" ? "published" : v), z.enum(["draft", "scheduled", "published"], { error: "Choose draft, scheduled or published." })),
     publish_at: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
+    summary: plainText("Summary", SUMMARY_MAX),
+    seo_title: plainText("SEO title", SEO_TITLE_MAX),
+    seo_description: plainText("SEO description", SEO_DESCRIPTION_MAX),
+    authors: authorIds,
   })
   // Pinning only means something for news (SPEC §4). A scheduled article needs a time to come (Toronto time).
   .transform((v, ctx) => {
@@ -65,9 +87,26 @@ export type ArticleFormValues = {
   status: ArticleStatus;
   /** Toronto time, "YYYY-MM-DDTHH:MM" (datetime-local). */
   publish_at: string;
+  summary: string;
+  seo_title: string;
+  seo_description: string;
+  /** Team member ids (as the checkboxes send them). */
+  authors: string[];
 };
 
-export const EMPTY_ARTICLE_VALUES: ArticleFormValues = { title: "", category: "", news: "", priority: false, copy: "", status: "published", publish_at: "" };
+export const EMPTY_ARTICLE_VALUES: ArticleFormValues = {
+  title: "",
+  category: "",
+  news: "",
+  priority: false,
+  copy: "",
+  status: "published",
+  publish_at: "",
+  summary: "",
+  seo_title: "",
+  seo_description: "",
+  authors: [],
+};
 
 function statusOf(x: unknown): ArticleStatus {
   return x === "draft" || x === "scheduled" || x === "published" ? x : "published";
@@ -84,6 +123,10 @@ export function articleValuesFromForm(v: Record<string, string | string[]>): Art
     copy: s(v.copy, MAX_COPY + 1000),
     status: statusOf(v.status),
     publish_at: s(v.publish_at, 40),
+    summary: s(v.summary, SUMMARY_MAX + 200),
+    seo_title: s(v.seo_title, SEO_TITLE_MAX + 200),
+    seo_description: s(v.seo_description, SEO_DESCRIPTION_MAX + 200),
+    authors: (Array.isArray(v.authors) ? v.authors : typeof v.authors === "string" ? [v.authors] : []).filter((id) => /^\d{1,9}$/.test(id)).slice(0, 200),
   };
 }
 
@@ -95,7 +138,10 @@ export function articleValuesFromRow(a: {
   copy: string;
   status: string;
   published_at: Date | string | null;
-}): ArticleFormValues {
+  summary?: string;
+  seo_title?: string;
+  seo_description?: string;
+}, authorIds: readonly number[] = []): ArticleFormValues {
   return {
     title: a.title,
     category: a.category.toLowerCase(),
@@ -104,5 +150,9 @@ export function articleValuesFromRow(a: {
     copy: a.copy,
     status: statusOf(a.status),
     publish_at: a.status === "scheduled" ? toFirmLocalInput(a.published_at) : "",
+    summary: a.summary ?? "",
+    seo_title: a.seo_title ?? "",
+    seo_description: a.seo_description ?? "",
+    authors: authorIds.map(String),
   };
 }

@@ -5,6 +5,7 @@ import { requireStaff } from "~/.server/auth";
 import { saveArticleAction, type ArticleActionData } from "~/.server/admin/articles.server";
 import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { getArticleById, type Article } from "~/.server/db/articles";
+import { articleAuthorIds, listAuthorChoices } from "~/.server/db/article-authors";
 import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";
 import { listPreviewLinks } from "~/.server/db/previews";
 import { isArticleRowPublic } from "~/.server/db/visibility";
@@ -33,13 +34,16 @@ async function findArticle(id: string | undefined): Promise<Article | undefined 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireStaff(request, "content");
   const article = await findArticle(params.id);
-  if (!article) return data({ article: null, loadError: MSG.articleLoadError, links: [], isPublic: false }, { status: article === null ? 500 : 404 });
+  if (!article) return data({ article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [] }, { status: article === null ? 500 : 404 });
+  const authorIds = await articleAuthorIds(article.id);
   // Sanitised again before it is shown (also in the editor).
   return {
     article: { ...article, copy: sanitizeArticleHtml(article.copy) },
     loadError: null,
     links: await listPreviewLinks("article", article.id),
     isPublic: isArticleRowPublic(article),
+    authorIds,
+    authorChoices: await listAuthorChoices(authorIds),
   };
 }
 
@@ -94,9 +98,11 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
         key={`${key}-${article.id}`}
         mode="edit"
         version={article.version}
-        values={failed?.values ?? articleValuesFromRow(article)}
+        values={failed?.values ?? articleValuesFromRow(article, loaderData.authorIds)}
         errors={failed?.errors}
         currentImage={hasImage(article.img) ? { url: imageUrl("articles", article.img), alt: `Current picture of “${article.title}”` } : undefined}
+        authorChoices={loaderData.authorChoices}
+        currentSocialImage={hasImage(article.social_img) ? { url: imageUrl("articles", article.social_img), alt: `Current social picture of “${article.title}”` } : undefined}
       />
     </AdminPage>
   );

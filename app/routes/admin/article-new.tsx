@@ -4,6 +4,7 @@ import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { saveArticleAction } from "~/.server/admin/articles.server";
+import { listAuthorChoices } from "~/.server/db/article-authors";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ArticleForm } from "~/components/admin/article-form";
 import { useFormKey } from "~/components/admin/form-key";
@@ -11,7 +12,7 @@ import { EMPTY_ARTICLE_VALUES } from "~/lib/forms/article";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request, "content");
-  return null;
+  return { authorChoices: await listAuthorChoices() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -20,11 +21,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return saveArticleAction(request, actor);
 }
 
-export default function ArticleNew({ actionData }: Route.ComponentProps) {
+export default function ArticleNew({ loaderData, actionData }: Route.ComponentProps) {
   const key = useFormKey(actionData);
   return (
     <AdminPage title="Add an article" back={{ to: "/dashboard/articles", label: "Manage Articles" }}>
-      <ArticleForm key={key} mode="create" values={actionData?.values ?? EMPTY_ARTICLE_VALUES} errors={actionData?.errors} />
+      <ArticleForm key={key} mode="create" values={actionData?.values ?? EMPTY_ARTICLE_VALUES} errors={actionData?.errors} authorChoices={loaderData.authorChoices} />
     </AdminPage>
   );
 }

@@ -2,8 +2,8 @@
  * /dashboard/history/:kind/:id: the saved versions of an article or team
  * member (last 50), newest first; what each changed in the text fields (an
  * inline diff against the version before it); Restore, which saves that
- * version's text again as a new version (picture and state stay as they are
- * now; nothing earlier is rewritten).
+ * version's text (and an article's authors) again as a new version
+ * (pictures and state stay as they are now; nothing earlier is rewritten).
  */
 import { diffWordsWithSpace } from "diff";
 import { data, Form, Link, redirect } from "react-router";
@@ -25,7 +25,11 @@ const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
   article: [
     ["title", "Title"],
     ["category", "Category"],
+    ["authors", "Authors"],
     ["copy", "Article body"],
+    ["summary", "Summary"],
+    ["seo_title", "SEO title"],
+    ["seo_description", "SEO description"],
   ],
   team: [
     ["full_name", "Full name"],
@@ -47,7 +51,14 @@ async function findItem(kind: RevisionKind, id: number) {
   return m ? { label: m.full_name, editTo: `/dashboard/lawyer/${encodeURIComponent(m.slug)}`, version: m.version } : undefined;
 }
 
+/** Authors as a revision keeps them: `{ id, name }` pairs. */
+function authorRefs(value: unknown): { id: number; name: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((a): a is { id: number; name: string } => !!a && typeof a === "object" && typeof (a as { id?: unknown }).id === "number").map((a) => ({ id: a.id, name: String(a.name ?? "") }));
+}
+
 function textOf(field: string, value: unknown): string {
+  if (field === "authors") return authorRefs(value).map((a) => a.name).join(", ");
   const s = typeof value === "string" ? value : value == null ? "" : String(value);
   return field === "copy" ? articleText(s) : s;
 }
@@ -94,12 +105,30 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!kind || !id || !rev || form.get("intent") !== "restore") return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
   const f = rev.fields;
   const str = (k: string) => (typeof f[k] === "string" ? (f[k] as string) : "");
+  /** A field the revision may predate (summary, SEO texts, authors): left out, the current value stays. */
+  const optionalStr = (k: string) => (typeof f[k] === "string" ? (f[k] as string) : undefined);
   try {
     let result: { after: { version: number } } | undefined;
     if (kind === "article") {
       const now = await getArticleById(id);
       if (!now) return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
-      result = await updateArticle(id, { title: str("title"), category: str("category"), news: f.news === true, priority: f.priority === true, copy: str("copy"), img: now.img }, actor);
+      // Pictures (the article's and the social one) and the state stay as they are now.
+      result = await updateArticle(
+        id,
+        {
+          title: str("title"),
+          category: str("category"),
+          news: f.news === true,
+          priority: f.priority === true,
+          copy: str("copy"),
+          img: now.img,
+          summary: optionalStr("summary"),
+          seo_title: optionalStr("seo_title"),
+          seo_description: optionalStr("seo_description"),
+          authors: Array.isArray(f.authors) ? authorRefs(f.authors).map((a) => a.id) : undefined,
+        },
+        actor,
+      );
     } else {
       const now = await getTeamMemberById(id);
       if (!now) return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });

@@ -1,6 +1,7 @@
 import { ArrowRight, Mail, MapPin, Phone, Printer } from "lucide-react";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
+import { cardSummary } from "~/.server/article-text";
 import { getOfficeHours } from "~/.server/db/office-hours";
 import { getEnv } from "~/.server/env";
 import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
@@ -22,7 +23,7 @@ export async function loader() {
   return {
     hoursText: weekdayHoursText(hours),
     jsonLd: [legalServiceJsonLd(getEnv().publicUrl, hours)],
-    articles: articles.map(({ id, slug, title, date, category, news }) => ({ id, slug, title, date, category, news })),
+    articles: articles.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, news: a.news, summary: cardSummary(a) })),
     /** The enquiry form's timing token (decision 0009). */
     enquiryToken: issueFormToken({ shared: true }),
   };

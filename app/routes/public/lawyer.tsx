@@ -1,23 +1,28 @@
-import { Download, Mail, Phone, Smartphone } from "lucide-react";
+import { ArrowRight, Download, Mail, Phone, Smartphone } from "lucide-react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/lawyer";
+import { cardSummary } from "~/.server/article-text";
+import { listArticlePage } from "~/.server/db/articles";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
 import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewTeamMember } from "~/.server/preview";
+import { ArticleGrid } from "~/components/public/article-card";
 import { PreviewBanner } from "~/components/public/preview-banner";
 import { publicMeta } from "~/components/public/meta";
 import { Picture } from "~/components/public/picture";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
-import { shortDescription } from "~/lib/site";
+import { firstName, insightsHref, shortDescription } from "~/lib/site";
 import { socialImagePath } from "~/lib/social";
 import { breadcrumbJsonLd, personJsonLd } from "~/lib/structured-data";
 import { mobileUri } from "~/lib/vcard";
 
 const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
+/** Articles shown in a profile's "Insights by …" section (the spec's list size). */
+const INSIGHTS_SHOWN = 6;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   // A staff or shared preview (hidden too, never cached), or the public page (visible only).
@@ -42,7 +47,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       { name: full_name, path: `/lawyer/${encodeURIComponent(slug)}` },
     ]),
   ];
-  const page = { member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff }, jsonLd: preview ? [] : jsonLd, preview: preview ? PREVIEW_BANNER : null };
+  // "Insights by {first name}": the latest INSIGHTS_SHOWN published articles naming this lawyer.
+  const insights = await listArticlePage({ filter: "all", page: 1, pageSize: INSIGHTS_SHOWN, authorId: id });
+  const page = {
+    member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff },
+    insights: {
+      total: insights.total,
+      items: insights.items.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, img: a.img, news: a.news, summary: cardSummary(a) })),
+    },
+    jsonLd: preview ? [] : jsonLd,
+    preview: preview ? PREVIEW_BANNER : null,
+  };
   return preview ? data(page, { headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } }) : page;
 }
 
@@ -227,6 +242,25 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </div>
+      {loaderData.insights.items.length > 0 ? (
+        <section aria-labelledby="insights-title" className="border-t border-line bg-soft">
+          <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8 lg:py-20">
+            <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-3">
+              <h2 id="insights-title" className="text-3xl font-semibold">
+                Insights by {firstName(m.full_name)}
+              </h2>
+              <a href={insightsHref("all", 1, m.slug)} className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
+                All insights by {m.full_name}
+                {loaderData.insights.total > loaderData.insights.items.length ? ` (${loaderData.insights.total})` : ""}
+                <ArrowRight aria-hidden="true" className="h-4 w-4" />
+              </a>
+            </div>
+            <div className="mt-10">
+              <ArticleGrid articles={loaderData.insights.items} headingLevel={3} />
+            </div>
+          </div>
+        </section>
+      ) : null}
     </main>
   );
 }

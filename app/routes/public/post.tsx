@@ -2,17 +2,18 @@ import { ArrowLeft } from "lucide-react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/post";
 import { getArticleBySlug } from "~/.server/db/articles";
+import { listPublicAuthors } from "~/.server/db/article-authors";
+import { articleDescription, articleSeoTitle } from "~/.server/article-text";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getEnv } from "~/.server/env";
 import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewArticle } from "~/.server/preview";
-import { articleText, sanitizeArticleHtml } from "~/.server/sanitize";
+import { sanitizeArticleHtml } from "~/.server/sanitize";
 import { categoryLabel } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
 import { Picture } from "~/components/public/picture";
 import { PreviewBanner } from "~/components/public/preview-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { hasImage } from "~/lib/images";
-import { shortDescription } from "~/lib/site";
 import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
 
@@ -30,10 +31,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   // Sanitised again at render time, whatever was stored.
   const html = sanitizeArticleHtml(article.copy);
-  const description = shortDescription(articleText(html) || article.title);
+  // The SEO description, else the summary, else the body's start (article-text.ts).
+  const description = articleDescription(article, html);
+  // Only authors the public may see (visibility.ts), previews included.
+  const authors = (await listPublicAuthors(article.id)).map(({ slug, full_name }) => ({ slug, full_name }));
   const site = getEnv().publicUrl;
   const jsonLd = [
-    articleJsonLd(site, { ...article, created_at: article.published_at ?? article.created_at, description }),
+    articleJsonLd(site, { ...article, created_at: article.published_at ?? article.created_at, description, authors }),
     breadcrumbJsonLd(site, [
       { name: "Home", path: "/" },
       { name: "News & Insights", path: "/insights" },
@@ -52,6 +56,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       img: article.img,
       html,
       description,
+      seoTitle: articleSeoTitle(article),
+      socialImg: hasImage(article.social_img) ? article.social_img : article.img,
+      authors,
     },
   };
   return preview ? data(page, { headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } }) : page;
@@ -66,10 +73,10 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
   if (!loaderData) return publicMeta(matches, { title: NOT_FOUND, description: NOT_FOUND, path: `/post/${params.slug}`, noindex: true });
   const a = loaderData.article;
-  const image = socialImagePath("articles", a.img);
+  const image = socialImagePath("articles", a.socialImg);
   return publicMeta(matches, {
     noindex: loaderData.preview ? true : undefined,
-    title: a.title,
+    title: a.seoTitle,
     description: a.description,
     path: `/post/${encodeURIComponent(a.slug)}`,
     type: "article",
@@ -95,7 +102,20 @@ export default function Post({ loaderData }: Route.ComponentProps) {
               {a.news ? <span>News</span> : null}
             </p>
             <h1 className="mt-3 text-4xl leading-tight font-semibold text-balance sm:text-5xl">{a.title}</h1>
-            {a.date ? <p className="mt-5 text-white/85">{a.date}</p> : null}
+            {a.authors.length ? (
+              <p className="mt-5 text-white/85">
+                By{" "}
+                {a.authors.map((author, i) => (
+                  <span key={author.slug}>
+                    {i === 0 ? "" : i === a.authors.length - 1 ? " and " : ", "}
+                    <a href={`/lawyer/${encodeURIComponent(author.slug)}`} className="font-semibold text-white underline decoration-brass-light underline-offset-4 hover:decoration-2">
+                      {author.full_name}
+                    </a>
+                  </span>
+                ))}
+              </p>
+            ) : null}
+            {a.date ? <p className={a.authors.length ? "mt-1 text-white/85" : "mt-5 text-white/85"}>{a.date}</p> : null}
           </div>
         </header>
         <div className="mx-auto max-w-3xl px-5 py-12">

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/practice";
 import { listArticlePage } from "~/.server/db/articles";
+import { cardSummary } from "~/.server/article-text";
 import { getPageHeaderText } from "~/.server/db/page-headers";
 import { getEnv } from "~/.server/env";
 import { listTeamCards } from "~/.server/db/team";
@@ -39,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   if (tab === "insights") {
     const result = await listArticlePage({ filter: area, page: parsePage(url.searchParams.get("page")), pinnedFirst: true });
-    const items = result.items.map(({ id, slug, title, date, category, img, news, priority }) => ({ id, slug, title, date, category, img, news, priority }));
+    const items = result.items.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, img: a.img, news: a.news, priority: a.priority, summary: cardSummary(a) }));
     return { area, tab, headerText, jsonLd, members: null, articles: { items, page: result.page, pageCount: result.pageCount } };
   }
   return { area, tab, headerText, jsonLd, members: null, articles: null };

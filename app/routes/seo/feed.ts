@@ -1,5 +1,5 @@
 import { latestArticlesForFeed } from "~/.server/db/seo";
-import { articleText } from "~/.server/sanitize";
+import { feedText } from "~/.server/article-text";
 import { absoluteUrl } from "~/.server/site-url";
 import { FIRM } from "~/config/firm";
 import { xmlEscape } from "~/lib/xml";
@@ -8,10 +8,6 @@ import { xmlEscape } from "~/lib/xml";
 export async function loader() {
   const items = await latestArticlesForFeed(20);
   const self = absoluteUrl("/insights/feed.xml");
-  const description = (html: string) => {
-    const text = articleText(html);
-    return text.length > 400 ? `${text.slice(0, 397).trimEnd()}…` : text;
-  };
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
 <channel>
@@ -24,7 +20,7 @@ ${items[0] ? `<lastBuildDate>${new Date(items[0].updated_at).toUTCString()}</las
 ${items
   .map((a) => {
     const link = absoluteUrl(`/post/${encodeURIComponent(a.slug)}`);
-    return `<item><title>${xmlEscape(a.title)}</title><link>${xmlEscape(link)}</link><guid isPermaLink="true">${xmlEscape(link)}</guid><pubDate>${new Date(a.published_at ?? a.created_at).toUTCString()}</pubDate><category>${xmlEscape(a.category)}</category><description>${xmlEscape(description(a.copy))}</description></item>`;
+    return `<item><title>${xmlEscape(a.title)}</title><link>${xmlEscape(link)}</link><guid isPermaLink="true">${xmlEscape(link)}</guid><pubDate>${new Date(a.published_at ?? a.created_at).toUTCString()}</pubDate><category>${xmlEscape(a.category)}</category><description>${xmlEscape(feedText(a))}</description></item>`;
   })
   .join("\n")}
 </channel>
