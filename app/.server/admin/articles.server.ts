@@ -29,10 +29,10 @@ export function formVersion(v: unknown): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-function fail(status: number, body: ArticleActionData) {
-  return data<ArticleActionData>(body, { status });
 export const AUTHORS_UNKNOWN = "Choose the authors from the list: one of them is no longer a team member. Reload the page to see the current list.";
 
+function fail(status: number, body: ArticleActionData) {
+  return data<ArticleActionData>(body, { status });
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -54,9 +54,9 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   const raw = formValues(form, ARTICLE_LISTS);
   const values = articleValuesFromForm(raw);
   const file = uploadedFile(form, "photo");
+  const socialFile = uploadedFile(form, "social_photo");
 
   const parsed = articleSchema.safeParse(raw);
-  const socialFile = uploadedFile(form, "social_photo");
   const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
   let copy = "";
   if (parsed.success) {
@@ -64,18 +64,18 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
     if (!/[^\s]/.test(copy.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "))) errors.copy = "Article body is required.";
   }
   if (!existing && !file) errors.photo = MSG.articleImageRequired;
-  if (Object.keys(errors).length || !parsed.success) {
-    if (file) errors.photo ??= MSG.chooseImageAgain;
-    const text = !existing && !file && !Object.keys(errors).some((k) => k !== "photo") ? MSG.articleImageRequired : hasMissing(errors) ? MSG.missingFields : MSG.checkFields;
-    return fail(400, { status: { tone: "error", text }, errors, values });
   if (parsed.success && parsed.data.authors.length) {
     // Only members the form offers (not in the Trash, or already an author of this article).
     const offered = new Set((await listAuthorChoices(existing ? await articleAuthorIds(existing.id) : [])).map((m) => m.id));
     if (parsed.data.authors.some((id) => !offered.has(id))) errors.authors = AUTHORS_UNKNOWN;
   }
+  if (Object.keys(errors).length || !parsed.success) {
+    if (file) errors.photo ??= MSG.chooseImageAgain;
+    if (socialFile) errors.social_photo ??= MSG.chooseImageAgain;
+    const text = !existing && !file && !Object.keys(errors).some((k) => k !== "photo") ? MSG.articleImageRequired : hasMissing(errors) ? MSG.missingFields : MSG.checkFields;
+    return fail(400, { status: { tone: "error", text }, errors, values });
   }
 
-    if (socialFile) errors.social_photo ??= MSG.chooseImageAgain;
   // The article picture, then the social picture: each stored before the row (picture-sweep.ts covers a crash in between).
   const saved: Partial<Record<"photo" | "social_photo", string>> = {};
   const discard = async () => {
@@ -90,14 +90,17 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
       if (!(error instanceof ImageRejected)) log("error", "article picture not saved", { field, error: (error as Error).message });
       // A store that does not answer: 503 with what was typed, and a message that says it is not the picture.
       const message = error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
+      const other = field === "photo" ? (socialFile ? "social_photo" : null) : file ? "photo" : null;
       return fail(error instanceof ImageRejected ? 400 : error instanceof StorageUnavailable ? 503 : 500, {
         status: { tone: "error", text: MSG.imageUploadError },
         errors: { [field]: `${message} ${MSG.chooseImageAgain}`, ...(other ? { [other]: MSG.chooseImageAgain } : {}) },
         values,
-      const other = field === "photo" ? (socialFile ? "social_photo" : null) : file ? "photo" : null;
       });
     }
   }
+  const newImg = saved.photo ?? null;
+  const newSocial = saved.social_photo ?? null;
+  const removeSocial = !newSocial && raw.remove_social_photo === "on";
   const { status, publishAt, ...fields } = parsed.data;
   const input = {
     ...fields,
@@ -110,9 +113,6 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   const anyNew = Object.keys(chooseAgain).length > 0;
 
   if (!existing) {
-  const newImg = saved.photo ?? null;
-  const newSocial = saved.social_photo ?? null;
-  const removeSocial = !newSocial && raw.remove_social_photo === "on";
     try {
       await createArticle(input, actor);
     } catch (error) {
@@ -144,13 +144,13 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
     return fail(500, { status: { tone: "error", text: MSG.updateError }, values, errors: anyNew ? chooseAgain : undefined });
   }
   if (result.before.img && result.before.img !== result.after.img) await deleteImage("articles", result.before.img);
+  // The social picture replaced or removed: the old one goes.
+  if (result.before.social_img && result.before.social_img !== result.after.social_img) await deleteImage("articles", result.before.social_img);
   return redirect(`/dashboard/articles/${result.after.id}/edit`, { headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }) });
 }
 
 export async function deleteArticleAction(request: Request, actor: Actor) {
   const form = await readForm(request);
-  // The social picture replaced or removed: the old one goes.
-  if (result.before.social_img && result.before.social_img !== result.after.social_img) await deleteImage("articles", result.before.social_img);
   if (isRefusal(form)) return form;
   const id = parseId(form.get("id"));
   if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: MSG.articleDeleteError } });
