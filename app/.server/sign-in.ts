@@ -52,14 +52,23 @@ async function signedIn(tx: Db, userId: string, key: string, ip: string, token: 
   if (token) await noteSessionAddress(token, ip, tx);
 }
 
-/** Failure: counted against the account and the address; the failure that reaches the limit is recorded as a lockout. */
-async function failed(key: string, ip: string, reason: string) {
+/**
+ * Failure: counted against the account and the address; the failure that
+ * reaches the limit is recorded as a lockout. Entries for an existing
+ * account carry its id (the Activity screen's person filter finds them, and
+ * they link to the account); a name no account has stays under "system".
+ * Also used by My account, where a wrong current password counts the same.
+ */
+export async function recordFailedSignIn(email: string, ip: string, reason: string): Promise<void> {
+  const key = normaliseEmail(email);
   await db().transaction(async (tx) => {
+    const [account] = await tx.select({ id: user.id }).from(user).where(eq(user.email, key));
+    const actor = { userId: account?.id ?? null, label: key, ip };
     await recordSignIn(key, ip, false, tx);
-    await recordAudit(tx, { userId: null, label: key, ip }, { action: "failed-sign-in", itemType: "session", itemLabel: key, changes: { reason: { after: reason } } });
+    await recordAudit(tx, actor, { action: "failed-sign-in", itemType: "session", itemId: account?.id, itemLabel: key, changes: { reason: { after: reason } } });
     // The failure that reaches the limit is the lockout: recorded with it.
     if (await signInBlocked(key, ip, new Date(), tx)) {
-      await recordAudit(tx, { userId: null, label: key, ip }, { action: "lockout", itemType: "session", itemLabel: key });
+      await recordAudit(tx, actor, { action: "lockout", itemType: "session", itemId: account?.id, itemLabel: key });
     }
   });
   log("warn", "sign-in failed", { email: key, ip, reason });
@@ -76,7 +85,7 @@ async function attemptSignIn(request: Request, email: string, password: string, 
   // Invited (no password yet) and deactivated accounts cannot sign in: the same answer as a wrong password.
   const [account] = await db().select({ status: user.status }).from(user).where(eq(user.email, key));
   if (account && account.status !== "active") {
-    await failed(key, ip, account.status);
+    await recordFailedSignIn(key, ip, account.status);
     return { ok: false, message: LOGIN_ERROR, status: 401 };
   }
   try {
@@ -104,7 +113,7 @@ async function attemptSignIn(request: Request, email: string, password: string, 
     return { ok: true, headers: responseHeaders };
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
-    await failed(key, ip, "password");
+    await recordFailedSignIn(key, ip, "password");
     return { ok: false, message: LOGIN_ERROR, status: 401 };
   }
 }
@@ -156,11 +165,11 @@ export async function verifySecondFactor(request: Request, code: string, ip: str
       if (!(error instanceof APIError)) throw error;
       const reason = String(error.body?.code ?? error.status);
       if (/INVALID_TWO_FACTOR_COOKIE|TOO_MANY_ATTEMPTS/.test(reason)) {
-        await failed(key, ip, totp ? "authenticator code" : "recovery code");
+        await recordFailedSignIn(key, ip, totp ? "authenticator code" : "recovery code");
         return { ok: false, message: CODE_EXPIRED, status: 401, restart: true };
       }
       if (/LOCKED/.test(reason)) return { ok: false, message: (await signInBlocked(key, ip)) ?? CODE_EXPIRED, status: 429 };
-      await failed(key, ip, totp ? "authenticator code" : "recovery code");
+      await recordFailedSignIn(key, ip, totp ? "authenticator code" : "recovery code");
       const now = await signInBlocked(key, ip);
       return { ok: false, message: now ?? CODE_ERROR, status: now ? 429 : 401 };
     }
@@ -212,11 +221,11 @@ export async function passkeySignIn(request: Request, response: Record<string, u
       });
     } catch (error) {
       if (error instanceof Refused) {
-        if (error.failure) await failed(error.failure.key, ip, error.failure.reason);
+        if (error.failure) await recordFailedSignIn(error.failure.key, ip, error.failure.reason);
         return error.answer;
       }
       if (!(error instanceof APIError)) throw error;
-      await failed("(passkey)", ip, `passkey: ${String(error.body?.code ?? error.status)}`);
+      await recordFailedSignIn("(passkey)", ip, `passkey: ${String(error.body?.code ?? error.status)}`);
       return { ok: false, message: PASSKEY_ERROR, status: 401 };
     }
     return { ok: true, headers: result.headers };

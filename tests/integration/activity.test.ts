@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { db } from "~/.server/db/client";
 import { auditLog } from "~/.server/db/schema";
-import { createArticle } from "~/.server/db/articles";
+import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";
+import { createEnquiry, deleteEnquiry, updateEnquiry } from "~/.server/db/enquiries";
+import { createTeamMember, deleteTeamMember } from "~/.server/db/team";
+import { purgeFromTrash } from "~/.server/db/trash";
 import { signIn } from "~/.server/sign-in";
 import * as activity from "~/routes/admin/activity";
 import { useTestDatabase } from "../support/database";
@@ -20,6 +23,7 @@ const context = { clientIp: "192.0.2.9", requestId: "t", nonce: "n" };
 let cookie = "";
 let ownerId = "";
 let articleId = 0;
+const boss = () => ({ userId: ownerId, label: "boss@example.com", ip: "192.0.2.1" });
 
 type Page = Awaited<ReturnType<typeof activity.loader>>;
 async function open(query = ""): Promise<Page> {
@@ -77,5 +81,42 @@ describe("Activity", () => {
     const junk = await open("?person=nobody&item=planet&action=explode&from=2025-02-30&page=-4");
     expect(junk.total).toBe(123);
     expect(junk.values).toEqual({ person: "", item: "", action: "", from: "", to: "" });
+  });
+  it("links a trashed article or team member to the Trash, a purged one nowhere, an enquiry to its page while it exists", async () => {
+    const draft = { img: "", category: "cyber", news: false, priority: false, copy: "<p>y</p>" };
+    const article = await createArticle({ ...draft, title: "Soon Trashed" }, boss());
+    await deleteArticle(article.id, boss());
+    const member = await createTeamMember({ full_name: "Gone Person", title: "Associate", email: "gone@example.com", extension: 1, mobile: "", desc: "d", img: "", AOP: [], area_details: [], staff: [] }, boss());
+    await deleteTeamMember(member.id, boss());
+    const linksOf = async (item: string, id: number) => (await open(`?item=${item}`)).entries.filter((e) => e.itemId === String(id)).map((e) => [e.action, e.href]);
+    // The edit pages of deleted items answer 404: the entries point to the Trash, where they can be restored.
+    expect(await linksOf("article", article.id)).toEqual([["delete", "/dashboard/trash"], ["publish", "/dashboard/trash"]]);
+    expect(await linksOf("team", member.id)).toEqual([["delete", "/dashboard/trash"], ["create", "/dashboard/trash"]]);
+    await purgeFromTrash("article", article.id, boss());
+    expect((await linksOf("article", article.id)).map(([, href]) => href)).toEqual([null, null, null]);
+
+    const enquiry = await createEnquiry({ name: "Dana Claims", email: "dana@example.com", phone: "", practice_area: "cyber", message: "We need help." });
+    await updateEnquiry(enquiry.id, { state: "in_progress", staff_note: "Called back." }, boss());
+    expect(await linksOf("enquiry", enquiry.id)).toEqual([["update", `/dashboard/enquiries/${enquiry.id}`]]);
+    await deleteEnquiry(enquiry.id, boss());
+    expect(await linksOf("enquiry", enquiry.id)).toEqual([["delete", null], ["update", null]]);
+  });
+
+  it("an article published by hand appears under the publish filter", async () => {
+    const input = { title: "Written Slowly", img: "", category: "cyber", news: false, priority: false, copy: "<p>z</p>" };
+    const article = await createArticle({ ...input, state: { status: "draft" } }, boss());
+    await updateArticle(article.id, { ...input, state: { status: "published" } }, boss());
+    const published = await open(`?action=publish&person=${ownerId}`);
+    expect(published.entries[0]).toMatchObject({ action: "publish", itemType: "article", itemId: String(article.id), actorName: "Bea Boss", href: `/dashboard/articles/${article.id}/edit` });
+  });
+
+  it("failed sign-ins and the lockout of an existing account are found under that person; an unknown name stays under system", async () => {
+    for (let i = 0; i < 5; i++) await signIn(new Request(`${ORIGIN}/admin`), "boss@example.com", `wrong-password-${i}`, `192.0.2.${100 + i}`);
+    await signIn(new Request(`${ORIGIN}/admin`), "stranger@example.com", "wrong-password-x", "192.0.2.120");
+    const failures = await open(`?person=${ownerId}&action=failed-sign-in`);
+    expect(failures.total).toBe(5);
+    expect(failures.entries[0]).toMatchObject({ actorLabel: "boss@example.com", actorName: "Bea Boss", itemType: "session", href: `/dashboard/staff#staff-${ownerId}` });
+    expect((await open(`?person=${ownerId}&action=lockout`)).total).toBe(1);
+    expect((await open("?person=system&action=failed-sign-in")).entries.map((e) => [e.actorLabel, e.href])).toEqual([["stranger@example.com", null]]);
   });
 });

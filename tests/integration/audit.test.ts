@@ -166,6 +166,11 @@ describe("sign-in events", () => {
     const recent = (await entries()).slice(0, 6);
     expect(recent.filter((e) => e.action === "failed-sign-in")).toHaveLength(5);
     expect(recent[0]).toMatchObject({ action: "lockout", actor_label: "owner@example.com" });
+    // The account exists: its failures and the lockout carry its id (the Activity screen's person filter, the link to the account).
+    for (const e of recent.slice(0, 6)) expect(e, e.action).toMatchObject({ actor_id: account!.id, item_id: account!.id });
+    // A name no account has stays without one.
+    await signIn(req(), "no-such-person@example.com", "wrong-password-x", "198.51.100.3");
+    expect((await entries())[0]).toMatchObject({ action: "failed-sign-in", actor_id: null, item_id: null, actor_label: "no-such-person@example.com" });
     // No password is ever recorded.
     expect(JSON.stringify(await entries())).not.toContain("wrong-password");
   });

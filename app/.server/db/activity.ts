@@ -1,7 +1,8 @@
 /**
  * The Activity screen's reading of the audit trail: newest first, filtered by
  * person, kind of item, action and date range, paged in the database, with
- * the address of each entry's item when it still exists.
+ * the address of each entry's item when it still exists (the Trash for a
+ * deleted article or team member).
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "../audit";
@@ -46,12 +47,17 @@ function where(f: ActivityFilters): SQL | undefined {
   return parts.length ? and(...parts) : undefined;
 }
 
-function hrefOf(e: { itemType: string; itemId: string | null; teamSlug: string | null; articleExists: boolean; staffExists: boolean }): string | null {
+/** Where a content item is now: its edit page, the Trash (deleted, not yet purged), or gone. */
+type ContentPlace = "live" | "trash" | null;
+
+function hrefOf(e: { itemType: string; itemId: string | null; teamSlug: string | null; team: ContentPlace; article: ContentPlace; staffExists: boolean; enquiryExists: boolean }): string | null {
   switch (e.itemType) {
     case "team":
-      return e.teamSlug ? `/dashboard/lawyer/${e.teamSlug}` : null;
+      return e.team === "trash" ? "/dashboard/trash" : e.team === "live" && e.teamSlug ? `/dashboard/lawyer/${e.teamSlug}` : null;
     case "article":
-      return e.articleExists ? `/dashboard/articles/${e.itemId}/edit` : null;
+      return e.article === "trash" ? "/dashboard/trash" : e.article === "live" ? `/dashboard/articles/${e.itemId}/edit` : null;
+    case "enquiry":
+      return e.enquiryExists ? `/dashboard/enquiries/${e.itemId}` : null;
     case "hours":
       return "/dashboard/hours/edit";
     case "header":
@@ -89,8 +95,11 @@ export async function listActivity(filters: ActivityFilters, page: number): Prom
       changes: auditLog.changes,
       // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
       teamSlug: sql<string | null>`(select t."slug" from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
-      articleExists: sql<boolean>`exists (select 1 from "articles" a where "audit_log"."item_type" = 'article' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and a."id" = "audit_log"."item_id"::int)`,
+      // 'live', 'trash' (deleted_at set: its edit page is 404, the Trash has it) or null (gone).
+      team: sql<ContentPlace>`(select case when t."deleted_at" is null then 'live' else 'trash' end from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
+      article: sql<ContentPlace>`(select case when a."deleted_at" is null then 'live' else 'trash' end from "articles" a where "audit_log"."item_type" = 'article' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and a."id" = "audit_log"."item_id"::int)`,
       staffExists: sql<boolean>`exists (select 1 from "user" u2 where "audit_log"."item_type" in ('staff', 'session') and u2."id" = "audit_log"."item_id")`,
+      enquiryExists: sql<boolean>`exists (select 1 from "enquiries" e where "audit_log"."item_type" = 'enquiry' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and e."id" = "audit_log"."item_id"::int)`,
     })
     .from(auditLog)
     .leftJoin(user, eq(user.id, auditLog.actor_id))
@@ -114,7 +123,15 @@ export async function listActivity(filters: ActivityFilters, page: number): Prom
       itemId: r.itemId,
       itemLabel: r.itemLabel,
       changes: r.changes,
-      href: hrefOf({ itemType: r.itemType, itemId: r.itemId, teamSlug: r.teamSlug, articleExists: r.articleExists === true || (r.articleExists as unknown) === "t", staffExists: r.staffExists === true || (r.staffExists as unknown) === "t" }),
+      href: hrefOf({
+        itemType: r.itemType,
+        itemId: r.itemId,
+        teamSlug: r.teamSlug,
+        team: r.team,
+        article: r.article,
+        staffExists: r.staffExists === true || (r.staffExists as unknown) === "t",
+        enquiryExists: r.enquiryExists === true || (r.enquiryExists as unknown) === "t",
+      }),
     })),
   };
 }
