@@ -175,13 +175,34 @@ describe("invitations by e-mail", () => {
     expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(/expired: invitations work for 72 hours/);
     const count = smtp.messages.length;
     const renewed = await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never));
-    expect(renewed.data?.status?.text).toMatch(/new invitation is on its way/);
+    expect(renewed.data?.status).toEqual({ tone: "success", text: "A new invitation has been made for the address this one was sent to. It works once, for 72 hours. The e-mail has been sent." });
     const fresh = await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("late@example.com"));
     const newToken = linkIn(fresh.text ?? "", "invitation");
     expect(newToken).not.toBe(token);
     // The expired link cannot be renewed twice.
     expect((await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never))).status).toBe(410);
     expect((await acceptInvitation(newToken, "Late Comer", "a-good-passphrase-9")).status).toBe(302);
+  });
+
+  it("an expired invitation asked for again while the SMTP server refuses: says the e-mail could not be sent and keeps it to retry", async () => {
+    await invite("late-refused@example.com", "editor");
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late-refused@example.com"));
+    const token = linkIn(mail.text ?? "", "invitation");
+    const target = await userRow("late-refused@example.com");
+    await db().update(staffTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(staffTokens.user_id, target!.id));
+    smtp.refuse = true;
+    let renewed: Answer;
+    try {
+      renewed = await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never));
+    } finally {
+      smtp.refuse = false;
+    }
+    expect(renewed.data?.state).toBe("renewed");
+    expect(renewed.data?.status?.tone).toBe("error");
+    expect(renewed.data?.status?.text).toMatch(/^A new invitation has been made .* But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again automatically/);
+    const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "late-refused@example.com")).orderBy(desc(mailOutbox.id)).limit(1);
+    expect(kept).toMatchObject({ status: "failed", kind: "invitation" });
+    expect(kept!.next_attempt_at).not.toBeNull();
   });
 
   it("when the SMTP server refuses, says the e-mail could not be sent and keeps it in the outbox to retry", async () => {

@@ -22,7 +22,8 @@ export const STAFF_TEXT = {
     "This invitation has expired: invitations work for 72 hours. Ask for a new one below and it will be sent to the same address.",
   invitationInvalid:
     "This invitation link is not valid: it has already been used, was withdrawn or replaced by a newer one, or was copied incompletely. If you have already set your password, sign in; otherwise ask the person who invited you for a new invitation.",
-  invitationRenewed: "A new invitation is on its way to the address this one was sent to. It works once, for 72 hours.",
+  /** Followed by what became of the e-mail (mailStatus): sent, kept in the Outbox, or not sent yet. */
+  invitationRenewed: "A new invitation has been made for the address this one was sent to. It works once, for 72 hours.",
   invitationAccepted: "Welcome! Your password is set. Sign in with your e-mail address and your new password.",
   passkeyFailure: "Sign-in with a passkey did not work. Try again, or sign in with your e-mail and password.",
   passkeyAddFailure: "The passkey could not be added. Try again; your browser or device may not support passkeys.",

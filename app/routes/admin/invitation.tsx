@@ -11,7 +11,7 @@ import { isRefusal, readForm } from "~/.server/admin/request.server";
 import { acceptInvitation, checkLink, renewExpiredInvitation } from "~/.server/db/staff";
 import { log } from "~/.server/log";
 import { ROLE_LABELS } from "~/.server/roles";
-import { sendInvitation } from "~/.server/staff-mail";
+import { mailStatus, sendInvitation } from "~/.server/staff-mail";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
 import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
@@ -56,8 +56,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const renewed = await renewExpiredInvitation(token, context.clientIp);
       if (!renewed) return data<InvitationData>({ status: { tone: "error", text: STAFF_TEXT.invitationInvalid }, state: "invalid" }, { status: 410 });
       const sent = await sendInvitation(renewed.email, renewed.role, renewed.token, "The site");
+      // Like the Staff screen's invitations: a refused or unreachable SMTP server is said (the message stays in the Outbox to retry).
       if (sent.status === "failed") log("error", "renewed invitation not sent: kept in the outbox", { id: sent.id });
-      return data<InvitationData>({ status: { tone: "success", text: STAFF_TEXT.invitationRenewed }, state: "renewed" });
+      return data<InvitationData>({ status: mailStatus(sent, STAFF_TEXT.invitationRenewed), state: "renewed" });
     }
     const name = typeof values.name === "string" ? values.name.slice(0, 200) : "";
     const checked = checkNewPassword(invitationSchema, values);
