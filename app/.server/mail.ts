@@ -16,6 +16,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { FIRM } from "~/config/firm";
+import { recordAudit, type Actor } from "./audit";
 import { db } from "./db/client";
 import { mailOutbox } from "./db/schema";
 import { getEnv, type Env } from "./env";
@@ -177,14 +178,25 @@ export async function retryFailedMail(now = new Date()): Promise<number> {
   return delivered;
 }
 
-/** Sends one kept message now (an owner's "send again"); failed and outbox messages alike. */
-export async function resendMail(id: number): Promise<MailResult | undefined> {
+/**
+ * Sends one kept message now (an owner's "send again"); failed and outbox
+ * messages alike. With an `actor`, the claim of the row and its audit entry
+ * are one transaction: when the retry job (or another owner) took the message
+ * first, nothing is claimed and nothing recorded (undefined).
+ */
+export async function resendMail(id: number, actor?: Actor): Promise<MailResult | undefined> {
   const url = getEnv().SMTP_URL;
-  const [m] = await db()
-    .update(mailOutbox)
-    .set({ status: url ? "sending" : "outbox" })
-    .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "outbox"])))
-    .returning();
+  const m = await db().transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(mailOutbox)
+      .set({ status: url ? "sending" : "outbox" })
+      .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "outbox"])))
+      .returning();
+    if (claimed && actor) {
+      await recordAudit(tx, actor, { action: "mail", itemType: "mail", itemId: id, itemLabel: `${claimed.subject} → ${claimed.to_address}`, changes: { send: { after: "again" } } });
+    }
+    return claimed;
+  });
   if (!m) return undefined;
   if (!url) return { id, status: "outbox" };
   return deliver(id, { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive }, url);

@@ -17,7 +17,7 @@ import { authHeaders, createStaffAccount, getAuth, getStaff, withAuthTransaction
 import { db } from "~/.server/db/client";
 import { auditLog, mailOutbox, session, staffTokens, user } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail } from "~/.server/mail";
+import { closeMail, resendMail, sendMail } from "~/.server/mail";
 import { signIn } from "~/.server/sign-in";
 import * as staffRoute from "~/routes/admin/staff";
 import * as invitationRoute from "~/routes/admin/invitation";
@@ -28,6 +28,7 @@ import * as twoFactorSetupRoute from "~/routes/admin/account-two-factor";
 import * as twoFactorRoute from "~/routes/admin/two-factor";
 import * as loginRoute from "~/routes/admin/login";
 import * as hoursRoute from "~/routes/admin/hours";
+import * as outboxMessageRoute from "~/routes/admin/outbox-message";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { useTestDatabase } from "../support/database";
 
@@ -520,6 +521,52 @@ describe("My account", () => {
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "password-change")).orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({ actor_label: "mover@example.com" });
     expect(JSON.stringify(entry!.changes)).not.toContain("a-moving-passphrase");
+  });
+});
+
+describe("Outbox: send again", () => {
+  const resend = (id: number) =>
+    run(() => outboxMessageRoute.action({ request: post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner), params: { id: String(id) }, context } as never));
+  const mailEntries = (id: number) => db().select().from(auditLog).where(and(eq(auditLog.action, "mail"), eq(auditLog.item_id, String(id))));
+  const status = async (id: number) => (await db().select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!.status;
+  async function failedMessage(subject: string): Promise<number> {
+    smtp.refuse = true;
+    try {
+      const result = await sendMail({ to: "late-reader@example.com", subject, text: "t", html: "<p>t</p>", kind: "test" });
+      expect(result.status).toBe("failed");
+      return result.id;
+    } finally {
+      smtp.refuse = false;
+    }
+  }
+
+  it("the claim of the message and its trail entry are one transaction", async () => {
+    const id = await failedMessage("Send again, once");
+    const ownerRow = await userRow("owner@example.com");
+    // The entry cannot be written (PostgreSQL refuses a NUL character): the message is not claimed, nor sent.
+    await expect(resendMail(id, { userId: ownerRow!.id, label: "broken\u0000actor", ip: "" })).rejects.toThrow();
+    expect(await status(id)).toBe("failed");
+    expect(await mailEntries(id)).toHaveLength(0);
+    // The retry job took it first: nothing claimed, nothing recorded.
+    await db().update(mailOutbox).set({ status: "sending" }).where(eq(mailOutbox.id, id));
+    expect(await resendMail(id, { userId: ownerRow!.id, label: "owner@example.com", ip: "" })).toBeUndefined();
+    expect(await mailEntries(id)).toHaveLength(0);
+    await db().update(mailOutbox).set({ status: "failed" }).where(eq(mailOutbox.id, id));
+    // From the screen: sent, with one entry by the owner.
+    const answer = await resend(id);
+    expect(answer.status).toBe(302);
+    expect(await flashOf(answer)).toBe("The message to late-reader@example.com has been sent.");
+    expect(await mailEntries(id)).toMatchObject([{ actor_id: ownerRow!.id, actor_label: "owner@example.com", ip: context.clientIp, changes: { send: { after: "again" } } }]);
+  });
+
+  it("pressed twice at once: one send and one entry; the other press is told", async () => {
+    const id = await failedMessage("Send again, twice");
+    const answers = await Promise.all([resend(id), resend(id)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([302, 409]);
+    expect(answers.find((a) => a.status === 409)!.data?.status?.text).toMatch(/^That message (is being sent right now|has already been sent)\.$/);
+    expect(await mailEntries(id)).toHaveLength(1);
+    await smtp.waitFor((m) => m.subject === "Send again, twice");
+    expect(smtp.messages.filter((m) => m.subject === "Send again, twice")).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,6 @@
-/** "Send again" on the Outbox screens (owners only): recorded in the trail, then handed to the mail layer. */
+/** "Send again" on the Outbox screens (owners only): handed to the mail layer, which claims the message and records it in the trail together. */
 import { data, redirect } from "react-router";
 import { MSG } from "~/lib/forms/messages";
-import { recordAudit } from "../audit";
 import { getOutboxMessage } from "../db/outbox";
 import { log } from "../log";
 import { resendMail } from "../mail";
@@ -9,6 +8,12 @@ import { flashHeaders } from "./flash.server";
 import { actingStaff, isRefusal, parseId, readForm, type FailureData } from "./request.server";
 
 export const RESEND_ERROR = "An error occurred: the message was not sent again. Please try again later.";
+
+/** The answer when the message is gone, sent, or being sent by someone else (the retry job). */
+function notResendable(message: { status: string } | null) {
+  if (!message) return data<FailureData>({ status: { tone: "error", text: "That message no longer exists. Reload the page." } }, { status: 404 });
+  return data<FailureData>({ status: { tone: "error", text: message.status === "sent" ? "That message has already been sent." : "That message is being sent right now." } }, { status: 409 });
+}
 
 export async function resendAction(request: Request, context: { clientIp: string }, back: (id: number) => string) {
   const actor = await actingStaff(request, context, RESEND_ERROR, "outbox");
@@ -19,19 +24,17 @@ export async function resendAction(request: Request, context: { clientIp: string
   if (form.get("intent") !== "resend" || !id) return data<FailureData>({ status: { tone: "error", text: MSG.unreadableForm } }, { status: 400 });
   try {
     const message = await getOutboxMessage(id);
-    if (!message) return data<FailureData>({ status: { tone: "error", text: "That message no longer exists. Reload the page." } }, { status: 404 });
-    if (message.status === "sent" || message.status === "sending") {
-      return data<FailureData>({ status: { tone: "error", text: message.status === "sent" ? "That message has already been sent." : "That message is being sent right now." } }, { status: 409 });
-    }
-    await recordAudit(undefined, actor, { action: "mail", itemType: "mail", itemId: id, itemLabel: `${message.subject} → ${message.to_address}`, changes: { send: { after: "again" } } });
-    const result = await resendMail(id);
+    if (!message || message.status === "sent" || message.status === "sending") return notResendable(message);
+    // The claim of the row and its trail entry are one transaction (mail.ts): when the retry job took it first, nothing is recorded.
+    const result = await resendMail(id, actor);
+    if (!result) return notResendable(await getOutboxMessage(id));
     const text =
-      result?.status === "sent"
+      result.status === "sent"
         ? `The message to ${message.to_address} has been sent.`
-        : result?.status === "failed"
+        : result.status === "failed"
           ? `The message to ${message.to_address} could not be sent (${result.error}). It stays in the Outbox and will be tried again.`
           : `No e-mail server is set up (SMTP_URL), so nothing was sent: the message stays in the Outbox.`;
-    return redirect(back(id), { headers: await flashHeaders({ tone: result?.status === "sent" ? "success" : "error", text }) });
+    return redirect(back(id), { headers: await flashHeaders({ tone: result.status === "sent" ? "success" : "error", text }) });
   } catch (error) {
     log("error", "resend failed", { id, error: (error as Error).message });
     return data<FailureData>({ status: { tone: "error", text: RESEND_ERROR } }, { status: 500 });
