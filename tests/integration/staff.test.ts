@@ -455,7 +455,8 @@ describe("two-factor sign-in", () => {
     await createStaffAccount("atomic@example.com", PASSWORD, "Ada", "editor");
     const cookie = await turnOnTwoFactor(await signedIn("atomic@example.com"));
     const entries = async () => (await db().select().from(auditLog).where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "atomic@example.com")))).length;
-    expect(await entries()).toBe(1);
+    // Set-up started, then confirmed.
+    expect(await entries()).toBe(2);
     const request = new Request(ORIGIN, { headers: { cookie } });
     // better-auth turns it off inside the transaction; the audit write then fails: nothing may remain.
     await expect(
@@ -466,12 +467,12 @@ describe("two-factor sign-in", () => {
       }),
     ).rejects.toThrow("the audit entry could not be written");
     expect((await userRow("atomic@example.com"))!.twoFactorEnabled).toBe(true);
-    expect(await entries()).toBe(1);
+    expect(await entries()).toBe(2);
     // Through the screen: the change and its entry together.
     const off = await setup(cookie, { intent: "disable", current: PASSWORD });
     expect(off.status).toBeLessThan(500);
     expect((await userRow("atomic@example.com"))!.twoFactorEnabled).toBe(false);
-    expect(await entries()).toBe(2);
+    expect(await entries()).toBe(3);
   });
 
   it("an owner can require it: a person without it is sent to set it up before anything else", async () => {
@@ -521,6 +522,81 @@ describe("My account", () => {
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "password-change")).orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({ actor_label: "mover@example.com" });
     expect(JSON.stringify(entry!.changes)).not.toContain("a-moving-passphrase");
+  });
+});
+
+const HOUR = 3_600_000;
+const forgotFrom = (email: string, ctx = context) => run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context: ctx } as never));
+
+describe("e-mailed links: how long they work, and the trail", () => {
+  it("an invitation expires 72 hours after it is issued, a reset link 1 hour after", async () => {
+    const before = Date.now();
+    await invite("expiry@example.com", "editor");
+    const after = Date.now();
+    const invited = await userRow("expiry@example.com");
+    const [invitation] = await db().select().from(staffTokens).where(and(eq(staffTokens.user_id, invited!.id), eq(staffTokens.kind, "invitation")));
+    expect(invitation!.expires_at.getTime()).toBeGreaterThanOrEqual(before + 72 * HOUR);
+    expect(invitation!.expires_at.getTime()).toBeLessThanOrEqual(after + 72 * HOUR);
+
+    await createStaffAccount("expiry-reset@example.com", PASSWORD, "Rae", "editor");
+    const account = await userRow("expiry-reset@example.com");
+    const start = Date.now();
+    await forgotFrom("expiry-reset@example.com");
+    const end = Date.now();
+    const [reset] = await db().select().from(staffTokens).where(and(eq(staffTokens.user_id, account!.id), eq(staffTokens.kind, "reset")));
+    expect(reset!.expires_at.getTime()).toBeGreaterThanOrEqual(start + HOUR);
+    expect(reset!.expires_at.getTime()).toBeLessThanOrEqual(end + HOUR);
+  });
+
+  it("a reset link issued by Forgot password? is recorded on the account, without the token", async () => {
+    await createStaffAccount("asked@example.com", PASSWORD, "Ash", "editor");
+    const account = await userRow("asked@example.com");
+    await forgotFrom("asked@example.com", { ...context, clientIp: "192.0.2.60" });
+    const token = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("asked@example.com"))).text ?? "", "reset-password");
+    expect(token).not.toBe("");
+    const entries = await db().select().from(auditLog).where(and(eq(auditLog.item_id, account!.id), eq(auditLog.action, "password-reset")));
+    expect(entries).toHaveLength(1);
+    // Who asked is not known (nobody is signed in): no account, the address it came from.
+    expect(entries[0]).toMatchObject({ item_type: "staff", item_label: "asked@example.com", actor_id: null, ip: "192.0.2.60" });
+    expect(JSON.stringify(entries[0])).not.toContain(token);
+    // An address without an account: the same answer, and nothing recorded.
+    await forgotFrom("nobody-at-all@example.com");
+    expect(await db().select().from(auditLog).where(eq(auditLog.item_label, "nobody-at-all@example.com"))).toEqual([]);
+  });
+});
+
+describe("the trail of one's own account", () => {
+  it("step 1 of two-factor set-up is recorded (not a wrong password, never the key)", async () => {
+    await createStaffAccount("starter@example.com", PASSWORD, "Stu", "editor");
+    const account = await userRow("starter@example.com");
+    const cookie = await signedIn("starter@example.com");
+    const twoFactorEntries = () => db().select().from(auditLog).where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "starter@example.com")));
+    expect((await setup(cookie, { intent: "start", current: "not-the-password-1" })).status).toBe(400);
+    expect(await twoFactorEntries()).toHaveLength(0);
+    const started = await setup(cookie, { intent: "start", current: PASSWORD });
+    expect(started.data?.step).toBe("confirm");
+    const entries = await twoFactorEntries();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actor_id: account!.id, actor_label: "starter@example.com", item_type: "staff", item_id: account!.id, ip: context.clientIp });
+    const secret = String(started.data?.secret).replace(/\s+/g, "");
+    expect(JSON.stringify(entries[0])).not.toContain(secret);
+  });
+
+  it("a wrong current password on My account is recorded as a failed sign-in, and the one that reaches the limit as a lockout", async () => {
+    await createStaffAccount("guesser@example.com", PASSWORD, "Gus", "editor");
+    const account = await userRow("guesser@example.com");
+    const cookie = await signedIn("guesser@example.com");
+    const ctx = { ...context, clientIp: "192.0.2.77" };
+    const guess = () =>
+      run(() => accountRoute.action({ request: post("/dashboard/account", { intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" }, cookie), params: {}, context: ctx } as never));
+    for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(400);
+    expect((await guess()).status).toBe(429);
+    const entries = await db().select().from(auditLog).where(eq(auditLog.item_label, "guesser@example.com")).orderBy(auditLog.id);
+    const failures = entries.filter((e) => e.action === "failed-sign-in");
+    expect(failures).toHaveLength(5);
+    for (const e of failures) expect(e).toMatchObject({ actor_id: account!.id, item_type: "session", item_id: account!.id, ip: "192.0.2.77", changes: { reason: { after: "current password (My account)" } } });
+    expect(entries.filter((e) => e.action === "lockout")).toMatchObject([{ actor_id: account!.id, item_id: account!.id, ip: "192.0.2.77" }]);
+    expect(JSON.stringify(entries)).not.toContain("not-my-password-x");
   });
 });
 

@@ -47,14 +47,27 @@ function isWrongPassword(error: unknown) {
   return error instanceof APIError && /INVALID_PASSWORD|PASSWORD/.test(String(error.body?.code ?? ""));
 }
 
-/** Step 1 of setting up: the password checked, a secret made (not in use until confirmed). */
-export async function startTwoFactor(request: Request, password: string): Promise<{ ok: true; uri: string } | { ok: false; message: string; field?: string }> {
+class NoTwoFactorKey extends Error {}
+
+/** Step 1 of setting up: the password checked, a secret made (not in use until confirmed), recorded with it. */
+export async function startTwoFactor(
+  request: Request,
+  staff: StaffSession,
+  actor: Actor,
+  password: string,
+): Promise<{ ok: true; uri: string } | { ok: false; message: string; field?: string }> {
   try {
-    const result = await getAuth().api.enableTwoFactor({ body: { password, issuer: FIRM.name }, headers: authHeaders(request) });
-    const uri = (result as { totpURI?: string }).totpURI;
-    if (!uri) return { ok: false, message: TWO_FACTOR_MSG.restart };
+    const uri = await withAuthTransaction(async (tx) => {
+      const result = await getAuth().api.enableTwoFactor({ body: { password, issuer: FIRM.name }, headers: authHeaders(request) });
+      const uri = (result as { totpURI?: string }).totpURI;
+      // No key to show: nothing of it is kept (no change without its entry).
+      if (!uri) throw new NoTwoFactorKey();
+      await recordAudit(tx, actor, { action: "two-factor", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { two_factor: { after: "set-up started (not on until confirmed with a code)" } } });
+      return uri;
+    });
     return { ok: true, uri };
   } catch (error) {
+    if (error instanceof NoTwoFactorKey) return { ok: false, message: TWO_FACTOR_MSG.restart };
     if (isWrongPassword(error)) return { ok: false, message: TWO_FACTOR_MSG.wrongPassword, field: "current" };
     if (error instanceof APIError && /ALREADY/.test(String(error.body?.code ?? ""))) return { ok: false, message: TWO_FACTOR_MSG.alreadyOn };
     throw error;

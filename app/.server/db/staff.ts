@@ -314,9 +314,10 @@ export async function renewExpiredInvitation(token: string, ip: string): Promise
 /**
  * A reset link for an active account with this e-mail, or null (no such
  * account, not active, or RESETS_PER_HOUR reached). The caller answers the
- * same sentence in every case.
+ * same sentence in every case. An issued link is recorded on the account
+ * (who asked is not known: no account, the address it came from; no token).
  */
-export async function requestPasswordReset(email: string): Promise<{ email: string; token: string } | null> {
+export async function requestPasswordReset(email: string, ip = ""): Promise<{ email: string; token: string } | null> {
   const key = email.trim().toLowerCase();
   return db().transaction(async (tx) => {
     const [target] = await tx.select({ id: user.id, email: user.email, status: user.status }).from(user).where(eq(user.email, key)).for("update");
@@ -326,7 +327,15 @@ export async function requestPasswordReset(email: string): Promise<{ email: stri
       .from(mailOutbox)
       .where(and(eq(mailOutbox.kind, "password-reset"), eq(mailOutbox.to_address, target.email), gt(mailOutbox.created_at, new Date(Date.now() - 3_600_000))));
     if (Number(recent?.n ?? 0) >= RESETS_PER_HOUR) return null;
-    return { email: target.email, token: await issueToken(tx, "reset", target.id) };
+    const token = await issueToken(tx, "reset", target.id);
+    await recordAudit(tx, { userId: null, label: target.email, ip }, {
+      action: "password-reset",
+      itemType: "staff",
+      itemId: target.id,
+      itemLabel: target.email,
+      changes: { reset_link: { after: `sent (Forgot password?), works for ${RESET_HOURS} hour` } },
+    });
+    return { email: target.email, token };
   });
 }
 

@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "start": {
         if (staff.twoFactor) return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.alreadyOn } }, { status: 409 });
         if (!password || password.includes("\u0000")) return needPassword();
-        const started = await startTwoFactor(request, password);
+        const started = await startTwoFactor(request, staff, actor, password);
         if (!started.ok) return data<TwoFactorData>({ status: { tone: "error", text: started.message }, errors: started.field ? { current: started.message } : undefined }, { status: 400 });
         return data<TwoFactorData>({ status: { tone: "success", text: TWO_FACTOR_MSG.started }, ...(await confirmStep(started.uri)) });
       }

@@ -15,8 +15,9 @@ import { checkNewPassword } from "~/.server/admin/password-form.server";
 import { actingStaff, isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { changeOwnPassword, checkCurrentPassword, endOtherSessions, listOwnSessions } from "~/.server/db/staff";
 import { log } from "~/.server/log";
-import { normaliseEmail, recordSignIn, signInBlocked } from "~/.server/login-limits";
+import { signInBlocked } from "~/.server/login-limits";
 import { ROLE_LABELS } from "~/.server/roles";
+import { recordFailedSignIn } from "~/.server/sign-in";
 import { AdminPage } from "~/components/admin/admin-page";
 import { focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
@@ -73,12 +74,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "password": {
         const checked = checkNewPassword(changePasswordSchema, values);
         if (!checked.ok) return data<AccountData>({ status: { tone: "error", text: MSG.checkFields }, errors: checked.errors, form: "password" }, { status: 400 });
-        // A wrong current password counts like a failed sign-in (a stolen session cannot guess it freely).
-        const key = normaliseEmail(staff.email);
-        const blocked = await signInBlocked(key, context.clientIp);
+        // A wrong current password counts like a failed sign-in (a stolen session cannot guess it freely),
+        // and is recorded like one: a failed-sign-in entry, and a lockout when it reaches the limit.
+        const blocked = await signInBlocked(staff.email, context.clientIp);
         if (blocked) return data<AccountData>({ status: { tone: "error", text: blocked }, form: "password" }, { status: 429 });
         if (!(await checkCurrentPassword(staff.userId, checked.data.current))) {
-          await recordSignIn(key, context.clientIp, false);
+          await recordFailedSignIn(staff.email, context.clientIp, "current password (My account)");
           return data<AccountData>({ status: { tone: "error", text: "The current password is not correct." }, errors: { current: "The current password is not correct." }, form: "password" }, { status: 400 });
         }
         if (checked.data.current === checked.data.password) {

@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     if (!(await addressBlocked(context.clientIp))) {
-      const link = await requestPasswordReset(parsed.data.email);
+      const link = await requestPasswordReset(parsed.data.email, context.clientIp);
       // Sent without waiting: the answer takes as long whether or not the account exists (the outbox keeps the message).
       if (link) void sendPasswordReset(link.email, link.token).catch((error) => log("error", "reset e-mail not sent", { error: (error as Error).message }));
     }
