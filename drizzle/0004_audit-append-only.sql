@@ -1,6 +1,6 @@
 -- The audit trail is append-only. No UPDATE ever; DELETE only inside the
--- retention sweep (or an import replacing the whole trail), which sets
--- firm.audit_sweep = 'on' for its own transaction (set_config(..., true)).
+-- retention sweep, which sets firm.audit_sweep = 'on' for its own
+-- transaction (set_config(..., true)). An import only appends entries.
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' AND current_setting('firm.audit_sweep', true) = 'on' THEN
