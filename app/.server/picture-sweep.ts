@@ -24,10 +24,13 @@ export const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The `img` values of a table's rows (pictures in use). */
+/** The `img` values of a table's rows (pictures in use); for articles, their social pictures too. */
 export async function rowPictures(folder: ImageFolder): Promise<string[]> {
   const table = folder === "team" ? team : articles;
-  return (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
+  const imgs = (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
+  if (folder !== "articles") return imgs;
+  const social = (await db().select({ img: articles.social_img }).from(articles)).map((r) => r.img).filter((img) => !!img && img !== "none");
+  return [...imgs, ...social];
 }
 
 /** Storage keys of pictures (originals and their widths) that no team or article row uses. */

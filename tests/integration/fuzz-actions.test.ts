@@ -28,6 +28,7 @@ import { sendMail } from "~/.server/mail";
 import { signIn } from "~/.server/sign-in";
 import { EXPERTISE_CHOICES } from "~/lib/practice";
 import { createEnquiry } from "~/.server/db/enquiries";
+import { inviteStaff } from "~/.server/db/staff";
 import { issueFormToken } from "~/.server/enquiry-token";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { TEST_ACTOR, useTestDatabase } from "../support/database";
@@ -98,7 +99,9 @@ async function rows<T>(query: string): Promise<T[]> {
   return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
 }
 
-const CONTENT_TABLES = ["team", "articles", "headers", "hours", "enquiries"] as const;
+const CONTENT_TABLES = ["team", "articles", "article_authors", "headers", "hours", "enquiries"] as const;
+/** The order rows are compared in (article_authors has no id). */
+const ORDER_OF: Partial<Record<string, string>> = { article_authors: "x.article_id, x.member_id" };
 /** Staff tables a refused action must not change either (ordered by a stable key). */
 const STAFF_TABLES = { user: "id", staff_tokens: "id", site_settings: "key", passkey: "id", two_factor: "id" } as const;
 
@@ -107,7 +110,7 @@ async function snapshot() {
   const out: Record<string, unknown> = {};
   for (const t of CONTENT_TABLES) {
     const [r] = await rows<{ n: number; rows: string | null }>(
-      `select count(*)::int as n, string_agg((to_jsonb(x) - 'search_vector')::text, E'\\n' order by x.id) as rows from "${t}" x`,
+      `select count(*)::int as n, string_agg((to_jsonb(x) - 'search_vector')::text, E'\\n' order by ${ORDER_OF[t] ?? "x.id"}) as rows from "${t}" x`,
     );
     out[t] = { count: Number(r!.n), rows: r!.rows ?? "" };
   }
@@ -124,7 +127,9 @@ async function snapshot() {
 /** No row points at a missing picture; every stored file belongs to a row's picture. */
 async function checkStorageMatchesRows() {
   for (const folder of ["team", "articles"] as const) {
-    const imgs = (await rows<{ img: string }>(`select img from "${folder}" where img <> '' and img <> 'none'`)).map((r) => r.img);
+    // An article's social picture is a picture of its own in the same folder.
+    const column = folder === "articles" ? `unnest(array[img, social_img])` : "img";
+    const imgs = (await rows<{ img: string }>(`select p.img from (select ${column} as img from "${folder}") p where p.img <> '' and p.img <> 'none'`)).map((r) => r.img);
     const files = await getStorage().list(folder);
     for (const img of imgs) expect(files, `${folder} row points at a missing picture ${img}`).toContain(`${folder}/${img}`);
     const owners = new Set(imgs.map((img) => img.replace(/\.\w+$/, "")));
@@ -267,7 +272,7 @@ function formSpec(fieldNames: string[]): fc.Arbitrary<FormSpec> {
     extras: fc.array(fc.tuple(names, fieldValue), { maxLength: 3 }),
     many: fc.option(fc.integer({ min: 200, max: 3000 }), { freq: 8 }),
     intent: fc.option(INTENTS, { freq: 2 }),
-    file: fc.option(fc.record({ field: fc.constantFrom("photo", "photo", "photo", "photo", "img", "full_name", "copy"), spec: fileSpec }), { freq: 4 }),
+    file: fc.option(fc.record({ field: fc.constantFrom("photo", "photo", "photo", "photo", "social_photo", "social_photo", "img", "full_name", "copy"), spec: fileSpec }), { freq: 4 }),
     encoding: fc.constantFrom("multipart", "multipart", "urlencoded", "urlencoded", "raw"),
     raw: fc.record({
       type: fc.constantFrom(
@@ -327,7 +332,7 @@ function buildBody(spec: FormSpec, base: Record<string, string | string[]>): { b
 // ---------- fixtures: one member and one article to edit or delete ----------
 
 let cookie = "";
-const existing = { slug: "", memberId: 0, articleId: 0, enquiryId: 0, staffId: "", mailId: 0 };
+const existing = { slug: "", memberId: 0, articleId: 0, enquiryId: 0, staffId: "", invitedId: "", mailId: 0 };
 
 async function ensureFixtures() {
   const member = await rows<{ id: number; slug: string }>(`select id, slug from team where deleted_at is null order by id limit 1`);
@@ -356,6 +361,9 @@ async function ensureFixtures() {
   existing.slug = m!.slug;
   existing.memberId = Number(m!.id);
   existing.articleId = Number(a!.id);
+  // An invited account for the Staff screen's resend and withdraw (a withdraw removes it: made again).
+  const [invited] = await rows<{ id: string }>(`select id from "user" where email = 'fuzz-invited@example.com'`);
+  existing.invitedId = invited ? invited.id : (await inviteStaff({ email: "fuzz-invited@example.com", role: "editor" }, TEST_ACTOR, "owner")).id;
 }
 
 function post(url: string, body: BodyInit | null, type: string | null = null, extraCookie?: string): Request {
@@ -383,9 +391,27 @@ const TEAM_BASE: Record<string, string | string[]> = {
   new_staff_extension: "",
   remove_photo: "on",
 };
-const ARTICLE_BASE: Record<string, string | string[]> = { title: "Breach notice", category: "cyber", news: "yes", priority: "on", copy: "<p>Body</p>" };
+const ARTICLE_BASE: Record<string, string | string[]> = {
+  title: "Breach notice",
+  category: "cyber",
+  news: "yes",
+  priority: "on",
+  copy: "<p>Body</p>",
+  summary: "What the notice rules ask.",
+  seo_title: "Breach notice rules",
+  seo_description: "What to tell whom after a breach.",
+};
+/** The article form with an author (the fixture member, when there is one). */
+const articleBase = () => ({ ...ARTICLE_BASE, ...(existing.memberId ? { authors: [String(existing.memberId)] } : {}) });
 
-type ActionCase = { base: () => Record<string, string | string[]> };
+type Form = Record<string, string | string[]>;
+type ActionCase = {
+  base: () => Form;
+  /** The valid forms of the action's other intents: each generated input starts from one of `base` and these. */
+  more?: () => Form[];
+};
+/** Every valid form of an action: its base, then one per other intent. */
+const formsOf = (c: ActionCase): Form[] => [c.base(), ...(c.more?.() ?? [])];
 /** The valid form of each action (the fuzz starts from it half of the time). Unknown actions start from nothing. */
 const BASES: Record<string, ActionCase> = {
   "routes/admin/login.tsx": { base: () => ({ email: EMAIL, password: "wrong-password-xx", redirectTo: "/dashboard" }) },
@@ -394,8 +420,8 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/lawyer-new.tsx": { base: () => TEAM_BASE },
   "routes/admin/lawyer-edit.tsx": { base: () => TEAM_BASE },
   "routes/admin/articles.tsx": { base: () => ({ intent: "delete", id: String(existing.articleId), q: "" }) },
-  "routes/admin/article-new.tsx": { base: () => ARTICLE_BASE },
-  "routes/admin/article-edit.tsx": { base: () => ARTICLE_BASE },
+  "routes/admin/article-new.tsx": { base: articleBase },
+  "routes/admin/article-edit.tsx": { base: articleBase },
   "routes/admin/hours.tsx": { base: () => ({ start_time: "9:00", end_time: "5:00" }) },
   "routes/admin/trash.tsx": { base: () => ({ intent: "restore", kind: "article", id: String(existing.articleId) }) },
   "routes/admin/history.tsx": { base: () => ({ intent: "restore", revision: "1" }) },
@@ -417,15 +443,41 @@ const BASES: Record<string, ActionCase> = {
   // Staff accounts (issue 11). The Staff screen works on a dedicated account (never the fuzz's own, which it may not change anyway).
   "routes/admin/staff.tsx": {
     base: () => ({ intent: "role", id: existing.staffId, role: "admin", email: "invitee@example.com" }),
+    more: () => [
+      { intent: "invite", email: "invitee@example.com", role: "editor" },
+      { intent: "resend", id: existing.invitedId },
+      { intent: "withdraw", id: existing.invitedId },
+      { intent: "deactivate", id: existing.staffId },
+      { intent: "reactivate", id: existing.staffId },
+      // Switching it on is refused (409) while the fuzz's own account has no two-factor sign-in; off is written.
+      { intent: "security", require_two_factor: "on" },
+    ],
   },
   "routes/admin/outbox.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
-  "routes/admin/account.tsx": { base: () => ({ intent: "password", current: PASSWORD, password: "a-new-long-passphrase-1", confirm: "a-new-long-passphrase-1" }) },
-  "routes/admin/account-two-factor.tsx": { base: () => ({ intent: "start", current: PASSWORD, code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" }) },
+  "routes/admin/account.tsx": {
+    base: () => ({ intent: "password", current: PASSWORD, password: "a-new-long-passphrase-1", confirm: "a-new-long-passphrase-1" }),
+    more: () => [
+      { intent: "sign-out-others" },
+      { intent: "remove-passkey", id: "no-such-passkey" },
+      { intent: "add-passkey", name: "Fuzz key", response: JSON.stringify({ id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } }) },
+    ],
+  },
+  "routes/admin/account-two-factor.tsx": {
+    base: () => ({ intent: "start", current: PASSWORD, code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" }),
+    more: () => [
+      { intent: "confirm", code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" },
+      { intent: "codes", current: PASSWORD },
+      { intent: "disable", current: PASSWORD },
+    ],
+  },
   "routes/admin/two-factor.tsx": { base: () => ({ code: "123456", redirectTo: "/dashboard" }) },
   "routes/admin/forgot-password.tsx": { base: () => ({ email: "nobody-here@example.com" }) },
   "routes/admin/reset-password.tsx": { base: () => ({ password: "a-new-long-passphrase-2", confirm: "a-new-long-passphrase-2" }) },
-  "routes/admin/invitation.tsx": { base: () => ({ intent: "accept", name: "New Person", password: "a-new-long-passphrase-3", confirm: "a-new-long-passphrase-3" }) },
+  "routes/admin/invitation.tsx": {
+    base: () => ({ intent: "accept", name: "New Person", password: "a-new-long-passphrase-3", confirm: "a-new-long-passphrase-3" }),
+    more: () => [{ intent: "renew" }],
+  },
 };
 
 function resolveParam(name: string, value: string, file = ""): string {
@@ -483,16 +535,19 @@ describe("every action under generated bad input (with a staff session)", () => 
     const base = BASES[route.file]!;
     const arb = fc.record({
       params: fc.record(Object.fromEntries(route.paramNames.map((n) => [n, paramValue])) as Record<string, fc.Arbitrary<string>>),
-      form: formSpec(Object.keys(base.base())),
+      form: formSpec([...new Set(formsOf(base).flatMap((f) => Object.keys(f)))]),
       ip: fc.ipV4(),
       search: fc.option(fc.string({ maxLength: 30 }), { freq: 4 }),
     });
     const statuses = new Map<number, number>();
+    // Each run starts from the valid form of the next intent in turn (every intent is reached; the fields of all are fuzzed).
+    let turn = 0;
     await fc.assert(
       fc.asyncProperty(arb, async ({ params: rawParams, form, ip, search }) => {
         await ensureFixtures();
         const params = Object.fromEntries(Object.entries(rawParams).map(([k, v]) => [k, wellFormed(resolveParam(k, v, route.file))]));
-        const { body, type, fields } = buildBody(form, base.base());
+        const forms = formsOf(base);
+        const { body, type, fields } = buildBody(form, forms[turn++ % forms.length]!);
         const url = fillPattern(route.pattern, params) + (search ? `?${encodeURIComponent(wellFormed(search))}=1` : "");
         const before = await snapshot();
         const result = await call(mod.action!, { request: post(url, body, type), params, context: context(ip) });
@@ -517,8 +572,7 @@ describe("every action under generated bad input (with a staff session)", () => 
   it.each(Object.keys(BASES).filter((f) => f !== "routes/admin/logout.ts"))("%s: a NUL character in any field is refused with a message", async (file) => {
     const route = fuzzed().find((r) => r.file === file)!;
     const mod = await load(route.file);
-    const base = BASES[file]!.base();
-    for (const field of Object.keys(base)) {
+    for (const base of formsOf(BASES[file]!)) for (const field of Object.keys(base)) {
       await ensureFixtures();
       const params = Object.fromEntries(route.paramNames.map((n) => [n, resolveParam(n, "@existing", file)]));
       const form = new FormData();
@@ -526,11 +580,12 @@ describe("every action under generated bad input (with a staff session)", () => 
       form.append("photo", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "p.jpg");
       const before = await snapshot();
       const r = await call(mod.action!, { request: post(fillPattern(route.pattern, params), form), params, context: context("10.1.2.3") });
-      expect(r.thrown, `${file} ${field}`).toBeNull();
-      expect(r.status, `${file} ${field}: ${JSON.stringify(r.data)}`).toBeLessThan(500);
+      const label = `${file} ${String(base.intent ?? "")} ${field}`;
+      expect(r.thrown, label).toBeNull();
+      expect(r.status, `${label}: ${JSON.stringify(r.data)}`).toBeLessThan(500);
       if (r.status >= 400) {
-        expect(await snapshot(), `${file} ${field}`).toEqual(before);
-        expect(refusalMessage(r.data), `${file} ${field}`).not.toBe("");
+        expect(await snapshot(), label).toEqual(before);
+        expect(refusalMessage(r.data), label).not.toBe("");
       }
       await checkStorageMatchesRows();
     }

@@ -29,7 +29,7 @@ export function formVersion(v: unknown): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-export const AUTHORS_UNKNOWN = "Choose the authors from the list: one of them is no longer a team member. Reload the page to see the current list.";
+export const AUTHORS_UNKNOWN = "One of the chosen authors is no longer on the team list. Reload the page to see the current list.";
 
 function fail(status: number, body: ArticleActionData) {
   return data<ArticleActionData>(body, { status });

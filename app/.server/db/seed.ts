@@ -12,7 +12,7 @@ import { db } from "./client";
 import { DEMO_ARTICLES, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
 import { updateOfficeHours } from "./office-hours";
 import { updatePageHeader } from "./page-headers";
-import { articles, headers, hours, team } from "./schema";
+import { articleAuthors, articles, headers, hours, team } from "./schema";
 import { createTeamMember } from "./team";
 
 /** True when no content table has a row (a brand-new database). */
@@ -63,7 +63,7 @@ export type SeedProgress = (message: string) => void;
 
 /** Removes all content rows and uploaded pictures (used by a deliberate reseed). */
 export async function clearContent(): Promise<void> {
-  await db().execute(sql`truncate ${team}, ${articles}, ${headers}, ${hours} restart identity`);
+  await db().execute(sql`truncate ${team}, ${articles}, ${articleAuthors}, ${headers}, ${hours} restart identity`);
   const storage = getStorage();
   for (const folder of IMAGE_FOLDERS) {
     for (const key of await storage.list(folder)) await storage.delete(key).catch(() => {});
@@ -76,12 +76,14 @@ const DEMO_ACTOR = systemActor("demo content");
 export async function seedDemoContent(progress: SeedProgress = () => {}): Promise<void> {
   const now = Date.now();
   progress(`Seeding ${DEMO_TEAM.length} demo team members…`);
+  const lawyers: { id: number; AOP: string[] }[] = [];
   for (const [i, m] of DEMO_TEAM.entries()) {
     const { hue, ...member } = m;
     // Every third support person has no photo, to show the placeholder.
     const img = i === DEMO_TEAM.length - 1 ? "" : await saveImage("team", await demoPortrait(m.full_name, hue));
     try {
-      await createTeamMember({ ...member, img }, DEMO_ACTOR);
+      const created = await createTeamMember({ ...member, img }, DEMO_ACTOR);
+      if (/partner|associate/i.test(created.title)) lawyers.push({ id: created.id, AOP: created.AOP });
     } catch (error) {
       await deleteImage("team", img);
       throw error;
@@ -92,7 +94,10 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
     const { hue, daysAgo, ...article } = a;
     const created = new Date(now - daysAgo * 86_400_000);
     const img = await saveImage("articles", await demoArticleImage(hue, i + 1));
-    await createArticle({ ...article, img, state: { status: "published", publishAt: created }, created_at: created }, DEMO_ACTOR);
+    // Insights are written by lawyers of their practice (one, every third article two); news and events by the firm.
+    const practice = lawyers.filter((l) => l.AOP.includes(article.category));
+    const authors = article.news || !practice.length ? [] : [practice[i % practice.length]!.id, ...(i % 3 === 0 && practice.length > 1 ? [practice[(i + 1) % practice.length]!.id] : [])];
+    await createArticle({ ...article, img, authors, state: { status: "published", publishAt: created }, created_at: created }, DEMO_ACTOR);
   }
   for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text, DEMO_ACTOR);
   await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, DEMO_ACTOR);

@@ -70,10 +70,13 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     await tx.delete(previewLinks).where(and(eq(previewLinks.item_type, kind), eq(previewLinks.item_id, id)));
     const name = labelOf(row as Record<string, unknown>);
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
-    return { name, img: row.img };
+    // An article's social picture (link previews) goes with it too.
+    const socialImg = "social_img" in row ? row.social_img : "";
+    return { name, img: row.img, socialImg };
   });
   if (!removed) return undefined;
   await deleteImage(kind === "article" ? "articles" : "team", removed.img);
+  if (removed.socialImg) await deleteImage("articles", removed.socialImg);
   return removed.name;
 }
 

@@ -62,10 +62,10 @@ describe("article form schema", () => {
     expect(articleSchema.parse({ ...valid, authors: ["3", "1", "3"] }).authors).toEqual([3, 1]);
     expect(articleSchema.parse({ ...valid, authors: "7" }).authors).toEqual([7]);
     for (const bad of [["0"], ["-1"], ["abc"], ["1e3"], ["9999999999"], [""]]) {
-      expect(articleSchema.safeParse({ ...valid, authors: bad }).error!.issues[0]).toMatchObject({ path: ["authors"], message: "Choose the authors from the list." });
+      expect(articleSchema.safeParse({ ...valid, authors: bad }).error!.issues[0]).toMatchObject({ path: ["authors"], message: "Select the authors from the list of team members." });
     }
     const many = Array.from({ length: 21 }, (_, i) => String(i + 1));
-    expect(articleSchema.safeParse({ ...valid, authors: many }).error!.issues[0]).toMatchObject({ path: ["authors"], message: "Choose at most 20 authors." });
+    expect(articleSchema.safeParse({ ...valid, authors: many }).error!.issues[0]).toMatchObject({ path: ["authors"], message: "At most 20 authors can be named." });
     expect(articleValuesFromRow({ title: "T", category: "cyber", news: false, priority: false, copy: "", status: "draft", published_at: null, summary: "S" }, [4, 2])).toMatchObject({ summary: "S", seo_title: "", authors: ["4", "2"] });
   });
   it("shows a scheduled article's time in Toronto time", () => {

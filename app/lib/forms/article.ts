@@ -27,10 +27,10 @@ const plainText = (label: string, max: number) => text(label, max, { optional: t
 
 /** Team member ids from the authors checkboxes (none: no authors), duplicates dropped, order kept. */
 const authorIds = z
-  .preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Choose the authors from the list." })))
-  .refine((ids) => ids.every((id) => /^[1-9]\d{0,8}$/.test(id)), "Choose the authors from the list.")
+  .preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Select the authors from the list of team members." })))
+  .refine((ids) => ids.every((id) => /^[1-9]\d{0,8}$/.test(id)), "Select the authors from the list of team members.")
   .transform((ids) => [...new Set(ids.map(Number))])
-  .refine((ids) => ids.length <= MAX_AUTHORS, `Choose at most ${MAX_AUTHORS} authors.`);
+  .refine((ids) => ids.length <= MAX_AUTHORS, `At most ${MAX_AUTHORS} authors can be named.`);
 
 const yesNo = (label: string) =>
   z.enum(["yes", "no"], { error: `Choose whether this is ${label}.` }).transform((v) => v === "yes");
