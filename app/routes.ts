@@ -48,6 +48,9 @@ export default [
       route("articles", "routes/admin/articles.tsx"),
       route("articles/new", "routes/admin/article-new.tsx"),
       route("articles/:id/edit", "routes/admin/article-edit.tsx"),
+      // The article editor's JSON resources: body pictures and the autosaved working copy.
+      route("articles/pictures", "routes/admin/article-picture.ts"),
+      route("articles/autosave", "routes/admin/article-autosave.ts"),
       route("trash", "routes/admin/trash.tsx"),
       route("history/:kind/:id", "routes/admin/history.tsx"),
       route("hours/edit", "routes/admin/hours.tsx"),

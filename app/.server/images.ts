@@ -86,18 +86,29 @@ function formatsAtUpload(): VariantFormat[] {
  * names it is saved after its picture. ImageRejected for a refused picture
  * (a message for the form); StorageUnavailable when the store does not answer.
  */
-export function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
-  return pictureWork.run(() => storeImage(kind, bytes));
+export async function saveImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
+  return (await pictureWork.run(() => storeImage(kind, bytes))).name;
 }
 
-async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
+/**
+ * A picture inside an article body (lib/body-pictures.ts): the same checks,
+ * re-encoding and widths as an article picture, stored as
+ * `articles/body-{uuid}.{ext}`; its name and the stored original's size
+ * (the <img>'s width and height).
+ */
+export function saveBodyPicture(bytes: Uint8Array): Promise<{ name: string; width: number; height: number }> {
+  return pictureWork.run(() => storeImage("articles", bytes, "body-"));
+}
+
+async function storeImage(kind: ImageKind, bytes: Uint8Array, prefix = ""): Promise<{ name: string; width: number; height: number }> {
   const { ext } = await inspectImage(bytes);
-  const name = `${randomUUID()}.${ext}`;
+  const name = `${prefix}${randomUUID()}.${ext}`;
   const [originalKey] = uploadKeys(kind, name);
   const stem = name.replace(/\.\w+$/, "");
   const widths = widthsOf(kind);
   const storage = getStorage();
   const written: string[] = [];
+  let size = { width: 0, height: 0 };
   const put = async (key: string, data: Uint8Array) => {
     await storage.put(key, data);
     written.push(key);
@@ -112,7 +123,8 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
           : ext === "webp"
             ? base.webp({ quality: 80 })
             : base.avif({ quality: 55, effort: 2 });
-    const originalBytes = await original.toBuffer();
+    const { data: originalBytes, info } = await original.toBuffer({ resolveWithObject: true });
+    size = { width: info.width, height: info.height };
     await put(originalKey!, originalBytes);
     for (const format of formatsAtUpload()) {
       for (const width of widths) await put(`${kind}/${stem}-${width}.${format}`, await encodeVariant(originalBytes, width, format));
@@ -123,7 +135,7 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array): Promise<string> {
     if (error instanceof ImageRejected || error instanceof StorageUnavailable) throw error;
     throw new ImageRejected("This picture could not be read. Choose another JPEG, PNG, WebP or AVIF picture.");
   }
-  return name;
+  return { name, ...size };
 }
 
 /** Removes a picture and its variants (no-op for '' / 'none'). */

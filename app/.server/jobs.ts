@@ -7,6 +7,7 @@ import { publishDueArticles } from "./db/articles";
 import { purgeExpiredEnquiries } from "./db/enquiries";
 import { applyDueTeamVisibility } from "./db/team";
 import { sweepTrash } from "./db/trash";
+import { pruneAutosaves } from "./db/autosaves";
 import type { Database } from "./db/client";
 import { getEnv } from "./env";
 import { sweepStaffTokens } from "./db/staff";
@@ -48,10 +49,11 @@ export function siteJobs(database: Database): ScheduledJob[] {
       run: () => runScheduledPublishing(),
     },
     {
-      // The Trash: items deleted more than 30 days ago, with their pictures (each recorded as a purge).
+      // The Trash: items deleted more than 30 days ago, with their pictures (each recorded as a purge);
+      // and autosaved article working copies nobody came back to in 30 days (db/autosaves.ts).
       name: "trash-sweep",
       everyMs: HOUR,
-      run: async () => ({ purged: await sweepTrash(systemActor("trash sweep")) }),
+      run: async () => ({ purged: await sweepTrash(systemActor("trash sweep")), autosavesRemoved: await pruneAutosaves() }),
     },
     {
       // Pictures without a row after a crash. Embedded database with pictures on its own disk:

@@ -13,8 +13,11 @@
  * Half-written files (`*.tmp`, a crash during a write) go too: all of them
  * at start-up on the embedded database, those older than TEMP_MAX_AGE_MS on
  * PostgreSQL (a write takes seconds).
+ * Pictures inside article bodies (`articles/body-…`) are in use while an
+ * article, revision or autosaved copy names one (body-pictures.ts).
  */
 import { articles, team } from "./db/schema";
+import { bodyPicturesInUse } from "./body-pictures";
 import { db } from "./db/client";
 import { log } from "./log";
 import { getStorage, IMAGE_FOLDERS, type ImageFolder } from "./storage";
@@ -24,13 +27,13 @@ export const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The `img` values of a table's rows (pictures in use); for articles, their social pictures too. */
+/** The `img` values of a table's rows (pictures in use); for articles, their social pictures and the body pictures in use too. */
 export async function rowPictures(folder: ImageFolder): Promise<string[]> {
   const table = folder === "team" ? team : articles;
   const imgs = (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
   if (folder !== "articles") return imgs;
   const social = (await db().select({ img: articles.social_img }).from(articles)).map((r) => r.img).filter((img) => !!img && img !== "none");
-  return [...imgs, ...social];
+  return [...imgs, ...social, ...(await bodyPicturesInUse())];
 }
 
 /** Storage keys of pictures (originals and their widths) that no team or article row uses. */

@@ -1,15 +1,21 @@
 /**
  * The allowlist for article bodies (sanitize-html). Applied when an article
  * is saved and again when it is rendered. Only the markup the editor makes
- * survives: headings, paragraphs, emphasis, lists, links, block quotes.
+ * survives: headings, paragraphs, emphasis, lists, links, block quotes, and
+ * pictures stored for article bodies (an <img> only with a src of the fixed
+ * pattern in lib/body-pictures.ts and an alt text; width and height kept).
  */
 import sanitizeHtml from "sanitize-html";
+import { BODY_PICTURE_SRC } from "~/lib/body-pictures";
+
+const dimension = (v: string | undefined) => (v && /^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) <= 10_000 ? String(Number(v)) : undefined);
+const isBodyPicture = (attribs: Record<string, string | undefined>) => BODY_PICTURE_SRC.test(attribs.src ?? "") && !!attribs.alt?.trim();
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ["p", "br", "h2", "h3", "h4", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "a", "blockquote", "hr", "code", "pre"],
-  allowedAttributes: { a: ["href", "title", "rel", "target"] },
+  allowedTags: ["p", "br", "h2", "h3", "h4", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "a", "blockquote", "hr", "code", "pre", "img"],
+  allowedAttributes: { a: ["href", "title", "rel", "target"], img: ["src", "alt", "width", "height"] },
   allowedSchemes: ["http", "https", "mailto", "tel"],
-  allowedSchemesAppliedToAttributes: ["href"],
+  allowedSchemesAppliedToAttributes: ["href", "src"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   // Content of these is dropped entirely, not turned into text.
@@ -27,9 +33,33 @@ const OPTIONS: sanitizeHtml.IOptions = {
         },
       };
     },
+    img: (tagName, attribs) => {
+      if (!isBodyPicture(attribs)) return { tagName, attribs: {} };
+      const width = dimension(attribs.width);
+      const height = dimension(attribs.height);
+      return {
+        tagName,
+        attribs: { src: attribs.src!, alt: attribs.alt!.replace(/\s+/g, " ").trim(), ...(width && height ? { width, height } : {}) },
+      };
+    },
   },
-  exclusiveFilter: (frame) => frame.tag === "a" && !frame.attribs.href && !frame.text.trim(),
+  // An <img> that is not one of the site's body pictures with an alt text goes entirely.
+  exclusiveFilter: (frame) => (frame.tag === "a" && !frame.attribs.href && !frame.text.trim()) || (frame.tag === "img" && !isBodyPicture(frame.attribs)),
 };
+
+/** How many <img> elements of a body have no alt text (the save refuses such a body: 400). */
+export function picturesWithoutAlt(html: string): number {
+  let missing = 0;
+  sanitizeHtml(html, {
+    allowedTags: ["img"],
+    allowedAttributes: { img: ["alt"] },
+    exclusiveFilter: (frame) => {
+      if (frame.tag === "img" && !frame.attribs.alt?.trim()) missing++;
+      return false;
+    },
+  });
+  return missing;
+}
 
 export function sanitizeArticleHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();

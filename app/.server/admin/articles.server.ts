@@ -17,7 +17,9 @@ import { log } from "../log";
 import { EditConflict } from "../db/revisions";
 import { conflictText } from "~/lib/forms/conflict";
 import { StorageUnavailable } from "../storage";
-import { sanitizeArticleHtml } from "../sanitize";
+import { picturesWithoutAlt, sanitizeArticleHtml } from "../sanitize";
+import { forgetAutosave } from "../db/autosaves";
+import { BODY_PICTURE_TEXT } from "~/lib/body-pictures";
 import { flashHeaders } from "./flash.server";
 import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
 
@@ -62,6 +64,8 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   if (parsed.success) {
     copy = sanitizeArticleHtml(bodyHtml(parsed.data.copy));
     if (!/[^\s]/.test(copy.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "))) errors.copy = "Article body is required.";
+    // A picture in the body needs its description (the editor asks for it; HTML sent otherwise may lack it).
+    else if (picturesWithoutAlt(parsed.data.copy) > 0) errors.copy = BODY_PICTURE_TEXT.missingAlt;
   }
   if (!existing && !file) errors.photo = MSG.articleImageRequired;
   if (parsed.success && parsed.data.authors.length) {
@@ -120,6 +124,7 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
       await discard();
       return fail(500, { status: { tone: "error", text: MSG.articleAddError }, values, errors: { photo: MSG.chooseImageAgain, ...chooseAgain } });
     }
+    await forgetAutosave(actor.userId, null);
     return redirect("/dashboard/articles/new", { headers: await flashHeaders({ tone: "success", text: MSG.articleAdded }) });
   }
 
@@ -146,6 +151,7 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   if (result.before.img && result.before.img !== result.after.img) await deleteImage("articles", result.before.img);
   // The social picture replaced or removed: the old one goes.
   if (result.before.social_img && result.before.social_img !== result.after.social_img) await deleteImage("articles", result.before.social_img);
+  await forgetAutosave(actor.userId, existing.id);
   return redirect(`/dashboard/articles/${result.after.id}/edit`, { headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }) });
 }
 

@@ -8,6 +8,7 @@
 import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
 import { recordAudit, type Actor } from "../audit";
 import { contentChanged } from "../content-events";
+import { bodyPicturesOfArticle, removeUnusedBodyPictures } from "../body-pictures";
 import { deleteImage } from "../images";
 import { db } from "./client";
 import { articles, previewLinks, revisions, team } from "./schema";
@@ -57,10 +58,12 @@ export async function restoreFromTrash(kind: TrashKind, id: number, actor: Actor
   return label;
 }
 
-/** Removes a trashed item for good, with its revisions, preview links and pictures. */
+/** Removes a trashed item for good, with its revisions, preview links and pictures (an article's body pictures too). */
 export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor): Promise<string | undefined> {
   const table = tableOf(kind);
   const removed = await db().transaction(async (tx) => {
+    // Read before the rows that name them go (autosaved copies go with the article: cascade).
+    const bodyPictures = kind === "article" ? await bodyPicturesOfArticle(tx, id) : [];
     const [row] = await tx
       .delete(table)
       .where(and(eq(table.id, id), isNotNull(table.deleted_at)))
@@ -72,11 +75,13 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
     // An article's social picture (link previews) goes with it too.
     const socialImg = "social_img" in row ? row.social_img : "";
-    return { name, img: row.img, socialImg };
+    return { name, img: row.img, socialImg, bodyPictures };
   });
   if (!removed) return undefined;
   await deleteImage(kind === "article" ? "articles" : "team", removed.img);
   if (removed.socialImg) await deleteImage("articles", removed.socialImg);
+  // Those no other article, revision or working copy names.
+  await removeUnusedBodyPictures(removed.bodyPictures);
   return removed.name;
 }
 

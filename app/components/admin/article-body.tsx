@@ -41,7 +41,7 @@ export function ArticleBody({ defaultValue, error }: { defaultValue: string; err
         </label>
       )}
       <p id={hintId} className="mt-1 text-sm text-muted">
-        Headings, bold, italic, lists, links and block quotes. Without the editor, separate paragraphs with an empty line.
+        Headings, bold, italic, lists, links, block quotes and pictures (each with a description). Without the editor, separate paragraphs with an empty line; pictures need the editor.
       </p>
       <div className="mt-1">
         {hydrated ? (

@@ -1,12 +1,17 @@
 /**
  * The article body editor (TipTap: StarterKit with headings, bold, italic,
- * lists, links, block quotes). Loaded lazily by article-body.tsx, so it is
- * only fetched on the article form routes and never on public pages.
+ * lists, links, block quotes; pictures through TipTap's Image extension,
+ * uploaded by the "Insert picture" dialog with their alt text). Loaded lazily
+ * by article-body.tsx, so it is only fetched on the article form routes and
+ * never on public pages.
  */
+import Image from "@tiptap/extension-image";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { Bold, Heading2, Heading3, Italic, Link2, List, ListOrdered, Quote, Redo2, Undo2 } from "lucide-react";
-import { useId, useState } from "react";
+import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, Undo2 } from "lucide-react";
+import { useId, useRef, useState } from "react";
+import { BODY_PICTURE_SRC } from "~/lib/body-pictures";
+import { InsertPictureDialog } from "./insert-picture";
 import { btnPrimary, btnSecondary, inputClass } from "./styles";
 
 type Props = {
@@ -26,9 +31,34 @@ function safeHref(raw: string): string | null {
   return `https://${href.replace(/^\/+/, "")}`;
 }
 
-function ToolButton(props: { label: string; pressed?: boolean; onClick: () => void; disabled?: boolean; children: React.ReactNode }) {
+/**
+ * Pictures in the body: only the site's own stored body pictures (anything
+ * else pasted is not taken in; the server's sanitiser would drop it anyway),
+ * and no Markdown `![…](…)` shortcut, so every picture comes through the
+ * dialog that asks for its description.
+ */
+const BodyPicture = Image.extend({
+  parseHTML() {
+    return [{ tag: "img[src]", getAttrs: (el) => (BODY_PICTURE_SRC.test((el as HTMLElement).getAttribute("src") ?? "") ? null : false) }];
+  },
+  addInputRules() {
+    return [];
+  },
+}).configure({ inline: false, allowBase64: false });
+
+function ToolButton(props: {
+  label: string;
+  pressed?: boolean;
+  onClick: () => void;
+  disabled?: boolean;
+  children: React.ReactNode;
+  buttonRef?: React.Ref<HTMLButtonElement>;
+  hasPopup?: "dialog";
+}) {
   return (
     <button
+      ref={props.buttonRef}
+      aria-haspopup={props.hasPopup}
       type="button"
       aria-label={props.label}
       title={props.label}
@@ -61,6 +91,8 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
     }),
   });
   const [linkOpen, setLinkOpen] = useState(false);
+  const [pictureOpen, setPictureOpen] = useState(false);
+  const pictureButton = useRef<HTMLButtonElement>(null);
   const [href, setHref] = useState("");
   const [linkError, setLinkError] = useState("");
   const linkInputId = useId();
@@ -117,6 +149,9 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         >
           <Link2 aria-hidden="true" className="size-5" />
         </ToolButton>
+        <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={() => setPictureOpen(true)}>
+          <ImagePlus aria-hidden="true" className="size-5" />
+        </ToolButton>
         <ToolButton label="Undo" disabled={!state.canUndo} onClick={() => chain().undo().run()}>
           <Undo2 aria-hidden="true" className="size-5" />
         </ToolButton>
@@ -165,6 +200,19 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
           </button>
         </div>
       ) : null}
+      {pictureOpen ? (
+        <InsertPictureDialog
+          onInsert={(picture) => {
+            setPictureOpen(false);
+            chain().setImage(picture).run();
+          }}
+          onClose={() => {
+            setPictureOpen(false);
+            // Back to where the focus came from: the editor after an insert, else the button.
+            if (!editor.isFocused) pictureButton.current?.focus();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
@@ -180,6 +228,7 @@ export default function RichTextEditor(props: Props) {
         codeBlock: false,
         link: { openOnClick: false, autolink: true, defaultProtocol: "https", protocols: ["mailto", "tel"] },
       }),
+      BodyPicture,
     ],
     content: props.initialHtml,
     editorProps: {

@@ -13,6 +13,7 @@ import { publicMeta } from "~/components/public/meta";
 import { Picture } from "~/components/public/picture";
 import { PreviewBanner } from "~/components/public/preview-banner";
 import { PublicRouteError } from "~/components/public/public-error";
+import { responsiveBodyPictures } from "~/lib/body-pictures";
 import { hasImage } from "~/lib/images";
 import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
@@ -54,7 +55,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       category: article.category,
       news: article.news,
       img: article.img,
-      html,
+      // Body pictures become responsive <picture>s (lazy, width/height, AVIF and WebP widths).
+      html: responsiveBodyPictures(html, getEnv().pictureBase),
       description,
       seoTitle: articleSeoTitle(article),
       socialImg: hasImage(article.social_img) ? article.social_img : article.img,

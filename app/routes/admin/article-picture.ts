@@ -1,0 +1,18 @@
+/**
+ * /dashboard/articles/pictures: a picture for an article body, sent by the
+ * editor's "Insert picture" dialog (multipart: `picture`, `alt`). JSON:
+ * `{ src, alt, width, height }`, or `{ error, errors }` when refused
+ * (admin/article-drafts.server.ts).
+ */
+import type { Route } from "./+types/article-picture";
+import { requireStaff } from "~/.server/auth";
+import { bodyPictureAction, postOnly } from "~/.server/admin/article-drafts.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireStaff(request, "content");
+  return postOnly();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return bodyPictureAction(request, context);
+}
