@@ -443,7 +443,7 @@ const BASES: Record<string, ActionCase> = {
   // Staff accounts (issue 11). The Staff screen works on a dedicated account (never the fuzz's own, which it may not change anyway).
   "routes/admin/staff.tsx": {
     base: () => ({ intent: "role", id: existing.staffId, role: "admin", email: "invitee@example.com" }),
-    more: () => [
+    more: (): Form[] => [
       { intent: "invite", email: "invitee@example.com", role: "editor" },
       { intent: "resend", id: existing.invitedId },
       { intent: "withdraw", id: existing.invitedId },
@@ -457,7 +457,7 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/account.tsx": {
     base: () => ({ intent: "password", current: PASSWORD, password: "a-new-long-passphrase-1", confirm: "a-new-long-passphrase-1" }),
-    more: () => [
+    more: (): Form[] => [
       { intent: "sign-out-others" },
       { intent: "remove-passkey", id: "no-such-passkey" },
       { intent: "add-passkey", name: "Fuzz key", response: JSON.stringify({ id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } }) },
@@ -465,7 +465,7 @@ const BASES: Record<string, ActionCase> = {
   },
   "routes/admin/account-two-factor.tsx": {
     base: () => ({ intent: "start", current: PASSWORD, code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" }),
-    more: () => [
+    more: (): Form[] => [
       { intent: "confirm", code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" },
       { intent: "codes", current: PASSWORD },
       { intent: "disable", current: PASSWORD },
@@ -476,7 +476,7 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/reset-password.tsx": { base: () => ({ password: "a-new-long-passphrase-2", confirm: "a-new-long-passphrase-2" }) },
   "routes/admin/invitation.tsx": {
     base: () => ({ intent: "accept", name: "New Person", password: "a-new-long-passphrase-3", confirm: "a-new-long-passphrase-3" }),
-    more: () => [{ intent: "renew" }],
+    more: (): Form[] => [{ intent: "renew" }],
   },
 };
 
