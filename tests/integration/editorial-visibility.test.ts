@@ -58,7 +58,8 @@ let draftId = 0;
 let hiddenId = 0;
 
 beforeAll(async () => {
-  await createArticle({ ...base, title: "Live Cyber Note", category: "cyber" }, TEST_ACTOR);
+  // Its own body: cards now show the start of a body, and the draft's words must not appear anywhere.
+  await createArticle({ ...base, title: "Live Cyber Note", category: "cyber", copy: "<p>Public body</p>" }, TEST_ACTOR);
   const draft = await createArticle({ ...base, title: "Draft Cyber Note", category: "cyber", img: "draft-pic.webp", state: { status: "draft" } }, TEST_ACTOR);
   draftId = draft.id;
   await createArticle({ ...base, title: "Scheduled Cyber Note", category: "cyber", state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) } }, TEST_ACTOR);
