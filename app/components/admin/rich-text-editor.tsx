@@ -6,6 +6,7 @@
  * never on public pages.
  */
 import Image from "@tiptap/extension-image";
+import { NodeSelection } from "@tiptap/pm/state";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, Undo2 } from "lucide-react";
@@ -205,6 +206,13 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
           onInsert={(picture) => {
             setPictureOpen(false);
             chain().setImage(picture).run();
+            // Typing goes on after the picture (not over it): into the paragraph after it, made when there is none.
+            const { selection, doc } = editor.state;
+            if (selection instanceof NodeSelection && selection.node.type.name === "image") {
+              const after = selection.to;
+              if (doc.resolve(after).nodeAfter?.isTextblock) chain().setTextSelection(after + 1).run();
+              else chain().insertContentAt(after, { type: "paragraph" }).setTextSelection(after + 1).run();
+            }
           }}
           onClose={() => {
             setPictureOpen(false);

@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { requireStaff } from "~/.server/auth";
 import { saveArticleAction, type ArticleActionData } from "~/.server/admin/articles.server";
+import { keepFormOnSessionEnd, keptDraftFor } from "~/.server/admin/article-drafts.server";
 import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { getArticleById, type Article } from "~/.server/db/articles";
 import { articleAuthorIds, listAuthorChoices } from "~/.server/db/article-authors";
@@ -14,6 +15,7 @@ import { PreviewTools } from "~/components/admin/preview-tools";
 import { sanitizeArticleHtml } from "~/.server/sanitize";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ArticleForm } from "~/components/admin/article-form";
+import { KeptDraft } from "~/components/admin/kept-draft";
 import { useFormKey } from "~/components/admin/form-key";
 import { articleValuesFromRow } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
@@ -32,7 +34,7 @@ async function findArticle(id: string | undefined): Promise<Article | undefined 
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+  const staff = await requireStaff(request, "content");
   const article = await findArticle(params.id);
   if (!article) return data({ article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [] }, { status: article === null ? 500 : 404 });
   const authorIds = await articleAuthorIds(article.id);
@@ -42,19 +44,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     loadError: null,
     links: await listPreviewLinks("article", article.id),
     isPublic: isArticleRowPublic(article),
+    // The person's autosaved working copy, if any (kept-draft.tsx).
+    draft: await keptDraftFor(staff.userId, article.id),
     authorIds,
     authorChoices: await listAuthorChoices(authorIds),
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.updateError);
-  if (isRefusal(actor)) return actor;
-  const article = await findArticle(params.id);
-  if (!article) return data({ status: { tone: "error" as const, text: MSG.articleLoadError } }, { status: article === null ? 500 : 404 });
-  const preview = await previewIntent(request);
-  if (preview) return previewAction(preview, { type: "article", id: article.id, label: article.title, kind: "post" }, actor);
-  return saveArticleAction(request, actor, article);
+  // A session that ended: 401 with the form kept as typed (kept-draft.tsx), not the error page.
+  return keepFormOnSessionEnd(async () => {
+    const actor = await actingStaff(request, context, MSG.updateError);
+    if (isRefusal(actor)) return actor;
+    const article = await findArticle(params.id);
+    if (!article) return data({ status: { tone: "error" as const, text: MSG.articleLoadError } }, { status: article === null ? 500 : 404 });
+    const preview = await previewIntent(request);
+    if (preview) return previewAction(preview, { type: "article", id: article.id, label: article.title, kind: "post" }, actor);
+    return saveArticleAction(request, actor, article);
+  });
 }
 
 export default function ArticleEdit({ loaderData, actionData }: Route.ComponentProps) {
@@ -94,16 +101,26 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
         shareUrl={(actionData as PreviewActionData | undefined)?.shareUrl}
         links={loaderData.links}
       />
-      <ArticleForm
+      <KeptDraft
         key={`${key}-${article.id}`}
-        mode="edit"
-        version={article.version}
+        articleId={article.id}
+        draft={"draft" in loaderData ? loaderData.draft : { userId: "", autosave: null }}
         values={failed?.values ?? articleValuesFromRow(article, loaderData.authorIds)}
-        errors={failed?.errors}
-        currentImage={hasImage(article.img) ? { url: imageUrl("articles", article.img), alt: `Current picture of “${article.title}”` } : undefined}
-        authorChoices={loaderData.authorChoices}
-        currentSocialImage={hasImage(article.social_img) ? { url: imageUrl("articles", article.social_img), alt: `Current social picture of “${article.title}”` } : undefined}
-      />
+        version={article.version}
+      >
+        {(kept) => (
+          <ArticleForm
+            key={kept.key}
+            mode="edit"
+            version={kept.version}
+            values={kept.values}
+            errors={failed?.errors}
+            currentImage={hasImage(article.img) ? { url: imageUrl("articles", article.img), alt: `Current picture of “${article.title}”` } : undefined}
+            authorChoices={loaderData.authorChoices}
+            currentSocialImage={hasImage(article.social_img) ? { url: imageUrl("articles", article.social_img), alt: `Current social picture of “${article.title}”` } : undefined}
+          />
+        )}
+      </KeptDraft>
     </AdminPage>
   );
 }

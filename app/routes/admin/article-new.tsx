@@ -4,28 +4,36 @@ import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { saveArticleAction } from "~/.server/admin/articles.server";
+import { keepFormOnSessionEnd, keptDraftFor } from "~/.server/admin/article-drafts.server";
 import { listAuthorChoices } from "~/.server/db/article-authors";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ArticleForm } from "~/components/admin/article-form";
+import { KeptDraft } from "~/components/admin/kept-draft";
 import { useFormKey } from "~/components/admin/form-key";
 import { EMPTY_ARTICLE_VALUES } from "~/lib/forms/article";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
-  return { authorChoices: await listAuthorChoices() };
+  const staff = await requireStaff(request, "content");
+  // The person's autosaved working copy of a new article, if any (kept-draft.tsx).
+  return { authorChoices: await listAuthorChoices(), draft: await keptDraftFor(staff.userId, null) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.articleAddError);
-  if (isRefusal(actor)) return actor;
-  return saveArticleAction(request, actor);
+  // A session that ended: 401 with the form kept as typed (kept-draft.tsx), not the error page.
+  return keepFormOnSessionEnd(async () => {
+    const actor = await actingStaff(request, context, MSG.articleAddError);
+    if (isRefusal(actor)) return actor;
+    return saveArticleAction(request, actor);
+  });
 }
 
 export default function ArticleNew({ loaderData, actionData }: Route.ComponentProps) {
   const key = useFormKey(actionData);
   return (
     <AdminPage title="Add an article" back={{ to: "/dashboard/articles", label: "Manage Articles" }}>
-      <ArticleForm key={key} mode="create" values={actionData?.values ?? EMPTY_ARTICLE_VALUES} errors={actionData?.errors} authorChoices={loaderData.authorChoices} />
+      <KeptDraft key={key} articleId={null} draft={loaderData.draft} values={actionData?.values ?? EMPTY_ARTICLE_VALUES}>
+        {(kept) => <ArticleForm key={kept.key} mode="create" values={kept.values} errors={actionData?.errors} authorChoices={loaderData.authorChoices} />}
+      </KeptDraft>
     </AdminPage>
   );
 }

@@ -1,0 +1,268 @@
+/**
+ * Issue 12's pictures inside the body and drafts kept while writing, in
+ * Chromium against the built server (as a member of staff would):
+ * - "Insert picture" in the editor's toolbar: a modal dialog that asks for
+ *   the picture and its description (refused without one), the picture in
+ *   the body, saved, and shown on the public post as a lazy responsive
+ *   <picture> that loads; axe finds nothing with the dialog open;
+ * - autosave ~10 s after a change ("Draft saved at …", announced politely)
+ *   that leaves the published post as it is; opening the form again brings
+ *   the text back ("Restored your unsaved changes from …"), Discard drops it;
+ * - the session ends while writing (signed out on the server; the browser
+ *   still sends its old cookie): the autosave and the save are refused, the
+ *   form keeps the text and offers to sign in again; after signing in, the
+ *   form comes back with the text, and saving it works.
+ * Every working copy made here is saved or discarded (the server is shared).
+ */
+import sharp from "sharp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
+
+const stamp = Date.now();
+const TITLE = `Body pictures in the browser ${stamp}`;
+const SLUG = TITLE.replace(/\s+/g, "-");
+const ALT = "Toronto skyline seen from the islands";
+let base: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let cover: Buffer;
+let picture: Buffer;
+let editUrl = "";
+
+beforeAll(async () => {
+  base = sharedServerUrl();
+  browser = await launchBrowser();
+  ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
+  cover = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2d4f6c" } }).jpeg().toBuffer();
+  picture = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#8a6d3b" } }).jpeg().toBuffer();
+  await signInAsStaff(page, base);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+async function ready(p = page) {
+  await p.locator('main[data-hydrated="true"]').waitFor();
+  await p.getByTestId("rich-text-editor").waitFor();
+}
+
+async function status(text: string, p = page) {
+  await p.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
+}
+
+const body = (p = page) => p.getByRole("textbox", { name: /Article body/ });
+
+async function autosaved(p = page) {
+  await expect.poll(() => p.getByTestId("autosave-status").textContent(), { timeout: 25_000, interval: 250 }).toMatch(/^Draft saved at \d{1,2}:\d{2}/);
+}
+
+describe("pictures inside the article body", () => {
+  it("inserts a picture with its description from the editor's toolbar, saves, and shows it on the post", async () => {
+    await page.goto(`${base}/dashboard/articles/new`);
+    await ready();
+    await page.locator("#field-title").fill(TITLE);
+    await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: cover });
+    await page.locator("#field-category").selectOption("construction");
+    await page.getByLabel("No", { exact: true }).check();
+    await body().click();
+    await page.keyboard.type("Opening paragraph before the picture.");
+    await page.keyboard.press("Enter");
+
+    // The toolbar button opens a modal dialog; the focus goes into it.
+    const opener = page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: "Insert picture" });
+    expect(await opener.getAttribute("aria-haspopup")).toBe("dialog");
+    await opener.click();
+    const dialog = page.getByRole("dialog", { name: "Insert picture" });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("type"))).toBe("file");
+    expect(await axe(page)).toEqual([]);
+
+    // Refused without a picture and without a description.
+    await dialog.getByRole("button", { name: "Insert picture" }).click();
+    await dialog.getByText("Choose a JPEG, PNG, WebP or AVIF picture.", { exact: true }).waitFor();
+    await dialog.getByText("Describe the picture (alt text) for people who cannot see it.", { exact: true }).waitFor();
+    await dialog.getByLabel("Picture").setInputFiles({ name: "skyline.jpg", mimeType: "image/jpeg", buffer: picture });
+    await dialog.getByRole("button", { name: "Insert picture" }).click();
+    await dialog.getByText("Describe the picture (alt text) for people who cannot see it.", { exact: true }).waitFor();
+    expect(await dialog.getByLabel("Description (alt text)").getAttribute("aria-invalid")).toBe("true");
+    // Escape closes it and the focus goes back where it was (the editor: the button was clicked); nothing is inserted.
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.isContentEditable)).toBe(true);
+    expect(await body().locator("img").count()).toBe(0);
+
+    // By keyboard: the button opens it, Escape returns the focus to the button.
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Insert picture");
+
+    // Again: Enter in the description inserts it (and does not send the article form).
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await dialog.getByLabel("Picture").setInputFiles({ name: "skyline.jpg", mimeType: "image/jpeg", buffer: picture });
+    await dialog.getByLabel("Description (alt text)").fill(ALT);
+    await dialog.getByLabel("Description (alt text)").press("Enter");
+    await dialog.waitFor({ state: "detached", timeout: 20_000 });
+    const inserted = body().locator(`img[alt="${ALT}"]`);
+    await inserted.waitFor();
+    expect(await inserted.getAttribute("src")).toMatch(/^\/images\/articles\/body-[0-9a-f-]{36}\.jpg$/);
+    expect(await inserted.getAttribute("width")).toBe("1200");
+    expect(await inserted.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(1200);
+    await page.keyboard.type("Closing paragraph after the picture.");
+    expect(page.url()).toBe(`${base}/dashboard/articles/new`);
+
+    await page.getByRole("button", { name: "ADD ARTICLE" }).click();
+    await status("Article has been added successfully.");
+
+    const pub = await browser.newPage();
+    const res = await pub.goto(`${base}/post/${SLUG}`);
+    expect(res?.status()).toBe(200);
+    const shown = pub.locator(`main .prose-article picture img[alt="${ALT}"]`);
+    await shown.waitFor();
+    expect(await shown.getAttribute("loading")).toBe("lazy");
+    expect(await shown.getAttribute("width")).toBe("1200");
+    expect(await shown.getAttribute("height")).toBe("800");
+    expect(await shown.getAttribute("srcset")).toMatch(/body-[0-9a-f-]{36}-480\.webp 480w, \/images\/articles\/body-[0-9a-f-]{36}-960\.webp 960w$/);
+    expect(await pub.locator("main .prose-article picture source[type='image/avif']").getAttribute("srcset")).toMatch(/-960\.avif 960w$/);
+    await shown.scrollIntoViewIfNeeded();
+    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 15_000 }).toBe(true);
+    const text = await pub.locator("main").textContent();
+    expect(text).toContain("Opening paragraph before the picture.");
+    expect(text).toContain("Closing paragraph after the picture.");
+    await pub.close();
+
+    await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE.toLowerCase())}`);
+    await page.getByRole("link", { name: `Edit ${TITLE}` }).click();
+    await page.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
+    editUrl = page.url();
+    await ready();
+    // The editor shows the stored picture again.
+    await body().locator(`img[alt="${ALT}"]`).waitFor();
+  });
+});
+
+describe("drafts kept while writing", () => {
+  it("autosaves about 10 s after a change without changing the published post; the form brings the text back, Discard drops it", async () => {
+    await page.goto(editUrl);
+    await ready();
+    await body().click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" Autosaved addition.");
+    const typedAt = Date.now();
+    await autosaved();
+    const waited = Date.now() - typedAt;
+    expect(waited).toBeGreaterThan(8_000);
+    expect(waited).toBeLessThan(25_000);
+    expect(await page.getByTestId("autosave-status").getAttribute("aria-live")).toBe("polite");
+
+    // The live page is as it was.
+    const pub = await browser.newPage();
+    await pub.goto(`${base}/post/${SLUG}`);
+    expect(await pub.locator("main").textContent()).not.toContain("Autosaved addition.");
+    await pub.close();
+
+    // Another browser (no copy of its own) opens the form: the server's copy comes back.
+    const other = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+    await signInAsStaff(other.page, base);
+    await other.page.goto(editUrl);
+    await ready(other.page);
+    await other.page.getByTestId("kept-draft-notice").getByText(/^Restored your unsaved changes from /).waitFor();
+    await expect.poll(() => body(other.page).textContent()).toContain("Autosaved addition.");
+    expect(await axe(other.page)).toEqual([]);
+    await other.page.getByRole("button", { name: "Discard them" }).click();
+    await expect.poll(() => body(other.page).textContent()).not.toContain("Autosaved addition.");
+    await other.context.close();
+
+    // Discarded on the server and, here, the copy matched the server's: nothing comes back.
+    await page.reload();
+    await ready();
+    await page.waitForTimeout(1_000);
+    expect(await page.getByTestId("kept-draft-notice").textContent()).toBe("");
+    expect(await body().textContent()).not.toContain("Autosaved addition.");
+  });
+
+  it("keeps the text when the session ends while writing, and brings it back after signing in again", async () => {
+    await page.goto(editUrl);
+    await ready();
+    await body().click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" Written before the session ended.");
+
+    // The session ends on the server (signed out elsewhere); this browser still sends its old cookie.
+    const old = (await context.cookies()).filter((c) => c.name.includes("session_token"));
+    expect(old.length).toBeGreaterThan(0);
+    const out = await page.request.post(`${base}/logout`, { headers: { origin: base }, maxRedirects: 0 });
+    expect(out.status()).toBe(302);
+    await context.addCookies(old);
+
+    await page.keyboard.type(" And after.");
+    await page.locator("#field-title").fill(`${TITLE} (edited while signed out)`);
+    // The autosave is refused: the form says so and keeps everything.
+    const notice = page.getByTestId("kept-draft-notice");
+    await notice.getByText(/^Your session has ended\. Sign in again; nothing was saved\./).waitFor({ timeout: 25_000 });
+    // So is the save: the status says so, and the page is still the form with the text.
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status("Your session has ended. Sign in again; nothing was saved.");
+    expect(page.url()).toBe(editUrl);
+    expect(await body().textContent()).toContain("Written before the session ended. And after.");
+    expect(await page.locator("#field-title").inputValue()).toBe(`${TITLE} (edited while signed out)`);
+    expect(await axe(page)).toEqual([]);
+
+    await notice.getByRole("link", { name: "Sign in again" }).click();
+    await page.waitForURL(/\/admin\?redirectTo=/);
+    await page.getByLabel("Email").fill(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(editUrl);
+    await ready();
+    await page.getByTestId("kept-draft-notice").getByText(/^Restored your unsaved changes from /).waitFor();
+    await expect.poll(() => body().textContent()).toContain("Written before the session ended. And after.");
+    expect(await page.locator("#field-title").inputValue()).toBe(`${TITLE} (edited while signed out)`);
+
+    // Saved for real now; nothing is offered again afterwards.
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status("Article was updated successfully.");
+    const pub = await browser.newPage();
+    await pub.goto(`${base}/post/${SLUG}-edited-while-signed-out`);
+    expect(await pub.locator("main").textContent()).toContain("Written before the session ended. And after.");
+    await pub.close();
+    await page.reload();
+    await ready();
+    await page.waitForTimeout(1_000);
+    expect(await page.getByTestId("kept-draft-notice").textContent()).toBe("");
+  });
+
+  it("a new article's draft is kept apart until its first save (no duplicate articles)", async () => {
+    const title = `Autosaved new article ${stamp}`;
+    await page.goto(`${base}/dashboard/articles/new`);
+    await ready();
+    await page.locator("#field-title").fill(title);
+    await body().click();
+    await page.keyboard.type("Not saved yet.");
+    await autosaved();
+    await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title.toLowerCase())}`);
+    expect(await page.getByRole("link", { name: `Edit ${title}` }).count()).toBe(0);
+    await page.goto(`${base}/dashboard/articles/new`);
+    await ready();
+    await page.getByTestId("kept-draft-notice").getByText(/^Restored your unsaved changes from /).waitFor();
+    expect(await page.locator("#field-title").inputValue()).toBe(title);
+    await page.getByRole("button", { name: "Discard them" }).click();
+    expect(await page.locator("#field-title").inputValue()).toBe("");
+    await page.getByTestId("autosave-status").getByText("Unsaved changes discarded.").waitFor();
+  });
+
+  it("cleans up: the article goes to the Trash", async () => {
+    await page.goto(editUrl.replace(/\/\d+\/edit$/, `?q=${encodeURIComponent(TITLE.toLowerCase())}`));
+    const name = `${TITLE} (edited while signed out)`;
+    await page.getByRole("button", { name: `Delete ${name}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await status("Article has been deleted successfully.");
+  });
+});
