@@ -114,7 +114,7 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
             <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
           ) : (
             <>
-              <ArticleGrid articles={articles} eagerCount={1} />
+              <ArticleGrid articles={articles} eagerCount={1} headingLevel={author ? 3 : 2} />
               <Pagination page={page} pageCount={pageCount} href={(p) => insightsHref(filter, p, author?.slug)} />
             </>
           )}
