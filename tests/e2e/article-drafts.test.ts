@@ -239,14 +239,21 @@ describe("drafts kept while writing", () => {
     expect(await page.getByTestId("kept-draft-notice").textContent()).toBe("");
   });
 
-  it("a new article's draft is kept apart until its first save (no duplicate articles)", async () => {
+  it("a new article's draft is saved when the tab is hidden and kept apart until its first save (no duplicate articles)", async () => {
     const title = `Autosaved new article ${stamp}`;
     await page.goto(`${base}/dashboard/articles/new`);
     await ready();
     await page.locator("#field-title").fill(title);
     await body().click();
     await page.keyboard.type("Not saved yet.");
+    // The tab is hidden: saved at once, not 10 s later.
+    const hiddenAt = Date.now();
+    await page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
     await autosaved();
+    expect(Date.now() - hiddenAt).toBeLessThan(5_000);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title.toLowerCase())}`);
     expect(await page.getByRole("link", { name: `Edit ${title}` }).count()).toBe(0);
     await page.goto(`${base}/dashboard/articles/new`);
