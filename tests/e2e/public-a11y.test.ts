@@ -5,7 +5,7 @@
  * changes style), with the phone menu open: zero findings. The Nu HTML
  * Checker on every public page's HTML: zero errors. (tests/e2e/a11y-checkers.ts)
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
 import { launchBrowser, sharedServerUrl } from "./support";
@@ -32,52 +32,59 @@ describe.each([
   ["desktop", DESKTOP],
   ["phone", PHONE],
 ])("axe, HTML_CodeSniffer and IBM Equal Access at %s size", (_name, viewport) => {
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
-  beforeAll(async () => {
-    ({ context, page, errors } = await trackedPage(browser, { viewport }));
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
-
-  it.each(PUBLIC_PAGES)("find nothing on %s, before scrolling and scrolled", async (path) => {
-    const found: Record<string, Finding[]> = {};
-    await page.goto(base + path);
-    await enhanced(page);
-    // Unscrolled, as a visitor first sees the page (sections that fade in are revealed first, then back to the top).
-    await scrollThrough(page);
-    expect(await page.evaluate(() => window.scrollY)).toBe(0);
-    await check(page, "top", found);
-    await page.evaluate(() => window.scrollTo(0, 400));
-    await page.waitForTimeout(400);
-    await check(page, "scrolled", found);
-    expect(found).toEqual({});
-    expect(errors.filter((e) => !/404/.test(e))).toEqual([]);
-  });
-
-  if (viewport === PHONE) {
-    it.each(["/", "/team"])("find nothing on %s with the menu open", async (path) => {
+  // Pages are checked a few at a time, each in its own browser page: most of a page's
+  // time is waiting (network idle, the fade-ins' transitions), which the others' checks fill.
+  it.concurrent.for(PUBLIC_PAGES)("find nothing on %s, before scrolling and scrolled", async (path, { expect }) => {
+    const { context, page, errors } = await trackedPage(browser, { viewport });
+    try {
       const found: Record<string, Finding[]> = {};
       await page.goto(base + path);
       await enhanced(page);
-      await scrollThrough(page); // lazy content (the map's frame) loaded, as in the other checks
-      await page.getByRole("button", { name: "Menu" }).click();
-      await check(page, "menu open", found);
+      // Unscrolled, as a visitor first sees the page (sections that fade in are revealed first, then back to the top).
+      await scrollThrough(page);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await check(page, "top", found);
+      await page.evaluate(() => window.scrollTo(0, 400));
+      await page.waitForTimeout(400);
+      await check(page, "scrolled", found);
       expect(found).toEqual({});
+      expect(errors.filter((e) => !/404/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  if (viewport === PHONE) {
+    it.concurrent.for(["/", "/team"])("find nothing on %s with the menu open", async (path, { expect }) => {
+      const { context, page } = await trackedPage(browser, { viewport });
+      try {
+        const found: Record<string, Finding[]> = {};
+        await page.goto(base + path);
+        await enhanced(page);
+        await scrollThrough(page); // lazy content (the map's frame) loaded, as in the other checks
+        await page.getByRole("button", { name: "Menu" }).click();
+        await check(page, "menu open", found);
+        expect(found).toEqual({});
+      } finally {
+        await context.close();
+      }
     });
   }
 
-  it.each(["/", "/insights"])("find nothing on %s with the header's search box open", async (path) => {
-    const found: Record<string, Finding[]> = {};
-    await page.goto(base + path);
-    await enhanced(page);
-    await scrollThrough(page);
-    await page.locator("header").getByRole("button", { name: "Search" }).click();
-    await page.locator("header").getByLabel("Search the site").fill("insurance");
-    await check(page, "search box open", found);
-    expect(found).toEqual({});
+  it.concurrent.for(["/", "/insights"])("find nothing on %s with the header's search box open", async (path, { expect }) => {
+    const { context, page } = await trackedPage(browser, { viewport });
+    try {
+      const found: Record<string, Finding[]> = {};
+      await page.goto(base + path);
+      await enhanced(page);
+      await scrollThrough(page);
+      await page.locator("header").getByRole("button", { name: "Search" }).click();
+      await page.locator("header").getByLabel("Search the site").fill("insurance");
+      await check(page, "search box open", found);
+      expect(found).toEqual({});
+    } finally {
+      await context.close();
+    }
   });
 
   it("show a visible focus ring and a working skip link", async () => {
