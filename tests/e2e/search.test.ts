@@ -40,6 +40,8 @@ describe("/search without JavaScript", () => {
     await box.press("Enter");
     await page.waitForURL(/\/search\?q=insurance$/);
     expect(await status(page)).toMatch(/^\d+ results for “insurance”, 1–10 shown$/);
+    // The count is at the start of the title too: a screen reader reads it as the results page loads.
+    expect(await page.title()).toBe(`${await status(page)} | Harrow Kline LLP`);
     const titles = await resultTitles(page);
     expect(titles).toHaveLength(10);
     expect(titles).toContain("Insurance Defence");
@@ -71,6 +73,7 @@ describe("/search without JavaScript", () => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false, viewport: PHONE });
     await page.goto(base + "/search?q=qqqzzz");
     expect(await status(page)).toBe("No results for “qqqzzz”");
+    expect(await page.title()).toBe("No results for “qqqzzz” | Harrow Kline LLP");
     expect(await page.locator("main").getByRole("link", { name: "our team" }).getAttribute("href")).toBe("/team");
     expect(await page.locator("main").getByRole("link", { name: "news & insights" }).getAttribute("href")).toBe("/insights");
     await context.close();

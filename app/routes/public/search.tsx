@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export function meta({ matches, data }: Route.MetaArgs) {
   return publicMeta(matches, {
-    title: data?.q ? `Search: ${data.q.slice(0, 60)}` : "Search",
+    title: data?.q ? searchStatus({ ...data, q: data.q.slice(0, 60) }) : "Search",
     description: "Search the lawyers, insights and practice areas of the firm.",
     path: "/search",
     noindex: true,
@@ -55,21 +55,30 @@ function Marked({ parts }: { parts: HighlightPart[] }) {
   );
 }
 
+/**
+ * What the search found, in words: shown in the page's status region and at the
+ * start of its title (a screen reader reads the title when the results page
+ * loads; a live region filled before the load is not announced).
+ */
+function searchStatus(data: Pick<Route.ComponentProps["loaderData"], "q" | "kind" | "terms" | "counts" | "total" | "more" | "page" | "pageCount" | "items" | "nearMatches">): string {
+  const { q, kind, terms, counts, total, more, page, pageCount, items, nearMatches } = data;
+  const all = counts.lawyers + counts.insights + counts.practice;
+  const quoted = `“${q}”`;
+  const first = (page - 1) * SEARCH_PAGE_SIZE + 1;
+  if (!q) return "Type a name, a subject or a few words and press Search.";
+  if (terms.length === 0 || all === 0) return `No results for ${quoted}`;
+  if (total === 0) return `No ${KIND_LABELS[kind].toLowerCase()} for ${quoted}`;
+  return `${total.toLocaleString("en-CA")}${more ? "+" : ""} ${total === 1 && !more ? "result" : "results"} for ${quoted}${nearMatches ? " (close matches)" : ""}${
+    pageCount > 1 ? `, ${first}–${first + items.length - 1} shown` : ""
+  }`;
+}
+
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { q, kind, terms, counts, total, more, page, pageCount, items, nearMatches, shortened } = loaderData;
   const searched = terms.length > 0;
   const all = counts.lawyers + counts.insights + counts.practice;
   const countOf = (k: SearchKind) => (k === "all" ? all : counts[k]);
-  const quoted = `“${q}”`;
-  const first = (page - 1) * SEARCH_PAGE_SIZE + 1;
-  let status: string;
-  if (!q) status = "Type a name, a subject or a few words and press Search.";
-  else if (!searched || all === 0) status = `No results for ${quoted}`;
-  else if (total === 0) status = `No ${KIND_LABELS[kind].toLowerCase()} for ${quoted}`;
-  else
-    status = `${total.toLocaleString("en-CA")}${more ? "+" : ""} ${total === 1 && !more ? "result" : "results"} for ${quoted}${nearMatches ? " (close matches)" : ""}${
-      pageCount > 1 ? `, ${first}–${first + items.length - 1} shown` : ""
-    }`;
+  const status = searchStatus(loaderData);
 
   return (
     <main id="main" tabIndex={-1} className="outline-none">
