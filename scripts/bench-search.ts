@@ -145,7 +145,7 @@ async function main() {
     const queries: { label: string; q: string; target: boolean }[] = [
       { label: "common word", q: "insurance", target: true },
       { label: "rare word", q: "zeppelin", target: true },
-      { label: "two words", q: "coverage dispute", target: true },
+      { label: "two words", q: "ransomware notification", target: true },
       { label: "two words, both common", q: "insurance claim", target: false },
       { label: "prefix as typed", q: "constr", target: false },
       { label: "typo (near matches)", q: "witcombe", target: false },
