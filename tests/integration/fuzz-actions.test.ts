@@ -435,7 +435,7 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/article-picture.ts": { base: () => ({ alt: "The boardroom" }), file: "picture" },
   "routes/admin/article-autosave.ts": {
     base: () => ({ intent: "save", article: "new", values: JSON.stringify({ title: "Half", copy: "<p>Half a thought</p>" }) }),
-    more: () => [{ intent: "discard", article: "new" }, { intent: "save", article: String(existing.articleId), version: "1", values: JSON.stringify({ copy: "<p>x</p>" }) }],
+    more: (): Form[] => [{ intent: "discard", article: "new" }, { intent: "save", article: String(existing.articleId), version: "1", values: JSON.stringify({ copy: "<p>x</p>" }) }],
   },
   "routes/admin/hours.tsx": { base: () => ({ start_time: "9:00", end_time: "5:00" }) },
   "routes/admin/trash.tsx": { base: () => ({ intent: "restore", kind: "article", id: String(existing.articleId) }) },
