@@ -83,7 +83,7 @@ export function KeptDraft(props: {
   const navigation = useNavigation();
   const actionData = useActionData() as { sessionEnded?: boolean; values?: unknown } | undefined;
   const wrapper = useRef<HTMLDivElement>(null);
-  const [restored, setRestored] = useState<{ values: ArticleFormValues; version?: number; at: Date; generation: number } | null>(null);
+  const [restored, setRestored] = useState<{ values: ArticleFormValues; version?: number; at: Date } | null>(null);
   const [generation, setGeneration] = useState(0);
   const [status, setStatus] = useState("");
   const [sessionEnded, setSessionEnded] = useState(false);
@@ -101,7 +101,21 @@ export function KeptDraft(props: {
     return f ? draftValuesOf(new FormData(f)) : undefined;
   };
 
-  // Opening: bring back the newest kept copy that differs from what the form shows.
+  const send = useCallback(async (intent: "save" | "discard", values?: DraftValues, leaving = false): Promise<Response | undefined> => {
+    const body = new FormData();
+    body.append("intent", intent);
+    body.append("article", live.current.articleId === null ? "new" : String(live.current.articleId));
+    if (live.current.version) body.append("version", String(live.current.version));
+    if (values) body.append("values", JSON.stringify(values));
+    const size = values ? JSON.stringify(values).length : 0;
+    try {
+      return await fetch(AUTOSAVE_URL, { method: "POST", body, headers: { Accept: "application/json" }, keepalive: leaving && size < KEEPALIVE_MAX });
+    } catch {
+      return undefined;
+    }
+  }, []);
+
+  // Opening: bring back the newest kept copy that differs from what the form shows (once, after hydration).
   useEffect(() => {
     if (!hydrated) return;
     if (actionData) return; // a refused save shows what was just typed
@@ -123,23 +137,8 @@ export function KeptDraft(props: {
     }
     const next = generation + 1;
     setGeneration(next);
-    setRestored({ values: articleValuesFromForm(newest.values), version: newest.baseVersion ?? props.version, at: newest.at, generation: next });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    setRestored({ values: articleValuesFromForm(newest.values), version: newest.baseVersion ?? props.version, at: newest.at });
   }, [hydrated]);
-
-  const send = useCallback(async (intent: "save" | "discard", values?: DraftValues, leaving = false): Promise<Response | undefined> => {
-    const body = new FormData();
-    body.append("intent", intent);
-    body.append("article", live.current.articleId === null ? "new" : String(live.current.articleId));
-    if (live.current.version) body.append("version", String(live.current.version));
-    if (values) body.append("values", JSON.stringify(values));
-    const size = values ? JSON.stringify(values).length : 0;
-    try {
-      return await fetch(AUTOSAVE_URL, { method: "POST", body, headers: { Accept: "application/json" }, keepalive: leaving && size < KEEPALIVE_MAX });
-    } catch {
-      return undefined;
-    }
-  }, []);
 
   // Watching the form: a browser copy of every change, the server copy ~10 s later and when the tab is hidden.
   useEffect(() => {
@@ -234,7 +233,6 @@ export function KeptDraft(props: {
       window.removeEventListener("pagehide", onPageHide);
     };
     // Started again when the form is remounted (restored or discarded).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hydrated, generation, send]);
 
   // The article form's own save: no autosave meanwhile; after it succeeded (a redirect), nothing is kept.
