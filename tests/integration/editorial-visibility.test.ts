@@ -7,11 +7,13 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { onContentChange } from "~/.server/content-events";
-import { createArticle, getArticleById, listArticlePage, listLatestArticles, updateArticle } from "~/.server/db/articles";
+import { createArticle, deleteArticle, getArticleById, listArticlePage, listLatestArticles, updateArticle } from "~/.server/db/articles";
+import { EditConflict, listRevisions } from "~/.server/db/revisions";
+import { restoreFromTrash } from "~/.server/db/trash";
 import { auditLog } from "~/.server/db/schema";
 import { isPublicPicture } from "~/.server/db/seo";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
-import { createTeamMember, getTeamMemberById, listTeamCards, updateTeamMember } from "~/.server/db/team";
+import { createTeamMember, deleteTeamMember, getTeamMemberById, listTeamCards, updateTeamMember } from "~/.server/db/team";
 import { runScheduledPublishing } from "~/.server/jobs";
 import { createScheduler } from "~/.server/scheduler";
 import { loader as feed } from "~/routes/seo/feed";
@@ -163,6 +165,40 @@ describe("scheduled publishing", () => {
     expect(results.reduce((n, r) => n + r.articlesPublished, 0)).toBe(1);
     const entries = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(a.id)));
     expect(entries.filter((e) => e.action === "publish")).toHaveLength(1);
+  });
+
+  it("records the version it makes as a revision, so an editor saving an older one is told scheduled publishing saved in between", async () => {
+    const a = await createArticle({ ...base, title: "Open In An Editor", category: "cyber", state: { status: "scheduled", publishAt: new Date(Date.now() + 1000) } }, TEST_ACTOR);
+    const opened = (await getArticleById(a.id))!.version;
+    await runScheduledPublishing(new Date(Date.now() + 60_000));
+    const revisions = await listRevisions("article", a.id);
+    expect(revisions[0]).toMatchObject({ version: opened + 1, actor_label: "scheduled publishing" });
+    expect((revisions[0]!.fields as { status: string }).status).toBe("published");
+    const refused = await updateArticle(a.id, { ...base, title: "Open In An Editor", category: "cyber", expectedVersion: opened }, TEST_ACTOR).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EditConflict);
+    expect(refused).toMatchObject({ savedBy: "scheduled publishing" });
+    expect((refused as EditConflict).savedAt).toBeInstanceOf(Date);
+  });
+
+  it("leaves an article or member in the Trash as it is; once restored, the next run applies its time", async () => {
+    const soon = new Date(Date.now() + 1000);
+    const a = await createArticle({ ...base, title: "Trashed Before Its Time", category: "cyber", state: { status: "scheduled", publishAt: soon } }, TEST_ACTOR);
+    const m = await createTeamMember({ ...member("Trashed Newcomer"), visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } }, TEST_ACTOR);
+    await deleteArticle(a.id, TEST_ACTOR);
+    await deleteTeamMember(m.id, TEST_ACTOR);
+    const later = new Date(Date.now() + 60_000);
+    await runScheduledPublishing(later);
+    expect((await getArticleById(a.id, { withTrashed: true }))!.status).toBe("scheduled");
+    expect((await getTeamMemberById(m.id, { withTrashed: true }))!.visible).toBe(false);
+    const entries = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(a.id)));
+    expect(entries.filter((e) => e.action === "publish")).toHaveLength(0);
+    await restoreFromTrash("article", a.id, TEST_ACTOR);
+    await restoreFromTrash("team", m.id, TEST_ACTOR);
+    await runScheduledPublishing(later);
+    expect((await getArticleById(a.id))!.status).toBe("published");
+    expect((await getTeamMemberById(m.id))!.visible).toBe(true);
+    await deleteArticle(a.id, TEST_ACTOR);
+    await deleteTeamMember(m.id, TEST_ACTOR);
   });
 
   it("applies a member's visible-from and hidden-from times", async () => {

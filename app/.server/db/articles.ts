@@ -1,5 +1,5 @@
 /** Queries for articles (table `articles`). */
-import { and, asc, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { articleSlug, uniqueSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
@@ -314,10 +314,13 @@ export async function publishDueArticles(actor: Actor, now = new Date()): Promis
     const rows = await tx
       .update(articles)
       .set({ status: "published", updated_at: now, version: sql`${articles.version} + 1` })
-      .where(and(eq(articles.status, "scheduled"), lte(articles.published_at, now)))
+      // An article in the Trash stays as it is (scheduled) until it is restored.
+      .where(and(eq(articles.status, "scheduled"), lte(articles.published_at, now), isNull(articles.deleted_at)))
       .returning();
     for (const row of rows) {
       await recordAudit(tx, actor, { action: "publish", itemType: "article", itemId: row.id, itemLabel: row.title, changes: { status: { before: "scheduled", after: "published" } } });
+      // The new version has its revision, so History and an editor's conflict message name "scheduled publishing".
+      await recordRevision(tx, "article", { ...row, authors: await authorsOf(tx, row.id) }, actor, now);
     }
     return rows;
   });

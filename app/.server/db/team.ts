@@ -1,5 +1,5 @@
 /** Queries for team members (table `team`). */
-import { and, asc, eq, ilike, isNotNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { lawyerSlug, uniqueSlug } from "~/lib/slug";
 import { sortTeam } from "~/lib/team-order";
 import { fieldChanges, recordAudit, type Actor } from "../audit";
@@ -194,18 +194,21 @@ export async function countTeam(): Promise<number> {
  */
 export async function applyDueTeamVisibility(actor: Actor, now = new Date()): Promise<{ shown: number; hidden: number }> {
   const result = await db().transaction(async (tx) => {
+    // A member in the Trash stays as they are until restored.
     const shown = await tx
       .update(team)
       .set({ visible: true, visible_from: null, updated_at: now, version: sql`${team.version} + 1` })
-      .where(and(isNotNull(team.visible_from), lte(team.visible_from, now)))
-      .returning({ id: team.id, full_name: team.full_name });
+      .where(and(isNotNull(team.visible_from), lte(team.visible_from, now), isNull(team.deleted_at)))
+      .returning();
     const hidden = await tx
       .update(team)
       .set({ visible: false, hidden_from: null, updated_at: now, version: sql`${team.version} + 1` })
-      .where(and(isNotNull(team.hidden_from), lte(team.hidden_from, now)))
-      .returning({ id: team.id, full_name: team.full_name });
+      .where(and(isNotNull(team.hidden_from), lte(team.hidden_from, now), isNull(team.deleted_at)))
+      .returning();
     for (const m of shown) await recordAudit(tx, actor, { action: "publish", itemType: "team", itemId: m.id, itemLabel: m.full_name, changes: { visible: { before: false, after: true } } });
     for (const m of hidden) await recordAudit(tx, actor, { action: "unpublish", itemType: "team", itemId: m.id, itemLabel: m.full_name, changes: { visible: { before: true, after: false } } });
+    // Each new version has its revision (History, and the conflict message of someone editing meanwhile).
+    for (const m of [...shown, ...hidden]) await recordRevision(tx, "team", m, actor, now);
     return { shown: shown.length, hidden: hidden.length };
   });
   if (result.shown || result.hidden) contentChanged("team");
