@@ -1,8 +1,8 @@
 /**
  * Several instances behind the reference nginx (deploy/nginx/harrow-kline.conf)
  * on one PostgreSQL and one S3-compatible bucket behave as one site:
- * - the proxy caches public pages, never the sign-in page, the dashboard or
- *   a request with a cookie;
+ * - the proxy caches public pages, never the sign-in page, the dashboard,
+ *   previews or a request with a cookie;
  * - a session made through one instance is accepted by the others, and
  *   sign-in limits count failures made through any instance;
  * - a staff save through one instance shows through the proxy and on the others;
@@ -67,7 +67,8 @@ describe("several instances behind the reference nginx", () => {
       }
     }
 
-    for (const path of ["/admin", "/dashboard", "/healthz", "/readyz"]) {
+    // Previews too: a shared preview link is opened without a cookie, and a revoked one must stop at once.
+    for (const path of ["/admin", "/dashboard", "/healthz", "/readyz", "/preview/shared/post/not-a-token"]) {
       for (let i = 0; i < 3; i++) {
         const r = await fetch(`${c.url}${path}`, { redirect: "manual" });
         expect(r.headers.get("x-proxy-cache"), path).toBe("BYPASS");
