@@ -233,6 +233,10 @@ async function databaseAnswers(): Promise<boolean> {
   }
 }
 
+/** Pages rendered again at once after a content change: the most recently used ones. */
+const WARM_PAGES = 12;
+const acceptFor = (key: string) => (key.includes(".data") ? "*/*" : "text/html");
+
 /**
  * The production request handler: public GET pages are answered from the
  * page cache (filled by rendering through React Router's fetch handler
@@ -241,7 +245,6 @@ async function databaseAnswers(): Promise<boolean> {
 export function createServerHandler(build: ServerBuild) {
   const app = createApp({ static: true });
   const cache = new PageCache();
-  onContentChange(() => cache.clear());
   const render = createFetchHandler(build, "production");
   const headers = baseSecurityHeaders();
   const origin = new URL(getEnv().publicUrl);
@@ -288,6 +291,32 @@ export function createServerHandler(build: ServerBuild) {
     return pending;
   }
 
+  /**
+   * After a content change (a save here, or in another process through NOTIFY) the
+   * pages visitors used most recently are rendered again at once, one at a time,
+   * instead of by the next visitor of each: that visitor, and a proxy refreshing
+   * its copy at the end of the second (decision 0008), get the new page from
+   * memory rather than waiting for a render. A further change starts over.
+   */
+  let warming = 0;
+  async function warm(keys: string[], run: number) {
+    for (const key of keys) {
+      if (run !== warming || state.shuttingDown) return;
+      try {
+        await renderOnce(key, acceptFor(key));
+      } catch {
+        return; // the database is not answering: visitors get the last good copy meanwhile
+      }
+    }
+  }
+  onContentChange(() => {
+    const keys = cache.recentKeys(WARM_PAGES);
+    cache.clear();
+    const run = ++warming;
+    // After every other listener of this change has run (the team memo is cleared by its own).
+    if (cacheEnabled && keys.length) setImmediate(() => void warm(keys, run));
+  });
+
   /** A response not from the cache: security headers, a CSP for its own inline scripts, never stored. */
   function sendUncached(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer) {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -302,7 +331,7 @@ export function createServerHandler(build: ServerBuild) {
     res.setHeader("X-Request-Id", requestId);
     cache.misses++;
     try {
-      const rendered = await renderOnce(key, key.includes(".data") ? "*/*" : "text/html");
+      const rendered = await renderOnce(key, acceptFor(key));
       if ("entry" in rendered) {
         res.setHeader("X-Cache", "MISS");
         // A render that began before a staff save is sent, but a proxy must not keep it.

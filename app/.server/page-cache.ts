@@ -145,6 +145,12 @@ export class PageCache {
     return true;
   }
 
+  /** The keys of the `n` most recently used pages, most recent first. */
+  recentKeys(n: number): string[] {
+    const keys = [...this.entries.keys()];
+    return keys.slice(Math.max(0, keys.length - n)).reverse();
+  }
+
   clear() {
     this.generation++;
     if (this.entries.size) {

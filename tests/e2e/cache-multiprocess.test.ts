@@ -1,6 +1,7 @@
 /**
  * Several server processes on one PostgreSQL stay fresh: each caches public
- * pages, and a save in another process clears them (LISTEN/NOTIFY).
+ * pages, and a save in another process clears them (LISTEN/NOTIFY) and renders
+ * again the pages visitors used most recently.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -82,6 +83,33 @@ describe("page cache across processes", () => {
       await expect
         .poll(async () => (await (await fetch(`${s.url}/sitemap.xml`)).text()).includes("/lawyer/Notified-Person"), { timeout: 3000 })
         .toBe(true);
+    }
+  });
+
+  it("after a save, the pages visitors used are rendered again at once: the next visitor gets the new page from memory", async (ctx) => {
+    if (!available) ctx.skip();
+    for (const s of servers) {
+      for (const path of ["/team", "/insights"]) await fetch(`${s.url}${path}`);
+      expect((await fetch(`${s.url}/team`)).headers.get("x-cache")).toBe("HIT");
+    }
+    await createTeamMember({
+      full_name: "Warmed Person",
+      title: "Associate",
+      email: "wp@example.com",
+      extension: 151,
+      mobile: "",
+      desc: "",
+      img: "",
+      AOP: ["cyber"],
+      area_details: [],
+      staff: [],
+    }, TEST_ACTOR);
+    // No request meanwhile: the saving process and the notified one render the pages themselves.
+    await new Promise((r) => setTimeout(r, 2000));
+    for (const s of servers) {
+      const first = await fetch(`${s.url}/team`);
+      expect(first.headers.get("x-cache")).toBe("HIT");
+      expect(await first.text()).toContain("Warmed Person");
     }
   });
 });
