@@ -21,10 +21,12 @@ export function enhanceFadeIns() {
     },
     { threshold: [0, 0.1, 0.25, 0.5] },
   );
-  for (const section of document.querySelectorAll<HTMLElement>("#main .fade-section")) {
-    if (section.getBoundingClientRect().top > window.innerHeight) {
-      section.classList.add("fade-pending");
-      observer.observe(section);
-    }
+  // Every position read before any class is changed: one layout, not one per section.
+  const sections = [...document.querySelectorAll<HTMLElement>("#main .fade-section")];
+  const fold = window.innerHeight;
+  const below = sections.filter((section) => section.getBoundingClientRect().top > fold);
+  for (const section of below) {
+    section.classList.add("fade-pending");
+    observer.observe(section);
   }
 }
