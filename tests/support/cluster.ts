@@ -4,7 +4,9 @@
  * (s3rver), N production instances with their own DATA_DIR, and nginx with
  * the reference configuration in front. Demo content is seeded into the
  * database and the bucket first. Used by tests/e2e/multi-instance.test.ts and
- * `npm run bench:proxy`. Needs `npm run build` and Debian's nginx.
+ * `npm run bench:proxy`. Needs `npm run build` and Debian's nginx — unless
+ * started with `proxy: false` (tests/e2e/editorial-schedule.test.ts): then no
+ * nginx, and the site's address (PUBLIC_URL) is the first instance's.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -18,11 +20,13 @@ import { startS3, type TestBucket } from "./s3";
 
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-export type Cluster = {
+export type Cluster = ClusterWithoutProxy & { nginx: RunningNginx };
+
+/** A cluster started with `proxy: false`: `url` is the first instance's address. */
+export type ClusterWithoutProxy = {
   databaseUrl: string;
   bucket: TestBucket;
-  nginx: RunningNginx;
-  /** The site's address: through the proxy. */
+  /** The site's address (PUBLIC_URL): through the proxy, or the first instance's without one. */
   url: string;
   instances: RunningServer[];
   /** The environment every instance runs with. */
@@ -54,16 +58,21 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-export async function startCluster(
-  options: {
-    instances?: number;
-    env?: Record<string, string>;
-    extraServer?: string;
-    nginxWorkers?: number;
-    accessLog?: boolean;
-    log?: (m: string) => void;
-  } = {},
-): Promise<Cluster> {
+type ClusterOptions = {
+  instances?: number;
+  env?: Record<string, string>;
+  /** Start nginx in front (default true). */
+  proxy?: boolean;
+  extraServer?: string;
+  nginxWorkers?: number;
+  accessLog?: boolean;
+  log?: (m: string) => void;
+};
+
+export async function startCluster(options: ClusterOptions & { proxy: false }): Promise<ClusterWithoutProxy>;
+export async function startCluster(options?: ClusterOptions & { proxy?: true }): Promise<Cluster>;
+export async function startCluster(options: ClusterOptions = {}): Promise<ClusterWithoutProxy | Cluster> {
+  const proxy = options.proxy !== false;
   const log = options.log ?? (() => {});
   const name = `firm_cluster_${randomBytes(4).toString("hex")}`;
   const url = new URL(ADMIN_DATABASE_URL);
@@ -101,29 +110,31 @@ export async function startCluster(
 
     const count = options.instances ?? 2;
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
-    const proxyPort = await freePort();
-    const siteUrl = `http://127.0.0.1:${proxyPort}`;
+    const proxyPort = proxy ? await freePort() : 0;
+    // startServer's address for an instance is http://localhost:{port}.
+    const siteUrl = proxy ? `http://127.0.0.1:${proxyPort}` : `http://localhost:${ports[0]}`;
     const env = {
       DATABASE_URL: databaseUrl,
       ...bucket.env,
-      TRUST_PROXY: "true",
+      ...(proxy ? { TRUST_PROXY: "true" } : {}),
       PUBLIC_URL: siteUrl,
       AUTH_SECRET: randomBytes(32).toString("hex"),
       ...options.env,
     };
     log(`starting ${count} instances…`);
     instances.push(...(await Promise.all(ports.map((port) => startServer({ port, env, quiet: true })))));
-    nginx = await startNginx({
-      instances: ports.map((p) => `127.0.0.1:${p}`),
-      port: proxyPort,
-      extraServer: options.extraServer,
-      workers: options.nginxWorkers,
-      accessLog: options.accessLog,
-    });
-    const cluster: Cluster = {
+    if (proxy) {
+      nginx = await startNginx({
+        instances: ports.map((p) => `127.0.0.1:${p}`),
+        port: proxyPort,
+        extraServer: options.extraServer,
+        workers: options.nginxWorkers,
+        accessLog: options.accessLog,
+      });
+    }
+    const cluster: ClusterWithoutProxy = {
       databaseUrl,
       bucket,
-      nginx,
       url: siteUrl,
       instances,
       env,
@@ -138,7 +149,7 @@ export async function startCluster(
       },
       stop,
     };
-    return cluster;
+    return nginx ? { ...cluster, nginx } : cluster;
   } catch (error) {
     await stop();
     throw error;
