@@ -5,7 +5,8 @@
  * - a loader answers 503 (the friendly "We'll be right back" page), never a
  *   500 and never the sign-in redirect (the session was not found to be bad);
  * - an action returns (does not throw) a 503 with an error message, so the
- *   page keeps the form and what was typed; no route crashes.
+ *   page keeps the form and what was typed (the editor's JSON routes: a JSON
+ *   503 with an error the editor shows); no route crashes.
  * The browser side (the form really keeps its values, the save works after
  * recovery) is tests/e2e/reliability-pg-outage.test.ts.
  */
@@ -71,6 +72,13 @@ describe("the dashboard during a database outage", () => {
     });
     const { thrown, value } = await settle(mod.action({ request, params, context }));
     expect(thrown, `${file} threw ${value instanceof Response ? value.status : String(value)}`).toBe(false);
+    if (value instanceof Response) {
+      // The editor's JSON routes (a body picture, autosave): the editor shows the answer's error and keeps its text.
+      expect(value.status).toBe(503);
+      expect(value.headers.get("content-type")).toMatch(/json/);
+      expect(((await value.json()) as { error?: string }).error).toMatch(/\w/);
+      return;
+    }
     const result = value as { data: { status?: { tone: string; text: string } }; init?: { status?: number } };
     expect(result.init?.status).toBe(503);
     expect(result.data.status?.tone).toBe("error");
