@@ -12,7 +12,7 @@ import { db } from "./client";
 import { DEMO_ARTICLES, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
 import { updateOfficeHours } from "./office-hours";
 import { updatePageHeader } from "./page-headers";
-import { articleAuthors, articles, headers, hours, team } from "./schema";
+import { articleAuthors, articleAutosaves, articles, headers, hours, previewLinks, revisions, slugRedirects, team } from "./schema";
 import { createTeamMember } from "./team";
 
 /** True when no content table has a row (a brand-new database). */
@@ -61,9 +61,16 @@ async function demoArticleImage(hue: number, seed: number): Promise<Buffer> {
 
 export type SeedProgress = (message: string) => void;
 
-/** Removes all content rows and uploaded pictures (used by a deliberate reseed). */
+/**
+ * Removes all content rows and uploaded pictures (used by a deliberate reseed),
+ * with what belongs to them: authors, revisions, share-a-preview links,
+ * autosaved drafts and old addresses. Ids are not restarted: the audit trail
+ * keeps its entries, which must never come to name a different item.
+ */
 export async function clearContent(): Promise<void> {
-  await db().execute(sql`truncate ${team}, ${articles}, ${articleAuthors}, ${headers}, ${hours} restart identity`);
+  await db().execute(
+    sql`truncate ${team}, ${articles}, ${articleAuthors}, ${articleAutosaves}, ${revisions}, ${previewLinks}, ${slugRedirects}, ${headers}, ${hours}`,
+  );
   const storage = getStorage();
   for (const folder of IMAGE_FOLDERS) {
     for (const key of await storage.list(folder)) await storage.delete(key).catch(() => {});
