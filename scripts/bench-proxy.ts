@@ -99,9 +99,10 @@ async function throughput(cluster: Cluster, staticUrl: string, staticDir: string
     locations.push(`        location = /bare-${i}.html { types { } default_type ${type}; try_files /page-${i}.html =404; }`);
     rows.push({ page, bytes: body.length, headerBytes, proxy: [], file: [], bare: [] });
   }
-  // The file side gets the proxy location's own TCP setting (`tcp_nopush off`, deploy/nginx): with
-  // Debian's default a page over one segment waits ~40 ms for a delayed ACK, which would handicap the file.
-  fs.writeFileSync(staticConf, `    server {\n        listen 127.0.0.1:${staticPort};\n        root ${staticDir};\n        tcp_nopush off;\n${locations.join("\n")}\n    }\n`);
+  // The file side gets the proxy location's own file settings (deploy/nginx): `tcp_nopush off` (with
+  // Debian's default a page over one segment waits ~40 ms for a delayed ACK) and the same open_file_cache.
+  const fileSettings = ["tcp_nopush off;", "open_file_cache max=10000 inactive=60s;", "open_file_cache_valid 60s;"].map((d) => `        ${d}\n`).join("");
+  fs.writeFileSync(staticConf, `    server {\n        listen 127.0.0.1:${staticPort};\n        root ${staticDir};\n${fileSettings}${locations.join("\n")}\n    }\n`);
   await cluster.nginx.reload();
   const workers = cluster.nginx.workerPids();
   for (const [i, row] of rows.entries()) {

@@ -4,15 +4,15 @@
  * page cache (the timing token, decision 0009); the answer to a POST is
  * rendered for that request only and never stored.
  */
-import { Mail, MapPin, Phone } from "lucide-react";
 import type { Route } from "./+types/contact";
 import { enquiryAction } from "~/.server/enquiry-form.server";
 import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
+import { ContactLinks } from "~/components/public/contact-links";
 import { EnquiryForm, type EnquiryFormState } from "~/components/public/enquiry-form";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
-import { FIRM, fullAddress } from "~/config/firm";
+import { FIRM } from "~/config/firm";
 
 export async function loader() {
   return { token: issueFormToken({ shared: true }) };
@@ -46,30 +46,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           <h2 id="contact-details-title" className="text-2xl font-semibold">
             Other ways to reach us
           </h2>
-          <ul className="mt-6 space-y-5 text-lg">
-            <li className="flex gap-4">
-              <MapPin aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-              <address className="not-italic">{fullAddress()}</address>
-            </li>
-            <li className="flex gap-4">
-              <Phone aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-              <span>
-                <span className="text-muted">Phone </span>
-                <a className="font-semibold text-accent underline-offset-4 hover:underline" href={`tel:${FIRM.phoneE164}`}>
-                  {FIRM.phone}
-                </a>
-              </span>
-            </li>
-            <li className="flex gap-4">
-              <Mail aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-              <span>
-                <span className="text-muted">E-mail </span>
-                <a className="font-semibold break-all text-accent underline-offset-4 hover:underline" href={`mailto:${FIRM.email}`}>
-                  {FIRM.email}
-                </a>
-              </span>
-            </li>
-          </ul>
+          <ContactLinks className="mt-6" />
           <p className="mt-8 text-muted">
             How we use and keep what you send is explained in our{" "}
             <a href="/privacy" className="font-semibold text-accent underline underline-offset-4">

@@ -1,4 +1,4 @@
-import { ArrowRight, Mail, MapPin, Phone, Printer } from "lucide-react";
+import { ArrowRight } from "lucide-react";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
 import { cardSummary } from "~/.server/article-text";
@@ -6,6 +6,7 @@ import { getOfficeHours } from "~/.server/db/office-hours";
 import { getEnv } from "~/.server/env";
 import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
 import { ArticleCard } from "~/components/public/article-card";
+import { ContactLinks } from "~/components/public/contact-links";
 import { EnquiryForm } from "~/components/public/enquiry-form";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -151,39 +152,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <p className="mt-5 text-lg leading-8 text-ink/90">
               Tell us about the claim, the project or the incident. A lawyer will respond the same business day.
             </p>
-            <ul className="mt-10 space-y-5 text-lg">
-              <li className="flex gap-4">
-                <MapPin aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-                <address className="not-italic">{fullAddress()}</address>
-              </li>
-              <li className="flex gap-4">
-                <Phone aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-                <span>
-                  <span className="text-muted">Phone </span>
-                  <a className="font-semibold text-accent underline-offset-4 hover:underline" href={`tel:${FIRM.phoneE164}`}>
-                    {FIRM.phone}
-                  </a>
-                </span>
-              </li>
-              <li className="flex gap-4">
-                <Printer aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-                <span>
-                  <span className="text-muted">Fax </span>
-                  <a className="font-semibold text-accent underline-offset-4 hover:underline" href={`tel:+1${FIRM.fax.replace(/\D/g, "")}`}>
-                    {FIRM.fax}
-                  </a>
-                </span>
-              </li>
-              <li className="flex gap-4">
-                <Mail aria-hidden="true" className="mt-1 h-5 w-5 shrink-0 text-accent" />
-                <span>
-                  <span className="text-muted">E-mail </span>
-                  <a className="font-semibold break-all text-accent underline-offset-4 hover:underline" href={`mailto:${FIRM.email}`}>
-                    {FIRM.email}
-                  </a>
-                </span>
-              </li>
-            </ul>
+            <ContactLinks fax className="mt-10" />
             <p className="mt-8 text-muted">{hoursText}</p>
           </div>
           {/* With JavaScript the enhancement module makes the frame when it comes near the window (app/enhance/map-frame.ts). */}
