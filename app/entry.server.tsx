@@ -18,6 +18,9 @@ export default function handleRequest(
   const nonce = loadContext?.nonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // Aborts a render still waiting after streamTimeout; cleared once everything is rendered
+    // (left running, each render's closure — its whole output — stayed in memory for 6 s).
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const userAgent = request.headers.get("user-agent");
     // Crawlers and the no-JavaScript case get the whole document at once.
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
@@ -28,15 +31,15 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onAllReady() {
+          clearTimeout(timer);
+          if (readyOption === "onAllReady") send();
+        },
+        onShellReady() {
+          if (readyOption === "onShellReady") send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -45,6 +48,14 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    function send() {
+      shellRendered = true;
+      const body = new PassThrough();
+      const stream = createReadableStreamFromReadable(body);
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    }
+    timer = setTimeout(abort, streamTimeout + 1000);
   });
 }
