@@ -300,39 +300,23 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                       ) : null}
                       {a.status === "invited" ? (
                         <>
-                          <Form method="post" aria-label={`Send the invitation to ${a.email} again`}>
-                            <input type="hidden" name="intent" value="resend" />
-                            <input type="hidden" name="id" value={a.id} />
-                            <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Send again: the invitation to ${a.email}`}>
-                              Send again
-                            </button>
-                          </Form>
-                          <Form method="post" aria-label={`Withdraw the invitation to ${a.email}`}>
-                            <input type="hidden" name="intent" value="withdraw" />
-                            <input type="hidden" name="id" value={a.id} />
-                            <button type="submit" className={btnDanger} disabled={busy} aria-label={`Withdraw the invitation to ${a.email}`}>
-                              Withdraw
-                            </button>
-                          </Form>
+                          <AccountAction intent="resend" id={a.id} busy={busy} form={`Send the invitation to ${a.email} again`} name={`Send again: the invitation to ${a.email}`}>
+                            Send again
+                          </AccountAction>
+                          <AccountAction intent="withdraw" id={a.id} busy={busy} danger form={`Withdraw the invitation to ${a.email}`}>
+                            Withdraw
+                          </AccountAction>
                         </>
                       ) : null}
                       {a.status === "active" ? (
-                        <Form method="post" aria-label={`Deactivate ${a.email}`}>
-                          <input type="hidden" name="intent" value="deactivate" />
-                          <input type="hidden" name="id" value={a.id} />
-                          <button type="submit" className={btnDanger} disabled={busy} aria-label={`Deactivate ${a.email}`}>
-                            Deactivate
-                          </button>
-                        </Form>
+                        <AccountAction intent="deactivate" id={a.id} busy={busy} danger form={`Deactivate ${a.email}`}>
+                          Deactivate
+                        </AccountAction>
                       ) : null}
                       {a.status === "deactivated" ? (
-                        <Form method="post" aria-label={`Reactivate ${a.email}`}>
-                          <input type="hidden" name="intent" value="reactivate" />
-                          <input type="hidden" name="id" value={a.id} />
-                          <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Reactivate ${a.email}`}>
-                            Reactivate
-                          </button>
-                        </Form>
+                        <AccountAction intent="reactivate" id={a.id} busy={busy} form={`Reactivate ${a.email}`}>
+                          Reactivate
+                        </AccountAction>
                       ) : null}
                     </div>
                   ) : (
@@ -348,3 +332,15 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
+/** One account's one-button form (send again, withdraw, deactivate, reactivate): its own name, the button's name starting with its text. */
+function AccountAction({ intent, id, busy, danger = false, form, name = form, children }: { intent: string; id: string; busy: boolean; danger?: boolean; form: string; name?: string; children: string }) {
+  return (
+    <Form method="post" aria-label={form}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" className={danger ? btnDanger : btnSecondary} disabled={busy} aria-label={name}>
+        {children}
+      </button>
+    </Form>
+  );
+}
