@@ -2,6 +2,10 @@
 // runs the Vite-built bundle (build/server/index.js); in development it loads
 // server/app.ts through Vite with hot reload. See ARCHITECTURE.md.
 import http from "node:http";
+import { keepNextTickShape } from "./server/next-tick-shape.js";
+
+// Before anything else runs: keeps nextTick's objects on V8's fast path (server/next-tick-shape.js).
+await keepNextTickShape();
 
 const DEV = process.env.NODE_ENV !== "production";
 // After SIGTERM readiness answers 503 at once, but the server keeps accepting

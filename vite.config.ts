@@ -1,6 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import path from "node:path";
 import { publicEnhancement } from "./vite-plugins/public-enhancement.ts";
 
@@ -22,6 +22,28 @@ const clientChunks = {
  */
 const reactRouterProduction = path.resolve(import.meta.dirname, "node_modules/react-router/dist/production/index.mjs");
 
+/**
+ * React DOM's server renderer, bundled into the server build as its production
+ * file, with a synchronous stand-in for the AsyncLocalStorage it would
+ * otherwise turn on for the whole process at the first render
+ * (server/react-request-storage.ts; docs/performance.md). `react` and
+ * `react-dom` themselves stay external (one instance for everything).
+ */
+const reactDomServerProduction = path.resolve(import.meta.dirname, "node_modules/react-dom/cjs/react-dom-server.node.production.js");
+const reactRequestStorage = path.resolve(import.meta.dirname, "server/react-request-storage.ts");
+function reactDomServerWithoutAsyncHooks(): Plugin {
+  return {
+    name: "react-dom-server-without-async-hooks",
+    enforce: "pre",
+    apply: (_config, env) => Boolean(env.isSsrBuild),
+    resolveId(source, importer) {
+      if (source === "react-dom/server") return reactDomServerProduction;
+      if ((source === "async_hooks" || source === "node:async_hooks") && importer === reactDomServerProduction) return reactRequestStorage;
+      return undefined;
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   build: {
     rolldownOptions: isSsrBuild ? { input: "./server/app.ts" } : { output: { codeSplitting: clientChunks } },
@@ -33,5 +55,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     ],
   },
   ssr: isSsrBuild ? { noExternal: ["react-router", "@react-router/node", "@react-router/express"] } : undefined,
-  plugins: [tailwindcss(), reactRouter(), publicEnhancement()],
+  plugins: [reactDomServerWithoutAsyncHooks(), tailwindcss(), reactRouter(), publicEnhancement()],
 }));

@@ -369,9 +369,13 @@ export function createServerHandler(build: ServerBuild) {
     if (!key) return void app(req as Request, res as Response);
     const started = performance.now();
     const requestId = randomUUID();
-    const hit = cache.get(key);
+    const now = Date.now();
+    const hit = cache.get(key, now);
     if (!hit) return void sendMiss(req, res, key, started, requestId);
     cache.hits++;
+    // A page with a short life (the enquiry form's pages) is rendered again shortly before it ends, in the
+    // background: no visitor waits for that render. A failure leaves the copy to expire as usual.
+    if (hit.maxAgeMs !== undefined && cache.dueForRefresh(hit, now)) renderOnce(key, acceptFor(key)).catch(() => undefined);
     sendCached(req, res, hit, headers, requestId, proxyExpiry());
     logLine(req, res.statusCode, started, requestId, "hit");
   };

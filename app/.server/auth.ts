@@ -39,6 +39,8 @@ export const TWO_FACTOR_LOCK_SECONDS = 15 * 60;
  * audit entry are then committed together, or neither is.
  */
 const authTransaction = new AsyncLocalStorage<Db>();
+/** `withAuthTransaction` calls under way. */
+let authTransactions = 0;
 const authDatabase = new Proxy({} as Db, {
   get(_, property) {
     const target = authTransaction.getStore() ?? db();
@@ -52,7 +54,16 @@ const authDatabase = new Proxy({} as Db, {
  * (through `authDatabase`); pass `tx` to `recordAudit`. A throw rolls back both.
  */
 export async function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  return db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db)));
+  authTransactions++;
+  try {
+    return await db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db)));
+  } finally {
+    // An AsyncLocalStorage's first run() turns async_hooks on for the whole process, and they stay on while
+    // any is enabled: every async resource of every later request pays a hook (docs/performance.md). Once no
+    // transaction of ours is open the store is empty everywhere, so ours is switched off; the next run()
+    // switches it on again. (better-auth's own, used by its endpoints, stay on after a staff request.)
+    if (--authTransactions === 0) authTransaction.disable();
+  }
 }
 
 function createAuth() {

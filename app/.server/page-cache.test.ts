@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding, routeCachePolicy, sendCached } from "./page-cache";
+import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding, REFRESH_AHEAD_MS, routeCachePolicy, sendCached } from "./page-cache";
 
 describe("page cache keys", () => {
   it("caches only public GET/HEAD pages, keeping only the parameters the pages read", () => {
@@ -99,6 +99,24 @@ describe("PageCache", () => {
     const res = { writeHead: (_s: number, h: string[]) => headers.push(...h), end: () => {} };
     sendCached({ method: "GET", headers: {}, rawHeaders: [] } as never, res as never, short, {});
     expect(headers[headers.indexOf("Cache-Control") + 1]).toBe("public, max-age=0, s-maxage=5");
+  });
+
+  it("asks once, in the last REFRESH_AHEAD_MS of a short life, for the page to be rendered again; never for ordinary pages", async () => {
+    const cache = new PageCache();
+    const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
+    const short = await makeEntry({ status: 200, contentType: "text/html", body: Buffer.from("form"), baseCsp: () => "", ...(policy.store ? policy : {}) });
+    const ordinary = await entry("team");
+    cache.set("/contact", short, cache.generation);
+    cache.set("/team", ordinary, cache.generation);
+    const storedAt = short.storedAt!;
+    expect(cache.dueForRefresh(short, storedAt + 5000 - REFRESH_AHEAD_MS - 100)).toBe(false);
+    expect(cache.dueForRefresh(short, storedAt + 5000 - REFRESH_AHEAD_MS + 100)).toBe(true);
+    // Once: the render under way replaces the entry.
+    expect(cache.dueForRefresh(short, storedAt + 4900)).toBe(false);
+    // The copy is still served until its life ends, and not after.
+    expect(cache.get("/contact", storedAt + 4900)).toBe(short);
+    expect(cache.get("/contact", storedAt + 5100)).toBeUndefined();
+    expect(cache.dueForRefresh(ordinary, Date.now() + 59 * 60 * 1000)).toBe(false);
   });
 
   it("never stores a page whose route says private or no-store; default life otherwise", () => {

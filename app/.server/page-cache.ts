@@ -48,6 +48,8 @@ export type CachedPage = {
    */
   maxAgeMs?: number;
   cacheControl?: string;
+  /** Set once a hit has started rendering this page again ahead of the end of its short life. */
+  refreshing?: boolean;
   /** Prebuilt flat header lists (identity, br, gzip, 304), so a hit does no header work. */
   raw?: RawHeaders;
   /** The same for a hit: X-Cache: HIT and a last slot for the request id. */
@@ -80,6 +82,14 @@ export function inlineScriptHashes(html: string): string[] {
   }
   return [...hashes];
 }
+
+/**
+ * How long before the end of a short life (a route's `s-maxage`) a hit starts
+ * rendering the page again in the background: the copy it has is served
+ * meanwhile — never past its life — so visitors of a page holding the
+ * enquiry form do not wait for a render every few seconds.
+ */
+export const REFRESH_AHEAD_MS = 1500;
 
 export class PageCache {
   private entries = new Map<string, CachedPage>();
@@ -121,6 +131,18 @@ export class PageCache {
       this.newest = key;
     }
     return entry;
+  }
+
+  /**
+   * True once for an entry with a short life that is in its last
+   * REFRESH_AHEAD_MS: the caller then renders the page again (and stores it)
+   * while this copy is still being served.
+   */
+  dueForRefresh(entry: CachedPage, now = Date.now()): boolean {
+    if (entry.maxAgeMs === undefined || entry.refreshing) return false;
+    if (now - (entry.storedAt ?? now) <= entry.maxAgeMs - REFRESH_AHEAD_MS) return false;
+    entry.refreshing = true;
+    return true;
   }
 
   /** The last good copy of a page, also after the cache was cleared. */

@@ -1,0 +1,89 @@
+/**
+ * The page-cache hit path on the built server (docs/performance.md, "A cache
+ * hit at the ceiling"): serving public pages turns no async_hooks on. An
+ * AsyncLocalStorage's first run() turns them on for the whole process (every
+ * later async resource pays a hook): React DOM's server renderer gets a
+ * synchronous stand-in for it in the server build (server/react-request-storage.ts),
+ * and our own auth-transaction storage is switched off once no transaction is
+ * open (the owner account made at start-up runs one). better-auth's own
+ * storages stay on after a staff request: that state is checked too, which
+ * also proves the probe sees enabled storages on this Node.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from "./support";
+import { PUBLIC_PAGES } from "./public-helpers";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ nodeArgs: ["--require", path.resolve(import.meta.dirname, "../support/async-hooks-probe.cjs")] });
+});
+afterAll(async () => {
+  await server?.stop();
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+/** How many AsyncLocalStorage instances have async_hooks on in the server (tests/support/async-hooks-probe.cjs). */
+async function enabledStorages(): Promise<number> {
+  const from = server.output().length;
+  server.process.kill("SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    const found = /\[async-hooks-probe\] (\d+)/.exec(server.output().slice(from));
+    if (found) return Number(found[1]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the async-hooks probe did not answer");
+}
+
+describe("async_hooks on the public path", () => {
+  it("stay off after start-up (which made the owner account) and after every public page was rendered and served from the cache", async () => {
+    expect(await enabledStorages()).toBe(0);
+    for (const page of [...PUBLIC_PAGES, "/sitemap.xml", "/robots.txt", "/insights/feed.xml"]) {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(server.url + page);
+        expect(res.status, page).toBeLessThan(500);
+        await res.arrayBuffer();
+      }
+    }
+    expect(await enabledStorages()).toBe(0);
+  });
+
+  it("are on after a signed-in staff request (better-auth's storages; the probe sees them)", async () => {
+    const signIn = await fetch(`${server.url}/admin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }).toString(),
+    });
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    expect(cookie).toMatch(/session_token=/);
+    const dashboard = await fetch(`${server.url}/dashboard`, { headers: { cookie }, redirect: "manual" });
+    expect(dashboard.status).toBe(200);
+    expect(await enabledStorages()).toBeGreaterThan(0);
+  });
+});
+
+describe("pages holding the enquiry form (a 5-second life for the timing token, decision 0009)", () => {
+  it("are rendered again in the background before their life ends: visitors keep getting hits, and the token changes", async () => {
+    const token = (html: string) => /name="form_token" value="([^"]+)"/.exec(html)?.[1];
+    const first = await fetch(`${server.url}/contact`);
+    const firstToken = token(await first.text());
+    expect(firstToken).toBeTruthy();
+    const seen: string[] = [];
+    const tokens = new Set<string>();
+    const until = Date.now() + 7000;
+    while (Date.now() < until) {
+      const res = await fetch(`${server.url}/contact`);
+      seen.push(res.headers.get("x-cache") ?? "");
+      tokens.add(token(await res.text()) ?? "");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(seen.filter((s) => s !== "HIT")).toEqual([]);
+    expect(tokens.size).toBeGreaterThan(1);
+    expect(tokens.has(firstToken!)).toBe(true);
+  });
+});
