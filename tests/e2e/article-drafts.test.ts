@@ -146,6 +146,42 @@ describe("pictures inside the article body", () => {
     // The editor shows the stored picture again.
     await body().locator(`img[alt="${ALT}"]`).waitFor();
   });
+
+  it("changes the description of a picture already in the body (required, by keyboard), and the post shows the new one", async () => {
+    const NEW_ALT = "The Toronto skyline at dusk, seen from the islands";
+    await page.goto(editUrl);
+    await ready();
+    const tool = page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: "Picture description" });
+    // Only a selected picture has a description to change.
+    await body().getByText("Closing paragraph after the picture.").click();
+    await expect.poll(() => tool.isDisabled()).toBe(true);
+    await body().locator(`img[alt="${ALT}"]`).click();
+    await expect.poll(() => tool.isDisabled()).toBe(false);
+    await tool.click();
+    const field = page.getByLabel("Description of the selected picture (alt text)");
+    expect(await field.inputValue()).toBe(ALT);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await field.getAttribute("id"));
+    expect(await axe(page)).toEqual([]);
+    // Refused when emptied; what was there stays in the body.
+    await field.fill("   ");
+    await field.press("Enter");
+    await page.getByText("Describe the picture (alt text) for people who cannot see it.", { exact: true }).waitFor();
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    expect(await body().locator(`img[alt="${ALT}"]`).count()).toBe(1);
+    await field.fill(NEW_ALT);
+    await field.press("Enter");
+    await field.waitFor({ state: "detached" });
+    await body().locator(`img[alt="${NEW_ALT}"]`).waitFor();
+    expect(page.url()).toBe(editUrl);
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await status("Article was updated successfully.");
+
+    const pub = await browser.newPage();
+    await pub.goto(`${base}/post/${SLUG}`);
+    await pub.locator(`main .prose-article picture img[alt="${NEW_ALT}"]`).waitFor();
+    expect(await pub.locator(`main .prose-article img[alt="${ALT}"]`).count()).toBe(0);
+    await pub.close();
+  });
 });
 
 describe("drafts kept while writing", () => {

@@ -9,9 +9,9 @@ import Image from "@tiptap/extension-image";
 import { NodeSelection } from "@tiptap/pm/state";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, Undo2 } from "lucide-react";
+import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, TextQuote, Undo2 } from "lucide-react";
 import { useId, useRef, useState } from "react";
-import { BODY_PICTURE_SRC } from "~/lib/body-pictures";
+import { BODY_PICTURE_SRC, checkAlt } from "~/lib/body-pictures";
 import { InsertPictureDialog } from "./insert-picture";
 import { btnPrimary, btnSecondary, inputClass } from "./styles";
 
@@ -87,6 +87,11 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
       quote: e.isActive("blockquote"),
       link: e.isActive("link"),
       href: (e.getAttributes("link").href as string | undefined) ?? "",
+      /** The description of the picture selected in the body, or null when no picture is selected. */
+      pictureAlt:
+        e.state.selection instanceof NodeSelection && e.state.selection.node.type.name === "image"
+          ? String(e.state.selection.node.attrs.alt ?? "")
+          : null,
       canUndo: e.can().undo(),
       canRedo: e.can().redo(),
     }),
@@ -97,7 +102,28 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
   const [href, setHref] = useState("");
   const [linkError, setLinkError] = useState("");
   const linkInputId = useId();
+  const [altOpen, setAltOpen] = useState(false);
+  const [alt, setAlt] = useState("");
+  const [altError, setAltError] = useState("");
+  const altInputId = useId();
   const chain = () => editor.chain().focus();
+
+  /** A picture already in the body gets a new description (required, as when it was inserted). */
+  function applyAlt() {
+    const { selection } = editor.state;
+    if (!(selection instanceof NodeSelection && selection.node.type.name === "image")) {
+      setAltError("Select the picture in the body first, then change its description.");
+      return;
+    }
+    const checked = checkAlt(alt);
+    if (!checked.ok) {
+      setAltError(checked.message);
+      return;
+    }
+    chain().updateAttributes("image", { alt: checked.alt }).run();
+    setAltOpen(false);
+    setAltError("");
+  }
 
   function applyLink() {
     if (!href.trim()) {
@@ -153,6 +179,18 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={() => setPictureOpen(true)}>
           <ImagePlus aria-hidden="true" className="size-5" />
         </ToolButton>
+        <ToolButton
+          label="Picture description"
+          pressed={altOpen}
+          disabled={state.pictureAlt === null && !altOpen}
+          onClick={() => {
+            setAlt(state.pictureAlt ?? "");
+            setAltError("");
+            setAltOpen(!altOpen);
+          }}
+        >
+          <TextQuote aria-hidden="true" className="size-5" />
+        </ToolButton>
         <ToolButton label="Undo" disabled={!state.canUndo} onClick={() => chain().undo().run()}>
           <Undo2 aria-hidden="true" className="size-5" />
         </ToolButton>
@@ -197,6 +235,54 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
             Apply link
           </button>
           <button type="button" className={btnSecondary} onClick={() => setLinkOpen(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {altOpen ? (
+        <div className="flex flex-wrap items-end gap-2 border-t border-line p-2">
+          <div className="min-w-0 flex-1">
+            <label htmlFor={altInputId} className="text-sm font-semibold">
+              Description of the selected picture (alt text)
+            </label>
+            <input
+              id={altInputId}
+              type="text"
+              value={alt}
+              autoFocus
+              onChange={(e) => setAlt(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  applyAlt();
+                }
+                if (e.key === "Escape") {
+                  e.preventDefault();
+                  setAltOpen(false);
+                  editor.commands.focus();
+                }
+              }}
+              aria-invalid={altError ? true : undefined}
+              aria-describedby={altError ? `${altInputId}-error` : undefined}
+              className={inputClass}
+            />
+            {altError ? (
+              <p id={`${altInputId}-error`} className="mt-1 text-sm font-semibold text-error">
+                {altError}
+              </p>
+            ) : null}
+          </div>
+          <button type="button" className={btnPrimary} onClick={applyAlt}>
+            Apply description
+          </button>
+          <button
+            type="button"
+            className={btnSecondary}
+            onClick={() => {
+              setAltOpen(false);
+              editor.commands.focus();
+            }}
+          >
             Cancel
           </button>
         </div>
