@@ -147,7 +147,7 @@ describe("pictures inside the article body", () => {
     await body().locator(`img[alt="${ALT}"]`).waitFor();
   });
 
-  it("changes the description of a picture already in the body (required, by keyboard), and the post shows the new one", async () => {
+  it("changes the description of a picture already in the body (required, by keyboard) and links a word; the post shows both", async () => {
     const NEW_ALT = "The Toronto skyline at dusk, seen from the islands";
     await page.goto(editUrl);
     await ready();
@@ -173,6 +173,17 @@ describe("pictures inside the article body", () => {
     await field.waitFor({ state: "detached" });
     await body().locator(`img[alt="${NEW_ALT}"]`).waitFor();
     expect(page.url()).toBe(editUrl);
+    // The link field works the same way: text selected, an address typed, Enter.
+    await body().getByText("Closing paragraph after the picture.").click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Shift+Home");
+    await page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: "Link" }).click();
+    await page.getByLabel("Link address (leave empty to remove the link)").fill("javascript:alert(1)");
+    await page.keyboard.press("Enter");
+    await page.getByText("Use a web address (https://…), an e-mail address or a phone number.", { exact: true }).waitFor();
+    await page.getByLabel("Link address (leave empty to remove the link)").fill("example.com/closing");
+    await page.keyboard.press("Enter");
+    await body().locator('a[href="https://example.com/closing"]').waitFor();
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
     await status("Article was updated successfully.");
 
@@ -180,6 +191,7 @@ describe("pictures inside the article body", () => {
     await pub.goto(`${base}/post/${SLUG}`);
     await pub.locator(`main .prose-article picture img[alt="${NEW_ALT}"]`).waitFor();
     expect(await pub.locator(`main .prose-article img[alt="${ALT}"]`).count()).toBe(0);
+    expect(await pub.locator('main .prose-article a[href="https://example.com/closing"]').count()).toBe(1);
     await pub.close();
   });
 });

@@ -74,6 +74,64 @@ function ToolButton(props: {
   );
 }
 
+/**
+ * A field that opens under the toolbar (a link's address, a picture's
+ * description): focused when it opens, Enter applies, Escape and Cancel close
+ * it and put the focus back in the body; its error is tied to it.
+ */
+function ToolbarField(props: {
+  label: string;
+  type: "url" | "text";
+  value: string;
+  error: string;
+  onChange: (value: string) => void;
+  applyLabel: string;
+  onApply: () => void;
+  onClose: () => void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-wrap items-end gap-2 border-t border-line p-2">
+      <div className="min-w-0 flex-1">
+        <label htmlFor={id} className="text-sm font-semibold">
+          {props.label}
+        </label>
+        <input
+          id={id}
+          type={props.type}
+          value={props.value}
+          autoFocus
+          onChange={(e) => props.onChange(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              props.onApply();
+            }
+            if (e.key === "Escape") {
+              e.preventDefault();
+              props.onClose();
+            }
+          }}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? `${id}-error` : undefined}
+          className={inputClass}
+        />
+        {props.error ? (
+          <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-error">
+            {props.error}
+          </p>
+        ) : null}
+      </div>
+      <button type="button" className={btnPrimary} onClick={props.onApply}>
+        {props.applyLabel}
+      </button>
+      <button type="button" className={btnSecondary} onClick={props.onClose}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
   const state = useEditorState({
     editor,
@@ -101,11 +159,9 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
   const pictureButton = useRef<HTMLButtonElement>(null);
   const [href, setHref] = useState("");
   const [linkError, setLinkError] = useState("");
-  const linkInputId = useId();
   const [altOpen, setAltOpen] = useState(false);
   const [alt, setAlt] = useState("");
   const [altError, setAltError] = useState("");
-  const altInputId = useId();
   const chain = () => editor.chain().focus();
 
   /** A picture already in the body gets a new description (required, as when it was inserted). */
@@ -199,93 +255,34 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         </ToolButton>
       </div>
       {linkOpen ? (
-        <div className="flex flex-wrap items-end gap-2 border-t border-line p-2">
-          <div className="min-w-0 flex-1">
-            <label htmlFor={linkInputId} className="text-sm font-semibold">
-              Link address (leave empty to remove the link)
-            </label>
-            <input
-              id={linkInputId}
-              type="url"
-              value={href}
-              autoFocus
-              onChange={(e) => setHref(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === "Enter") {
-                  e.preventDefault();
-                  applyLink();
-                }
-                if (e.key === "Escape") {
-                  e.preventDefault();
-                  setLinkOpen(false);
-                  editor.commands.focus();
-                }
-              }}
-              aria-invalid={linkError ? true : undefined}
-              aria-describedby={linkError ? `${linkInputId}-error` : undefined}
-              className={inputClass}
-            />
-            {linkError ? (
-              <p id={`${linkInputId}-error`} className="mt-1 text-sm font-semibold text-error">
-                {linkError}
-              </p>
-            ) : null}
-          </div>
-          <button type="button" className={btnPrimary} onClick={applyLink}>
-            Apply link
-          </button>
-          <button type="button" className={btnSecondary} onClick={() => setLinkOpen(false)}>
-            Cancel
-          </button>
-        </div>
+        <ToolbarField
+          label="Link address (leave empty to remove the link)"
+          type="url"
+          value={href}
+          error={linkError}
+          onChange={setHref}
+          applyLabel="Apply link"
+          onApply={applyLink}
+          onClose={() => {
+            setLinkOpen(false);
+            editor.commands.focus();
+          }}
+        />
       ) : null}
       {altOpen ? (
-        <div className="flex flex-wrap items-end gap-2 border-t border-line p-2">
-          <div className="min-w-0 flex-1">
-            <label htmlFor={altInputId} className="text-sm font-semibold">
-              Description of the selected picture (alt text)
-            </label>
-            <input
-              id={altInputId}
-              type="text"
-              value={alt}
-              autoFocus
-              onChange={(e) => setAlt(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === "Enter") {
-                  e.preventDefault();
-                  applyAlt();
-                }
-                if (e.key === "Escape") {
-                  e.preventDefault();
-                  setAltOpen(false);
-                  editor.commands.focus();
-                }
-              }}
-              aria-invalid={altError ? true : undefined}
-              aria-describedby={altError ? `${altInputId}-error` : undefined}
-              className={inputClass}
-            />
-            {altError ? (
-              <p id={`${altInputId}-error`} className="mt-1 text-sm font-semibold text-error">
-                {altError}
-              </p>
-            ) : null}
-          </div>
-          <button type="button" className={btnPrimary} onClick={applyAlt}>
-            Apply description
-          </button>
-          <button
-            type="button"
-            className={btnSecondary}
-            onClick={() => {
-              setAltOpen(false);
-              editor.commands.focus();
-            }}
-          >
-            Cancel
-          </button>
-        </div>
+        <ToolbarField
+          label="Description of the selected picture (alt text)"
+          type="text"
+          value={alt}
+          error={altError}
+          onChange={setAlt}
+          applyLabel="Apply description"
+          onApply={applyAlt}
+          onClose={() => {
+            setAltOpen(false);
+            editor.commands.focus();
+          }}
+        />
       ) : null}
       {pictureOpen ? (
         <InsertPictureDialog
