@@ -375,7 +375,7 @@ export function createServerHandler(build: ServerBuild) {
     cache.hits++;
     // A page with a short life (the enquiry form's pages) is rendered again shortly before it ends, in the
     // background: no visitor waits for that render. A failure leaves the copy to expire as usual.
-    if (hit.maxAgeMs !== undefined && cache.dueForRefresh(hit, now)) renderOnce(key, acceptFor(key)).catch(() => undefined);
+    if (cache.dueForRefresh(hit, now)) renderOnce(key, acceptFor(key)).catch(() => undefined);
     sendCached(req, res, hit, headers, requestId, proxyExpiry());
     logLine(req, res.statusCode, started, requestId, "hit");
   };

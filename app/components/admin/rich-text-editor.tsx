@@ -6,7 +6,7 @@
  * never on public pages.
  */
 import Image from "@tiptap/extension-image";
-import { NodeSelection } from "@tiptap/pm/state";
+import { NodeSelection, type EditorState } from "@tiptap/pm/state";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, TextQuote, Undo2 } from "lucide-react";
@@ -46,6 +46,11 @@ const BodyPicture = Image.extend({
     return [];
   },
 }).configure({ inline: false, allowBase64: false });
+
+/** The picture selected in the body (a node selection on an image), if any. */
+function selectedPicture(selection: EditorState["selection"]): NodeSelection | null {
+  return selection instanceof NodeSelection && selection.node.type.name === "image" ? selection : null;
+}
 
 function ToolButton(props: {
   label: string;
@@ -145,11 +150,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
       quote: e.isActive("blockquote"),
       link: e.isActive("link"),
       href: (e.getAttributes("link").href as string | undefined) ?? "",
-      /** The description of the picture selected in the body, or null when no picture is selected. */
-      pictureAlt:
-        e.state.selection instanceof NodeSelection && e.state.selection.node.type.name === "image"
-          ? String(e.state.selection.node.attrs.alt ?? "")
-          : null,
+      pictureSelected: selectedPicture(e.state.selection) !== null,
       canUndo: e.can().undo(),
       canRedo: e.can().redo(),
     }),
@@ -166,8 +167,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
 
   /** A picture already in the body gets a new description (required, as when it was inserted). */
   function applyAlt() {
-    const { selection } = editor.state;
-    if (!(selection instanceof NodeSelection && selection.node.type.name === "image")) {
+    if (!selectedPicture(editor.state.selection)) {
       setAltError("Select the picture in the body first, then change its description.");
       return;
     }
@@ -238,9 +238,9 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         <ToolButton
           label="Picture description"
           pressed={altOpen}
-          disabled={state.pictureAlt === null && !altOpen}
+          disabled={!state.pictureSelected && !altOpen}
           onClick={() => {
-            setAlt(state.pictureAlt ?? "");
+            setAlt(String(selectedPicture(editor.state.selection)?.node.attrs.alt ?? ""));
             setAltError("");
             setAltOpen(!altOpen);
           }}
@@ -291,7 +291,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
             chain().setImage(picture).run();
             // Typing goes on after the picture (not over it): into the paragraph after it, made when there is none.
             const { selection, doc } = editor.state;
-            if (selection instanceof NodeSelection && selection.node.type.name === "image") {
+            if (selectedPicture(selection)) {
               const after = selection.to;
               if (doc.resolve(after).nodeAfter?.isTextblock) chain().setTextSelection(after + 1).run();
               else chain().insertContentAt(after, { type: "paragraph" }).setTextSelection(after + 1).run();
