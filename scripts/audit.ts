@@ -11,7 +11,7 @@
  * prints its metrics (LCP and TBT among them) and the LCP element, so a low
  * score says why.
  *
- * Options (env): CHROMIUM_PATH (/usr/bin/chromium), AUDIT_RUNS (3).
+ * Options (env): CHROMIUM_PATH (/usr/bin/chromium), AUDIT_RUNS (3), AUDIT_PAGES (a comma list: only those of the six).
  */
 import { execSync } from "node:child_process";
 import fs from "node:fs";
@@ -70,7 +70,10 @@ async function main() {
     const team = await (await fetch(`${server.url}/team`)).text();
     const lawyer = /href="(\/lawyer\/[^"/]+)"/.exec(team)?.[1];
     if (!post || !lawyer) throw new Error("could not find a post and a lawyer to audit");
-    const pages = ["/", "/team", lawyer, "/insights", post, "/cyber"];
+    const allPages = ["/", "/team", lawyer, "/insights", post, "/cyber"];
+    // AUDIT_PAGES="/,/cyber" audits only those (while looking into one page's score).
+    const only = process.env.AUDIT_PAGES?.split(",").filter(Boolean);
+    const pages = only?.length ? allPages.filter((page) => only.includes(page)) : allPages;
     // Every page measured the same way: as visitors get it, from the page cache.
     // Pictures too: an AVIF width is made on its first request, once (app/.server/images.ts).
     for (const path of pages) {
@@ -104,6 +107,10 @@ async function main() {
             METRICS.map((id) => `${id.replace(/-/g, " ")} ${metric(id)?.displayValue ?? "?"} (${Math.round((metric(id)?.score ?? 0) * 100)})`).join(", ") +
             `; LCP element: ${lcpElement(lhr)}`,
         );
+        // What blocked the main thread (Lighthouse's long tasks, as simulated on a slow phone), so a TBT above 0 says where.
+        const longTasks = (metric("long-tasks")?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
+        if (longTasks.length)
+          console.log(`  ${path}: long tasks: ${longTasks.map((t) => `${(t.url ?? "?").replace(server.url, "")} at ${Math.round(t.startTime ?? 0)} ms for ${Math.round(t.duration ?? 0)} ms`).join("; ")}`);
         const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary");
         if (failed.length) console.log(`  ${path}: failing audits: ${failed.map((a) => a.id).join(", ")}`);
         if (scores.performance! < PERFORMANCE_FLOOR) {

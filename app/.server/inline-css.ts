@@ -1,8 +1,8 @@
 /**
- * The site's stylesheet as text, for public pages to carry inline (one round
- * trip less before the first paint; docs/performance.md). The same file as
- * `app.css?url` (the dashboard links it), processed by the same Tailwind build.
+ * Public pages' stylesheet as text, carried inline (one round trip less
+ * before the first paint; docs/performance.md): app/public.css, which holds
+ * only the public pages' classes. The dashboard links app/app.css.
  */
-import css from "../app.css?inline";
+import css from "../public.css?inline";
 
 export const INLINE_CSS: string = css;

@@ -41,8 +41,10 @@ export function enhanceHeader(): MenuControl {
         render();
       }
     };
-    scrolled = window.scrollY > NAV_SOLID_AFTER_PX;
     window.addEventListener("scroll", onScroll, { passive: true });
+    // A page opened scrolled (a reload): read in the first frame, where the layout is made anyway;
+    // reading scrollY now would force it inside this script's task.
+    requestAnimationFrame(onScroll);
   }
 
   if (button && menu) {

@@ -1,6 +1,6 @@
 /**
  * The brand palette's contrast, computed from the colour tokens of
- * app/app.css (`@theme`) with the WCAG 2.1 formula: every documented text
+ * app/site.css (`@theme`) with the WCAG 2.1 formula: every documented text
  * and control pair meets AA, and the ratios written beside the tokens are
  * the real ones (a changed token without a changed note fails here).
  */
@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const css = fs.readFileSync(path.resolve(import.meta.dirname, "../app.css"), "utf8");
+const css = fs.readFileSync(path.resolve(import.meta.dirname, "../site.css"), "utf8");
 
 function themeColours(source: string): Record<string, string> {
   const theme = /@theme\s*\{([\s\S]*?)\}/.exec(source)?.[1] ?? "";
@@ -29,7 +29,7 @@ function contrast(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
-/** The pairs the site uses for text and controls (as written in app/app.css), with the ratio written there and the AA minimum. */
+/** The pairs the site uses for text and controls (as written in app/site.css), with the ratio written there and the AA minimum. */
 const PAIRS: Array<{ fg: string; bg: string; written: number; min: number; use: string }> = [
   { fg: "ink", bg: "ground", written: 14.89, min: 4.5, use: "body text, scrolled navigation" },
   { fg: "muted", bg: "ground", written: 7.13, min: 4.5, use: "secondary text" },
@@ -47,7 +47,7 @@ const PAIRS: Array<{ fg: string; bg: string; written: number; min: number; use: 
 ];
 
 describe("brand palette contrast (WCAG 2.1 AA)", () => {
-  it("reads every colour token from app.css", () => {
+  it("reads every colour token from site.css", () => {
     for (const name of ["ink", "ground", "soft", "muted", "accent", "brass", "brass-light", "error", "success"]) expect(colours[name], name).toMatch(/^#[0-9a-f]{6}$/);
   });
 
@@ -56,7 +56,7 @@ describe("brand palette contrast (WCAG 2.1 AA)", () => {
     expect(contrast("#777777", "#ffffff")).toBeCloseTo(4.48, 2);
   });
 
-  it.each(PAIRS)("$fg on $bg ($use): at least $min:1, as written in app.css", ({ fg, bg, written, min }) => {
+  it.each(PAIRS)("$fg on $bg ($use): at least $min:1, as written in site.css", ({ fg, bg, written, min }) => {
     const ratio = contrast(colours[fg]!, colours[bg]!);
     expect(ratio).toBeGreaterThanOrEqual(min);
     expect(Math.abs(ratio - written), `computed ${ratio.toFixed(2)}:1, written ${written}:1`).toBeLessThan(0.06);

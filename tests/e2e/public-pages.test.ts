@@ -11,6 +11,13 @@ import { enhanced, scriptPaths, trackedPage } from "./public-helpers";
 
 let browser: Browser;
 let base: string;
+/** The dashboard's stylesheet (linked from the sign-in page): every class in app/. */
+async function dashboardCss(): Promise<string> {
+  const admin = await (await fetch(base + "/admin")).text();
+  const href = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/.exec(admin)?.[1];
+  expect(href).toBeTruthy();
+  return (await (await fetch(base + href)).text()).trim();
+}
 beforeAll(async () => {
   browser = await launchBrowser();
   base = sharedServerUrl();
@@ -76,12 +83,14 @@ describe("every public route", () => {
   });
 
   it("asks for one small script at low priority and no framework module; the stylesheet is in the page", async () => {
-    // The dashboard links the site's one stylesheet; public pages carry the same text inline.
-    const admin = await (await fetch(base + "/admin")).text();
-    const href = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/.exec(admin)?.[1];
-    expect(href).toBeTruthy();
-    const stylesheet = (await (await fetch(base + href)).text()).trim();
+    // Public pages carry their own stylesheet inline (app/public.css): one text on every page,
+    // the site's rules and fonts, and smaller than the dashboard's (linked; every class in app/).
+    const dashboardStylesheet = await dashboardCss();
+    const stylesheet = /<style>([\s\S]*?)<\/style>/.exec(await (await fetch(base + "/")).text())?.[1]?.trim() ?? "";
+    expect(stylesheet).toContain(".hero-bg");
+    expect(stylesheet).toContain("@font-face");
     expect(stylesheet.length).toBeGreaterThan(10_000);
+    expect(stylesheet.length).toBeLessThan(dashboardStylesheet.length);
     const enhance = new Set<string>();
     for (const route of ROUTES) {
       const html = await (await fetch(base + route.path)).text();
@@ -108,6 +117,39 @@ describe("every public route", () => {
     expect(gzipSync(code).length).toBeLessThanOrEqual(6 * 1024);
     // It imports nothing: one file is all the JavaScript a public page loads.
     expect(code).not.toMatch(/\bimport\s*[("'{*]|\bfrom\s*["']/);
+  });
+
+  it("styles every class a public page uses: none is left to the dashboard's stylesheet", async () => {
+    // The inline stylesheet holds only the classes Tailwind finds in the public sources
+    // (app/public.css): a class with a rule in the dashboard's stylesheet must have one here too.
+    const dashboardStylesheet = await dashboardCss();
+    const pages: [string, string][] = [];
+    for (const path of [...ROUTES.map((r) => r.path), "/contact", "/privacy", "/search", "/search?q=cyber", "/search?q=zzzz", "/insights?category=cyber", "/insights?page=2", "/no-such-page"]) {
+      pages.push([path, await (await fetch(base + path)).text()]);
+    }
+    // The enquiry form answered with errors (JavaScript off: the server's 400 page).
+    const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
+    await page.goto(base + "/contact");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByText("Please correct the highlighted fields.").waitFor();
+    pages.push(["/contact (errors)", await page.content()]);
+    await context.close();
+    const checked = new Set<string>();
+    const unstyled: string[] = [];
+    for (const [path, html] of pages) {
+      const inline = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+      expect(inline.length, path).toBeGreaterThan(10_000);
+      for (const [, list] of html.matchAll(/\bclass="([^"]*)"/g)) {
+        for (const name of list!.split(/\s+/).filter(Boolean)) {
+          if (checked.has(name)) continue;
+          checked.add(name);
+          const selector = "." + name.replace(/[^a-zA-Z0-9_-]/g, (c) => "\\" + c);
+          if (dashboardStylesheet.includes(selector) && !inline.includes(selector)) unstyled.push(`${name} (${path})`);
+        }
+      }
+    }
+    expect(checked.size).toBeGreaterThan(150);
+    expect(unstyled).toEqual([]);
   });
 
   it("works without JavaScript: links are real links and the content is there", async () => {

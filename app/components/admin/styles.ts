@@ -1,4 +1,4 @@
-/** Shared class names of the dashboard (palette and contrast ratios: app/app.css). */
+/** Shared class names of the dashboard (palette and contrast ratios: app/site.css). */
 export const btnPrimary =
   "inline-flex items-center justify-center gap-2 rounded bg-accent px-4 py-2 font-semibold text-white hover:bg-accent-dark disabled:opacity-60";
 export const btnSecondary =
