@@ -142,7 +142,8 @@ function cpuMs(pid: number): number {
 function startCeiling(bodies: Record<string, Buffer>): Promise<{ port: number; child: ChildProcess }> {
   const file = path.join(os.tmpdir(), `bench-bodies-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(bodies).map(([k, v]) => [k, v.toString("base64")]))));
-  const child = fork(path.resolve("scripts/bench-ceiling.js"), [file], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // A bare Node process: fork() would otherwise pass on this script's own execArgv (tsx's loader).
+  const child = fork(path.resolve("scripts/bench-ceiling.js"), [file], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve) => child.once("message", (port) => resolve({ port: port as number, child })));
 }
 
