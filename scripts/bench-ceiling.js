@@ -16,6 +16,7 @@ const server = http.createServer((req, res) => {
   res.end(body);
 });
 server.keepAliveTimeout = 5000;
-server.listen(0, "127.0.0.1", () => process.send(server.address().port));
+// The port: the third argument, or any free one, sent to the parent (fork) when there is one.
+server.listen(Number(process.argv[3] ?? 0), "127.0.0.1", () => process.send?.(server.address().port));
 // A normal exit on a signal, so `node --cpu-prof` writes its profile (scripts/profile-hit.ts).
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench:instructions`: what a page-cache hit costs in instructions,
+ * beside the bare node:http server answering the same bytes (the "ceiling",
+ * scripts/bench-ceiling.js). Counted by `valgrind --tool=callgrind`, which is
+ * deterministic: on a shared virtual machine the timings of `npm run bench`
+ * move by ±30 % from process to process, an instruction count does not.
+ *
+ * Each server runs under callgrind with instrumentation off; WARM_UP requests
+ * (keep-alive, 4 connections, sent by this process) let V8 optimise the hit
+ * path; then instrumentation is switched on, SETTLE requests are sent and the
+ * counters dumped (and dropped), then MEASURED requests and a second dump:
+ * that dump, of the server's main thread, divided by MEASURED is the cost of
+ * one hit in user-space instructions (the kernel's share, the same bytes sent
+ * on both sides, is not counted; compiler and GC helper threads are listed
+ * apart). Prints both and their ratio; the profiles stay in bench-results/ for
+ * `callgrind_annotate`.
+ *
+ * Options (env): BENCH_PATH (default /cyber: a page with a long life, so no
+ * background render falls in the window), BUILD_DIR (default build),
+ * WARM_UP (10000), SETTLE (1000), MEASURED (4000), INSTRUCTIONS_NODE_ARGS (extra node
+ * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort } from "../tests/e2e/support";
+
+const PAGE = process.env.BENCH_PATH ?? "/cyber";
+const BUILD_DIR = process.env.BUILD_DIR ?? "build";
+const WARM_UP = Number(process.env.WARM_UP ?? 10_000);
+const SETTLE = Number(process.env.SETTLE ?? 1000);
+const MEASURED = Number(process.env.MEASURED ?? 4000);
+const OUT = path.resolve("bench-results");
+
+/** Sends `count` GET requests over 4 keep-alive connections; fails on any status but 200. */
+async function send(url: string, count: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (sent < count) {
+        sent++;
+        await new Promise<void>((resolve, reject) => {
+          http
+            .get(url, { agent }, (res) => {
+              res.resume();
+              res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`${url}: status ${res.statusCode}`))));
+            })
+            .on("error", reject);
+        });
+      }
+    }),
+  );
+  agent.destroy();
+}
+
+async function waitFor(url: string, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within 5 minutes under valgrind:\n${log()}`);
+}
+
+/** Main-thread and other threads' instruction totals of one callgrind dump (files <out>.<dump>-<thread>). */
+function dumpTotals(outFile: string, dump: number): { main: number; others: number } {
+  const dir = path.dirname(outFile);
+  const prefix = `${path.basename(outFile)}.${dump}-`;
+  let main = 0;
+  let others = 0;
+  for (const file of fs.readdirSync(dir).filter((f) => f.startsWith(prefix))) {
+    const total = Number(/^totals: (\d+)/m.exec(fs.readFileSync(path.join(dir, file), "utf8"))?.[1] ?? 0);
+    if (file.endsWith("-01")) main += total;
+    else others += total;
+  }
+  return { main, others };
+}
+
+async function measure(name: string, args: string[], env: Record<string, string>, port: number) {
+  const outFile = path.join(OUT, `callgrind-${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.out`);
+  // INSTRUCTIONS_NODE_ARGS="--perf-basic-prof": V8 writes /tmp/perf-<pid>.map, which names the JIT code addresses of the profile.
+  const nodeArgs = (process.env.INSTRUCTIONS_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn("valgrind", ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${outFile}`, process.execPath, ...nodeArgs, ...args], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr!.on("data", (d) => (err = (err + d).slice(-4000)));
+  // callgrind_control finds the process by a pipe named after HOST and USER as the process saw them.
+  const control = (...flags: string[]) => execFileSync("callgrind_control", [...flags, String(child.pid)], { env: { ...process.env, ...env }, stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}${PAGE}`;
+  try {
+    console.log(`[instructions] ${name}: starting under valgrind…`);
+    await waitFor(url, child, () => err);
+    const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+    console.log(`[instructions] ${name}: ${WARM_UP} requests to warm up…`);
+    await send(url, WARM_UP);
+    control("-i", "on");
+    await send(url, SETTLE);
+    control("-d");
+    await send(url, MEASURED);
+    control("-d");
+    control("-i", "off");
+    await new Promise((r) => setTimeout(r, 1000));
+    const totals = dumpTotals(outFile, 2);
+    if (!totals.main) throw new Error(`${name}: no callgrind dump found for ${outFile}`);
+    return { main: totals.main / MEASURED, others: totals.others / MEASURED, profile: `${outFile}.2-01`, body, pid: child.pid };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+}
+
+async function main() {
+  try {
+    execFileSync("valgrind", ["--version"], { stdio: "ignore" });
+  } catch {
+    throw new Error("valgrind is not installed: apt-get install valgrind (Debian's package), then run this again.");
+  }
+  if (!fs.existsSync(`${BUILD_DIR}/server/index.js`)) throw new Error(`Run \`npm run build\` first (no ${BUILD_DIR}/server/index.js).`);
+  fs.mkdirSync(OUT, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-instructions-"));
+  try {
+    const appPort = await freePort();
+    const app = await measure(
+      "app",
+      ["server.js"],
+      {
+        NODE_ENV: "production",
+        BUILD_DIR,
+        PORT: String(appPort),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        PUBLIC_URL: `http://localhost:${appPort}`,
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: "info",
+      },
+      appPort,
+    );
+    // The ceiling answers the same bytes the app sent (identity, as these requests ask).
+    const body = app.body;
+    const bodies = path.join(dataDir, "bodies.json");
+    const ceilingPort = await freePort();
+    fs.writeFileSync(bodies, JSON.stringify({ [PAGE]: body.toString("base64") }));
+    const ceiling = await measure("ceiling", ["scripts/bench-ceiling.js", bodies, String(ceilingPort)], { HOST: "127.0.0.1" }, ceilingPort);
+    const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
+    console.log(`\nInstructions a cache hit of ${PAGE} (${body.length} bytes), user space, main thread (other threads apart), over ${MEASURED} requests after ${WARM_UP + SETTLE}:`);
+    console.log(`  app      ${k(app.main)}  (other threads ${k(app.others)})`);
+    console.log(`  ceiling  ${k(ceiling.main)}  (other threads ${k(ceiling.others)})`);
+    console.log(`  ratio    ${(ceiling.main / app.main).toFixed(2)} of the ceiling (main thread; the kernel's share, the same on both sides, is not in it)`);
+    console.log(`Profiles: ${app.profile}, ${ceiling.profile} (callgrind_annotate --inclusive=no <file>); processes ${app.pid}, ${ceiling.pid}`);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
