@@ -111,6 +111,10 @@ async function main() {
         const longTasks = (metric("long-tasks")?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
         if (longTasks.length)
           console.log(`  ${path}: long tasks: ${longTasks.map((t) => `${(t.url ?? "?").replace(server.url, "")} at ${Math.round(t.startTime ?? 0)} ms for ${Math.round(t.duration ?? 0)} ms`).join("; ")}`);
+        // Where the main thread's time went (Lighthouse's groups: style & layout, parsing, script…), simulated on a slow phone.
+        const work = (metric("mainthread-work-breakdown")?.details as { items?: { groupLabel?: string; duration?: number }[] } | undefined)?.items ?? [];
+        if (work.length)
+          console.log(`  ${path}: main thread: ${work.filter((w) => (w.duration ?? 0) >= 1).map((w) => `${w.groupLabel ?? "?"} ${Math.round(w.duration ?? 0)} ms`).join(", ")}`);
         const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary");
         if (failed.length) console.log(`  ${path}: failing audits: ${failed.map((a) => a.id).join(", ")}`);
         if (scores.performance! < PERFORMANCE_FLOOR) {
