@@ -25,7 +25,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort } from "../tests/e2e/support";
+import { freePort, productionEnv } from "../tests/e2e/support";
 
 const PAGE = process.env.BENCH_PATH ?? "/cyber";
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
@@ -134,17 +134,7 @@ async function main() {
     const app = await measure(
       "app",
       ["server.js"],
-      {
-        NODE_ENV: "production",
-        BUILD_DIR,
-        PORT: String(appPort),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        PUBLIC_URL: `http://localhost:${appPort}`,
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        LOG_LEVEL: "info",
-      },
+      { ...productionEnv(appPort, dataDir), BUILD_DIR, LOG_LEVEL: "info" },
       appPort,
     );
     // The ceiling answers the same bytes the app sent (identity, as these requests ask).

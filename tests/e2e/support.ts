@@ -34,6 +34,19 @@ export type RunningServer = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
+/** The environment of a production server on 127.0.0.1:`port` with its embedded database in `dataDir` and the test staff account. */
+export function productionEnv(port: number, dataDir: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://localhost:${port}`,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+  };
+}
+
 export async function startServer(
   options: {
     env?: Record<string, string>;
@@ -55,13 +68,7 @@ export async function startServer(
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: {
       ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://localhost:${port}`,
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
+      ...productionEnv(port, dataDir),
       LOG_LEVEL: "error",
       ...options.env,
     },
