@@ -190,7 +190,9 @@ describe("staff dashboard", () => {
     await dialog.waitFor();
     await noViolations();
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await dialog.waitFor({ state: "detached" });
+    // Until the element itself is gone (its "close" event comes a moment after it stops being a dialog to the
+    // accessibility tree, which is all `dialog` waits for): a click in between would not open it again.
+    await page.locator("dialog").waitFor({ state: "detached" });
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
     await page.getByRole("button", { name: `Delete ${MEMBER}` }).last().click();
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();

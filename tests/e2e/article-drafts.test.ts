@@ -90,8 +90,11 @@ describe("pictures inside the article body", () => {
     await dialog.getByText("Describe the picture (alt text) for people who cannot see it.", { exact: true }).waitFor();
     expect(await dialog.getByLabel("Description (alt text)").getAttribute("aria-invalid")).toBe("true");
     // Escape closes it and the focus goes back where it was (the editor: the button was clicked); nothing is inserted.
+    // Waited for until the editor has taken the dialog away (its "close" event comes a moment after the dialog stops
+    // being a dialog to the accessibility tree, which is all `dialog` waits for: a press in between would be lost).
+    const dialogElement = page.getByTestId("insert-picture-dialog");
     await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "detached" });
+    await dialogElement.waitFor({ state: "detached" });
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.isContentEditable)).toBe(true);
     expect(await body().locator("img").count()).toBe(0);
 
@@ -100,7 +103,7 @@ describe("pictures inside the article body", () => {
     await page.keyboard.press("Enter");
     await dialog.waitFor();
     await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "detached" });
+    await dialogElement.waitFor({ state: "detached" });
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Insert picture");
 
     // Again: Enter in the description inserts it (and does not send the article form).
