@@ -24,7 +24,9 @@ export function DeleteForm({ id, q, label, className = "" }: { id: number; q: st
 }
 
 export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: string }) {
-  const [open, setOpen] = useState(false);
+  // The open dialog's number (null: none). Each opening is a new <dialog> element: its "close" event comes a moment
+  // after it closes (Escape, Cancel), and an opening in between must not be lost nor closed by that late event.
+  const [open, setOpen] = useState<number | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDialogElement | null>(null);
   const cancel = useRef<HTMLButtonElement>(null);
@@ -42,16 +44,17 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
           aria-haspopup="dialog"
           onClick={(event) => {
             event.preventDefault();
-            setOpen(true);
+            setOpen((n) => (n ?? 0) + 1);
           }}
         >
           <Trash2 aria-hidden="true" className="size-4" /> Delete
         </button>
       </Form>
-      {open ? (
+      {open !== null ? (
         // A modal <dialog>: the rest of the page is inert while it is open (nothing behind it is reached by Tab or
         // by a screen reader), Escape closes it, and the focus goes back to the Delete button that opened it.
         <dialog
+          key={open}
           ref={(el) => {
             dialog.current = el;
             if (el && !el.open) {
@@ -65,7 +68,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
           aria-describedby={`${ids}-name`}
           className="m-auto w-[min(92vw,28rem)] rounded bg-white p-6 text-ink shadow-xl backdrop:bg-ink/60"
           onClose={() => {
-            setOpen(false);
+            setOpen(null);
             trigger.current?.focus();
           }}
         >
@@ -79,7 +82,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
             <button ref={cancel} type="button" className={btnSecondary} onClick={() => dialog.current?.close()}>
               Cancel
             </button>
-            <Form method="post" aria-label={`Confirm: delete ${name}`} onSubmit={() => setOpen(false)}>
+            <Form method="post" aria-label={`Confirm: delete ${name}`} onSubmit={() => setOpen(null)}>
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="id" value={id} />
               {q ? <input type="hidden" name="q" value={q} /> : null}

@@ -156,7 +156,9 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
     }),
   });
   const [linkOpen, setLinkOpen] = useState(false);
-  const [pictureOpen, setPictureOpen] = useState(false);
+  // The open "Insert picture" dialog's number (null: none). Each opening is a new dialog element: a native dialog's
+  // "close" event comes a moment after it closes, and an opening in between must not be lost nor closed by it.
+  const [pictureDialog, setPictureDialog] = useState<number | null>(null);
   const pictureButton = useRef<HTMLButtonElement>(null);
   const [href, setHref] = useState("");
   const [linkError, setLinkError] = useState("");
@@ -232,7 +234,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         >
           <Link2 aria-hidden="true" className="size-5" />
         </ToolButton>
-        <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={() => setPictureOpen(true)}>
+        <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={() => setPictureDialog((n) => (n ?? 0) + 1)}>
           <ImagePlus aria-hidden="true" className="size-5" />
         </ToolButton>
         <ToolButton
@@ -284,10 +286,11 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
           }}
         />
       ) : null}
-      {pictureOpen ? (
+      {pictureDialog !== null ? (
         <InsertPictureDialog
+          key={pictureDialog}
           onInsert={(picture) => {
-            setPictureOpen(false);
+            setPictureDialog(null);
             chain().setImage(picture).run();
             // Typing goes on after the picture (not over it): into the paragraph after it, made when there is none.
             const { selection, doc } = editor.state;
@@ -298,7 +301,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
             }
           }}
           onClose={() => {
-            setPictureOpen(false);
+            setPictureDialog(null);
             // Back to where the focus came from: the editor after an insert, else the button.
             if (!editor.isFocused) pictureButton.current?.focus();
           }}
