@@ -264,6 +264,9 @@ type FormSpec = {
   raw: { type: string | null; body: string };
 };
 
+/** The base form as it is, with a real picture. */
+const VALID_FORM: FormSpec = { nearValid: true, useBase: true, drop: [], overrides: [], extras: [], many: null, intent: null, file: null, encoding: "multipart", raw: { type: null, body: "" } };
+
 const fieldValue: fc.Arbitrary<string | string[]> = fc.oneof(
   { weight: 4, arbitrary: oddValue },
   { weight: 1, arbitrary: fc.array(oddValue, { minLength: 0, maxLength: 40 }) },
@@ -471,9 +474,10 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/outbox.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/account.tsx": {
-    base: () => ({ intent: "password", current: PASSWORD, password: "a-new-long-passphrase-1", confirm: "a-new-long-passphrase-1" }),
+    // Not the password change first: the first run is the base form as it is, and the routes after this one sign in with PASSWORD.
+    base: () => ({ intent: "sign-out-others" }),
     more: (): Form[] => [
-      { intent: "sign-out-others" },
+      { intent: "password", current: PASSWORD, password: "a-new-long-passphrase-1", confirm: "a-new-long-passphrase-1" },
       { intent: "remove-passkey", id: "no-such-passkey" },
       { intent: "add-passkey", name: "Fuzz key", response: JSON.stringify({ id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } }) },
     ],
@@ -576,7 +580,9 @@ describe("every action under generated bad input (with a staff session)", () => 
         }
         await checkStorageMatchesRows();
       }),
-      { numRuns: RUNS, endOnFailure: true },
+      // The first run is the valid form itself, on the existing record: the generated runs reach past the form checks
+      // only now and then (a near-valid form AND an existing record), so without it all of them could be 400s.
+      { numRuns: RUNS, endOnFailure: true, examples: [[{ params: Object.fromEntries(route.paramNames.map((n) => [n, "@existing"])), form: VALID_FORM, ip: "203.0.113.7", search: null }]] },
     );
     // The runs reached past the form checks at least sometimes (not only 400s).
     expect([...statuses.keys()].some((s) => s !== 400), `statuses ${JSON.stringify([...statuses])}`).toBe(true);
