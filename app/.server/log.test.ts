@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { log, logRequest } from "./log";
+import { log, logRequest, newRequestId } from "./log";
 
 async function written(run: () => void): Promise<string[]> {
   const lines: string[] = [];
@@ -39,5 +39,30 @@ describe("request log lines", () => {
     expect(await written(() => logRequest("1", "GET", "/", 200, 1, "hit"))).toEqual([]);
     process.env.LOG_LEVEL = "silent";
     expect(await written(() => logRequest("1", "GET", "/", 200, 1, "hit"))).toEqual([]);
+  });
+
+  it("carry the time to the millisecond, as toISOString writes it", async () => {
+    process.env.LOG_LEVEL = "info";
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const times: string[] = [];
+      for (const at of ["2026-11-26T23:59:59.007Z", "2026-11-26T23:59:59.070Z", "2026-11-26T23:59:59.999Z", "2026-11-27T00:00:00.000Z", "2026-11-27T00:00:00.123Z"]) {
+        vi.setSystemTime(new Date(at));
+        const [line] = await written(() => logRequest(newRequestId(), "GET", "/", 200, 0.1, "hit"));
+        times.push(JSON.parse(line!).time);
+      }
+      expect(times).toEqual(["2026-11-26T23:59:59.007Z", "2026-11-26T23:59:59.070Z", "2026-11-26T23:59:59.999Z", "2026-11-27T00:00:00.000Z", "2026-11-27T00:00:00.123Z"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("request ids", () => {
+  it("are distinct, URL- and header-safe, and begin with this process's random prefix", () => {
+    const ids = Array.from({ length: 1000 }, () => newRequestId());
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{12}-[0-9a-z]+$/);
+    expect(new Set(ids.map((id) => id.slice(0, 12))).size).toBe(1);
   });
 });
