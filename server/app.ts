@@ -4,7 +4,7 @@
  * the cross-site check for state-changing requests, health endpoints,
  * uploaded pictures, static files, and React Router's request handler.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
@@ -20,7 +20,7 @@ import { createLimiter } from "~/.server/limiter";
 import * as serverBuild from "virtual:react-router/server-build";
 import { getDatabase } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
-import { log, logRequest } from "~/.server/log";
+import { log, logRequest, newRequestId } from "~/.server/log";
 import { contentTypeOf, getStorage, isValidKey, StorageUnavailable } from "~/.server/storage";
 import { getImageVariant } from "~/.server/images";
 import { parseVariantKey } from "~/lib/images";
@@ -79,7 +79,7 @@ export function createApp(options: { static?: boolean } = {}) {
   app.set("trust proxy", getEnv().TRUST_PROXY);
 
   app.use((req, res, next) => {
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     const nonce = randomBytes(16).toString("base64");
     const started = process.hrtime.bigint();
     res.locals.requestId = requestId;
@@ -368,7 +368,7 @@ export function createServerHandler(build: ServerBuild) {
     const key = cacheEnabled ? cacheKey(req.method, req.url) : null;
     if (!key) return void app(req as Request, res as Response);
     const started = performance.now();
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     const now = Date.now();
     const hit = cache.get(key, now);
     if (!hit) return void sendMiss(req, res, key, started, requestId);
@@ -376,7 +376,7 @@ export function createServerHandler(build: ServerBuild) {
     // A page with a short life (the enquiry form's pages) is rendered again shortly before it ends, in the
     // background: no visitor waits for that render. A failure leaves the copy to expire as usual.
     if (cache.dueForRefresh(hit, now)) renderOnce(key, acceptFor(key)).catch(() => undefined);
-    sendCached(req, res, hit, headers, requestId, proxyExpiry());
+    sendCached(req, res, hit, headers, requestId, proxyExpiry(now), now);
     logLine(req, res.statusCode, started, requestId, "hit");
   };
   return Object.assign(handler, { cache });

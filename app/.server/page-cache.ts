@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { prepareHead, sendPreparedHead, type PreparedHead } from "./response-head";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -54,6 +55,8 @@ export type CachedPage = {
   raw?: RawHeaders;
   /** The same for a hit: X-Cache: HIT and a last slot for the request id. */
   hit?: RawHeaders;
+  /** A hit's head up to X-Cache, serialised once per encoding (response-head.ts). */
+  hitHeads?: { identity: PreparedHead; br: PreparedHead; gzip: PreparedHead };
 };
 
 /** The cache key of a request, or null when the request is not for a cacheable public page. */
@@ -289,6 +292,9 @@ function rawHeaders(entry: CachedPage, base: Record<string, string>, extra: stri
   return { identity: withBody(entry.body), br: withBody(entry.br, "br"), gzip: withBody(entry.gzip, "gzip"), notModified: [...common, ...extra] };
 }
 
+/** The slots a hit's list ends with after X-Cache: X-Accel-Expires and X-Request-Id, names and values. */
+const HIT_SLOTS = 4;
+
 /**
  * Writes a cached page (or 304) to a Node response. With `requestId` it is a
  * cache hit: X-Cache: HIT and X-Request-Id are sent with the prebuilt headers
@@ -302,6 +308,7 @@ export function sendCached(
   requestId?: string,
   /** X-Accel-Expires for a shared proxy in front (proxy-cache.ts), on a hit. */
   proxyExpires = "0",
+  now = Date.now(),
 ) {
   let lists: RawHeaders;
   if (requestId === undefined) lists = entry.raw ??= rawHeaders(entry, base);
@@ -318,9 +325,19 @@ export function sendCached(
     body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
     headers = encoding === "br" ? lists.br : encoding === "gzip" ? lists.gzip : lists.identity;
   }
-  // The request id goes in the list's last slot (the proxy expiry two before): writeHead reads the list at once and keeps no
-  // reference to it, so the list is reused instead of copied for every hit.
   if (requestId !== undefined) {
+    // A hit with a body on a kept-alive connection: the head serialised once (response-head.ts).
+    if (body && req.method === "GET") {
+      const heads = (entry.hitHeads ??= {
+        identity: prepareHead(entry.status, lists.identity.slice(0, -HIT_SLOTS)),
+        br: prepareHead(entry.status, lists.br.slice(0, -HIT_SLOTS)),
+        gzip: prepareHead(entry.status, lists.gzip.slice(0, -HIT_SLOTS)),
+      });
+      const head = body === entry.br ? heads.br : body === entry.gzip ? heads.gzip : heads.identity;
+      if (sendPreparedHead(res, head, proxyExpires, requestId, body, now)) return;
+    }
+    // The request id goes in the list's last slot (the proxy expiry two before): writeHead reads the list at once and keeps no
+    // reference to it, so the list is reused instead of copied for every hit.
     headers[headers.length - 1] = requestId;
     headers[headers.length - 3] = proxyExpires;
   }

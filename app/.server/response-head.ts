@@ -1,0 +1,167 @@
+/**
+ * A page-cache hit's response head, serialised once per cached page instead
+ * of on every hit (issue 15, decision 0015, docs/performance.md).
+ *
+ * `writeHead(status, list)` validates every header name and value with
+ * regular expressions, inspects each name, and concatenates the head line by
+ * line: for a cached page's 17 headers (~1.2 KB, the CSP most of it) that was
+ * ~37,000 instructions of a hit's ~125,000 (`npm run bench:instructions`).
+ * A cached page's headers do not change from hit to hit, so they are
+ * validated (with Node's own `validateHeaderName`/`validateHeaderValue`) and
+ * serialised once, here, into a `PreparedHead`.
+ *
+ * Node has no public way to send a serialised head. `sendPreparedHead` does
+ * what `writeHead` → `_storeHeader` would do for this response and sets the
+ * one field they fill (`_header`, the head as a string; `end()` then writes
+ * it with the body in one `writev`, as always). It does so only in the state
+ * in which `_storeHeader` would write exactly the same bytes: a GET answered
+ * 200 with a body, no header set before, the connection kept alive (HTTP/1.1
+ * or a keep-alive HTTP/1.0 request), not its last allowed request, no
+ * `Expect: 100-continue`. Anything else — HEAD, 304, `Connection: close`,
+ * the last request of `maxRequestsPerSocket`, shutdown (`server.js` sets
+ * `Connection: close`) — returns false and the caller uses `writeHead`.
+ *
+ * The first use checks that Node's response has the fields this relies on,
+ * with the types and initial values it expects (`fieldsAsExpected`); if a
+ * Node upgrade changed them, the fast path stays off for good (one warning in
+ * the log) and every hit goes through `writeHead`. `response-head.test.ts`
+ * compares the bytes on the wire with `writeHead`'s, request by request,
+ * including pipelined and HTTP/1.0 requests, so an upgrade that changed
+ * `_storeHeader`'s output fails the suite.
+ */
+import { STATUS_CODES, validateHeaderName, validateHeaderValue, type ServerResponse } from "node:http";
+
+/**
+ * The status line and the headers that never change for one cached page and
+ * encoding; and the same followed by the proxy expiry (which changes once a
+ * second) and the request id's name, made when the expiry changes.
+ */
+export type PreparedHead = { status: number; head: string; expires?: string; withExpires?: string };
+
+/** The fields of Node's ServerResponse (Node 20) that writeHead and _storeHeader read or fill. */
+type NodeResponse = ServerResponse & {
+  _header: string | null;
+  _headerSent: boolean;
+  _hasBody: boolean;
+  _last: boolean;
+  _removedConnection: boolean;
+  _defaultKeepAlive: boolean;
+  _keepAliveTimeout: number;
+  _maxRequestsPerSocket: number;
+  _expect_continue: boolean;
+  shouldKeepAlive: boolean;
+  maxRequestsOnConnectionReached: boolean;
+  chunkedEncoding: boolean;
+};
+
+/**
+ * Validates the headers (as writeHead would, once) and serialises them after
+ * the status line. `headers` is a flat [name, value, name, value…] list.
+ */
+export function prepareHead(status: number, headers: readonly string[]): PreparedHead {
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "unknown"}\r\n`;
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!;
+    const value = headers[i + 1]!;
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    head += `${name}: ${value}\r\n`;
+  }
+  // One flat string: written as it is on every hit, never flattened again.
+  return { status, head: flat(head) };
+}
+
+/** A flat copy of a string built by concatenation (V8 keeps those as trees). */
+function flat(text: string): string {
+  return Buffer.from(text, "latin1").toString("latin1");
+}
+
+/** The end of the request id's line, then `Date`, `Connection` and `Keep-Alive` as _storeHeader writes them, and the blank line; made once a second. */
+let tailSecond = -1;
+let tailTimeout = -1;
+let tailMax = -1;
+let tail = "";
+function headTail(now: number, keepAliveTimeout: number, maxRequests: number): string {
+  const second = Math.floor(now / 1000);
+  if (second !== tailSecond || keepAliveTimeout !== tailTimeout || maxRequests !== tailMax) {
+    tailSecond = second;
+    tailTimeout = keepAliveTimeout;
+    tailMax = maxRequests;
+    let text = `\r\nDate: ${new Date(second * 1000).toUTCString()}\r\nConnection: keep-alive\r\n`;
+    if (keepAliveTimeout) text += `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}${~~maxRequests > 0 ? `, max=${maxRequests}` : ""}\r\n`;
+    tail = flat(`${text}\r\n`);
+  }
+  return tail;
+}
+
+/** null until the first use; then whether Node's response looks as this module expects. */
+let usable: boolean | null = null;
+/** The symbol under which Node keeps headers set with setHeader (null while there are none). */
+let outHeaders: symbol | undefined;
+
+function findOutHeaders(res: ServerResponse): symbol | undefined {
+  return Object.getOwnPropertySymbols(res).find((s) => s.description === "kOutHeaders");
+}
+
+/** The fields, types and initial values this module relies on, read from a response no header was written to yet. */
+export function fieldsAsExpected(res: ServerResponse): boolean {
+  const r = res as NodeResponse;
+  return (
+    r._header === null &&
+    r._headerSent === false &&
+    typeof r._hasBody === "boolean" &&
+    r._last === false &&
+    r._removedConnection === false &&
+    r._defaultKeepAlive === true &&
+    typeof r._keepAliveTimeout === "number" &&
+    typeof r._maxRequestsPerSocket === "number" &&
+    r._expect_continue === false &&
+    typeof r.shouldKeepAlive === "boolean" &&
+    typeof r.maxRequestsOnConnectionReached === "boolean" &&
+    r.chunkedEncoding === false &&
+    r.sendDate === true &&
+    (res as unknown as Record<symbol, unknown>)[findOutHeaders(res) ?? Symbol()] === null &&
+    typeof (r as unknown as { _storeHeader?: unknown })._storeHeader === "function"
+  );
+}
+
+/** For tests: forget the result of the first use's check. */
+export function resetPreparedHeadCheck(value: boolean | null = null) {
+  usable = value;
+}
+
+/**
+ * Sends `prepared`, then `X-Accel-Expires: <expires>` and `X-Request-Id:
+ * <requestId>` (values the server made: never validated here), and `body` as
+ * one response, if this response is in the state described above; returns
+ * false, having written nothing, otherwise.
+ */
+export function sendPreparedHead(res: ServerResponse, prepared: PreparedHead, expires: string, requestId: string, body: Buffer, now: number): boolean {
+  const r = res as NodeResponse;
+  if (usable === null) {
+    usable = fieldsAsExpected(res);
+    outHeaders = findOutHeaders(res);
+    if (!usable) console.warn(JSON.stringify({ level: "warn", msg: "response-head: this Node's ServerResponse is not as expected; cache hits use writeHead" }));
+  }
+  if (
+    !usable ||
+    r._header !== null ||
+    !r._hasBody ||
+    !r.shouldKeepAlive ||
+    r.maxRequestsOnConnectionReached ||
+    r._expect_continue ||
+    !r._defaultKeepAlive ||
+    r._removedConnection ||
+    (r as unknown as Record<symbol, unknown>)[outHeaders!] !== null
+  ) {
+    return false;
+  }
+  r.statusCode = prepared.status;
+  if (prepared.expires !== expires) {
+    prepared.expires = expires;
+    prepared.withExpires = flat(`${prepared.head}X-Accel-Expires: ${expires}\r\nX-Request-Id: `);
+  }
+  r._header = prepared.withExpires! + requestId + headTail(now, r._keepAliveTimeout, r._maxRequestsPerSocket);
+  r.end(body);
+  return true;
+}
