@@ -71,13 +71,16 @@ if (DEV) {
 
 let lastConnectionAt = 0;
 let inFlight = 0;
-// Requests in flight, for the shutdown drain. One listener and one shared close callback: this is
-// on the path of every cache hit (a second "request" listener makes every emit copy the listener list).
+// Requests in flight, for the shutdown drain. One listener and one shared close callback (a second
+// "request" listener makes every emit copy the listener list). A cache hit is answered before the
+// handler returns: it is not counted and gets no listener (this is on the path of every hit).
 const finished = () => inFlight--;
 const server = http.createServer((req, res) => {
-  inFlight++;
-  res.on("close", finished);
   handler(req, res);
+  if (!res.writableEnded) {
+    inFlight++;
+    res.on("close", finished);
+  }
 });
 server.keepAliveTimeout = 5000;
 server.on("connection", () => {
