@@ -9,7 +9,9 @@
  * storages stay on after a staff request: that state is checked too, which
  * also proves the probe sees enabled storages on this Node.
  */
+import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from "./support";
@@ -85,5 +87,39 @@ describe("pages holding the enquiry form (a 5-second life for the timing token, 
     expect(seen.filter((s) => s !== "HIT")).toEqual([]);
     expect(tokens.size).toBeGreaterThan(1);
     expect(tokens.has(firstToken!)).toBe(true);
+  });
+});
+
+/** One raw HTTP exchange: the head as [name, value] pairs in order, and the body's length. */
+async function rawExchange(url: string, request: string): Promise<{ status: string; headers: [string, string][]; bodyLength: number }> {
+  const { port } = new URL(url);
+  const socket = net.connect(Number(port), "127.0.0.1");
+  await once(socket, "connect");
+  const chunks: Buffer[] = [];
+  socket.on("data", (d: Buffer) => chunks.push(d));
+  socket.write(request);
+  await once(socket, "end");
+  const all = Buffer.concat(chunks);
+  const end = all.indexOf("\r\n\r\n");
+  const [status, ...lines] = all.subarray(0, end).toString("latin1").split("\r\n");
+  return { status: status!, headers: lines.map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2)]), bodyLength: all.length - end - 4 };
+}
+
+describe("a cache hit's head (app/.server/response-head.ts)", () => {
+  it("on a kept-alive connection is the head writeHead sends for the same page, but for the connection's own lines", async () => {
+    for (const page of ["/team", "/insights", "/cyber"]) {
+      await (await fetch(server.url + page)).arrayBuffer(); // cached
+      // Kept alive (the prepared head), then the same page on a connection the server closes (writeHead).
+      const kept = await rawExchange(server.url, `GET ${page} HTTP/1.1\r\nHost: localhost\r\n\r\nGET ${page} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      const closed = await rawExchange(server.url, `GET ${page} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      const comparable = (headers: [string, string][]) => headers.filter(([name]) => !/^(date|connection|keep-alive|x-request-id|x-accel-expires)$/i.test(name));
+      const keptHead = kept.headers.slice(0, kept.headers.findIndex(([name]) => name === "Keep-Alive") + 1);
+      expect(kept.status).toBe("HTTP/1.1 200 OK");
+      expect(keptHead.map(([name]) => name).slice(-5)).toEqual(["X-Accel-Expires", "X-Request-Id", "Date", "Connection", "Keep-Alive"]);
+      expect(Object.fromEntries(keptHead)).toMatchObject({ "X-Cache": "HIT", Connection: "keep-alive", "Keep-Alive": "timeout=5" });
+      expect(comparable(keptHead), page).toEqual(comparable(closed.headers));
+      expect(Object.fromEntries(closed.headers)).toMatchObject({ "X-Cache": "HIT", Connection: "close" });
+      expect(closed.bodyLength).toBe(Number(Object.fromEntries(closed.headers)["Content-Length"]));
+    }
   });
 });
