@@ -25,7 +25,7 @@
  *
  * Options (env): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ARTICLES (default 100000), BENCH_ROUNDS (cached/ceiling runs per
- * route, each run followed by the ceiling's; the median pair counts; default 3), BENCH_ONLY
+ * route, each run followed by the ceiling's; the median pair counts; default 5), BENCH_ONLY
  * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench.
  */
 import { execFile, execSync, fork, type ChildProcess } from "node:child_process";
@@ -43,7 +43,7 @@ import { startServer, type RunningServer } from "../tests/e2e/support";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ONLY = process.env.BENCH_ONLY ?? "";
 const MEMBERS = 200;
 const BUILD_DIR = "build-bench";
