@@ -150,6 +150,21 @@ describe("a cache hit's prepared head", () => {
     expect(s.fastPaths).toBe(0);
   });
 
+  it("is not turned off by an odd first request (a header set before, Expect: 100-continue, HTTP/1.0)", async () => {
+    for (const first of [
+      get("/fast", 1).replace("?n=1", "?n=1&preset"),
+      get("/fast", 1, "Expect: 100-continue\r\n"),
+      get("/fast", 1, "", "1.0"),
+    ]) {
+      resetPreparedHeadCheck();
+      const s = await server();
+      await exchange(s.port, first, 1);
+      expect(s.fastPaths).toBe(0);
+      await exchange(s.port, get("/fast", 2), 1);
+      expect(s.fastPaths, first).toBe(1);
+    }
+  });
+
   it("stays off for good when Node's response is not as expected (a Node upgrade), answering through writeHead", async () => {
     const s = await server();
     resetPreparedHeadCheck(false);

@@ -103,9 +103,16 @@ function findOutHeaders(res: ServerResponse): symbol | undefined {
   return Object.getOwnPropertySymbols(res).find((s) => s.description === "kOutHeaders");
 }
 
-/** The fields, types and initial values this module relies on, read from a response no header was written to yet. */
+/**
+ * The fields this module relies on, with their types, and the initial values
+ * of those no request can change before the head is written; read from a
+ * response no head was written to yet. (What a request can change — an
+ * `Expect: 100-continue`, HTTP/1.0, a header set at shutdown — is only
+ * checked by type here, so an odd first request cannot turn the fast path off.)
+ */
 export function fieldsAsExpected(res: ServerResponse): boolean {
   const r = res as NodeResponse;
+  const headersSet = (res as unknown as Record<symbol, unknown>)[findOutHeaders(res) ?? Symbol()];
   return (
     r._header === null &&
     r._headerSent === false &&
@@ -115,12 +122,12 @@ export function fieldsAsExpected(res: ServerResponse): boolean {
     r._defaultKeepAlive === true &&
     typeof r._keepAliveTimeout === "number" &&
     typeof r._maxRequestsPerSocket === "number" &&
-    r._expect_continue === false &&
+    typeof r._expect_continue === "boolean" &&
     typeof r.shouldKeepAlive === "boolean" &&
     typeof r.maxRequestsOnConnectionReached === "boolean" &&
     r.chunkedEncoding === false &&
     r.sendDate === true &&
-    (res as unknown as Record<symbol, unknown>)[findOutHeaders(res) ?? Symbol()] === null &&
+    (headersSet === null || (typeof headersSet === "object" && headersSet !== undefined)) &&
     typeof (r as unknown as { _storeHeader?: unknown })._storeHeader === "function"
   );
 }
