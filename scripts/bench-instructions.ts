@@ -18,7 +18,9 @@
  * Options (env): BENCH_PATH (default /cyber: a page with a long life, so no
  * background render falls in the window), BUILD_DIR (default build),
  * WARM_UP (10000), SETTLE (1000), MEASURED (4000), INSTRUCTIONS_NODE_ARGS (extra node
- * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map).
+ * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map),
+ * INSTRUCTIONS_VALGRIND_ARGS (extra callgrind options, e.g. --cache-sim=yes to
+ * count simulated cache misses as well).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -70,25 +72,35 @@ async function waitFor(url: string, child: ChildProcess, log: () => string) {
   throw new Error(`${url} did not answer within 5 minutes under valgrind:\n${log()}`);
 }
 
-/** Main-thread and other threads' instruction totals of one callgrind dump (files <out>.<dump>-<thread>). */
-function dumpTotals(outFile: string, dump: number): { main: number; others: number } {
+/**
+ * Main-thread and other threads' instruction totals of one callgrind dump (files <out>.<dump>-<thread>),
+ * and the main thread's other events when there are (with --cache-sim=yes: cache misses by level).
+ */
+function dumpTotals(outFile: string, dump: number): { main: number; others: number; mainEvents: Record<string, number> } {
   const dir = path.dirname(outFile);
   const prefix = `${path.basename(outFile)}.${dump}-`;
   let main = 0;
   let others = 0;
+  let mainEvents: Record<string, number> = {};
   for (const file of fs.readdirSync(dir).filter((f) => f.startsWith(prefix))) {
-    const total = Number(/^totals: (\d+)/m.exec(fs.readFileSync(path.join(dir, file), "utf8"))?.[1] ?? 0);
-    if (file.endsWith("-01")) main += total;
-    else others += total;
+    const text = fs.readFileSync(path.join(dir, file), "utf8");
+    const names = /^events: (.+)$/m.exec(text)?.[1]?.split(" ") ?? ["Ir"];
+    const values = (/^totals: (.+)$/m.exec(text)?.[1] ?? "0").split(" ").map(Number);
+    if (file.endsWith("-01")) {
+      main += values[0] ?? 0;
+      mainEvents = Object.fromEntries(names.map((name, i) => [name, values[i] ?? 0]));
+    } else others += values[0] ?? 0;
   }
-  return { main, others };
+  return { main, others, mainEvents };
 }
 
 async function measure(name: string, args: string[], env: Record<string, string>, port: number) {
   const outFile = path.join(OUT, `callgrind-${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.out`);
   // INSTRUCTIONS_NODE_ARGS="--perf-basic-prof": V8 writes /tmp/perf-<pid>.map, which names the JIT code addresses of the profile.
   const nodeArgs = (process.env.INSTRUCTIONS_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn("valgrind", ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${outFile}`, process.execPath, ...nodeArgs, ...args], {
+  // INSTRUCTIONS_VALGRIND_ARGS="--cache-sim=yes": callgrind also simulates the caches and counts misses (first level, last level).
+  const valgrindArgs = (process.env.INSTRUCTIONS_VALGRIND_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn("valgrind", ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", ...valgrindArgs, `--callgrind-out-file=${outFile}`, process.execPath, ...nodeArgs, ...args], {
     cwd: path.resolve(import.meta.dirname, ".."),
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
@@ -113,7 +125,8 @@ async function measure(name: string, args: string[], env: Record<string, string>
     await new Promise((r) => setTimeout(r, 1000));
     const totals = dumpTotals(outFile, 2);
     if (!totals.main) throw new Error(`${name}: no callgrind dump found for ${outFile}`);
-    return { main: totals.main / MEASURED, others: totals.others / MEASURED, profile: `${outFile}.2-01`, body, pid: child.pid };
+    const perHit = Object.fromEntries(Object.entries(totals.mainEvents).map(([name, n]) => [name, n / MEASURED]));
+    return { main: totals.main / MEASURED, others: totals.others / MEASURED, events: perHit, profile: `${outFile}.2-01`, body, pid: child.pid };
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -148,6 +161,12 @@ async function main() {
     console.log(`  app      ${k(app.main)}  (other threads ${k(app.others)})`);
     console.log(`  ceiling  ${k(ceiling.main)}  (other threads ${k(ceiling.others)})`);
     console.log(`  ratio    ${(ceiling.main / app.main).toFixed(2)} of the ceiling (main thread; the kernel's share, the same on both sides, is not in it)`);
+    const misses = Object.keys(app.events).filter((name) => name !== "Ir");
+    if (misses.length) {
+      console.log(`Simulated cache events a hit, main thread (${misses.join(" ")}):`);
+      console.log(`  app      ${misses.map((name) => app.events[name]!.toFixed(0)).join(" ")}`);
+      console.log(`  ceiling  ${misses.map((name) => (ceiling.events[name] ?? 0).toFixed(0)).join(" ")}`);
+    }
     console.log(`Profiles: ${app.profile}, ${ceiling.profile} (callgrind_annotate --inclusive=no <file>); processes ${app.pid}, ${ceiling.pid}`);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
