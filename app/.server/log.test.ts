@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { log, logRequest, newRequestId } from "./log";
+import { jsonString, log, logRequest, newRequestId } from "./log";
 
 async function written(run: () => void): Promise<string[]> {
   const lines: string[] = [];
@@ -64,5 +64,16 @@ describe("request ids", () => {
     expect(new Set(ids).size).toBe(1000);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{12}-[0-9a-z]+$/);
     expect(new Set(ids.map((id) => id.slice(0, 12))).size).toBe(1);
+  });
+});
+
+describe("jsonString", () => {
+  it("writes every string as JSON.stringify does", () => {
+    const samples = ["/", "/post/Cyber-what-now", '/a"b', "/a\\b", "/tab\there", "/nul\u0000", "/\u001f", "/caf\u00e9", "/\u00ff\u0080", "/emoji-\ud83d\ude00", "/lone-\ud800", "/lone-\udfff-end", "/\u2028\u2029", "/%22%5C", "hit", ""];
+    for (const text of samples) expect(jsonString(text)).toBe(JSON.stringify(text));
+    for (let code = 0; code < 0x10000; code++) {
+      const text = `/x${String.fromCharCode(code)}y`;
+      if (jsonString(text) !== JSON.stringify(text)) throw new Error(`differs for U+${code.toString(16)}`);
+    }
   });
 });

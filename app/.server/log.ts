@@ -84,16 +84,28 @@ export function log(level_: Level, msg: string, fields: Record<string, unknown> 
   push(line);
 }
 
+/** What JSON.stringify escapes in a string: the quote, the backslash, control characters and (well-formed JSON.stringify) lone surrogates; any surrogate falls back to it. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A string as JSON.stringify writes it. A request's path almost never needs
+ * escaping, and a pattern's test costs less than JSON.stringify's call into
+ * the runtime on every request (profile of a cache hit, docs/performance.md).
+ */
+export function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
 /**
  * The one line of a request: the same fields, in the same order, as
  * log("info", "request", { id, method, path, status, ms, cache }). The id (from
  * newRequestId) and the method (a token Node's HTTP parser accepted) never need
- * escaping; the path is escaped.
+ * escaping; the path and the cache state are escaped when they need it.
  */
 export function logRequest(id: string, method: string | undefined, path: string, status: number, ms: number, cache?: string) {
   const current = level();
   if (current === "silent" || current === "error") return;
   push(
-    `{"time":"${now()}","level":"info","msg":"request","id":"${id}","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${Math.round(ms * 10) / 10}${cache ? `,"cache":${JSON.stringify(cache)}` : ""}}`,
+    `{"time":"${now()}","level":"info","msg":"request","id":"${id}","method":"${method}","path":${jsonString(path)},"status":${status},"ms":${Math.round(ms * 10) / 10}${cache ? `,"cache":${jsonString(cache)}` : ""}}`,
   );
 }

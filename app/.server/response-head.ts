@@ -36,11 +36,12 @@ import { STATUS_CODES, validateHeaderName, validateHeaderValue, type ServerRespo
  * encoding; and the same followed by the proxy expiry (which changes once a
  * second) and the request id's name, made when the expiry changes.
  */
-export type PreparedHead = { status: number; head: string; expires?: string; withExpires?: string };
+export type PreparedHead = { status: number; head: string; expires?: string; withExpires?: Buffer };
 
 /** The fields of Node's ServerResponse (Node 20) that writeHead and _storeHeader read or fill. */
 type NodeResponse = ServerResponse & {
-  _header: string | null;
+  /** The head: a string when _storeHeader makes it; a Buffer here (end() writes either as it is, see sendPreparedHead). */
+  _header: string | Buffer | null;
   _headerSent: boolean;
   _hasBody: boolean;
   _last: boolean;
@@ -80,8 +81,8 @@ function flat(text: string): string {
 let tailSecond = -1;
 let tailTimeout = -1;
 let tailMax = -1;
-let tail = "";
-function headTail(now: number, keepAliveTimeout: number, maxRequests: number): string {
+let tail = Buffer.alloc(0);
+function headTail(now: number, keepAliveTimeout: number, maxRequests: number): Buffer {
   const second = Math.floor(now / 1000);
   if (second !== tailSecond || keepAliveTimeout !== tailTimeout || maxRequests !== tailMax) {
     tailSecond = second;
@@ -89,7 +90,7 @@ function headTail(now: number, keepAliveTimeout: number, maxRequests: number): s
     tailMax = maxRequests;
     let text = `\r\nDate: ${new Date(second * 1000).toUTCString()}\r\nConnection: keep-alive\r\n`;
     if (keepAliveTimeout) text += `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}${~~maxRequests > 0 ? `, max=${maxRequests}` : ""}\r\n`;
-    tail = flat(`${text}\r\n`);
+    tail = Buffer.from(`${text}\r\n`, "latin1");
   }
   return tail;
 }
@@ -166,9 +167,19 @@ export function sendPreparedHead(res: ServerResponse, prepared: PreparedHead, ex
   r.statusCode = prepared.status;
   if (prepared.expires !== expires) {
     prepared.expires = expires;
-    prepared.withExpires = flat(`${prepared.head}X-Accel-Expires: ${expires}\r\nX-Request-Id: `);
+    prepared.withExpires = Buffer.from(`${prepared.head}X-Accel-Expires: ${expires}\r\nX-Request-Id: `, "latin1");
   }
-  r._header = prepared.withExpires! + requestId + headTail(now, r._keepAliveTimeout, r._maxRequestsPerSocket);
+  // The head as bytes, copied once: a string head would be flattened, then copied again into the write's
+  // storage; a Buffer goes to the socket's writev as it is. OutgoingMessage._send queues a non-string head
+  // as its own chunk (`outputData.unshift({ data: header, encoding: "latin1" })`), counts its length and
+  // _flushOutput writes it before the body: the bytes on the wire are the same (response-head.test.ts).
+  const prefix = prepared.withExpires!;
+  const end = headTail(now, r._keepAliveTimeout, r._maxRequestsPerSocket);
+  const head = Buffer.allocUnsafe(prefix.length + requestId.length + end.length);
+  head.set(prefix, 0);
+  const idLength = head.write(requestId, prefix.length, "latin1");
+  head.set(end, prefix.length + idLength);
+  r._header = head;
   r.end(body);
   return true;
 }
