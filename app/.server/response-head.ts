@@ -12,8 +12,8 @@
  *
  * Node has no public way to send a serialised head. `sendPreparedHead` does
  * what `writeHead` → `_storeHeader` would do for this response and sets the
- * one field they fill (`_header`, the head as a string; `end()` then writes
- * it with the body in one `writev`, as always). It does so only in the state
+ * one field they fill (`_header`: the head, here as a Buffer where Node puts
+ * a string — `end()` writes either as it is, with the body in one `writev`). It does so only in the state
  * in which `_storeHeader` would write exactly the same bytes: a GET answered
  * 200 with a body, no header set before, the connection kept alive (HTTP/1.1
  * or a keep-alive HTTP/1.0 request), not its last allowed request, no
