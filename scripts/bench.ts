@@ -23,9 +23,11 @@
  * Load generator: wrk (Debian's `wrk`, C, one thread), never a Node one: a
  * Node load generator on the same two cores caps whatever it measures.
  *
- * Options (env): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
+ * Options (env): BENCH_SECONDS (uncached runs, default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ARTICLES (default 100000), BENCH_ROUNDS (cached/ceiling runs per
- * route, each run followed by the ceiling's; the median pair counts; default 5), BENCH_ONLY
+ * route, each run followed by the ceiling's; the median pair counts; default 10),
+ * BENCH_PAIR_SECONDS (each run of a pair, default 2: short pairs, so that both
+ * runs of a pair fall in the same state of a shared machine), BENCH_ONLY
  * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench.
  */
 import { execFile, execSync, fork, type ChildProcess } from "node:child_process";
@@ -43,7 +45,11 @@ import { startServer, type RunningServer } from "../tests/e2e/support";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+// Runs of a cached/ceiling pair are short: this machine kind switches between a fast and a slow
+// state in streaks of several seconds (docs/performance.md, 2026-11-26); a pair's ratio cancels
+// the state only when both its runs fall in the same one.
+const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 2);
 const ONLY = process.env.BENCH_ONLY ?? "";
 const MEMBERS = 200;
 const BUILD_DIR = "build-bench";
@@ -253,7 +259,7 @@ async function main() {
       const ceilingPid = ceiling.child.pid!;
       for (let round = 0; round < ROUNDS; round++) {
         let appCpu = 0;
-        const c = await measure(localUrl(server) + p, CONNECTIONS, SECONDS, () => {
+        const c = await measure(localUrl(server) + p, CONNECTIONS, PAIR_SECONDS, () => {
           logOffset = logLinesSince(cachedLog, logOffset).size; // the warm-up's lines are not counted
           appCpu = cpuMs(appPid);
         });
@@ -264,7 +270,7 @@ async function main() {
         logged += after.lines;
         counted += c.requests;
         let ceilingCpu = 0;
-        const ce = await measure(`http://127.0.0.1:${ceiling.port}${p}`, CONNECTIONS, SECONDS, () => (ceilingCpu = cpuMs(ceilingPid)));
+        const ce = await measure(`http://127.0.0.1:${ceiling.port}${p}`, CONNECTIONS, PAIR_SECONDS, () => (ceilingCpu = cpuMs(ceilingPid)));
         ceilingCpu = cpuMs(ceilingPid) - ceilingCpu;
         const appCpuUs = (appCpu * 1000) / Math.max(1, c.requests);
         const ceilingCpuUs = (ceilingCpu * 1000) / Math.max(1, ce.requests);
@@ -317,7 +323,7 @@ async function main() {
     console.log("");
     console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${new Date().toISOString()}`);
     console.log(
-      `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs, median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
+      `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (each after 1 s uncounted), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
     );
     console.log("");
     const head = ["route", "bytes", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
@@ -373,7 +379,7 @@ async function main() {
         {
           date: new Date().toISOString(),
           machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-          settings: { loadGenerator: "wrk -t1", seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, articles: ARTICLES, members: MEMBERS },
+          settings: { loadGenerator: "wrk -t1", seconds: SECONDS, pairSeconds: PAIR_SECONDS, connections: CONNECTIONS, rounds: ROUNDS, articles: ARTICLES, members: MEMBERS },
           routes: results,
           insightsLastPage: big && small ? { bigP50: big.p50, smallP50: small.p50, growth } : null,
           jsBudget: JS_BUDGET,
