@@ -20,7 +20,11 @@
  * WARM_UP (10000), SETTLE (1000), MEASURED (4000), INSTRUCTIONS_NODE_ARGS (extra node
  * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map),
  * INSTRUCTIONS_VALGRIND_ARGS (extra callgrind options, e.g. --cache-sim=yes to
- * count simulated cache misses as well).
+ * count simulated cache misses as well), EXPRESS_FIRST (default 0: requests to
+ * routes Express answers — /healthz, a static file, the sign-in page — sent to
+ * the app before its warm-up, as a site's other traffic would: Express gives
+ * each request and response it handles another prototype, which Node's own
+ * HTTP code then also meets).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -34,6 +38,7 @@ const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 const WARM_UP = Number(process.env.WARM_UP ?? 10_000);
 const SETTLE = Number(process.env.SETTLE ?? 1000);
 const MEASURED = Number(process.env.MEASURED ?? 4000);
+const EXPRESS_FIRST = Number(process.env.EXPRESS_FIRST ?? 0);
 const OUT = path.resolve("bench-results");
 
 /** Sends `count` GET requests over 4 keep-alive connections; fails on any status but 200. */
@@ -114,6 +119,13 @@ async function measure(name: string, args: string[], env: Record<string, string>
     console.log(`[instructions] ${name}: starting under valgrind…`);
     await waitFor(url, child, () => err);
     const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+    if (EXPRESS_FIRST && name === "app") {
+      const signIn = await (await fetch(`http://127.0.0.1:${port}/admin`)).text();
+      const asset = /\/assets\/[^"]+\.(?:js|css)/.exec(signIn)?.[0];
+      if (!asset) throw new Error("no /assets/ file linked from the sign-in page");
+      console.log(`[instructions] ${name}: ${EXPRESS_FIRST} requests Express answers (/healthz, ${asset}, /admin)…`);
+      for (const p of ["/healthz", asset, "/admin"]) await send(`http://127.0.0.1:${port}${p}`, Math.ceil(EXPRESS_FIRST / 3));
+    }
     console.log(`[instructions] ${name}: ${WARM_UP} requests to warm up…`);
     await send(url, WARM_UP);
     control("-i", "on");

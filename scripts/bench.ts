@@ -14,6 +14,10 @@
  *    runs (BENCH_ROUNDS pairs a route) and prints each route's median pair
  *    ratio to it, in requests per second and in CPU time per request (read
  *    from /proc; the one to trust when other work shares the machine).
+ *    Also, as a diagnosis (no target): the ratio to the same server sending
+ *    one padding header that makes its head as long as the app's ("same-head
+ *    ratio"): the hit path's own cost, without the cost of the ~1.1 KB of
+ *    headers (security, CSP, caching) every page sends and the bare one does not.
  * 5. Repeats /insights?page=<last> with 100 articles, and reports the gzipped
  *    JavaScript of each page (every file it loads, imports followed) against
  *    the budget of 6 KB, and any framework (React, React Router) file.
@@ -28,7 +32,10 @@
  * route, each run followed by the ceiling's; the median pair counts; default 10),
  * BENCH_PAIR_SECONDS (each run of a pair, default 2: short pairs, so that both
  * runs of a pair fall in the same state of a shared machine), BENCH_ONLY
- * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench.
+ * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench,
+ * BENCH_ROUTES (names from the table, comma-separated: measure only those),
+ * BENCH_NODE_ARGS (extra arguments for the app's node, space-separated, e.g.
+ * V8 flags to try; the ceiling always runs bare).
  */
 import { execFile, execSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -51,6 +58,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 // the state only when both its runs fall in the same one.
 const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 2);
 const ONLY = process.env.BENCH_ONLY ?? "";
+const ONLY_ROUTES = (process.env.BENCH_ROUTES ?? "").split(",").filter(Boolean);
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const MEMBERS = 200;
 const BUILD_DIR = "build-bench";
 /** JavaScript a public page may load, gzip, all files counted (issue 15). */
@@ -58,6 +67,7 @@ const JS_BUDGET = 6 * 1024;
 /** A cache hit costs close to nothing beyond a bare node:http server. */
 const CEILING_RATIO = 0.85;
 const UNCACHED_P99_MS = 25;
+const ROUTE_NAMES = "/, /team, lawyer, /insights, /insights?page=<last>, post, practice";
 
 const say = (message: string) => console.log(`[bench] ${message}`);
 const run = promisify(execFile);
@@ -144,12 +154,21 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
-/** The ceiling: a bare node:http server answering the same bytes from memory. */
-function startCeiling(bodies: Record<string, Buffer>): Promise<{ port: number; child: ChildProcess }> {
+/**
+ * The ceiling: a bare node:http server answering the same bodies from memory. With `headLengths`,
+ * the same server also sends a padding header that makes its head as long as the app's (below).
+ */
+function startCeiling(bodies: Record<string, Buffer>, headLengths?: Record<string, number>): Promise<{ port: number; child: ChildProcess }> {
   const file = path.join(os.tmpdir(), `bench-bodies-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(bodies).map(([k, v]) => [k, v.toString("base64")]))));
+  const args = [file];
+  if (headLengths) {
+    const lengths = path.join(os.tmpdir(), `bench-heads-${process.pid}.json`);
+    fs.writeFileSync(lengths, JSON.stringify(headLengths));
+    args.push("", lengths);
+  }
   // A bare Node process: fork() would otherwise pass on this script's own execArgv (tsx's loader).
-  const child = fork(path.resolve("scripts/bench-ceiling.js"), [file], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.resolve("scripts/bench-ceiling.js"), args, { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve) => child.once("message", (port) => resolve({ port: port as number, child })));
 }
 
@@ -215,23 +234,31 @@ async function main() {
     post: `/post/Bench-Article-${ARTICLES - 10}`,
     practice: "/cyber?tab=insights",
   };
+  for (const name of Object.keys(routes)) if (ONLY_ROUTES.length && !ONLY_ROUTES.includes(name)) delete routes[name];
+  if (!Object.keys(routes).length) throw new Error(`BENCH_ROUTES names none of: ${ROUTE_NAMES}`);
 
   const results: Record<string, Record<string, unknown>> = {};
   const failures: string[] = [];
   let server: RunningServer | undefined;
   const servers: RunningServer[] = [];
   let ceiling: { port: number; child: ChildProcess } | undefined;
+  let sameHead: { port: number; child: ChildProcess } | undefined;
   try {
     say("starting the production server (page cache on, request log on)…");
     const cachedLog = path.join(logDir, "cached.log");
-    server = await startServer({ dataDir: bigDir, env, logFile: cachedLog });
+    server = await startServer({ dataDir: bigDir, env, logFile: cachedLog, nodeArgs: NODE_ARGS });
     servers.push(server);
     const bodies: Record<string, Buffer> = {};
+    const headLengths: Record<string, number> = {};
     for (const [name, p] of Object.entries(routes)) {
       const res = await fetch(localUrl(server) + p);
       if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
       bodies[p] = Buffer.from(await res.arrayBuffer());
-      results[name] = { path: p, bytes: bodies[p]!.length };
+      // The app's header lines but those node:http writes for both servers alike (Date, Connection, Keep-Alive).
+      res.headers.forEach((value, name) => {
+        if (!["date", "connection", "keep-alive"].includes(name)) headLengths[p] = (headLengths[p] ?? 0) + `${name}: ${value}\r\n`.length;
+      });
+      results[name] = { path: p, bytes: bodies[p]!.length, headBytes: headLengths[p] };
     }
 
     say("JavaScript per page…");
@@ -245,6 +272,10 @@ async function main() {
 
     // The ceiling runs beside the app; the two are measured alternately, route by route.
     ceiling = await startCeiling(bodies);
+    // A second ceiling whose head is as long as the app's (one padding header): the ratio to it is the
+    // hit path's own cost; the bare ceiling's also counts the ~1.1 KB of headers every page sends
+    // (security headers, CSP, caching): more bytes for the kernel and for wrk to read and parse.
+    sameHead = await startCeiling(bodies, headLengths);
     let logOffset = fs.statSync(cachedLog).size;
     for (const [name, p] of Object.entries(routes)) {
       say(`cached ${name} and the node:http ceiling (${ROUNDS} pairs of runs)…`);
@@ -252,7 +283,7 @@ async function main() {
       // other work puts on the machine at that moment; the median pair counts.
       // Also the CPU time each server spends per request: unlike requests per second, it hardly
       // moves when other work shares the machine (the figure to trust on a busy machine).
-      const pairs: { app: Result; ceiling: Result; ratio: number; cpuRatio: number; appCpuUs: number; ceilingCpuUs: number }[] = [];
+      const pairs: { app: Result; ceiling: Result; ratio: number; sameHeadRatio: number; cpuRatio: number; appCpuUs: number; ceilingCpuUs: number }[] = [];
       let logged = 0;
       let counted = 0;
       const appPid = server.process.pid!;
@@ -272,13 +303,16 @@ async function main() {
         let ceilingCpu = 0;
         const ce = await measure(`http://127.0.0.1:${ceiling.port}${p}`, CONNECTIONS, PAIR_SECONDS, () => (ceilingCpu = cpuMs(ceilingPid)));
         ceilingCpu = cpuMs(ceilingPid) - ceilingCpu;
+        const same = await measure(`http://127.0.0.1:${sameHead!.port}${p}`, CONNECTIONS, PAIR_SECONDS);
         const appCpuUs = (appCpu * 1000) / Math.max(1, c.requests);
         const ceilingCpuUs = (ceilingCpu * 1000) / Math.max(1, ce.requests);
-        pairs.push({ app: c, ceiling: ce, ratio: c.rps / ce.rps, cpuRatio: ceilingCpuUs / appCpuUs, appCpuUs, ceilingCpuUs });
+        pairs.push({ app: c, ceiling: ce, ratio: c.rps / ce.rps, sameHeadRatio: c.rps / same.rps, cpuRatio: ceilingCpuUs / appCpuUs, appCpuUs, ceilingCpuUs });
       }
       const byCpu = [...pairs].sort((a, b) => a.cpuRatio - b.cpuRatio)[Math.floor(pairs.length / 2)]!;
       results[name]!.cpuRatio = Math.round(byCpu.cpuRatio * 100) / 100;
       results[name]!.cpuUsPerRequest = { app: Math.round(byCpu.appCpuUs), ceiling: Math.round(byCpu.ceilingCpuUs) };
+      const sameHeadRatios = pairs.map((x) => x.sameHeadRatio).sort((a, b) => a - b);
+      results[name]!.sameHeadRatio = Math.round(sameHeadRatios[Math.floor(sameHeadRatios.length / 2)]! * 100) / 100;
       pairs.sort((a, b) => a.ratio - b.ratio);
       const middle = pairs[Math.floor(pairs.length / 2)]!;
       results[name]!.cached = middle.app;
@@ -292,6 +326,8 @@ async function main() {
     }
     ceiling.child.kill();
     ceiling = undefined;
+    sameHead?.child.kill();
+    sameHead = undefined;
     await server.stop();
     servers.length = 0;
 
@@ -300,7 +336,7 @@ async function main() {
     let small: Result | undefined;
     if (ONLY !== "cached") {
       say("starting the production server (page cache off)…");
-      server = await startServer({ dataDir: bigDir, env: { ...env, PAGE_CACHE: "off" }, logFile: path.join(logDir, "uncached.log") });
+      server = await startServer({ dataDir: bigDir, env: { ...env, PAGE_CACHE: "off" }, logFile: path.join(logDir, "uncached.log"), nodeArgs: NODE_ARGS });
       servers.push(server);
       for (const [name, p] of Object.entries(routes)) {
         say(`uncached ${name}…`);
@@ -310,14 +346,17 @@ async function main() {
       await server.stop();
       servers.length = 0;
 
-      say("small archive (100 articles), uncached, last page of /insights…");
-      server = await startServer({ dataDir: smallDir, env: { ...env, PAGE_CACHE: "off" }, logFile: path.join(logDir, "small.log") });
-      servers.push(server);
-      small = await measure(localUrl(server) + `/insights?page=${Math.ceil(100 / PAGE_SIZE)}`, 1);
-      await server.stop();
-      servers.length = 0;
-      big = results["/insights?page=<last>"]!.uncached1 as Result;
-      growth = Math.round((big.p50 / Math.max(0.01, small.p50)) * 100) / 100;
+      // The archive's growth: only when its last page is among the routes measured.
+      if (routes["/insights?page=<last>"]) {
+        say("small archive (100 articles), uncached, last page of /insights…");
+        server = await startServer({ dataDir: smallDir, env: { ...env, PAGE_CACHE: "off" }, logFile: path.join(logDir, "small.log") });
+        servers.push(server);
+        small = await measure(localUrl(server) + `/insights?page=${Math.ceil(100 / PAGE_SIZE)}`, 1);
+        await server.stop();
+        servers.length = 0;
+        big = results["/insights?page=<last>"]!.uncached1 as Result;
+        growth = Math.round((big.p50 / Math.max(0.01, small.p50)) * 100) / 100;
+      }
     }
 
     console.log("");
@@ -326,16 +365,18 @@ async function main() {
       `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (each after 1 s uncounted), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
     );
     console.log("");
-    const head = ["route", "bytes", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
+    const head = ["route", "bytes", "head", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "same-head ratio", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
     const fmt = (r: unknown, key: keyof Result) => (r ? String((r as Result)[key]) : "-");
     const rows = Object.entries(results).map(([name, r]) => [
       name,
       String(r.bytes),
+      String(r.headBytes),
       fmt(r.cached, "rps"),
       fmt(r.cached, "p50"),
       fmt(r.cached, "p99"),
       fmt(r.ceiling, "rps"),
       `${r.ratio} (${(r.ratios as number[]).join(" ")})`,
+      String(r.sameHeadRatio),
       `${(r.cpuUsPerRequest as { app: number }).app}/${(r.cpuUsPerRequest as { ceiling: number }).ceiling}`,
       String(r.cpuRatio),
       String(r.logLinesPerRequest),
@@ -399,6 +440,7 @@ async function main() {
     }
   } finally {
     ceiling?.child.kill();
+    sameHead?.child.kill();
     await Promise.all(servers.map((s) => s.stop()));
     for (const dir of [bigDir, smallDir, logDir]) fs.rmSync(dir, { recursive: true, force: true });
   }
