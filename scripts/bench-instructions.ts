@@ -20,11 +20,11 @@
  * WARM_UP (10000), SETTLE (1000), MEASURED (4000), INSTRUCTIONS_NODE_ARGS (extra node
  * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map),
  * INSTRUCTIONS_VALGRIND_ARGS (extra callgrind options, e.g. --cache-sim=yes to
- * count simulated cache misses as well), EXPRESS_FIRST (default 0: requests to
- * routes Express answers — /healthz, a static file, the sign-in page — sent to
- * the app before its warm-up, as a site's other traffic would: Express gives
- * each request and response it handles another prototype, which Node's own
- * HTTP code then also meets).
+ * count simulated cache misses as well), EXPRESS_FIRST (default 3000, 0 for
+ * none: requests to routes Express answers — /healthz, a static file, the
+ * sign-in page — sent to the app before its warm-up, as a site's other traffic
+ * would; without them the count missed what that traffic costs the hits
+ * (decision 0016), and V8's compiler threads were still busy during it).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -38,7 +38,7 @@ const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 const WARM_UP = Number(process.env.WARM_UP ?? 10_000);
 const SETTLE = Number(process.env.SETTLE ?? 1000);
 const MEASURED = Number(process.env.MEASURED ?? 4000);
-const EXPRESS_FIRST = Number(process.env.EXPRESS_FIRST ?? 0);
+const EXPRESS_FIRST = Number(process.env.EXPRESS_FIRST ?? 3000);
 const OUT = path.resolve("bench-results");
 
 /** Sends `count` GET requests over 4 keep-alive connections; fails on any status but 200. */
