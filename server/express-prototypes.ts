@@ -7,9 +7,10 @@
  * other hidden classes than a plain `IncomingMessage`/`ServerResponse`, and
  * Node's own HTTP code (shared by every request of the process) meets both
  * kinds. Its inline caches turn polymorphic or megamorphic, and a page-cache
- * hit — answered before Express, on plain objects — pays for it: **72.6k →
- * 80.5k instructions a hit** of `/cyber` once 3,000 requests had gone through
- * Express (`EXPRESS_FIRST=3000 npm run bench:instructions`, docs/performance.md).
+ * hit — answered before Express, on plain objects — pays for it: after 3,000
+ * requests through Express a hit of `/cyber` cost 74–80k instructions, and
+ * 66–72k with this change (a bare node:http server 66–67k; two runs each of
+ * `npm run bench:instructions`, docs/performance.md).
  *
  * Here Express's `request` and `response` properties (its methods, getters
  * and `app`) are defined once on `http.IncomingMessage.prototype` and
