@@ -10,10 +10,11 @@
  *    page measures requests per second and p50/p99 latency, cached and
  *    uncached (PAGE_CACHE=off), plus uncached p99 at one connection.
  * 4. Measures a bare node:http server answering the same bytes from memory
- *    (the ceiling for one Node process) right after each of the app's cached
- *    runs (BENCH_ROUNDS pairs a route) and prints each route's median pair
- *    ratio to it, in requests per second and in CPU time per request (read
- *    from /proc; the one to trust when other work shares the machine).
+ *    (the ceiling for one Node process) right after or before each of the
+ *    app's cached runs (BENCH_ROUNDS pairs a route, back to back, the order
+ *    alternating) and prints each route's median pair ratio to it, in
+ *    requests per second and in CPU time per request (read from /proc; the
+ *    one to trust when other work shares the machine).
  *    Also, as a diagnosis (no target): the ratio to the same server sending
  *    one padding header that makes its head as long as the app's ("same-head
  *    ratio"): the hit path's own cost, without the cost of the ~1.1 KB of
@@ -28,10 +29,10 @@
  * Node load generator on the same two cores caps whatever it measures.
  *
  * Options (env): BENCH_SECONDS (uncached runs, default 5), BENCH_CONNECTIONS (default 50),
- * BENCH_ARTICLES (default 100000), BENCH_ROUNDS (cached/ceiling runs per
- * route, each run followed by the ceiling's; the median pair counts; default 10),
- * BENCH_PAIR_SECONDS (each run of a pair, default 2: short pairs, so that both
- * runs of a pair fall in the same state of a shared machine), BENCH_ONLY
+ * BENCH_ARTICLES (default 100000), BENCH_ROUNDS (cached/ceiling pairs of runs
+ * per route; the median pair counts; default 20), BENCH_PAIR_SECONDS (each run
+ * of a pair, default 1: short pairs with no pause between their runs, so that
+ * both fall in the same state of a shared machine), BENCH_ONLY
  * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench,
  * BENCH_ROUTES (names from the table, comma-separated: measure only those),
  * BENCH_NODE_ARGS (extra arguments for the app's node, space-separated, e.g.
@@ -52,11 +53,11 @@ import { startServer, type RunningServer } from "../tests/e2e/support";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
-// Runs of a cached/ceiling pair are short: this machine kind switches between a fast and a slow
-// state in streaks of several seconds (docs/performance.md, 2026-11-26); a pair's ratio cancels
-// the state only when both its runs fall in the same one.
-const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+// Runs of a cached/ceiling pair are short and back to back: this machine kind switches between a
+// fast and a slow state in streaks of several seconds (docs/performance.md, 2026-11-26); a pair's
+// ratio cancels the state only when both its runs fall in the same one.
+const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
 const ONLY = process.env.BENCH_ONLY ?? "";
 const ONLY_ROUTES = (process.env.BENCH_ROUTES ?? "").split(",").filter(Boolean);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -123,16 +124,18 @@ async function loadDataSet(dataDir: string, articleCount: number, memberCount: n
 
 type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number; requests: number };
 
-/** One wrk run (after one uncounted second at the same load). Latencies in ms. */
-async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS, afterWarmUp?: () => void): Promise<Result> {
+/**
+ * One wrk run, after one uncounted second at the same load unless `warmUp` is false (the runs of
+ * the cached/ceiling rounds, which follow one another on the same route). Latencies in ms.
+ */
+async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS, warmUp = true): Promise<Result> {
   const wrk = (duration: number) =>
     run("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "10s", "-s", path.resolve("scripts/wrk-report.lua"), url], {
       maxBuffer: 1 << 20,
     });
   // One second at the same load first, not counted: the figures are the steady state, not the
   // garbage the previous run (often 50 connections on another route) left for this one to collect.
-  await wrk(1);
-  afterWarmUp?.();
+  if (warmUp) await wrk(1);
   const { stdout } = await wrk(seconds);
   const line = stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
   if (!line) throw new Error(`wrk printed no report for ${url}:\n${stdout}`);
@@ -276,38 +279,42 @@ async function main() {
     // hit path's own cost; the bare ceiling's also counts the ~1.1 KB of headers every page sends
     // (security headers, CSP, caching): more bytes for the kernel and for wrk to read and parse.
     sameHead = await startCeiling(bodies, headLengths);
-    let logOffset = fs.statSync(cachedLog).size;
     for (const [name, p] of Object.entries(routes)) {
-      say(`cached ${name} and the node:http ceiling (${ROUNDS} pairs of runs)…`);
-      // Pairs of runs, the app then the ceiling, back to back: each pair's ratio cancels the load
-      // other work puts on the machine at that moment; the median pair counts.
+      say(`cached ${name} and the node:http ceiling (${ROUNDS} rounds of ${PAIR_SECONDS} s runs)…`);
+      const appUrl = localUrl(server) + p;
+      const ceilingUrl = `http://127.0.0.1:${ceiling.port}${p}`;
+      const sameHeadUrl = `http://127.0.0.1:${sameHead.port}${p}`;
+      // One uncounted second of each server on this route first (the garbage of the previous route, V8's
+      // compiler); then the rounds follow one another with no pause: app, ceiling, same-head ceiling, and
+      // the next round in the reverse order. The app's and the ceiling's runs of a round are back to back,
+      // so both fall in the same state of the machine (docs/performance.md, 2026-11-27); the order
+      // alternates, so neither side is always the one measured first. The median round counts.
       // Also the CPU time each server spends per request: unlike requests per second, it hardly
       // moves when other work shares the machine (the figure to trust on a busy machine).
+      for (const url of [appUrl, ceilingUrl, sameHeadUrl]) await measure(url, CONNECTIONS, 1, false);
+      await new Promise((r) => setTimeout(r, 300)); // the warm-up's log lines are written, and not counted
+      const logOffset = fs.statSync(cachedLog).size;
       const pairs: { app: Result; ceiling: Result; ratio: number; sameHeadRatio: number; cpuRatio: number; appCpuUs: number; ceilingCpuUs: number }[] = [];
-      let logged = 0;
       let counted = 0;
       const appPid = server.process.pid!;
       const ceilingPid = ceiling.child.pid!;
       for (let round = 0; round < ROUNDS; round++) {
-        let appCpu = 0;
-        const c = await measure(localUrl(server) + p, CONNECTIONS, PAIR_SECONDS, () => {
-          logOffset = logLinesSince(cachedLog, logOffset).size; // the warm-up's lines are not counted
-          appCpu = cpuMs(appPid);
-        });
-        appCpu = cpuMs(appPid) - appCpu;
-        await new Promise((r) => setTimeout(r, 300)); // the last batch of log lines is written
-        const after = logLinesSince(cachedLog, logOffset);
-        logOffset = after.size;
-        logged += after.lines;
+        const runs: Record<"app" | "ceiling" | "same", { result: Result; cpu: number }> = {} as never;
+        const order = [["app", appUrl, appPid], ["ceiling", ceilingUrl, ceilingPid], ["same", sameHeadUrl, undefined]] as const;
+        for (const [side, url, pid] of round % 2 ? [...order].reverse() : order) {
+          const before = pid ? cpuMs(pid) : 0;
+          const result = await measure(url, CONNECTIONS, PAIR_SECONDS, false);
+          runs[side] = { result, cpu: pid ? cpuMs(pid) - before : 0 };
+        }
+        const c = runs.app.result;
+        const ce = runs.ceiling.result;
         counted += c.requests;
-        let ceilingCpu = 0;
-        const ce = await measure(`http://127.0.0.1:${ceiling.port}${p}`, CONNECTIONS, PAIR_SECONDS, () => (ceilingCpu = cpuMs(ceilingPid)));
-        ceilingCpu = cpuMs(ceilingPid) - ceilingCpu;
-        const same = await measure(`http://127.0.0.1:${sameHead!.port}${p}`, CONNECTIONS, PAIR_SECONDS);
-        const appCpuUs = (appCpu * 1000) / Math.max(1, c.requests);
-        const ceilingCpuUs = (ceilingCpu * 1000) / Math.max(1, ce.requests);
-        pairs.push({ app: c, ceiling: ce, ratio: c.rps / ce.rps, sameHeadRatio: c.rps / same.rps, cpuRatio: ceilingCpuUs / appCpuUs, appCpuUs, ceilingCpuUs });
+        const appCpuUs = (runs.app.cpu * 1000) / Math.max(1, c.requests);
+        const ceilingCpuUs = (runs.ceiling.cpu * 1000) / Math.max(1, ce.requests);
+        pairs.push({ app: c, ceiling: ce, ratio: c.rps / ce.rps, sameHeadRatio: c.rps / runs.same.result.rps, cpuRatio: ceilingCpuUs / appCpuUs, appCpuUs, ceilingCpuUs });
       }
+      await new Promise((r) => setTimeout(r, 300)); // the last batch of log lines is written
+      const logged = logLinesSince(cachedLog, logOffset).lines;
       const byCpu = [...pairs].sort((a, b) => a.cpuRatio - b.cpuRatio)[Math.floor(pairs.length / 2)]!;
       results[name]!.cpuRatio = Math.round(byCpu.cpuRatio * 100) / 100;
       results[name]!.cpuUsPerRequest = { app: Math.round(byCpu.appCpuUs), ceiling: Math.round(byCpu.ceilingCpuUs) };
@@ -317,7 +324,9 @@ async function main() {
       const middle = pairs[Math.floor(pairs.length / 2)]!;
       results[name]!.cached = middle.app;
       results[name]!.ceiling = middle.ceiling;
-      results[name]!.ratio = Math.round(middle.ratio * 100) / 100;
+      // The median: the middle pair's ratio, or the mean of the two middle ones when the count is even.
+      const median = pairs.length % 2 ? middle.ratio : (middle.ratio + pairs[pairs.length / 2 - 1]!.ratio) / 2;
+      results[name]!.ratio = Math.round(median * 100) / 100;
       results[name]!.ratios = pairs.map((x) => Math.round(x.ratio * 100) / 100);
       // One log line per request: every completed request of the measured runs, plus the few
       // in flight when wrk stopped (at most one per connection).
@@ -362,7 +371,7 @@ async function main() {
     console.log("");
     console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${new Date().toISOString()}`);
     console.log(
-      `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (each after 1 s uncounted), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
+      `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (1 s of each uncounted first, then none; the order alternates), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
     );
     console.log("");
     const head = ["route", "bytes", "head", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "same-head ratio", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
