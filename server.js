@@ -75,7 +75,8 @@ let inFlight = 0;
 // "request" listener makes every emit copy the listener list). A cache hit is answered before the
 // handler returns: it is not counted and gets no listener (this is on the path of every hit).
 const finished = () => inFlight--;
-const server = http.createServer((req, res) => {
+// In production, requests and responses made with the properties Express adds, so it never changes their shape (server/request-shapes.ts).
+const server = http.createServer(DEV ? {} : mod.requestShapes(), (req, res) => {
   handler(req, res);
   if (!res.writableEnded) {
     inFlight++;

@@ -11,6 +11,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import { wholeResponse } from "./whole-response";
 import { expressOnNodePrototypes } from "./express-prototypes";
+import { requestShapes } from "./request-shapes";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
 import { onContentChange } from "~/.server/content-events";
@@ -36,7 +37,7 @@ declare module "react-router" {
   }
 }
 
-export { startServices, stopServices };
+export { startServices, stopServices, requestShapes };
 
 const state = { shuttingDown: false };
 
@@ -76,8 +77,10 @@ export function sameOrigin(req: Request): boolean {
 
 export function createApp(options: { static?: boolean } = {}) {
   const app = express();
-  // Express's methods on Node's own prototypes: a page-cache hit keeps its speed after Express has run (./express-prototypes).
-  expressOnNodePrototypes(app);
+  // Express's methods on Node's own prototypes, and the server's requests made with the properties Express adds:
+  // a page-cache hit keeps its speed after Express has run (./express-prototypes, ./request-shapes).
+  const shapes = requestShapes();
+  expressOnNodePrototypes(app, shapes.IncomingMessage && shapes.ServerResponse ? { request: shapes.IncomingMessage.prototype, response: shapes.ServerResponse.prototype } : undefined);
   app.disable("x-powered-by");
   app.set("trust proxy", getEnv().TRUST_PROXY);
 

@@ -29,7 +29,12 @@ import type { Express } from "express";
 
 let done = false;
 
-export function expressOnNodePrototypes(app: Express): boolean {
+/**
+ * `prototypes`: those of the classes the server makes its requests and
+ * responses with, when they extend Node's (./request-shapes.ts); they become
+ * `app.request`/`app.response` instead of Node's own.
+ */
+export function expressOnNodePrototypes(app: Express, prototypes?: { request: object; response: object }): boolean {
   if (done) return false;
   const pairs = [
     [app.request, http.IncomingMessage.prototype],
@@ -49,8 +54,8 @@ export function expressOnNodePrototypes(app: Express): boolean {
     }
   }
   for (const { node, key, descriptor } of moves) Object.defineProperty(node, key, descriptor);
-  app.request = http.IncomingMessage.prototype as Express["request"];
-  app.response = http.ServerResponse.prototype as Express["response"];
+  app.request = (prototypes?.request ?? http.IncomingMessage.prototype) as Express["request"];
+  app.response = (prototypes?.response ?? http.ServerResponse.prototype) as Express["response"];
   done = true;
   return true;
 }
