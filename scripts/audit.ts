@@ -107,7 +107,7 @@ async function main() {
             METRICS.map((id) => `${id.replace(/-/g, " ")} ${metric(id)?.displayValue ?? "?"} (${Math.round((metric(id)?.score ?? 0) * 100)})`).join(", ") +
             `; LCP element: ${lcpElement(lhr)}` +
             // Lighthouse's measure of this machine's CPU (higher is faster): its simulated phone is 4× slower than the machine it runs on, so the same page scores lower on a slower machine.
-            `; machine's benchmark index ${Math.round(lhr.environment?.benchmarkIndex ?? 0)}`,
+            `; machine's benchmark index ${lhr.environment?.benchmarkIndex === undefined ? "?" : Math.round(lhr.environment.benchmarkIndex)}`,
         );
         // What blocked the main thread (Lighthouse's long tasks, as simulated on a slow phone), so a TBT above 0 says where.
         const longTasks = (metric("long-tasks")?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
