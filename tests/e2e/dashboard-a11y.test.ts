@@ -330,7 +330,9 @@ describe("the dashboard, signed in", () => {
     await ready();
     await page.getByRole("button", { name: /^Delete / }).last().click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
-    await page.getByRole("alertdialog").waitFor({ state: "detached" });
+    // Until the server has answered (the dialog goes as the form is sent; a page opened before the answer would
+    // cancel the request, and the Trash would be empty).
+    await status("Article has been deleted successfully.");
     await open("dashboard/trash", "/dashboard/trash", found);
     await page.getByRole("button", { name: /^Delete permanently ./ }).first().click();
     await page.getByRole("button", { name: "Delete permanently", exact: true }).waitFor();
