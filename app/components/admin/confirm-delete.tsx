@@ -5,9 +5,10 @@
  * confirmation panel (?confirm=id), whose Delete button posts the same form.
  */
 import { Trash2 } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useId, useRef } from "react";
 import { Form, Link } from "react-router";
 import { MSG } from "~/lib/forms/messages";
+import { useDialogOpenings } from "./dialog-openings";
 import { btnDanger, btnPrimary, btnSecondary } from "./styles";
 
 export function DeleteForm({ id, q, label, className = "" }: { id: number; q: string; label: string; className?: string }) {
@@ -24,9 +25,7 @@ export function DeleteForm({ id, q, label, className = "" }: { id: number; q: st
 }
 
 export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: string }) {
-  // The open dialog's number (null: none). Each opening is a new <dialog> element: its "close" event comes a moment
-  // after it closes (Escape, Cancel), and an opening in between must not be lost nor closed by that late event.
-  const [open, setOpen] = useState<number | null>(null);
+  const { opening, open, close } = useDialogOpenings();
   const trigger = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDialogElement | null>(null);
   const cancel = useRef<HTMLButtonElement>(null);
@@ -44,17 +43,17 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
           aria-haspopup="dialog"
           onClick={(event) => {
             event.preventDefault();
-            setOpen((n) => (n ?? 0) + 1);
+            open();
           }}
         >
           <Trash2 aria-hidden="true" className="size-4" /> Delete
         </button>
       </Form>
-      {open !== null ? (
+      {opening !== null ? (
         // A modal <dialog>: the rest of the page is inert while it is open (nothing behind it is reached by Tab or
         // by a screen reader), Escape closes it, and the focus goes back to the Delete button that opened it.
         <dialog
-          key={open}
+          key={opening}
           ref={(el) => {
             dialog.current = el;
             if (el && !el.open) {
@@ -68,7 +67,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
           aria-describedby={`${ids}-name`}
           className="m-auto w-[min(92vw,28rem)] rounded bg-white p-6 text-ink shadow-xl backdrop:bg-ink/60"
           onClose={() => {
-            setOpen(null);
+            close();
             trigger.current?.focus();
           }}
         >
@@ -82,7 +81,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
             <button ref={cancel} type="button" className={btnSecondary} onClick={() => dialog.current?.close()}>
               Cancel
             </button>
-            <Form method="post" aria-label={`Confirm: delete ${name}`} onSubmit={() => setOpen(null)}>
+            <Form method="post" aria-label={`Confirm: delete ${name}`} onSubmit={close}>
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="id" value={id} />
               {q ? <input type="hidden" name="q" value={q} /> : null}

@@ -12,6 +12,7 @@ import StarterKit from "@tiptap/starter-kit";
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, TextQuote, Undo2 } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { BODY_PICTURE_SRC, checkAlt } from "~/lib/body-pictures";
+import { useDialogOpenings } from "./dialog-openings";
 import { InsertPictureDialog } from "./insert-picture";
 import { btnPrimary, btnSecondary, inputClass } from "./styles";
 
@@ -156,9 +157,8 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
     }),
   });
   const [linkOpen, setLinkOpen] = useState(false);
-  // The open "Insert picture" dialog's number (null: none). Each opening is a new dialog element: a native dialog's
-  // "close" event comes a moment after it closes, and an opening in between must not be lost nor closed by it.
-  const [pictureDialog, setPictureDialog] = useState<number | null>(null);
+  // The "Insert picture" dialog: each opening a new element (dialog-openings.ts).
+  const pictureDialog = useDialogOpenings();
   const pictureButton = useRef<HTMLButtonElement>(null);
   const [href, setHref] = useState("");
   const [linkError, setLinkError] = useState("");
@@ -234,7 +234,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         >
           <Link2 aria-hidden="true" className="size-5" />
         </ToolButton>
-        <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={() => setPictureDialog((n) => (n ?? 0) + 1)}>
+        <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={pictureDialog.open}>
           <ImagePlus aria-hidden="true" className="size-5" />
         </ToolButton>
         <ToolButton
@@ -286,11 +286,11 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
           }}
         />
       ) : null}
-      {pictureDialog !== null ? (
+      {pictureDialog.opening !== null ? (
         <InsertPictureDialog
-          key={pictureDialog}
+          key={pictureDialog.opening}
           onInsert={(picture) => {
-            setPictureDialog(null);
+            pictureDialog.close();
             chain().setImage(picture).run();
             // Typing goes on after the picture (not over it): into the paragraph after it, made when there is none.
             const { selection, doc } = editor.state;
@@ -301,7 +301,7 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
             }
           }}
           onClose={() => {
-            setPictureDialog(null);
+            pictureDialog.close();
             // Back to where the focus came from: the editor after an insert, else the button.
             if (!editor.isFocused) pictureButton.current?.focus();
           }}
