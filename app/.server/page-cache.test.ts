@@ -3,6 +3,15 @@ import { describe, expect, it } from "vitest";
 import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding, REFRESH_AHEAD_MS, routeCachePolicy, sendCached } from "./page-cache";
 
 describe("page cache keys", () => {
+  it("gives an address with a query string the same key when it is asked again, also after more addresses than it remembers", () => {
+    const first = cacheKey("GET", "/insights?page=3&utm_source=mail");
+    expect(first).toBe("/insights?page=3");
+    expect(cacheKey("GET", "/insights?page=3&utm_source=mail")).toBe(first);
+    for (let page = 1; page <= 2500; page++) expect(cacheKey("GET", `/insights?page=${page}&x=${page}`)).toBe(`/insights?page=${page}`);
+    expect(cacheKey("GET", "/insights?page=3&utm_source=mail")).toBe(first);
+    expect(cacheKey("POST", "/insights?page=3&utm_source=mail")).toBeNull();
+    expect(cacheKey("GET", "/insights?category=cyber&page=3")).toBe("/insights?category=cyber&page=3");
+  });
   it("caches only public GET/HEAD pages, keeping only the parameters the pages read", () => {
     expect(cacheKey("GET", "/")).toBe("/");
     expect(cacheKey("HEAD", "/team")).toBe("/team");

@@ -67,14 +67,23 @@ export function cacheKey(method: string | undefined, rawUrl: string | undefined)
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   if (!PUBLIC_PATH.test(path)) return null;
   if (q === -1) return path;
+  const known = queryKeys.get(rawUrl);
+  if (known !== undefined) return known;
   const params = new URLSearchParams(rawUrl.slice(q + 1));
   const kept: string[] = [];
   for (const name of KEPT_PARAMS) {
     const value = params.get(name);
     if (value !== null && value.length <= 200) kept.push(`${name}=${encodeURIComponent(value)}`);
   }
-  return kept.length ? `${path}?${kept.join("&")}` : path;
+  const key = kept.length ? `${path}?${kept.join("&")}` : path;
+  // Kept for the next request of the same address (a hot page's hits skip the parsing); emptied when full.
+  if (queryKeys.size >= QUERY_KEYS_MAX) queryKeys.clear();
+  queryKeys.set(rawUrl, key);
+  return key;
 }
+/** Keys of addresses with a query string already worked out (raw request URL → key). */
+const queryKeys = new Map<string, string>();
+const QUERY_KEYS_MAX = 1000;
 
 /** SHA-256 sources of every inline script in a page, for the CSP. */
 export function inlineScriptHashes(html: string): string[] {
