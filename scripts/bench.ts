@@ -8,7 +8,9 @@
  *    JSON line per request, written to a file the bench counts), and for /,
  *    /team, a lawyer, /insights, /insights?page=<last>, a post and a practice
  *    page measures requests per second and p50/p99 latency, cached and
- *    uncached (PAGE_CACHE=off), plus uncached p99 at one connection.
+ *    uncached (PAGE_CACHE=off), plus uncached p99 at one connection, and
+ *    p50/p99 of page-cache misses at one connection (every request a page
+ *    not stored yet: rendered, compressed and stored before it is sent).
  * 4. Measures a bare node:http server answering the same bytes from memory
  *    (the ceiling for one Node process) right after or before each of the
  *    app's cached runs (BENCH_ROUNDS pairs a route, back to back, the order
@@ -68,6 +70,8 @@ const JS_BUDGET = 6 * 1024;
 /** A cache hit costs close to nothing beyond a bare node:http server. */
 const CEILING_RATIO = 0.85;
 const UNCACHED_P99_MS = 25;
+/** Seconds of page-cache misses a route (each request a page not stored yet). */
+const MISS_SECONDS = 3;
 
 const say = (message: string) => console.log(`[bench] ${message}`);
 const run = promisify(execFile);
@@ -128,9 +132,9 @@ type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: n
  * One wrk run, after one uncounted second at the same load unless `warmUp` is false (the runs of
  * the cached/ceiling rounds, which follow one another on the same route). Latencies in ms.
  */
-async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS, warmUp = true): Promise<Result> {
+async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS, warmUp = true, script = "scripts/wrk-report.lua"): Promise<Result> {
   const wrk = (duration: number) =>
-    run("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "10s", "-s", path.resolve("scripts/wrk-report.lua"), url], {
+    run("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "10s", "-s", path.resolve(script), url], {
       maxBuffer: 1 << 20,
     });
   // One second at the same load first, not counted: the figures are the steady state, not the
@@ -333,6 +337,12 @@ async function main() {
       results[name]!.logLinesPerRequest = Math.round((logged / Math.max(1, counted)) * 1000) / 1000;
       if (logged < counted) failures.push(`${name}: ${logged} request log lines for ${counted} requests`);
     }
+    // What a visitor's first request of a page costs with the cache on: rendered, compressed (brotli and
+    // gzip) and stored before it is sent. Every request a new address (scripts/wrk-miss.lua), one connection.
+    for (const [name, p] of Object.entries(routes)) {
+      say(`page-cache misses of ${name} at 1 connection…`);
+      results[name]!.miss1 = await measure(localUrl(server) + p, 1, MISS_SECONDS, true, "scripts/wrk-miss.lua");
+    }
     ceiling.child.kill();
     ceiling = undefined;
     sameHead?.child.kill();
@@ -374,7 +384,7 @@ async function main() {
       `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (1 s of each uncounted first, then none; the order alternates), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
     );
     console.log("");
-    const head = ["route", "bytes", "head", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "same-head ratio", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
+    const head = ["route", "bytes", "head", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "same-head ratio", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "miss p50 @1", "p99", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
     const fmt = (r: unknown, key: keyof Result) => (r ? String((r as Result)[key]) : "-");
     const rows = Object.entries(results).map(([name, r]) => [
       name,
@@ -389,6 +399,8 @@ async function main() {
       `${(r.cpuUsPerRequest as { app: number }).app}/${(r.cpuUsPerRequest as { ceiling: number }).ceiling}`,
       String(r.cpuRatio),
       String(r.logLinesPerRequest),
+      fmt(r.miss1, "p50"),
+      fmt(r.miss1, "p99"),
       fmt(r.uncached, "rps"),
       fmt(r.uncached, "p99"),
       fmt(r.uncached1, "p99"),
@@ -407,6 +419,8 @@ async function main() {
       const c = r.cached as Result;
       if (c.errors || c.non2xx) failures.push(`${name}: errors during the cached run`);
       if (!c.requests) failures.push(`${name}: no request completed in the cached run`);
+      const m = r.miss1 as Result;
+      if (m.errors || m.non2xx || !m.requests) failures.push(`${name}: errors or no completed request during the page-cache misses`);
       if ((r.ratio as number) < CEILING_RATIO) failures.push(`${name}: cached at ${r.ratio} of the node:http ceiling (target ≥ ${CEILING_RATIO})`);
       if (r.uncached) {
         const u = r.uncached as Result;
