@@ -211,6 +211,13 @@ export function routeCachePolicy(cacheControl: string | null | undefined): { sto
   return { store: true, maxAgeMs: Number(sMaxAge[1]) * 1000, cacheControl };
 }
 
+/**
+ * Brotli quality of a cached page. A miss waits for it (and so does the warm-up after a save, page by
+ * page): on the public pages quality 9 took 15-16 ms a page against 1.3-1.5 ms at 8, for 11-21 bytes
+ * (0.1-0.15 %) less (docs/performance.md, 2026-11-27, "a miss waits for brotli").
+ */
+const BROTLI_QUALITY = 8;
+
 export async function makeEntry(response: {
   status: number;
   contentType: string;
@@ -222,7 +229,7 @@ export async function makeEntry(response: {
   const isHtml = response.contentType.startsWith("text/html");
   const hashes = isHtml ? inlineScriptHashes(response.body.toString("utf8")) : [];
   const [br, gz] = await Promise.all([
-    brotli(response.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: response.body.length } }),
+    brotli(response.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: response.body.length } }),
     gzip(response.body, { level: 9 }),
   ]);
   const etag = `W/"${createHash("sha1").update(response.body).digest("base64url").slice(0, 22)}"`;
