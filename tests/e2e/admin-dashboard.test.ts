@@ -204,9 +204,23 @@ describe("staff dashboard", () => {
     await page.waitForTimeout(300);
     expect(await dialog.isVisible()).toBe(true);
     expect(await page.locator("dialog").count()).toBe(1);
+    // The server's answer held back a moment: the dialog stays open (the page behind it inert, so nothing there can
+    // cancel the request), saying "Deleting…", until the answer has come; then the row is gone.
+    const held = (url: URL) => url.pathname.startsWith("/dashboard/lawyers");
+    await page.route(held, async (route) => {
+      if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await dialog.getByRole("button", { name: "Deleting…" }).waitFor();
+    expect(await dialog.getAttribute("aria-busy")).toBe("true");
+    await page.waitForTimeout(500);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
     await status(`${MEMBER} has been deleted successfully`);
+    await page.unroute(held);
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(0);
+    expect(await page.locator("dialog").count()).toBe(0);
   });
 
   it("adds an article: picture required, pin only for news, body in the editor", async () => {

@@ -5,8 +5,8 @@
  * confirmation panel (?confirm=id), whose Delete button posts the same form.
  */
 import { Trash2 } from "lucide-react";
-import { useId, useRef } from "react";
-import { Form, Link } from "react-router";
+import { useEffect, useId, useRef } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import { MSG } from "~/lib/forms/messages";
 import { useDialogOpenings } from "./dialog-openings";
 import { btnDanger, btnPrimary, btnSecondary } from "./styles";
@@ -30,6 +30,15 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
   const dialog = useRef<HTMLDialogElement | null>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const ids = useId();
+  // The dialog stays open (the page behind it inert) until the server has answered the delete: leaving the page in
+  // that moment would cancel the request. It then closes, unless the list it was in has gone with the row.
+  const navigation = useNavigation();
+  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete" && navigation.formData.get("id") === String(id);
+  const wasDeleting = useRef(false);
+  useEffect(() => {
+    if (wasDeleting.current && !deleting) dialog.current?.close();
+    wasDeleting.current = deleting;
+  }, [deleting]);
   return (
     <>
       <Form method="get" aria-label={`Delete ${name}`}>
@@ -65,6 +74,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
           aria-modal="true"
           aria-labelledby={`${ids}-title`}
           aria-describedby={`${ids}-name`}
+          aria-busy={deleting || undefined}
           className="m-auto w-[min(92vw,28rem)] rounded bg-white p-6 text-ink shadow-xl backdrop:bg-ink/60"
           onClose={() => {
             close();
@@ -81,12 +91,18 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
             <button ref={cancel} type="button" className={btnSecondary} onClick={() => dialog.current?.close()}>
               Cancel
             </button>
-            <Form method="post" aria-label={`Confirm: delete ${name}`} onSubmit={close}>
+            <Form
+              method="post"
+              aria-label={`Confirm: delete ${name}`}
+              onSubmit={(event) => {
+                if (deleting) event.preventDefault(); // sent once
+              }}
+            >
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="id" value={id} />
               {q ? <input type="hidden" name="q" value={q} /> : null}
-              <button type="submit" className={`${btnPrimary} bg-error hover:bg-[#861e23]`}>
-                Delete
+              <button type="submit" aria-disabled={deleting || undefined} className={`${btnPrimary} bg-error hover:bg-[#861e23]`}>
+                {deleting ? "Deleting…" : "Delete"}
               </button>
             </Form>
           </div>
