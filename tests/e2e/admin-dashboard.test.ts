@@ -204,11 +204,13 @@ describe("staff dashboard", () => {
     await page.waitForTimeout(300);
     expect(await dialog.isVisible()).toBe(true);
     expect(await page.locator("dialog").count()).toBe(1);
-    // The server's answer held back a moment: the dialog stays open (the page behind it inert, so nothing there can
-    // cancel the request), saying "Deleting…", until the answer has come; then the row is gone.
+    // The delete held back until the test lets it through: the dialog stays open (the page behind it inert, so nothing
+    // there can cancel the request), saying "Deleting…", until the server has answered; then the row is gone.
     const held = (url: URL) => url.pathname.startsWith("/dashboard/lawyers");
+    let letThrough!: () => void;
+    const released = new Promise<void>((resolve) => (letThrough = resolve));
     await page.route(held, async (route) => {
-      if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1500));
+      if (route.request().method() === "POST") await released;
       await route.continue();
     });
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
@@ -217,6 +219,7 @@ describe("staff dashboard", () => {
     await page.waitForTimeout(500);
     expect(await dialog.isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
+    letThrough();
     await status(`${MEMBER} has been deleted successfully`);
     await page.unroute(held);
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(0);
