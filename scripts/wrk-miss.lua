@@ -12,9 +12,9 @@ local prefix = string.format("m%02x%02x%02x%02x", random:read(4):byte(1, 4))
 random:close()
 local n = 0
 local name = string.find(wrk.path, "tab=", 1, true) and "author" or "tab"
+local base = wrk.path .. (string.find(wrk.path, "?", 1, true) and "&" or "?") .. name .. "=" .. prefix .. "-"
 
 request = function()
   n = n + 1
-  local separator = string.find(wrk.path, "?", 1, true) and "&" or "?"
-  return wrk.format(nil, wrk.path .. separator .. name .. "=" .. prefix .. "-" .. n)
+  return wrk.format(nil, base .. n)
 end

@@ -34,10 +34,8 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
   // that moment would cancel the request. It then closes, unless the list it was in has gone with the row.
   const navigation = useNavigation();
   const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete" && navigation.formData.get("id") === String(id);
-  const wasDeleting = useRef(false);
   useEffect(() => {
-    if (wasDeleting.current && !deleting) dialog.current?.close();
-    wasDeleting.current = deleting;
+    if (!deleting) dialog.current?.close();
   }, [deleting]);
   return (
     <>
