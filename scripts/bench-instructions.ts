@@ -24,14 +24,18 @@
  * none: requests to routes Express answers — /healthz, a static file, the
  * sign-in page — sent to the app before its warm-up, as a site's other traffic
  * would; without them the count missed what that traffic costs the hits
- * (decision 0016), and V8's compiler threads were still busy during it).
+ * (decision 0016), and V8's compiler threads were still busy during it),
+ * STAFF_FIRST (default 1, 0 for none: a staff member signs in and opens the
+ * dashboard before the warm-up, as staff do every working day; better-auth's
+ * AsyncLocalStorages are used then, and while one is on every async resource
+ * of every later request pays a hook).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { freePort, productionEnv } from "../tests/e2e/support";
+import { freePort, productionEnv, staffVisit } from "../tests/e2e/support";
 
 const PAGE = process.env.BENCH_PATH ?? "/cyber";
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
@@ -39,6 +43,7 @@ const WARM_UP = Number(process.env.WARM_UP ?? 10_000);
 const SETTLE = Number(process.env.SETTLE ?? 1000);
 const MEASURED = Number(process.env.MEASURED ?? 4000);
 const EXPRESS_FIRST = Number(process.env.EXPRESS_FIRST ?? 3000);
+const STAFF_FIRST = process.env.STAFF_FIRST !== "0";
 const OUT = path.resolve("bench-results");
 
 /** Sends `count` GET requests over 4 keep-alive connections; fails on any status but 200. */
@@ -125,6 +130,10 @@ async function measure(name: string, args: string[], env: Record<string, string>
       if (!asset) throw new Error("no /assets/ file linked from the sign-in page");
       console.log(`[instructions] ${name}: ${EXPRESS_FIRST} requests Express answers (/healthz, ${asset}, /admin)…`);
       for (const p of ["/healthz", asset, "/admin"]) await send(`http://127.0.0.1:${port}${p}`, Math.ceil(EXPRESS_FIRST / 3));
+    }
+    if (STAFF_FIRST && name === "app") {
+      console.log(`[instructions] ${name}: a staff member signs in and opens the dashboard…`);
+      await staffVisit(`http://127.0.0.1:${port}`);
     }
     console.log(`[instructions] ${name}: ${WARM_UP} requests to warm up…`);
     await send(url, WARM_UP);

@@ -147,6 +147,38 @@ export function sharedServerUrl(): string {
   return url;
 }
 
+/**
+ * Signs in to the server at `origin` as the test staff account (ADMIN_EMAIL) with the sign-in
+ * form's POST, no browser, and returns the session cookie for later requests' `cookie` header.
+ */
+export async function staffCookie(origin: string): Promise<string> {
+  const res = await fetch(`${origin}/admin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }).toString(),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  if (!cookie.includes("session_token=")) throw new Error(`staff sign-in at ${origin} failed (status ${res.status})`);
+  return cookie;
+}
+
+/**
+ * A staff member's working visit: signs in and opens the dashboard, the articles and the account
+ * screen (each a call into better-auth); fails unless each answers 200.
+ */
+export async function staffVisit(origin: string): Promise<void> {
+  const cookie = await staffCookie(origin);
+  for (const page of ["/dashboard", "/dashboard/articles", "/dashboard/account"]) {
+    const res = await fetch(`${origin}${page}`, { headers: { cookie }, redirect: "manual" });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${page} answered ${res.status} to a signed-in staff member`);
+  }
+}
+
 export async function signInAsStaff(page: Page, baseUrl = sharedServerUrl()) {
   await page.goto(`${baseUrl}/admin`);
   await page.getByLabel("Email").fill(ADMIN_EMAIL);
