@@ -7,6 +7,11 @@
  * call through `auth.api` the same way (decision 0011).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import {
+  getCurrentAuthContextAsyncLocalStorage,
+  getCurrentDBAdapterAsyncLocalStorage,
+  getRequestStateAsyncLocalStorage,
+} from "@better-auth/core/context";
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
@@ -61,12 +66,61 @@ export async function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Prom
     // An AsyncLocalStorage's first run() turns async_hooks on for the whole process, and they stay on while
     // any is enabled: every async resource of every later request pays a hook (docs/performance.md). Once no
     // transaction of ours is open the store is empty everywhere, so ours is switched off; the next run()
-    // switches it on again. (better-auth's own, used by its endpoints, stay on after a staff request.)
+    // switches it on again. better-auth's own are switched off the same way (`inBetterAuth`).
     if (--authTransactions === 0) authTransaction.disable();
   }
 }
 
+/** Calls into better-auth under way (its API, or its adapter through `$context`). */
+let betterAuthCalls = 0;
+
+/**
+ * Runs one call into better-auth. It keeps each call's state in its own
+ * AsyncLocalStorages, whose first run() turns async_hooks on for the whole
+ * process; they stayed on, so after a staff member's first request every
+ * public page-cache hit paid a hook on each async resource (a third more
+ * instructions a hit, docs/performance.md). Once no call is under way their
+ * stores are empty everywhere, so they are switched off; better-auth's next
+ * run() switches them on again. Every call into better-auth goes through
+ * here: `getAuth().api` does it for each endpoint.
+ */
+export async function inBetterAuth<T>(call: () => Promise<T>): Promise<T> {
+  betterAuthCalls++;
+  try {
+    return await call();
+  } finally {
+    if (--betterAuthCalls === 0) await switchOffBetterAuthStorages();
+  }
+}
+
+async function switchOffBetterAuthStorages() {
+  const storages = await Promise.all([
+    getRequestStateAsyncLocalStorage(),
+    getCurrentDBAdapterAsyncLocalStorage(),
+    // Deprecated for reading the context (better-auth has other functions for that); it is the one way to the storage.
+    getCurrentAuthContextAsyncLocalStorage(),
+  ]);
+  // A call may have started while the storages were looked up: it needs them.
+  if (betterAuthCalls === 0) for (const storage of storages) storage.disable();
+}
+
+/** better-auth's API with every endpoint call counted by `inBetterAuth`. */
+function countedApi<Api extends object>(api: Api): Api {
+  return new Proxy(api, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => inBetterAuth(async () => (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
+
 function createAuth() {
+  const auth = createBetterAuth();
+  return Object.assign(auth, { api: countedApi(auth.api) });
+}
+
+function createBetterAuth() {
   const env = getEnv();
   const site = new URL(env.publicUrl);
   return betterAuth({
@@ -197,7 +251,7 @@ async function checkStaff(request: Request): Promise<StaffSession | null> {
   if (age > SESSION_ABSOLUTE_SECONDS * 1000 || user.status !== "active" || !isRole(user.role)) {
     // Past 12 hours, or the account was deactivated (or is not a staff account): the session ends here.
     const ctx = await auth.$context;
-    await ctx.internalAdapter.deleteSession(result.session.token);
+    await inBetterAuth(() => ctx.internalAdapter.deleteSession(result.session.token));
     return null;
   }
   return {
@@ -289,29 +343,32 @@ export async function createStaffAccount(
   role: Role = "owner",
   actor: Actor = systemActor("staff account set-up"),
 ): Promise<boolean> {
-  const ctx = await getAuth().$context;
-  const normalised = email.trim().toLowerCase();
-  if (await ctx.internalAdapter.findUserByEmail(normalised)) return false;
-  // Hashed before the transaction opens (scrypt takes a while; nothing is locked meanwhile).
-  const hash = await hashPassword(password);
-  try {
-    return await withAuthTransaction(async (tx) => {
-      const user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true, role, status: "active" }, { method: "admin" });
-      await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
-      await recordAudit(tx, actor, {
-        action: "create",
-        itemType: "staff",
-        itemId: user.id,
-        itemLabel: normalised,
-        changes: { role: { after: role }, status: { after: "active" }, password: { hidden: true } },
+  // Its adapter may run better-auth's storages: counted like an API call.
+  return inBetterAuth(async () => {
+    const ctx = await getAuth().$context;
+    const normalised = email.trim().toLowerCase();
+    if (await ctx.internalAdapter.findUserByEmail(normalised)) return false;
+    // Hashed before the transaction opens (scrypt takes a while; nothing is locked meanwhile).
+    const hash = await hashPassword(password);
+    try {
+      return await withAuthTransaction(async (tx) => {
+        const user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true, role, status: "active" }, { method: "admin" });
+        await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+        await recordAudit(tx, actor, {
+          action: "create",
+          itemType: "staff",
+          itemId: user.id,
+          itemLabel: normalised,
+          changes: { role: { after: role }, status: { after: "active" }, password: { hidden: true } },
+        });
+        return true;
       });
-      return true;
-    });
-  } catch (error) {
-    // Another process (a second server starting at the same time) created it first: nothing of ours was kept.
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+    } catch (error) {
+      // Another process (a second server starting at the same time) created it first: nothing of ours was kept.
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  });
 }
 
 /**
@@ -320,25 +377,28 @@ export async function createStaffAccount(
  * actor); false when no such account.
  */
 export async function resetStaffPassword(email: string, password: string, actor: Actor = systemActor("staff account set-up")): Promise<boolean> {
-  const ctx = await getAuth().$context;
-  const normalised = email.trim().toLowerCase();
-  if (!(await ctx.internalAdapter.findUserByEmail(normalised))) return false;
-  const hash = await hashPassword(password);
-  return withAuthTransaction(async (tx) => {
-    // Looked up again inside the transaction: the account may have gone meanwhile.
-    const found = await ctx.internalAdapter.findUserByEmail(normalised);
-    if (!found) return false;
-    const accounts = await ctx.internalAdapter.findAccounts(found.user.id);
-    if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(found.user.id, hash);
-    else await ctx.internalAdapter.linkAccount({ userId: found.user.id, providerId: "credential", accountId: found.user.id, password: hash });
-    const ended = await tx.delete(schema.session).where(eq(schema.session.userId, found.user.id)).returning({ id: schema.session.id });
-    await recordAudit(tx, actor, {
-      action: "password-reset",
-      itemType: "staff",
-      itemId: found.user.id,
-      itemLabel: found.user.email,
-      changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
+  // Its adapter may run better-auth's storages: counted like an API call.
+  return inBetterAuth(async () => {
+    const ctx = await getAuth().$context;
+    const normalised = email.trim().toLowerCase();
+    if (!(await ctx.internalAdapter.findUserByEmail(normalised))) return false;
+    const hash = await hashPassword(password);
+    return withAuthTransaction(async (tx) => {
+      // Looked up again inside the transaction: the account may have gone meanwhile.
+      const found = await ctx.internalAdapter.findUserByEmail(normalised);
+      if (!found) return false;
+      const accounts = await ctx.internalAdapter.findAccounts(found.user.id);
+      if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(found.user.id, hash);
+      else await ctx.internalAdapter.linkAccount({ userId: found.user.id, providerId: "credential", accountId: found.user.id, password: hash });
+      const ended = await tx.delete(schema.session).where(eq(schema.session.userId, found.user.id)).returning({ id: schema.session.id });
+      await recordAudit(tx, actor, {
+        action: "password-reset",
+        itemType: "staff",
+        itemId: found.user.id,
+        itemLabel: found.user.email,
+        changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
+      });
+      return true;
     });
-    return true;
   });
 }
