@@ -37,6 +37,7 @@
  * of a pair, default 1: short pairs with no pause between their runs, so that
  * both fall in the same state of a shared machine), BENCH_ONLY
  * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench,
+ * BENCH_STAFF=0 (no staff visit before the cached pages),
  * BENCH_ROUTES (names from the table, comma-separated: measure only those),
  * BENCH_NODE_ARGS (extra arguments for the app's node, space-separated, e.g.
  * V8 flags to try; the ceiling always runs bare).
@@ -258,8 +259,10 @@ async function main() {
     servers.push(server);
     // As in production, where staff use the dashboard every day: better-auth has run in this process
     // before the public pages are measured (a hit must not pay for it afterwards: inBetterAuth, app/.server/auth.ts).
-    say("a staff member signs in and opens the dashboard…");
-    await staffVisit(localUrl(server));
+    if (process.env.BENCH_STAFF !== "0") {
+      say("a staff member signs in and opens the dashboard…");
+      await staffVisit(localUrl(server));
+    }
     const bodies: Record<string, Buffer> = {};
     const headLengths: Record<string, number> = {};
     for (const [name, p] of Object.entries(routes)) {
