@@ -84,7 +84,7 @@ let betterAuthCalls = 0;
  * run() switches them on again. Every call into better-auth goes through
  * here: `getAuth().api` does it for each endpoint.
  */
-export async function inBetterAuth<T>(call: () => Promise<T>): Promise<T> {
+async function inBetterAuth<T>(call: () => Promise<T>): Promise<T> {
   betterAuthCalls++;
   try {
     return await call();

@@ -151,7 +151,7 @@ export function sharedServerUrl(): string {
  * Signs in to the server at `origin` as the test staff account (ADMIN_EMAIL) with the sign-in
  * form's POST, no browser, and returns the session cookie for later requests' `cookie` header.
  */
-export async function staffCookie(origin: string): Promise<string> {
+async function staffCookie(origin: string): Promise<string> {
   const res = await fetch(`${origin}/admin`, {
     method: "POST",
     redirect: "manual",
