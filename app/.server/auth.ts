@@ -44,8 +44,6 @@ export const TWO_FACTOR_LOCK_SECONDS = 15 * 60;
  * audit entry are then committed together, or neither is.
  */
 const authTransaction = new AsyncLocalStorage<Db>();
-/** `withAuthTransaction` calls under way. */
-let authTransactions = 0;
 const authDatabase = new Proxy({} as Db, {
   get(_, property) {
     const target = authTransaction.getStore() ?? db();
@@ -58,51 +56,54 @@ const authDatabase = new Proxy({} as Db, {
  * Runs `work` in one database transaction that better-auth's own writes join
  * (through `authDatabase`); pass `tx` to `recordAudit`. A throw rolls back both.
  */
-export async function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  authTransactions++;
-  try {
-    return await db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db)));
-  } finally {
-    // An AsyncLocalStorage's first run() turns async_hooks on for the whole process, and they stay on while
-    // any is enabled: every async resource of every later request pays a hook (docs/performance.md). Once no
-    // transaction of ours is open the store is empty everywhere, so ours is switched off; the next run()
-    // switches it on again. better-auth's own are switched off the same way (`inBetterAuth`).
-    if (--authTransactions === 0) authTransaction.disable();
-  }
+export function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+  return inAuthTransaction(() =>
+    db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db))),
+  );
 }
-
-/** Calls into better-auth under way (its API, or its adapter through `$context`). */
-let betterAuthCalls = 0;
 
 /**
- * Runs one call into better-auth. It keeps each call's state in its own
- * AsyncLocalStorages, whose first run() turns async_hooks on for the whole
- * process; they stayed on, so after a staff member's first request every
- * public page-cache hit paid a hook on each async resource (a third more
- * instructions a hit, docs/performance.md). Once no call is under way their
- * stores are empty everywhere, so they are switched off; better-auth's next
- * run() switches them on again. Every call into better-auth goes through
- * here: `getAuth().api` does it for each endpoint.
+ * Counts the calls under way that may use `storages`, and switches them off
+ * when none is. An AsyncLocalStorage's first run() turns async_hooks on for
+ * the whole process, and they stay on while any storage is enabled: every
+ * async resource of every later request, page-cache hits included, pays a
+ * hook (a third more instructions a hit, docs/performance.md). Once no call
+ * is under way the stores are empty everywhere, so switching them off loses
+ * nothing; the next run() switches a storage on again.
  */
-async function inBetterAuth<T>(call: () => Promise<T>): Promise<T> {
-  betterAuthCalls++;
-  try {
-    return await call();
-  } finally {
-    if (--betterAuthCalls === 0) await switchOffBetterAuthStorages();
-  }
+function switchedOffWhenIdle(storages: () => Promise<AsyncLocalStorage<unknown>[]>) {
+  let calls = 0;
+  return async function <T>(call: () => Promise<T>): Promise<T> {
+    calls++;
+    try {
+      return await call();
+    } finally {
+      if (--calls === 0) {
+        const idle = await storages();
+        // A call may have started while the storages were looked up: it needs them.
+        if (calls === 0) for (const storage of idle) storage.disable();
+      }
+    }
+  };
 }
 
-async function switchOffBetterAuthStorages() {
-  const storages = await Promise.all([
+/** Our transactions for better-auth's writes (`withAuthTransaction`). */
+const inAuthTransaction = switchedOffWhenIdle(async () => [authTransaction]);
+
+/**
+ * Runs one call into better-auth, which keeps each call's state in three
+ * AsyncLocalStorages of its own. Every call into better-auth goes through
+ * here: `getAuth().api` does it for each endpoint, and the uses of its
+ * adapter through `$context` are wrapped by hand.
+ */
+const inBetterAuth = switchedOffWhenIdle(() =>
+  Promise.all([
     getRequestStateAsyncLocalStorage(),
     getCurrentDBAdapterAsyncLocalStorage(),
     // Deprecated for reading the context (better-auth has other functions for that); it is the one way to the storage.
     getCurrentAuthContextAsyncLocalStorage(),
-  ]);
-  // A call may have started while the storages were looked up: it needs them.
-  if (betterAuthCalls === 0) for (const storage of storages) storage.disable();
-}
+  ]),
+);
 
 /** better-auth's API with every endpoint call counted by `inBetterAuth`. */
 function countedApi<Api extends object>(api: Api): Api {
