@@ -2,6 +2,7 @@
 // runs the Vite-built bundle (build/server/index.js); in development it loads
 // server/app.ts through Vite with hot reload. See ARCHITECTURE.md.
 import http from "node:http";
+import { missingNodeArgs } from "./server/node-args.js";
 import { keepNextTickShape } from "./server/next-tick-shape.js";
 
 // Before anything else runs: keeps nextTick's objects on V8's fast path (server/next-tick-shape.js).
@@ -98,6 +99,16 @@ server.listen(env.PORT, env.HOST, () => {
       mode: DEV ? "development" : "production",
     }),
   );
+  const missing = DEV ? [] : missingNodeArgs();
+  if (missing.length > 0) {
+    console.log(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level: "warn",
+        msg: `node was started without ${missing.join(" ")}: page-cache hits cost more CPU; start it with \`npm run serve\` or add ${missing.join(" ")} before server.js (docs/decisions/0018-young-generation.md)`,
+      }),
+    );
+  }
 });
 
 let stopping = false;

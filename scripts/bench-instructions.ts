@@ -35,6 +35,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { PRODUCTION_NODE_ARGS } from "../server/node-args.js";
 import { freePort, productionEnv, staffVisit } from "../tests/e2e/support";
 
 const PAGE = process.env.BENCH_PATH ?? "/cyber";
@@ -167,7 +168,7 @@ async function main() {
     const appPort = await freePort();
     const app = await measure(
       "app",
-      ["server.js"],
+      [...PRODUCTION_NODE_ARGS, "server.js"],
       { ...productionEnv(appPort, dataDir), BUILD_DIR, LOG_LEVEL: "info" },
       appPort,
     );

@@ -40,7 +40,9 @@
  * BENCH_STAFF=0 (no staff visit before the cached pages),
  * BENCH_ROUTES (names from the table, comma-separated: measure only those),
  * BENCH_NODE_ARGS (extra arguments for the app's node, space-separated, e.g.
- * V8 flags to try; the ceiling always runs bare).
+ * V8 flags to try; they come after the production ones, server/node-args.js,
+ * and a later flag wins), BENCH_CEILING_NODE_ARGS (the same for the bare
+ * server, which runs with none by default).
  */
 import { execFile, execSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -52,6 +54,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase, setDatabase } from "~/.server/db/client";
 import { articles, headers, hours, team } from "~/.server/db/schema";
 import { PAGE_SIZE } from "~/lib/pagination";
+import { PRODUCTION_NODE_ARGS } from "../server/node-args.js";
 import { startServer, staffVisit, type RunningServer } from "../tests/e2e/support";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -65,6 +68,7 @@ const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
 const ONLY = process.env.BENCH_ONLY ?? "";
 const ONLY_ROUTES = (process.env.BENCH_ROUTES ?? "").split(",").filter(Boolean);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const CEILING_NODE_ARGS = (process.env.BENCH_CEILING_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const MEMBERS = 200;
 const BUILD_DIR = "build-bench";
 /** JavaScript a public page may load, gzip, all files counted (issue 15). */
@@ -176,7 +180,7 @@ function startCeiling(bodies: Record<string, Buffer>, headLengths?: Record<strin
     args.push("", lengths);
   }
   // A bare Node process: fork() would otherwise pass on this script's own execArgv (tsx's loader).
-  const child = fork(path.resolve("scripts/bench-ceiling.js"), args, { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.resolve("scripts/bench-ceiling.js"), args, { execArgv: CEILING_NODE_ARGS, stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve) => child.once("message", (port) => resolve({ port: port as number, child })));
 }
 
@@ -389,7 +393,7 @@ async function main() {
     console.log("");
     console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${new Date().toISOString()}`);
     console.log(
-      `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (1 s of each uncounted first, then none; the order alternates), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles.`,
+      `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (1 s of each uncounted first, then none; the order alternates), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles; app: node ${[...PRODUCTION_NODE_ARGS, ...NODE_ARGS].join(" ")}; ceiling: node ${CEILING_NODE_ARGS.join(" ") || "(no flags)"}.`,
     );
     console.log("");
     const head = ["route", "bytes", "head", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "same-head ratio", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "miss p50 @1", "p99", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];

@@ -15,6 +15,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 import { startServer, staffVisit, type RunningServer } from "./support";
 import { PUBLIC_PAGES } from "./public-helpers";
 
@@ -41,6 +42,14 @@ async function enabledStorages(): Promise<number> {
   }
   throw new Error("the async-hooks probe did not answer");
 }
+
+describe("the production node flags (decision 0018)", () => {
+  it("start the server, which then says nothing about them", () => {
+    const commandLine = fs.readFileSync(`/proc/${server.process.pid}/cmdline`, "utf8").split("\0");
+    expect(commandLine).toEqual(expect.arrayContaining([...PRODUCTION_NODE_ARGS, "server.js"]));
+    expect(server.output()).not.toContain("node was started without");
+  });
+});
 
 describe("async_hooks on the public path", () => {
   it("stay off after start-up (which made the owner account) and after every public page was rendered and served from the cache", async () => {

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
+import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ADMIN_EMAIL = "staff@example.com";
@@ -56,7 +57,7 @@ export async function startServer(
     port?: number;
     /** Write the server's stdout (its JSON log lines) to this file instead of keeping it. */
     logFile?: string;
-    /** Extra arguments for node before server.js (e.g. --cpu-prof). */
+    /** Extra arguments for node before server.js (e.g. --cpu-prof), after the production ones (PRODUCTION_NODE_ARGS; a later flag wins). */
     nodeArgs?: string[];
   } = {},
 ): Promise<RunningServer> {
@@ -64,7 +65,7 @@ export async function startServer(
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "firm-e2e-"));
   let out = "";
   const logFd = options.logFile ? fs.openSync(options.logFile, "a") : undefined;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "server.js"], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? []), "server.js"], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: {
       ...process.env,
