@@ -18,8 +18,15 @@ const QUIET_MS = 300;
 const DRAIN_MAX_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5000);
 const SHUTDOWN_GRACE_MS = 3000;
 
+/** One JSON log line, as the app's log() writes them (its module is not loaded yet when start-up fails). */
+function logLine(level, msg, fields = {}) {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  if (level === "error") console.error(line);
+  else console.log(line);
+}
+
 function fail(message) {
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: message }));
+  logLine("error", message);
   process.exit(1);
 }
 
@@ -90,23 +97,12 @@ server.on("connection", () => {
 });
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
-  console.log(
-    JSON.stringify({
-      time: new Date().toISOString(),
-      level: "info",
-      msg: `listening on http://localhost:${address.port}`,
-      port: address.port,
-      mode: DEV ? "development" : "production",
-    }),
-  );
+  logLine("info", `listening on http://localhost:${address.port}`, { port: address.port, mode: DEV ? "development" : "production" });
   const missing = DEV ? [] : missingNodeArgs();
   if (missing.length > 0) {
-    console.log(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: "warn",
-        msg: `node was started without ${missing.join(" ")}: page-cache hits cost more CPU; start it with \`npm run serve\` or add ${missing.join(" ")} before server.js (docs/decisions/0018-young-generation.md)`,
-      }),
+    logLine(
+      "warn",
+      `node was started without ${missing.join(" ")}: page-cache hits cost more CPU; start it with \`npm run serve\` or add ${missing.join(" ")} before server.js (docs/decisions/0018-young-generation.md)`,
     );
   }
 });
@@ -116,9 +112,9 @@ async function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   mod.markShuttingDown();
-  console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: `${signal}: shutting down` }));
+  logLine("info", `${signal}: shutting down`);
   const force = setTimeout(() => {
-    console.error(JSON.stringify({ level: "error", msg: "shutdown took too long; exiting" }));
+    logLine("error", "shutdown took too long; exiting");
     process.exit(1);
   }, DRAIN_MAX_MS + SHUTDOWN_GRACE_MS + 1500);
   force.unref();
