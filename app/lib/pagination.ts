@@ -19,3 +19,9 @@ export function clampPage(page: number, total: number, pageSize = PAGE_SIZE): nu
 export function pageOffset(page: number, pageSize = PAGE_SIZE): number {
   return (page - 1) * pageSize;
 }
+
+/** A dashboard list's URL at a search and page (`?q=…&page=…`; page 1 and no search leave them out). */
+export function listHref(path: string, q: string, page: number): string {
+  const params = new URLSearchParams({ ...(q ? { q } : {}), ...(page > 1 ? { page: String(page) } : {}) }).toString();
+  return `${path}${params ? `?${params}` : ""}`;
+}

@@ -17,10 +17,10 @@ import { getStorage } from "~/.server/storage";
 import * as articlesRoute from "~/routes/admin/articles";
 import * as trashRoute from "~/routes/admin/trash";
 import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { callRoute } from "../support/route-call";
 
 const state = useTestDatabase();
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
 let cookie = "";
 let jpeg: Buffer;
 
@@ -32,18 +32,7 @@ beforeAll(async () => {
   jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } }).jpeg().toBuffer();
 });
 
-async function run(fn: (args: never) => Promise<unknown>, request: Request): Promise<{ status: number; location?: string | null; data?: unknown }> {
-  let out: unknown;
-  try {
-    out = await fn({ request, params: {}, context } as never);
-  } catch (thrown) {
-    out = thrown;
-  }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location") };
-  const d = out as { data: unknown; init?: { status?: number } | null };
-  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
-  return { status: 200, data: out };
-}
+const run = (fn: (args: never) => Promise<unknown>, request: Request) => callRoute(fn, request);
 const post = (path: string, body: Record<string, string>) =>
   new Request(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(body), headers: { cookie, origin: ORIGIN } });
 const pictureFiles = async (img: string) => (await getStorage().list("articles")).filter((k) => k.includes(img.replace(/\.[a-z]+$/, "")));

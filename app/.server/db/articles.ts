@@ -162,11 +162,20 @@ export async function getArticleById(id: number, options: { withTrashed?: boolea
   return row;
 }
 
-/** Dashboard list: newest first; optional case-insensitive search on title. */
-export async function listArticlesForAdmin(search = "", limit = 500) {
+/** Rows a page of the dashboard's article list (/dashboard/articles). */
+export const ADMIN_ARTICLES_PAGE_SIZE = 50;
+
+/**
+ * Dashboard list: newest first; optional case-insensitive search on title;
+ * one page of ADMIN_ARTICLES_PAGE_SIZE rows (a page past the end is the last).
+ */
+export async function listArticlesForAdmin(options: { search?: string; page?: number } = {}) {
   // PostgreSQL cannot hold a NUL character in text: a search for one is a search for the rest.
-  const q = search.replace(/\0/g, "").trim();
-  return db()
+  const q = (options.search ?? "").replace(/\0/g, "").trim();
+  const where = and(articleNotTrashed(), q ? ilike(articles.title, `%${escapeLike(q)}%`) : undefined);
+  const [{ total } = { total: 0 }] = await db().select({ total: sql<number>`count(*)::int` }).from(articles).where(where);
+  const page = clampPage(options.page ?? 1, total, ADMIN_ARTICLES_PAGE_SIZE);
+  const rows = await db()
     .select({
       id: articles.id,
       slug: articles.slug,
@@ -179,9 +188,11 @@ export async function listArticlesForAdmin(search = "", limit = 500) {
       published_at: articles.published_at,
     })
     .from(articles)
-    .where(and(articleNotTrashed(), q ? ilike(articles.title, `%${escapeLike(q)}%`) : undefined))
+    .where(where)
     .orderBy(desc(articles.created_at), desc(articles.id))
-    .limit(limit);
+    .limit(ADMIN_ARTICLES_PAGE_SIZE)
+    .offset(pageOffset(page, ADMIN_ARTICLES_PAGE_SIZE));
+  return { rows, total, page, pageCount: pageCount(total, ADMIN_ARTICLES_PAGE_SIZE) };
 }
 
 async function freeSlug(tx: Db, title: string, exceptId?: number): Promise<string> {

@@ -11,12 +11,22 @@ import { MSG } from "~/lib/forms/messages";
 import { useDialogOpenings } from "./dialog-openings";
 import { btnDanger, btnPrimary, btnSecondary } from "./styles";
 
-export function DeleteForm({ id, q, label, className = "" }: { id: number; q: string; label: string; className?: string }) {
+/** The list's search and page, kept through the confirmation and the delete (hidden fields). */
+function ListPlace({ q, page }: { q: string; page?: number }) {
+  return (
+    <>
+      {q ? <input type="hidden" name="q" value={q} /> : null}
+      {page && page > 1 ? <input type="hidden" name="page" value={page} /> : null}
+    </>
+  );
+}
+
+export function DeleteForm({ id, q, page, label, className = "" }: { id: number; q: string; page?: number; label: string; className?: string }) {
   return (
     <Form method="post" aria-label={`Confirm: ${label}`} className={className}>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="id" value={id} />
-      {q ? <input type="hidden" name="q" value={q} /> : null}
+      <ListPlace q={q} page={page} />
       <button type="submit" className={btnDanger} aria-label={label}>
         <Trash2 aria-hidden="true" className="size-4" /> Delete
       </button>
@@ -24,7 +34,7 @@ export function DeleteForm({ id, q, label, className = "" }: { id: number; q: st
   );
 }
 
-export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: string }) {
+export function ConfirmDelete({ id, name, q, page }: { id: number; name: string; q: string; page?: number }) {
   const { opening, open, close } = useDialogOpenings();
   const trigger = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDialogElement | null>(null);
@@ -41,7 +51,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
     <>
       <Form method="get" aria-label={`Delete ${name}`}>
         <input type="hidden" name="confirm" value={id} />
-        {q ? <input type="hidden" name="q" value={q} /> : null}
+        <ListPlace q={q} page={page} />
         <button
           ref={trigger}
           type="submit"
@@ -98,7 +108,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
             >
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="id" value={id} />
-              {q ? <input type="hidden" name="q" value={q} /> : null}
+              <ListPlace q={q} page={page} />
               <button type="submit" aria-disabled={deleting || undefined} className={`${btnPrimary} bg-error hover:bg-[#861e23]`}>
                 {deleting ? "Deleting…" : "Delete"}
               </button>
@@ -111,7 +121,7 @@ export function ConfirmDelete({ id, name, q }: { id: number; name: string; q: st
 }
 
 /** The confirmation without JavaScript (?confirm=id). */
-export function ConfirmPanel({ id, name, q, cancelTo }: { id: number; name: string; q: string; cancelTo: string }) {
+export function ConfirmPanel({ id, name, q, page, cancelTo }: { id: number; name: string; q: string; page?: number; cancelTo: string }) {
   return (
     <section aria-labelledby="confirm-title" className="mb-6 rounded border-2 border-error bg-white p-5">
       <h2 id="confirm-title" className="text-lg font-semibold">
@@ -119,7 +129,7 @@ export function ConfirmPanel({ id, name, q, cancelTo }: { id: number; name: stri
       </h2>
       <p className="mt-1 text-muted">{name}</p>
       <div className="mt-4 flex gap-3">
-        <DeleteForm id={id} q={q} label={`Delete ${name}`} />
+        <DeleteForm id={id} q={q} page={page} label={`Delete ${name}`} />
         <Link to={cancelTo} className={btnSecondary}>
           Cancel
         </Link>

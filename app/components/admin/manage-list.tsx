@@ -7,10 +7,14 @@
  * FILTER_DELAY_MS in typing submits the search form (the URL keeps `?q=`,
  * replacing the history entry, so Back leaves the screen); the number of
  * rows shown is announced. Without JavaScript the Search button submits it.
+ * A long list comes in pages (`paging`, real links keeping the search); the
+ * page is kept through a delete.
  */
 import { Pencil, Plus, Search } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useSubmit } from "react-router";
+import { Pagination } from "~/components/public/pagination";
+import { listHref } from "~/lib/pagination";
 import { AdminPage } from "./admin-page";
 import { ConfirmDelete, ConfirmPanel } from "./confirm-delete";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "./styles";
@@ -31,9 +35,14 @@ export function ManageList(props: {
   q: string;
   confirming: { id: number; name: string } | null;
   rows: ManageListRow[];
+  /** This page of the list, when it comes in pages. */
+  paging?: { page: number; pageCount: number; total: number };
 }) {
-  const { q, confirming, rows } = props;
-  const here = `${props.path}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
+  const { q, confirming, rows, paging } = props;
+  const page = paging?.page ?? 1;
+  const listUrl = (p: number) => listHref(props.path, q, p);
+  const here = listUrl(page);
+  const shown = rows.length === 1 ? "1 shown" : `${rows.length} shown`;
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -75,9 +84,9 @@ export function ManageList(props: {
         </button>
       </Form>
       <p id="search-count" role="status" aria-live="polite" className="sr-only">
-        {rows.length === 1 ? "1 shown" : `${rows.length} shown`}
+        {paging && paging.pageCount > 1 ? `${shown} of ${paging.total}, page ${page} of ${paging.pageCount}` : shown}
       </p>
-      {confirming ? <ConfirmPanel id={confirming.id} name={confirming.name} q={q} cancelTo={here} /> : null}
+      {confirming ? <ConfirmPanel id={confirming.id} name={confirming.name} q={q} page={page} cancelTo={here} /> : null}
       {rows.length === 0 ? (
         <p className="py-8 text-center text-muted">{q ? props.empty.noMatch : props.empty.none}</p>
       ) : (
@@ -95,12 +104,13 @@ export function ManageList(props: {
                 <Link to={row.editTo} className={btnSecondary} aria-label={`Edit ${row.name}`}>
                   <Pencil aria-hidden="true" className="size-4" /> Edit
                 </Link>
-                <ConfirmDelete id={row.id} name={row.name} q={q} />
+                <ConfirmDelete id={row.id} name={row.name} q={q} page={page} />
               </div>
             </li>
           ))}
         </ul>
       )}
+      {paging ? <Pagination page={page} pageCount={paging.pageCount} href={listUrl} /> : null}
     </AdminPage>
   );
 }

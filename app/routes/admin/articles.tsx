@@ -1,11 +1,12 @@
-/** /dashboard/articles: newest first, search on title, delete with confirmation. */
+/** /dashboard/articles: newest first, 50 a page, search on title, delete with confirmation. */
 import { Pin } from "lucide-react";
 import type { Route } from "./+types/articles";
 import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { deleteArticleAction } from "~/.server/admin/articles.server";
 import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
-import { listArticlesForAdmin } from "~/.server/db/articles";
+import { getArticleById, listArticlesForAdmin } from "~/.server/db/articles";
+import { parsePage } from "~/lib/pagination";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
 
@@ -13,10 +14,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request, "content");
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 200);
-  const items = await listArticlesForAdmin(q);
+  const { rows: items, page, pageCount, total } = await listArticlesForAdmin({ search: q, page: parsePage(url.searchParams.get("page")) });
   const confirmId = parseId(url.searchParams.get("confirm"));
-  const confirming = confirmId ? (items.find((a) => a.id === confirmId) ?? null) : null;
-  return { q, items, confirming: confirming ? { id: confirming.id, name: confirming.title } : null };
+  const confirming = confirmId ? await getArticleById(confirmId) : undefined;
+  return { q, items, paging: { page, pageCount, total }, confirming: confirming ? { id: confirming.id, name: confirming.title } : null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -26,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Articles({ loaderData }: Route.ComponentProps) {
-  const { q, items, confirming } = loaderData;
+  const { q, items, paging, confirming } = loaderData;
   return (
     <ManageList
       title="Manage Articles"
@@ -37,6 +38,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
       empty={{ noMatch: `No articles match “${q}”.`, none: "No articles yet." }}
       q={q}
       confirming={confirming}
+      paging={paging}
       rows={items.map((a) => ({
         id: a.id,
         name: a.title,
