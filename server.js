@@ -4,6 +4,7 @@
 import http from "node:http";
 import { missingNodeArgs } from "./server/node-args.js";
 import { keepNextTickShape } from "./server/next-tick-shape.js";
+import { nodeVersionProblem } from "./server/node-version.js";
 
 // Before anything else runs: keeps nextTick's objects on V8's fast path (server/next-tick-shape.js).
 await keepNextTickShape();
@@ -30,6 +31,9 @@ function fail(message) {
   process.exit(1);
 }
 
+const tooOld = nodeVersionProblem();
+if (tooOld) fail(tooOld);
+
 let vite;
 let mod;
 try {
@@ -40,7 +44,8 @@ try {
   } else {
     const buildDir = process.env.BUILD_DIR ?? "build";
     mod = await import(`./${buildDir}/server/index.js`).catch((error) => {
-      if (error.code === "ERR_MODULE_NOT_FOUND") fail("The production build is missing: run `npm run build` first (or `npm start`, which builds).");
+      if (error.code === "ERR_MODULE_NOT_FOUND")
+        fail("The production build is missing: run `npm run build` first (or `npm start`, which builds).");
       throw error;
     });
   }
@@ -113,10 +118,13 @@ async function shutdown(signal) {
   stopping = true;
   mod.markShuttingDown();
   logLine("info", `${signal}: shutting down`);
-  const force = setTimeout(() => {
-    logLine("error", "shutdown took too long; exiting");
-    process.exit(1);
-  }, DRAIN_MAX_MS + SHUTDOWN_GRACE_MS + 1500);
+  const force = setTimeout(
+    () => {
+      logLine("error", "shutdown took too long; exiting");
+      process.exit(1);
+    },
+    DRAIN_MAX_MS + SHUTDOWN_GRACE_MS + 1500,
+  );
   force.unref();
   server.prependListener("request", (_req, res) => res.setHeader("Connection", "close"));
   const started = Date.now();

@@ -11,7 +11,13 @@ import { publicEnhancement } from "./vite-plugins/public-enhancement.ts";
  * (vite-plugins/public-enhancement.ts).
  */
 const clientChunks = {
-  groups: [{ name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 20 }],
+  groups: [
+    {
+      name: "framework",
+      test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/,
+      priority: 20,
+    },
+  ],
 };
 
 /**

@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceContext } from "./lib/nonce";
+import { requestInfo } from "./.server/request-context";
 
 export const streamTimeout = 5_000;
 
@@ -15,7 +16,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext?.nonce;
+  const nonce = requestInfo(loadContext).nonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     // Aborts a render still waiting after streamTimeout; cleared once everything is rendered

@@ -55,7 +55,9 @@ function PageScripts({ nonce }: { nonce?: string }) {
  */
 function Stylesheet() {
   const matches = useMatches();
-  const css = wantsHydration(matches) ? undefined : (matches.find((m) => m.id === "routes/public/layout")?.data as { css?: string } | undefined)?.css;
+  const css = wantsHydration(matches)
+    ? undefined
+    : (matches.find((m) => m.id === "routes/public/layout")?.data as { css?: string } | undefined)?.css;
   return css ? <style dangerouslySetInnerHTML={{ __html: css }} /> : <link rel="stylesheet" href={cssHref} />;
 }
 

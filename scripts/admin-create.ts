@@ -17,5 +17,9 @@ await runScript(async () => {
     throw new UsageError(`The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
   }
   const created = await createStaffAccount(email, password, "Staff", "owner", systemActor("npm run admin:create"));
-  console.log(created ? `Staff account ${email} created.` : `A staff account for ${email} already exists (use npm run admin:password to change its password).`);
+  console.log(
+    created
+      ? `Staff account ${email} created.`
+      : `A staff account for ${email} already exists (use npm run admin:password to change its password).`,
+  );
 });

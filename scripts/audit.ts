@@ -29,7 +29,7 @@ const METRICS = ["first-contentful-paint", "largest-contentful-paint", "total-bl
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+  return sorted.length % 2 ? sorted[middle] : Math.round((sorted[middle - 1] + sorted[middle]) / 2);
 }
 const TARGETS = { performance: 100, accessibility: 100, "best-practices": 100, seo: 100 } as const;
 /** No single run's Performance below this (the median is held to TARGETS). */
@@ -38,8 +38,7 @@ const PERFORMANCE_FLOOR = 98;
 /** The largest contentful paint's element, as Lighthouse names it (its selector or snippet). */
 function lcpElement(lhr: { audits: Record<string, { details?: unknown }> }): string {
   const details = lhr.audits["largest-contentful-paint-element"]?.details as
-    | { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] }
-    | undefined;
+    { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] } | undefined;
   const node = details?.items?.[0]?.items?.[0]?.node;
   return node?.snippet?.slice(0, 80) ?? node?.selector ?? "?";
 }
@@ -95,7 +94,9 @@ async function main() {
         const lhr = result!.lhr;
         // A run Lighthouse itself could not complete (a protocol timeout, say) has no scores: run again.
         if (lhr.runtimeError) {
-          console.log(`  ${path}: Lighthouse could not complete a run (${lhr.runtimeError.code}: ${lhr.runtimeError.message}); running again`);
+          console.log(
+            `  ${path}: Lighthouse could not complete a run (${lhr.runtimeError.code}: ${lhr.runtimeError.message}); running again`,
+          );
           if (++errors > MAX_RUN_ERRORS) throw new Error(`Lighthouse failed ${errors} times on ${path}: ${lhr.runtimeError.message}`);
           continue;
         }
@@ -104,31 +105,47 @@ async function main() {
         const metric = (id: string) => lhr.audits[id];
         console.log(
           `  ${path} run ${runs.length}: performance ${scores.performance}; ` +
-            METRICS.map((id) => `${id.replace(/-/g, " ")} ${metric(id)?.displayValue ?? "?"} (${Math.round((metric(id)?.score ?? 0) * 100)})`).join(", ") +
+            METRICS.map(
+              (id) => `${id.replace(/-/g, " ")} ${metric(id)?.displayValue ?? "?"} (${Math.round((metric(id)?.score ?? 0) * 100)})`,
+            ).join(", ") +
             `; LCP element: ${lcpElement(lhr)}` +
             // Lighthouse's measure of this machine's CPU (higher is faster): its simulated phone is 4× slower than the machine it runs on, so the same page scores lower on a slower machine.
             `; machine's benchmark index ${lhr.environment?.benchmarkIndex === undefined ? "?" : Math.round(lhr.environment.benchmarkIndex)}`,
         );
         // What blocked the main thread (Lighthouse's long tasks, as simulated on a slow phone), so a TBT above 0 says where.
-        const longTasks = (metric("long-tasks")?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
+        const longTasks =
+          (metric("long-tasks")?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
         if (longTasks.length)
-          console.log(`  ${path}: long tasks: ${longTasks.map((t) => `${(t.url ?? "?").replace(server.url, "")} at ${Math.round(t.startTime ?? 0)} ms for ${Math.round(t.duration ?? 0)} ms`).join("; ")}`);
+          console.log(
+            `  ${path}: long tasks: ${longTasks.map((t) => `${(t.url ?? "?").replace(server.url, "")} at ${Math.round(t.startTime ?? 0)} ms for ${Math.round(t.duration ?? 0)} ms`).join("; ")}`,
+          );
         // Where the main thread's time went (Lighthouse's groups: style & layout, parsing, script…), simulated on a slow phone.
-        const work = (metric("mainthread-work-breakdown")?.details as { items?: { groupLabel?: string; duration?: number }[] } | undefined)?.items ?? [];
+        const work =
+          (metric("mainthread-work-breakdown")?.details as { items?: { groupLabel?: string; duration?: number }[] } | undefined)?.items ??
+          [];
         if (work.length)
-          console.log(`  ${path}: main thread: ${work.filter((w) => (w.duration ?? 0) >= 1).map((w) => `${w.groupLabel ?? "?"} ${Math.round(w.duration ?? 0)} ms`).join(", ")}`);
+          console.log(
+            `  ${path}: main thread: ${work
+              .filter((w) => (w.duration ?? 0) >= 1)
+              .map((w) => `${w.groupLabel ?? "?"} ${Math.round(w.duration ?? 0)} ms`)
+              .join(", ")}`,
+          );
         const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary");
         if (failed.length) console.log(`  ${path}: failing audits: ${failed.map((a) => a.id).join(", ")}`);
-        if (scores.performance! < PERFORMANCE_FLOOR) {
+        if (scores.performance < PERFORMANCE_FLOOR) {
           failures.push(`${path}: performance ${scores.performance} in run ${runs.length} (floor ${PERFORMANCE_FLOOR})`);
           hardFailures.push(`${path}: performance ${scores.performance} in run ${runs.length}`);
         }
       }
-      const scores = Object.fromEntries(Object.keys(TARGETS).map((key) => [key, median(runs.map((r) => r[key]!))]));
+      const scores = Object.fromEntries(Object.keys(TARGETS).map((key) => [key, median(runs.map((r) => r[key]))]));
       report[path] = { ...scores, runs: runs.length };
-      console.log(`${path.padEnd(48)} ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join("  ")}`);
+      console.log(
+        `${path.padEnd(48)} ${Object.entries(scores)
+          .map(([k, v]) => `${k} ${v}`)
+          .join("  ")}`,
+      );
       for (const [key, target] of Object.entries(TARGETS)) {
-        if (scores[key]! < target) {
+        if (scores[key] < target) {
           failures.push(`${path}: ${key} ${scores[key]} (target ${target})`);
           if (key !== "performance") hardFailures.push(`${path}: ${key} ${scores[key]}`);
         }
@@ -140,7 +157,10 @@ async function main() {
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   }
   fs.mkdirSync("bench-results", { recursive: true });
-  fs.writeFileSync(`bench-results/lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, JSON.stringify({ date: new Date().toISOString(), report, failures }, null, 2));
+  fs.writeFileSync(
+    `bench-results/lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}.json`,
+    JSON.stringify({ date: new Date().toISOString(), report, failures }, null, 2),
+  );
   if (failures.length) {
     console.log(`\nBelow target:\n- ${failures.join("\n- ")}`);
     // AUDIT_GATE=floor (CI on a shared machine): fail only below the floor (98 in any run) or an

@@ -111,15 +111,29 @@ async function measure(name: string, args: string[], env: Record<string, string>
   const nodeArgs = (process.env.INSTRUCTIONS_NODE_ARGS ?? "").split(" ").filter(Boolean);
   // INSTRUCTIONS_VALGRIND_ARGS="--cache-sim=yes": callgrind also simulates the caches and counts misses (first level, last level).
   const valgrindArgs = (process.env.INSTRUCTIONS_VALGRIND_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn("valgrind", ["--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", ...valgrindArgs, `--callgrind-out-file=${outFile}`, process.execPath, ...nodeArgs, ...args], {
-    cwd: path.resolve(import.meta.dirname, ".."),
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    "valgrind",
+    [
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--separate-threads=yes",
+      ...valgrindArgs,
+      `--callgrind-out-file=${outFile}`,
+      process.execPath,
+      ...nodeArgs,
+      ...args,
+    ],
+    {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let err = "";
-  child.stderr!.on("data", (d) => (err = (err + d).slice(-4000)));
+  child.stderr.on("data", (d) => (err = (err + d).slice(-4000)));
   // callgrind_control finds the process by a pipe named after HOST and USER as the process saw them.
-  const control = (...flags: string[]) => execFileSync("callgrind_control", [...flags, String(child.pid)], { env: { ...process.env, ...env }, stdio: "ignore" });
+  const control = (...flags: string[]) =>
+    execFileSync("callgrind_control", [...flags, String(child.pid)], { env: { ...process.env, ...env }, stdio: "ignore" });
   const url = `http://127.0.0.1:${port}${PAGE}`;
   try {
     console.log(`[instructions] ${name}: starting under valgrind…`);
@@ -148,7 +162,14 @@ async function measure(name: string, args: string[], env: Record<string, string>
     const totals = dumpTotals(outFile, 2);
     if (!totals.main) throw new Error(`${name}: no callgrind dump found for ${outFile}`);
     const perHit = Object.fromEntries(Object.entries(totals.mainEvents).map(([name, n]) => [name, n / MEASURED]));
-    return { main: totals.main / MEASURED, others: totals.others / MEASURED, events: perHit, profile: `${outFile}.2-01`, body, pid: child.pid };
+    return {
+      main: totals.main / MEASURED,
+      others: totals.others / MEASURED,
+      events: perHit,
+      profile: `${outFile}.2-01`,
+      body,
+      pid: child.pid,
+    };
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -179,17 +200,23 @@ async function main() {
     fs.writeFileSync(bodies, JSON.stringify({ [PAGE]: body.toString("base64") }));
     const ceiling = await measure("ceiling", ["scripts/bench-ceiling.js", bodies, String(ceilingPort)], { HOST: "127.0.0.1" }, ceilingPort);
     const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
-    console.log(`\nInstructions a cache hit of ${PAGE} (${body.length} bytes), user space, main thread (other threads apart), over ${MEASURED} requests after ${WARM_UP + SETTLE}:`);
+    console.log(
+      `\nInstructions a cache hit of ${PAGE} (${body.length} bytes), user space, main thread (other threads apart), over ${MEASURED} requests after ${WARM_UP + SETTLE}:`,
+    );
     console.log(`  app      ${k(app.main)}  (other threads ${k(app.others)})`);
     console.log(`  ceiling  ${k(ceiling.main)}  (other threads ${k(ceiling.others)})`);
-    console.log(`  ratio    ${(ceiling.main / app.main).toFixed(2)} of the ceiling (main thread; the kernel's share, the same on both sides, is not in it)`);
+    console.log(
+      `  ratio    ${(ceiling.main / app.main).toFixed(2)} of the ceiling (main thread; the kernel's share, the same on both sides, is not in it)`,
+    );
     const misses = Object.keys(app.events).filter((name) => name !== "Ir");
     if (misses.length) {
       console.log(`Simulated cache events a hit, main thread (${misses.join(" ")}):`);
-      console.log(`  app      ${misses.map((name) => app.events[name]!.toFixed(0)).join(" ")}`);
+      console.log(`  app      ${misses.map((name) => app.events[name].toFixed(0)).join(" ")}`);
       console.log(`  ceiling  ${misses.map((name) => (ceiling.events[name] ?? 0).toFixed(0)).join(" ")}`);
     }
-    console.log(`Profiles: ${app.profile}, ${ceiling.profile} (callgrind_annotate --inclusive=no <file>); processes ${app.pid}, ${ceiling.pid}`);
+    console.log(
+      `Profiles: ${app.profile}, ${ceiling.profile} (callgrind_annotate --inclusive=no <file>); processes ${app.pid}, ${ceiling.pid}`,
+    );
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

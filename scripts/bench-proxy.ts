@@ -42,7 +42,7 @@ function workerCpuUs(pids: number[]): number {
   const tick = 1_000_000 / 100; // USER_HZ
   let total = 0;
   for (const pid of pids) {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     total += (Number(fields[11]) + Number(fields[12])) * tick;
   }
   return total;
@@ -62,7 +62,7 @@ function wrk(url: string, workers: number[]): WrkResult {
   return { rps, p50, p99, errors, cpuUsPerRequest: total ? cpu / total : 0 };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An nginx string literal for a header value (single quotes around values holding double quotes). */
@@ -72,7 +72,18 @@ function literal(value: string): string | undefined {
 }
 
 /** Headers nginx writes itself for a file (or that describe the connection), not copied. */
-const OWN_HEADERS = new Set(["content-length", "content-type", "date", "server", "connection", "keep-alive", "transfer-encoding", "last-modified", "accept-ranges", "x-proxy-cache"]);
+const OWN_HEADERS = new Set([
+  "content-length",
+  "content-type",
+  "date",
+  "server",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "last-modified",
+  "accept-ranges",
+  "x-proxy-cache",
+]);
 
 type Row = { page: string; bytes: number; headerBytes: number; proxy: WrkResult[]; file: WrkResult[]; bare: WrkResult[] };
 
@@ -101,14 +112,20 @@ async function throughput(cluster: Cluster, staticUrl: string, staticDir: string
   }
   // The file side gets the proxy location's own file settings (deploy/nginx): `tcp_nopush off` (with
   // Debian's default a page over one segment waits ~40 ms for a delayed ACK) and the same open_file_cache.
-  const fileSettings = ["tcp_nopush off;", "open_file_cache max=10000 inactive=60s;", "open_file_cache_valid 60s;"].map((d) => `        ${d}\n`).join("");
-  fs.writeFileSync(staticConf, `    server {\n        listen 127.0.0.1:${staticPort};\n        root ${staticDir};\n${fileSettings}${locations.join("\n")}\n    }\n`);
+  const fileSettings = ["tcp_nopush off;", "open_file_cache max=10000 inactive=60s;", "open_file_cache_valid 60s;"]
+    .map((d) => `        ${d}\n`)
+    .join("");
+  fs.writeFileSync(
+    staticConf,
+    `    server {\n        listen 127.0.0.1:${staticPort};\n        root ${staticDir};\n${fileSettings}${locations.join("\n")}\n    }\n`,
+  );
   await cluster.nginx.reload();
   const workers = cluster.nginx.workerPids();
   for (const [i, row] of rows.entries()) {
     const urls = { proxy: `${cluster.url}${row.page}`, file: `${staticUrl}/page-${i}.html`, bare: `${staticUrl}/bare-${i}.html` };
     const check = await fetch(urls.file);
-    if (check.status !== 200 || !check.headers.get("content-security-policy")) throw new Error(`the static copy of ${row.page} is not served with its headers`);
+    if (check.status !== 200 || !check.headers.get("content-security-policy"))
+      throw new Error(`the static copy of ${row.page} is not served with its headers`);
     // Warm all three (the proxy's cache, the instances' page caches, the file cache of the kernel).
     for (const url of Object.values(urls)) execFileSync("wrk", ["-t1", `-c${CONNECTIONS}`, "-d1s", url], { stdio: "ignore" });
     for (let round = 0; round < ROUNDS; round++) {
@@ -118,7 +135,9 @@ async function throughput(cluster: Cluster, staticUrl: string, staticDir: string
     }
     const p = median(row.proxy.map((r) => r.rps));
     const f = median(row.file.map((r) => r.rps));
-    console.log(`[bench:proxy] ${row.page}: proxy ${Math.round(p)} req/s, the same response from a file ${Math.round(f)} req/s: ${(p / f).toFixed(2)}`);
+    console.log(
+      `[bench:proxy] ${row.page}: proxy ${Math.round(p)} req/s, the same response from a file ${Math.round(f)} req/s: ${(p / f).toFixed(2)}`,
+    );
   }
   return rows;
 }
@@ -144,7 +163,7 @@ async function freshness(cluster: Cluster, cookie: string) {
     });
     // A random moment within the second: the proxy's copies expire on whole seconds.
     await sleep(300 + Math.random() * 1000);
-    const instance = cluster.instances[n % cluster.instances.length]!;
+    const instance = cluster.instances[n % cluster.instances.length];
     const saved = await fetch(`${instance.url}/dashboard/hours/edit`, {
       method: "POST",
       redirect: "manual",
@@ -160,7 +179,9 @@ async function freshness(cluster: Cluster, cookie: string) {
     const lastStale = Math.max(savedAt, ...after.filter((s) => !s.fresh).map((s) => s.started));
     const seconds = (lastStale - savedAt) / 1000;
     results.push(seconds);
-    console.log(`[bench:proxy] save ${n + 1}/${SAVES} through instance ${(n % cluster.instances.length) + 1}: every request shows it after ${seconds.toFixed(3)} s (${after.length} requests watched)`);
+    console.log(
+      `[bench:proxy] save ${n + 1}/${SAVES} through instance ${(n % cluster.instances.length) + 1}: every request shows it after ${seconds.toFixed(3)} s (${after.length} requests watched)`,
+    );
   }
   return results;
 }
@@ -180,15 +201,23 @@ async function main() {
   const staticConf = path.join(staticDir, "static-server.conf");
   fs.writeFileSync(staticConf, `    server {\n        listen 127.0.0.1:${staticPort};\n        root ${staticDir};\n    }\n`);
   const extraServer = `    include ${staticConf};`;
-  const cluster = await startCluster({ env: { BUILD_DIR, LOG_LEVEL: "error" }, extraServer, log: (m) => console.log(`[bench:proxy] ${m}`) });
+  const cluster = await startCluster({
+    env: { BUILD_DIR, LOG_LEVEL: "error" },
+    extraServer,
+    log: (m) => console.log(`[bench:proxy] ${m}`),
+  });
   try {
-    console.log(`[bench:proxy] proxy ${cluster.url}, instances ${cluster.instances.map((i) => i.url).join(", ")}; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} rounds`);
+    console.log(
+      `[bench:proxy] proxy ${cluster.url}, instances ${cluster.instances.map((i) => i.url).join(", ")}; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} rounds`,
+    );
     const rows = await throughput(cluster, `http://127.0.0.1:${staticPort}`, staticDir, staticConf, staticPort);
     const cookie = await signInCookie(cluster.url, ADMIN_EMAIL, ADMIN_PASSWORD);
     const fresh = await freshness(cluster, cookie);
 
     console.log("\nMedians of the rounds; CPU = nginx worker CPU time per request (steady even when other work shares the machine).\n");
-    console.log("| page | body / headers | proxy req/s (p50 / p99) | same response from a file req/s (p50 / p99) | ratio | CPU µs/req proxy / file | bare file req/s (ratio) | errors |");
+    console.log(
+      "| page | body / headers | proxy req/s (p50 / p99) | same response from a file req/s (p50 / p99) | ratio | CPU µs/req proxy / file | bare file req/s (ratio) | errors |",
+    );
     console.log("|---|---|---|---|---|---|---|---|");
     const ratios: number[] = [];
     for (const row of rows) {

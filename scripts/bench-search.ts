@@ -72,7 +72,13 @@ const FILLER = "the a of and to in for on with by that this is are was be as at 
 async function openThrowaway(): Promise<{ database: Database; drop(): Promise<void>; where: string; url?: string; loaded?: boolean }> {
   if (process.env.BENCH_SEARCH_REUSE_URL) {
     const database = await openDatabase({ url: process.env.BENCH_SEARCH_REUSE_URL });
-    return { database, drop: () => database.close(), where: `PostgreSQL (reused) ${new URL(process.env.BENCH_SEARCH_REUSE_URL).pathname}`, url: process.env.BENCH_SEARCH_REUSE_URL, loaded: true };
+    return {
+      database,
+      drop: () => database.close(),
+      where: `PostgreSQL (reused) ${new URL(process.env.BENCH_SEARCH_REUSE_URL).pathname}`,
+      url: process.env.BENCH_SEARCH_REUSE_URL,
+      loaded: true,
+    };
   }
   if (ON_PGLITE) {
     const database = await openDatabase({ memory: true });
@@ -134,7 +140,7 @@ async function load(database: Database) {
 /** CPU milliseconds a local process has used (utime + stime from /proc), NaN when unreadable. */
 function backendCpuMs(pid: number): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return Number.NaN;
@@ -142,7 +148,7 @@ function backendCpuMs(pid: number): number {
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** The three target queries as visitors get them: /search over HTTP, wrk at one connection. Returns true when one misses. */
@@ -150,7 +156,10 @@ async function overHttp(databaseUrl: string): Promise<boolean> {
   const BUILD_DIR = "build-bench-search";
   say("building, then starting the production server on this database…");
   execSync("npx react-router build", { stdio: "ignore", env: { ...process.env, BUILD_DIR } });
-  const server = await startServer({ env: { BUILD_DIR, DATABASE_URL: databaseUrl, SEED_DEMO: "false", DATABASE_POOL_SIZE: "10" }, quiet: true });
+  const server = await startServer({
+    env: { BUILD_DIR, DATABASE_URL: databaseUrl, SEED_DEMO: "false", DATABASE_POOL_SIZE: "10" },
+    quiet: true,
+  });
   let missed = false;
   try {
     const rows: string[] = [];
@@ -165,7 +174,9 @@ async function overHttp(databaseUrl: string): Promise<boolean> {
       const errors = !!errorLine;
       const met = !errors && p99 <= TARGET_P99_MS;
       if (!met) missed = true;
-      rows.push(`${label.padEnd(24)} ${JSON.stringify(q).padEnd(26)} p50 ${p50.padStart(8)}  p99 ${p99Text.padStart(8)}  ${errors ? `ERRORS (${errorLine})` : met ? "met" : "NOT MET"}`);
+      rows.push(
+        `${label.padEnd(24)} ${JSON.stringify(q).padEnd(26)} p50 ${p50.padStart(8)}  p99 ${p99Text.padStart(8)}  ${errors ? `ERRORS (${errorLine})` : met ? "met" : "NOT MET"}`,
+      );
     }
     say(`/search over HTTP (production server, wrk -t1 -c1 -d${SECONDS}s), target p99 <= ${TARGET_P99_MS} ms:`);
     for (const row of rows) console.log(row);
@@ -187,14 +198,18 @@ function toMs(text: string): number {
 async function main() {
   const { database, drop, where, url: databaseUrl, loaded } = await openThrowaway();
   setDatabase(database);
-  say(loaded ? `${where}: timing the data loaded earlier` : `${where}: loading ${ARTICLES.toLocaleString("en-CA")} articles and ${MEMBERS} members…`);
+  say(
+    loaded
+      ? `${where}: timing the data loaded earlier`
+      : `${where}: loading ${ARTICLES.toLocaleString("en-CA")} articles and ${MEMBERS} members…`,
+  );
   let failed = false;
   try {
     if (!loaded) await load(database);
     // CPU time a query costs (the PostgreSQL backend's, read from /proc, plus this process's): a
     // figure other work on the machine does not inflate, unlike the wall-clock percentiles.
     const pidResult = await database.db.execute(sql`select pg_backend_pid() as pid`);
-    const backendPid = Number(((pidResult as unknown as { rows: { pid: number }[] }).rows ?? [])[0]?.pid ?? 0);
+    const backendPid = Number(((pidResult as { rows: { pid: number }[] }).rows ?? [])[0]?.pid ?? 0);
     // The first three are the issue's targets; the others are shown for information.
     const queries: { label: string; q: string; target: boolean }[] = [
       { label: "common word", q: "insurance", target: true },
@@ -223,9 +238,16 @@ async function main() {
       const p99 = percentile(times, 99);
       const met = p99 <= TARGET_P99_MS;
       if (!met && target) failed = true;
-      rows.push(`${label.padEnd(24)} ${JSON.stringify(q).padEnd(22)} ${String(total).padStart(7)} matches  p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  CPU ${Number.isFinite(cpuPerQuery) ? cpuPerQuery.toFixed(1).padStart(5) : "    ?"} ms  ${target ? (met ? "met" : "NOT MET") : met ? "(info) within" : "(info) over"}`);
+      rows.push(
+        `${label.padEnd(24)} ${JSON.stringify(q).padEnd(22)} ${String(total).padStart(7)} matches  p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  CPU ${Number.isFinite(cpuPerQuery) ? cpuPerQuery.toFixed(1).padStart(5) : "    ?"} ms  ${target ? (met ? "met" : "NOT MET") : met ? "(info) within" : "(info) over"}`,
+      );
     }
-    say(`load average while timing: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+    say(
+      `load average while timing: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} on ${os.cpus().length} cores`,
+    );
     say(`searchSite() timed directly (no HTTP), one connection, ${RUNS} runs a query (pages 1-3), target p99 <= ${TARGET_P99_MS} ms:`);
     for (const row of rows) console.log(row);
     if (databaseUrl) failed = (await overHttp(databaseUrl)) || failed;

@@ -90,11 +90,11 @@ async function loadDataSet(dataDir: string, articleCount: number, memberCount: n
   const members = Array.from({ length: memberCount }, (_, i) => ({
     slug: `Member-${i}-Example`,
     full_name: `Member ${i} Example${String.fromCharCode(65 + (i % 26))}`,
-    title: titles[i % titles.length]!,
+    title: titles[i % titles.length],
     email: `member${i}@example.com`,
     extension: 100 + i,
     desc: "A lawyer of the firm. ".repeat(20),
-    AOP: [areas[i % 3]!, ...(i % 5 === 0 ? [areas[(i + 1) % 3]!] : [])],
+    AOP: [areas[i % 3], ...(i % 5 === 0 ? [areas[(i + 1) % 3]] : [])],
     area_details: ["Appeals", "Insurance defence"],
     staff: [],
   }));
@@ -109,7 +109,7 @@ async function loadDataSet(dataDir: string, articleCount: number, memberCount: n
       return {
         slug: `Bench-Article-${i}`,
         title: `Bench Article ${i}`,
-        category: categories[i % 4]!,
+        category: categories[i % 4],
         news: i % 7 === 0,
         priority: i % 700 === 0,
         copy: body,
@@ -138,7 +138,13 @@ type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: n
  * One wrk run, after one uncounted second at the same load unless `warmUp` is false (the runs of
  * the cached/ceiling rounds, which follow one another on the same route). Latencies in ms.
  */
-async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS, warmUp = true, script = "scripts/wrk-report.lua"): Promise<Result> {
+async function measure(
+  url: string,
+  connections = CONNECTIONS,
+  seconds = SECONDS,
+  warmUp = true,
+  script = "scripts/wrk-report.lua",
+): Promise<Result> {
   const wrk = (duration: number) =>
     run("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "10s", "-s", path.resolve(script), url], {
       maxBuffer: 1 << 20,
@@ -162,7 +168,7 @@ async function measure(url: string, connections = CONNECTIONS, seconds = SECONDS
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
 function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
@@ -170,7 +176,10 @@ function cpuMs(pid: number): number {
  * The ceiling: a bare node:http server answering the same bodies from memory. With `headLengths`,
  * the same server also sends a padding header that makes its head as long as the app's (below).
  */
-function startCeiling(bodies: Record<string, Buffer>, headLengths?: Record<string, number>): Promise<{ port: number; child: ChildProcess }> {
+function startCeiling(
+  bodies: Record<string, Buffer>,
+  headLengths?: Record<string, number>,
+): Promise<{ port: number; child: ChildProcess }> {
   const file = path.join(os.tmpdir(), `bench-bodies-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(bodies).map(([k, v]) => [k, v.toString("base64")]))));
   const args = [file];
@@ -180,7 +189,10 @@ function startCeiling(bodies: Record<string, Buffer>, headLengths?: Record<strin
     args.push("", lengths);
   }
   // A bare Node process: fork() would otherwise pass on this script's own execArgv (tsx's loader).
-  const child = fork(path.resolve("scripts/bench-ceiling.js"), args, { execArgv: CEILING_NODE_ARGS, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.resolve("scripts/bench-ceiling.js"), args, {
+    execArgv: CEILING_NODE_ARGS,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   return new Promise((resolve) => child.once("message", (port) => resolve({ port: port as number, child })));
 }
 
@@ -188,7 +200,9 @@ function startCeiling(bodies: Record<string, Buffer>, headLengths?: Record<strin
 async function pageJs(base: string, pagePath: string): Promise<{ files: string[]; gz: Map<string, number>; framework: string[] }> {
   const html = await (await fetch(base + pagePath)).text();
   const queue: string[] = [];
-  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"|<script[^>]+src="([^"]+)"|import\("([^"]+\.js)"\)|import "([^"]+\.js)"/g)) {
+  for (const m of html.matchAll(
+    /<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"|<script[^>]+src="([^"]+)"|import\("([^"]+\.js)"\)|import "([^"]+\.js)"/g,
+  )) {
     const f = m[1] ?? m[2] ?? m[3] ?? m[4];
     if (f) queue.push(f);
   }
@@ -200,8 +214,9 @@ async function pageJs(base: string, pagePath: string): Promise<{ files: string[]
     const text = await (await fetch(base + file)).text();
     gz.set(file, zlib.gzipSync(Buffer.from(text), { level: 9 }).length);
     // React, React DOM or React Router in the file (their own markers, whatever the chunk is called).
-    if (/react\.dev|reactjs\.org\/docs\/error-decoder|__reactRouterContext|react-router/i.test(text) || /\/framework-/.test(file)) framework.push(file);
-    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+\.js)["']/g)) queue.push(new URL(m[1]!, base + file).pathname);
+    if (/react\.dev|reactjs\.org\/docs\/error-decoder|__reactRouterContext|react-router/i.test(text) || /\/framework-/.test(file))
+      framework.push(file);
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+\.js)["']/g)) queue.push(new URL(m[1], base + file).pathname);
   }
   return { files: [...gz.keys()], gz, framework };
 }
@@ -277,16 +292,16 @@ async function main() {
       res.headers.forEach((value, name) => {
         if (!["date", "connection", "keep-alive"].includes(name)) headLengths[p] = (headLengths[p] ?? 0) + `${name}: ${value}\r\n`.length;
       });
-      results[name] = { path: p, bytes: bodies[p]!.length, headBytes: headLengths[p] };
+      results[name] = { path: p, bytes: bodies[p].length, headBytes: headLengths[p] };
     }
 
     say("JavaScript per page…");
     for (const [name, p] of Object.entries(routes)) {
       const j = await pageJs(localUrl(server), p);
-      results[name]!.jsFiles = j.files.length;
-      results[name]!.jsGzipBytes = [...j.gz.values()].reduce((a, b) => a + b, 0);
-      results[name]!.jsFramework = j.framework;
-      results[name]!.jsAdminOrEditor = j.files.filter((f) => /admin|tiptap|editor|prosemirror/i.test(f));
+      results[name].jsFiles = j.files.length;
+      results[name].jsGzipBytes = [...j.gz.values()].reduce((a, b) => a + b, 0);
+      results[name].jsFramework = j.framework;
+      results[name].jsAdminOrEditor = j.files.filter((f) => /admin|tiptap|editor|prosemirror/i.test(f));
     }
 
     // The ceiling runs beside the app; the two are measured alternately, route by route.
@@ -310,13 +325,25 @@ async function main() {
       for (const url of [appUrl, ceilingUrl, sameHeadUrl]) await measure(url, CONNECTIONS, 1, false);
       await new Promise((r) => setTimeout(r, 300)); // the warm-up's log lines are written, and not counted
       const logOffset = fs.statSync(cachedLog).size;
-      const pairs: { app: Result; ceiling: Result; ratio: number; sameHeadRatio: number; cpuRatio: number; appCpuUs: number; ceilingCpuUs: number }[] = [];
+      const pairs: {
+        app: Result;
+        ceiling: Result;
+        ratio: number;
+        sameHeadRatio: number;
+        cpuRatio: number;
+        appCpuUs: number;
+        ceilingCpuUs: number;
+      }[] = [];
       let counted = 0;
       const appPid = server.process.pid!;
       const ceilingPid = ceiling.child.pid!;
       for (let round = 0; round < ROUNDS; round++) {
         const runs: Record<"app" | "ceiling" | "same", { result: Result; cpu: number }> = {} as never;
-        const order = [["app", appUrl, appPid], ["ceiling", ceilingUrl, ceilingPid], ["same", sameHeadUrl, undefined]] as const;
+        const order = [
+          ["app", appUrl, appPid],
+          ["ceiling", ceilingUrl, ceilingPid],
+          ["same", sameHeadUrl, undefined],
+        ] as const;
         for (const [side, url, pid] of round % 2 ? [...order].reverse() : order) {
           const before = pid ? cpuMs(pid) : 0;
           const result = await measure(url, CONNECTIONS, PAIR_SECONDS, false);
@@ -327,33 +354,41 @@ async function main() {
         counted += c.requests;
         const appCpuUs = (runs.app.cpu * 1000) / Math.max(1, c.requests);
         const ceilingCpuUs = (runs.ceiling.cpu * 1000) / Math.max(1, ce.requests);
-        pairs.push({ app: c, ceiling: ce, ratio: c.rps / ce.rps, sameHeadRatio: c.rps / runs.same.result.rps, cpuRatio: ceilingCpuUs / appCpuUs, appCpuUs, ceilingCpuUs });
+        pairs.push({
+          app: c,
+          ceiling: ce,
+          ratio: c.rps / ce.rps,
+          sameHeadRatio: c.rps / runs.same.result.rps,
+          cpuRatio: ceilingCpuUs / appCpuUs,
+          appCpuUs,
+          ceilingCpuUs,
+        });
       }
       await new Promise((r) => setTimeout(r, 300)); // the last batch of log lines is written
       const logged = logLinesSince(cachedLog, logOffset).lines;
-      const byCpu = [...pairs].sort((a, b) => a.cpuRatio - b.cpuRatio)[Math.floor(pairs.length / 2)]!;
-      results[name]!.cpuRatio = Math.round(byCpu.cpuRatio * 100) / 100;
-      results[name]!.cpuUsPerRequest = { app: Math.round(byCpu.appCpuUs), ceiling: Math.round(byCpu.ceilingCpuUs) };
+      const byCpu = [...pairs].sort((a, b) => a.cpuRatio - b.cpuRatio)[Math.floor(pairs.length / 2)];
+      results[name].cpuRatio = Math.round(byCpu.cpuRatio * 100) / 100;
+      results[name].cpuUsPerRequest = { app: Math.round(byCpu.appCpuUs), ceiling: Math.round(byCpu.ceilingCpuUs) };
       const sameHeadRatios = pairs.map((x) => x.sameHeadRatio).sort((a, b) => a - b);
-      results[name]!.sameHeadRatio = Math.round(sameHeadRatios[Math.floor(sameHeadRatios.length / 2)]! * 100) / 100;
+      results[name].sameHeadRatio = Math.round(sameHeadRatios[Math.floor(sameHeadRatios.length / 2)] * 100) / 100;
       pairs.sort((a, b) => a.ratio - b.ratio);
-      const middle = pairs[Math.floor(pairs.length / 2)]!;
-      results[name]!.cached = middle.app;
-      results[name]!.ceiling = middle.ceiling;
+      const middle = pairs[Math.floor(pairs.length / 2)];
+      results[name].cached = middle.app;
+      results[name].ceiling = middle.ceiling;
       // The median: the middle pair's ratio, or the mean of the two middle ones when the count is even.
-      const median = pairs.length % 2 ? middle.ratio : (middle.ratio + pairs[pairs.length / 2 - 1]!.ratio) / 2;
-      results[name]!.ratio = Math.round(median * 100) / 100;
-      results[name]!.ratios = pairs.map((x) => Math.round(x.ratio * 100) / 100);
+      const median = pairs.length % 2 ? middle.ratio : (middle.ratio + pairs[pairs.length / 2 - 1].ratio) / 2;
+      results[name].ratio = Math.round(median * 100) / 100;
+      results[name].ratios = pairs.map((x) => Math.round(x.ratio * 100) / 100);
       // One log line per request: every completed request of the measured runs, plus the few
       // in flight when wrk stopped (at most one per connection).
-      results[name]!.logLinesPerRequest = Math.round((logged / Math.max(1, counted)) * 1000) / 1000;
+      results[name].logLinesPerRequest = Math.round((logged / Math.max(1, counted)) * 1000) / 1000;
       if (logged < counted) failures.push(`${name}: ${logged} request log lines for ${counted} requests`);
     }
     // What a visitor's first request of a page costs with the cache on: rendered, compressed (brotli and
     // gzip) and stored before it is sent. Every request a new address (scripts/wrk-miss.lua), one connection.
     for (const [name, p] of Object.entries(routes)) {
       say(`page-cache misses of ${name} at 1 connection…`);
-      results[name]!.miss1 = await measure(localUrl(server) + p, 1, MISS_SECONDS, true, "scripts/wrk-miss.lua");
+      results[name].miss1 = await measure(localUrl(server) + p, 1, MISS_SECONDS, true, "scripts/wrk-miss.lua");
     }
     ceiling.child.kill();
     ceiling = undefined;
@@ -367,12 +402,17 @@ async function main() {
     let small: Result | undefined;
     if (ONLY !== "cached") {
       say("starting the production server (page cache off)…");
-      server = await startServer({ dataDir: bigDir, env: { ...env, PAGE_CACHE: "off" }, logFile: path.join(logDir, "uncached.log"), nodeArgs: NODE_ARGS });
+      server = await startServer({
+        dataDir: bigDir,
+        env: { ...env, PAGE_CACHE: "off" },
+        logFile: path.join(logDir, "uncached.log"),
+        nodeArgs: NODE_ARGS,
+      });
       servers.push(server);
       for (const [name, p] of Object.entries(routes)) {
         say(`uncached ${name}…`);
-        results[name]!.uncached = await measure(localUrl(server) + p);
-        results[name]!.uncached1 = await measure(localUrl(server) + p, 1);
+        results[name].uncached = await measure(localUrl(server) + p);
+        results[name].uncached1 = await measure(localUrl(server) + p, 1);
       }
       await server.stop();
       servers.length = 0;
@@ -385,18 +425,40 @@ async function main() {
         small = await measure(localUrl(server) + `/insights?page=${Math.ceil(100 / PAGE_SIZE)}`, 1);
         await server.stop();
         servers.length = 0;
-        big = results["/insights?page=<last>"]!.uncached1 as Result;
+        big = results["/insights?page=<last>"].uncached1 as Result;
         growth = Math.round((big.p50 / Math.max(0.01, small.p50)) * 100) / 100;
       }
     }
 
     console.log("");
-    console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${new Date().toISOString()}`);
+    console.log(
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${new Date().toISOString()}`,
+    );
     console.log(
       `Load: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (after 1 s uncounted), loopback; cached and ceiling in ${ROUNDS} back-to-back pairs of ${PAIR_SECONDS} s runs (1 s of each uncounted first, then none; the order alternates), median pair; request log on; data set ${MEMBERS} members, ${ARTICLES} articles; app: node ${[...PRODUCTION_NODE_ARGS, ...NODE_ARGS].join(" ")}; ceiling: node ${CEILING_NODE_ARGS.join(" ") || "(no flags)"}.`,
     );
     console.log("");
-    const head = ["route", "bytes", "head", "cached rps", "p50", "p99", "ceiling rps", "ratio (pairs)", "same-head ratio", "CPU µs/req app/ceiling", "CPU ratio", "log/req", "miss p50 @1", "p99", "uncached rps", "p99", "p99 @1", "JS files", "JS gz"];
+    const head = [
+      "route",
+      "bytes",
+      "head",
+      "cached rps",
+      "p50",
+      "p99",
+      "ceiling rps",
+      "ratio (pairs)",
+      "same-head ratio",
+      "CPU µs/req app/ceiling",
+      "CPU ratio",
+      "log/req",
+      "miss p50 @1",
+      "p99",
+      "uncached rps",
+      "p99",
+      "p99 @1",
+      "JS files",
+      "JS gz",
+    ];
     const fmt = (r: unknown, key: keyof Result) => (r ? String((r as Result)[key]) : "-");
     const rows = Object.entries(results).map(([name, r]) => [
       name,
@@ -419,13 +481,18 @@ async function main() {
       String(r.jsFiles),
       `${((r.jsGzipBytes as number) / 1024).toFixed(1)} KB`,
     ]);
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
     console.log(line(head));
     for (const r of rows) console.log(line(r));
     console.log("");
-    if (big && small) console.log(`/insights last page, uncached p50 at 1 connection: ${big.p50} ms with ${ARTICLES} articles vs ${small.p50} ms with 100 (×${growth}; target ≤ 1.5)`);
-    console.log(`JavaScript budget: ${(JS_BUDGET / 1024).toFixed(1)} KB gzip per public page, all files counted; no React, React DOM or React Router file`);
+    if (big && small)
+      console.log(
+        `/insights last page, uncached p50 at 1 connection: ${big.p50} ms with ${ARTICLES} articles vs ${small.p50} ms with 100 (×${growth}; target ≤ 1.5)`,
+      );
+    console.log(
+      `JavaScript budget: ${(JS_BUDGET / 1024).toFixed(1)} KB gzip per public page, all files counted; no React, React DOM or React Router file`,
+    );
 
     for (const [name, r] of Object.entries(results)) {
       const c = r.cached as Result;
@@ -433,7 +500,8 @@ async function main() {
       if (!c.requests) failures.push(`${name}: no request completed in the cached run`);
       const m = r.miss1 as Result;
       if (m.errors || m.non2xx || !m.requests) failures.push(`${name}: errors or no completed request during the page-cache misses`);
-      if ((r.ratio as number) < CEILING_RATIO) failures.push(`${name}: cached at ${r.ratio} of the node:http ceiling (target ≥ ${CEILING_RATIO})`);
+      if ((r.ratio as number) < CEILING_RATIO)
+        failures.push(`${name}: cached at ${r.ratio} of the node:http ceiling (target ≥ ${CEILING_RATIO})`);
       if (r.uncached) {
         const u = r.uncached as Result;
         const u1 = r.uncached1 as Result;
@@ -443,7 +511,8 @@ async function main() {
       }
       if ((r.jsGzipBytes as number) > JS_BUDGET) failures.push(`${name}: ${r.jsGzipBytes} B of JavaScript (budget ${JS_BUDGET})`);
       if ((r.jsFramework as string[]).length) failures.push(`${name}: loads framework code ${(r.jsFramework as string[]).join(", ")}`);
-      if ((r.jsAdminOrEditor as string[]).length) failures.push(`${name}: loads admin/editor code ${(r.jsAdminOrEditor as string[]).join(", ")}`);
+      if ((r.jsAdminOrEditor as string[]).length)
+        failures.push(`${name}: loads admin/editor code ${(r.jsAdminOrEditor as string[]).join(", ")}`);
     }
     if (growth > 1.5) failures.push(`/insights last page grows ×${growth} from 100 to ${ARTICLES} articles (target ≤ 1.5)`);
 
@@ -454,8 +523,21 @@ async function main() {
       JSON.stringify(
         {
           date: new Date().toISOString(),
-          machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-          settings: { loadGenerator: "wrk -t1", seconds: SECONDS, pairSeconds: PAIR_SECONDS, connections: CONNECTIONS, rounds: ROUNDS, articles: ARTICLES, members: MEMBERS },
+          machine: {
+            cpus: os.cpus().length,
+            model: os.cpus()[0]?.model,
+            memGiB: Math.round(os.totalmem() / 2 ** 30),
+            node: process.version,
+          },
+          settings: {
+            loadGenerator: "wrk -t1",
+            seconds: SECONDS,
+            pairSeconds: PAIR_SECONDS,
+            connections: CONNECTIONS,
+            rounds: ROUNDS,
+            articles: ARTICLES,
+            members: MEMBERS,
+          },
           routes: results,
           insightsLastPage: big && small ? { bigP50: big.p50, smallP50: small.p50, growth } : null,
           jsBudget: JS_BUDGET,

@@ -13,7 +13,7 @@ export async function runScript(work: () => Promise<void>) {
     process.exit(0);
   } catch (error) {
     const known = error instanceof EnvError || error instanceof DatabaseStartError || error instanceof UsageError;
-    console.error(known ? (error as Error).message : error);
+    console.error(known ? error.message : error);
     await stopServices().catch(() => {});
     process.exit(1);
   }

@@ -25,10 +25,16 @@ await runScript(async () => {
     const size = fs.statSync(file).size;
     console.log(
       `Wrote ${file} (${(size / 1024 / 1024).toFixed(1)} MB): ` +
-        `${Object.entries(summary.rows).map(([t, n]) => `${n} ${t}`).join(", ")} rows, ${summary.pictures} pictures, ${summary.auditEntries} audit-trail entries, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+        `${Object.entries(summary.rows)
+          .map(([t, n]) => `${n} ${t}`)
+          .join(
+            ", ",
+          )} rows, ${summary.pictures} pictures, ${summary.auditEntries} audit-trail entries, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
     );
     if (summary.missingPictures.length) {
-      console.warn(`Warning: ${summary.missingPictures.length} picture file(s) named by the content were already missing from storage: ${summary.missingPictures.slice(0, 5).join(", ")}${summary.missingPictures.length > 5 ? ", …" : ""}`);
+      console.warn(
+        `Warning: ${summary.missingPictures.length} picture file(s) named by the content were already missing from storage: ${summary.missingPictures.slice(0, 5).join(", ")}${summary.missingPictures.length > 5 ? ", …" : ""}`,
+      );
     }
   } catch (error) {
     if (error instanceof BackupError) throw new UsageError(error.message);

@@ -22,7 +22,11 @@ await runScript(async () => {
   try {
     const summary = await importBackup(file, { progress: (m) => console.log(m) });
     console.log(
-      `Restored ${Object.entries(summary.rows).map(([t, n]) => `${n} ${t}`).join(", ")} rows, ${summary.pictures} pictures and ${summary.auditEntries} audit-trail entries from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      `Restored ${Object.entries(summary.rows)
+        .map(([t, n]) => `${n} ${t}`)
+        .join(
+          ", ",
+        )} rows, ${summary.pictures} pictures and ${summary.auditEntries} audit-trail entries from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
     );
   } catch (error) {
     if (error instanceof BackupError) throw new UsageError(error.message);

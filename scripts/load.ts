@@ -47,7 +47,17 @@ async function main() {
     const post = /href="(\/post\/[^"]+)"/.exec(insights)?.[1] ?? "/insights";
     const team = await (await fetch(`${server.url}/team`)).text();
     const lawyer = /href="(\/lawyer\/[^"/]+)"/.exec(team)?.[1] ?? "/team";
-    const publicPaths = ["/", "/team", lawyer, "/insights", "/insights?category=cyber&page=2", post, "/cyber?tab=team", "/insurance", "/sitemap.xml"];
+    const publicPaths = [
+      "/",
+      "/team",
+      lawyer,
+      "/insights",
+      "/insights?category=cyber&page=2",
+      post,
+      "/cyber?tab=team",
+      "/insurance",
+      "/sitemap.xml",
+    ];
     const staffPaths = ["/dashboard", "/dashboard/lawyers", "/dashboard/articles", "/dashboard/hours/edit"];
     const requests = [
       ...publicPaths.map((path) => ({ method: "GET" as const, path })),
@@ -71,7 +81,12 @@ async function main() {
     console.log(`errors: ${result.errors}, timeouts: ${result.timeouts}, non-2xx: ${result.non2xx}`);
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
     console.log(`memory (RSS): after warm-up ${first} MiB, end ${last} MiB, peak ${peak} MiB, change after warm-up ${growth}%`);
-    console.log(`memory samples (s:MiB): ${samples.filter((_, i) => i % 5 === 0).map((s) => `${Math.round(s.t)}:${s.rss}`).join(" ")}`);
+    console.log(
+      `memory samples (s:MiB): ${samples
+        .filter((_, i) => i % 5 === 0)
+        .map((s) => `${Math.round(s.t)}:${s.rss}`)
+        .join(" ")}`,
+    );
     const ok = result.errors === 0 && result.timeouts === 0 && result.non2xx === 0;
     console.log(ok ? "\nZero errors." : "\nErrors during the run.");
     if (!ok) process.exitCode = 1;

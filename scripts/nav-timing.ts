@@ -22,7 +22,11 @@ const HOVER_MS = Number(process.env.NAV_HOVER_MS ?? 300);
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 
 const LINKS: { from: string; name: string; link: (page: Page) => ReturnType<Page["locator"]> }[] = [
-  { from: "/", name: "home → our team (navigation)", link: (p) => p.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "our team" }) },
+  {
+    from: "/",
+    name: "home → our team (navigation)",
+    link: (p) => p.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "our team" }),
+  },
   { from: "/team", name: "team → a lawyer (card)", link: (p) => p.locator('main a[href^="/lawyer/"]').first() },
   { from: "/insights", name: "insights → a post (card)", link: (p) => p.locator('main a[href^="/post/"]').first() },
   { from: "/cyber", name: "practice → Team tab", link: (p) => p.getByRole("link", { name: "Team", exact: true }) },
@@ -57,14 +61,19 @@ const WATCH_SAME_DOCUMENT = `(() => {
 
 function median(values: number[]) {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor(s.length / 2)];
 }
 
 if (!fs.existsSync(`${BUILD_DIR}/server/index.js`)) throw new Error(`No build in ${BUILD_DIR}/: run \`npm run build\` first.`);
 const server = await startServer({ env: { BUILD_DIR, LOG_LEVEL: "error" }, quiet: true });
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"] });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"],
+});
 try {
-  console.log(`Click to the next page's first paint, Chromium ${browser.version()}, loopback, desktop 1280×800, pointer on the link ${HOVER_MS} ms before the click; ${RUNS} runs each.\n`);
+  console.log(
+    `Click to the next page's first paint, Chromium ${browser.version()}, loopback, desktop 1280×800, pointer on the link ${HOVER_MS} ms before the click; ${RUNS} runs each.\n`,
+  );
   for (const { from, name, link } of LINKS) {
     const times: number[] = [];
     let prerendered = 0;
@@ -83,7 +92,11 @@ try {
       await page.waitForTimeout(HOVER_MS);
       const url = page.url();
       await target.click();
-      await page.waitForFunction((old) => location.href !== old && typeof (window as unknown as { __shownAt?: number }).__shownAt === "number", url, { timeout: 10_000 });
+      await page.waitForFunction(
+        (old) => location.href !== old && typeof (window as unknown as { __shownAt?: number }).__shownAt === "number",
+        url,
+        { timeout: 10_000 },
+      );
       const { shownAt, clickAt, wasPrerendered } = await page.evaluate(() => ({
         shownAt: (window as unknown as { __shownAt: number }).__shownAt,
         clickAt: Number(sessionStorage.getItem("nav-click")),
@@ -93,7 +106,11 @@ try {
       if (wasPrerendered) prerendered++;
       await context.close();
     }
-    console.log(`${name.padEnd(34)} median ${median(times).toFixed(0).padStart(4)} ms, slowest ${Math.max(...times).toFixed(0).padStart(4)} ms; prerendered ${prerendered}/${RUNS}`);
+    console.log(
+      `${name.padEnd(34)} median ${median(times).toFixed(0).padStart(4)} ms, slowest ${Math.max(...times)
+        .toFixed(0)
+        .padStart(4)} ms; prerendered ${prerendered}/${RUNS}`,
+    );
   }
 } finally {
   await browser.close();

@@ -84,7 +84,8 @@ function report(profile: Profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (n: Node) => `${n.callFrame.functionName || "(anonymous)"} ${path.basename(n.callFrame.url || "")}:${n.callFrame.lineNumber + 1}`;
+  const label = (n: Node) =>
+    `${n.callFrame.functionName || "(anonymous)"} ${path.basename(n.callFrame.url || "")}:${n.callFrame.lineNumber + 1}`;
   const stacks = new Map<number, string[]>();
   const stack = (id: number) => {
     let names = stacks.get(id);
@@ -98,20 +99,20 @@ function report(profile: Profile) {
 
   // Only the load window: from the first to the last sample inside the HTTP parser (start-up and shutdown left out).
   let t = profile.startTime;
-  const times = profile.samples.map((_, i) => (t += profile.timeDeltas[i]!));
+  const times = profile.samples.map((_, i) => (t += profile.timeDeltas[i]));
   const serving = profile.samples.map((id) => stack(id).some((name) => name.startsWith("parserOnHeadersComplete ")));
   const first = serving.indexOf(true);
   const last = serving.lastIndexOf(true);
   const windowIds = profile.samples.slice(first, last + 1);
   const total = windowIds.length;
-  console.log(`Samples in the load window: ${total} over ${((times[last]! - times[first]!) / 1e6).toFixed(1)} s\n`);
+  console.log(`Samples in the load window: ${total} over ${((times[last] - times[first]) / 1e6).toFixed(1)} s\n`);
 
   // Self time per function, and inclusive time (each function counted once per sample).
   const self = new Map<string, number>();
   const inclusiveOf = new Map<string, number>();
   for (const id of windowIds) {
     const names = stack(id);
-    self.set(names[0]!, (self.get(names[0]!) ?? 0) + 1);
+    self.set(names[0], (self.get(names[0]) ?? 0) + 1);
     for (const name of new Set(names)) inclusiveOf.set(name, (inclusiveOf.get(name) ?? 0) + 1);
   }
   console.log("Self time (top 30):");

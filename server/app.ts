@@ -29,14 +29,6 @@ import { parseVariantKey } from "~/lib/images";
 import { startServices, stopServices } from "~/.server/startup";
 import { baseSecurityHeaders, contentSecurityPolicy, securityHeaders } from "~/.server/security-headers";
 
-declare module "react-router" {
-  interface AppLoadContext {
-    clientIp: string;
-    requestId: string;
-    nonce: string;
-  }
-}
-
 export { startServices, stopServices, requestShapes };
 
 const state = { shuttingDown: false };
@@ -80,7 +72,12 @@ export function createApp(options: { static?: boolean } = {}) {
   // Express's methods on Node's own prototypes, and the server's requests made with the properties Express adds:
   // a page-cache hit keeps its speed after Express has run (./express-prototypes, ./request-shapes).
   const shapes = requestShapes();
-  expressOnNodePrototypes(app, shapes.IncomingMessage && shapes.ServerResponse ? { request: shapes.IncomingMessage.prototype, response: shapes.ServerResponse.prototype } : undefined);
+  expressOnNodePrototypes(
+    app,
+    shapes.IncomingMessage && shapes.ServerResponse
+      ? { request: shapes.IncomingMessage.prototype, response: shapes.ServerResponse.prototype }
+      : undefined,
+  );
   app.disable("x-powered-by");
   app.set("trust proxy", getEnv().TRUST_PROXY);
 
@@ -105,10 +102,7 @@ export function createApp(options: { static?: boolean } = {}) {
     res.setHeader("Cache-Control", "no-store");
     if (state.shuttingDown) return void res.status(503).type("text/plain").send("shutting down");
     try {
-      await Promise.race([
-        getDatabase().ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref()),
-      ]);
+      await Promise.race([getDatabase().ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref())]);
       res.type("text/plain").send("ready");
     } catch {
       res.status(503).type("text/plain").send("database unavailable");
@@ -142,7 +136,7 @@ export function createApp(options: { static?: boolean } = {}) {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     let key = "";
     try {
-      key = decodeURIComponent(req.url.split("?")[0]!.replace(/^\//, ""));
+      key = decodeURIComponent(req.url.split("?")[0].replace(/^\//, ""));
     } catch {
       /* malformed encoding: a miss */
     }
@@ -155,7 +149,10 @@ export function createApp(options: { static?: boolean } = {}) {
       log("warn", "picture not served", { id: res.locals.requestId, key, error: (error as Error).message });
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Retry-After", "10");
-      return void res.status(error instanceof StorageUnavailable ? 503 : 404).type("text/plain").send(error instanceof StorageUnavailable ? "Picture storage unavailable" : "Not found");
+      return void res
+        .status(error instanceof StorageUnavailable ? 503 : 404)
+        .type("text/plain")
+        .send(error instanceof StorageUnavailable ? "Picture storage unavailable" : "Not found");
     }
     if (!bytes) {
       res.setHeader("Cache-Control", "no-store");
@@ -193,7 +190,7 @@ export function createApp(options: { static?: boolean } = {}) {
 
   app.use(
     createRequestHandler({
-      build: serverBuild as unknown as ServerBuild,
+      build: serverBuild,
       getLoadContext(req, res) {
         return { clientIp: clientIp(req), requestId: res.locals.requestId, nonce: res.locals.nonce };
       },
@@ -204,7 +201,11 @@ export function createApp(options: { static?: boolean } = {}) {
     const status = (error as { status?: number })?.status;
     if (error instanceof URIError || (status && status >= 400 && status < 500)) {
       // Malformed URLs or bodies are the client's mistake, not a server error.
-      if (!res.headersSent) res.status(status && status < 500 ? status : 400).type("text/plain").send("Bad request.");
+      if (!res.headersSent)
+        res
+          .status(status && status < 500 ? status : 400)
+          .type("text/plain")
+          .send("Bad request.");
       return;
     }
     log("error", "unhandled error", { id: res.locals.requestId, error: (error as Error)?.message });
@@ -229,10 +230,7 @@ function logLine(req: IncomingMessage, status: number, started: number, requestI
 
 async function databaseAnswers(): Promise<boolean> {
   try {
-    await Promise.race([
-      getDatabase().ping(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref()),
-    ]);
+    await Promise.race([getDatabase().ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 1000).unref())]);
     return true;
   } catch {
     return false;
@@ -267,7 +265,11 @@ export function createServerHandler(build: ServerBuild) {
     const contentType = response.headers.get("content-type") ?? "";
     const body = Buffer.from(await response.arrayBuffer());
     const policy = routeCachePolicy(response.headers.get("cache-control"));
-    if (response.status === 200 && policy.store && /^(text\/html|text\/x-script|application\/xml|application\/rss\+xml|text\/plain)/.test(contentType)) {
+    if (
+      response.status === 200 &&
+      policy.store &&
+      /^(text\/html|text\/x-script|application\/xml|application\/rss\+xml|text\/plain)/.test(contentType)
+    ) {
       const entry = await makeEntry({
         status: 200,
         contentType,
@@ -388,8 +390,7 @@ export function createServerHandler(build: ServerBuild) {
   return Object.assign(handler, { cache });
 }
 
-
 /** The production handler over this bundle's own server build. */
 export function createProductionHandler() {
-  return createServerHandler(serverBuild as unknown as ServerBuild);
+  return createServerHandler(serverBuild);
 }

@@ -30,7 +30,10 @@ describe("Express's methods on Node's own prototypes", () => {
     expect(expressOnNodePrototypes(app)).toBe(true);
     const prototypes: boolean[] = [];
     app.get("/hello", (req, res) => {
-      prototypes.push(Object.getPrototypeOf(req) === http.IncomingMessage.prototype, Object.getPrototypeOf(res) === http.ServerResponse.prototype);
+      prototypes.push(
+        Object.getPrototypeOf(req) === http.IncomingMessage.prototype,
+        Object.getPrototypeOf(res) === http.ServerResponse.prototype,
+      );
       res
         .status(201)
         .type("text/plain")

@@ -12,7 +12,7 @@ describe("the production node arguments (decision 0018)", () => {
     expect(scripts.start).toBe(`react-router build && NODE_ENV=production ${command}`);
     expect(scripts.serve).toBe(`NODE_ENV=production ${command}`);
     const unit = fs.readFileSync(path.join(root, "deploy/systemd/harrow-kline.service"), "utf8");
-    expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/${command}$`, "m"));
+    expect(unit).toMatch(new RegExp(`^ExecStart=/srv/harrow-kline/node_modules/.bin/${command}$`, "m"));
   });
 
   it("are missing when neither the command line nor NODE_OPTIONS gives their flag", () => {

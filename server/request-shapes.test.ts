@@ -101,6 +101,6 @@ describe("requests and responses made with the properties Express adds", () => {
     // And every request was made with the same names as every other.
     expect(new Set(seen.map((s) => s.req[0].join())).size).toBe(1);
     expect(new Set(seen.map((s) => s.res[0].join())).size).toBe(1);
-    for (const name of RESPONSE_FIELDS) expect(seen[0]!.res[0]).toContain(name);
+    for (const name of RESPONSE_FIELDS) expect(seen[0].res[0]).toContain(name);
   });
 });

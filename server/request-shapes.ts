@@ -90,12 +90,25 @@ export class ShapedResponse extends NodeServerResponse {
 }
 
 /** The own properties the classes add that Node's prototypes do not have (created undefined). */
-export const REQUEST_FIELDS: (string | symbol)[] = ["res", "next", "baseUrl", "originalUrl", "_parsedUrl", "_parsedOriginalUrl", "params", "route", "__onFinished", ...(matchedRoute ? [matchedRoute] : [])];
+export const REQUEST_FIELDS: (string | symbol)[] = [
+  "res",
+  "next",
+  "baseUrl",
+  "originalUrl",
+  "_parsedUrl",
+  "_parsedOriginalUrl",
+  "params",
+  "route",
+  "__onFinished",
+  ...(matchedRoute ? [matchedRoute] : []),
+];
 export const RESPONSE_FIELDS = ["statusCode", "statusMessage", "locals", "__onFinished", "write", "end", "on", "writeHead", "flush"];
 
 /** Only names Node's prototypes do not have already (an own undefined would hide theirs). */
 const usable =
-  REQUEST_FIELDS.every((name) => !(name in http.IncomingMessage.prototype)) && !("locals" in http.ServerResponse.prototype) && !("__onFinished" in http.ServerResponse.prototype);
+  REQUEST_FIELDS.every((name) => !(name in http.IncomingMessage.prototype)) &&
+  !("locals" in http.ServerResponse.prototype) &&
+  !("__onFinished" in http.ServerResponse.prototype);
 
 /** The options for `http.createServer`: the shaped classes, or none when a name collides with Node's own (then Express works as it always did). */
 export function requestShapes(): { IncomingMessage?: typeof http.IncomingMessage; ServerResponse?: typeof http.ServerResponse } {

@@ -57,7 +57,9 @@ describe("whole responses", () => {
     expect(br.headers.get("vary")).toMatch(/accept-encoding/i);
     expect(await br.text()).toBe(page); // fetch decodes
     const raw = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-      const req = net.connect(port, "127.0.0.1", () => req.write("GET /page HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"));
+      const req = net.connect(port, "127.0.0.1", () =>
+        req.write("GET /page HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"),
+      );
       const parts: Buffer[] = [];
       req.on("data", (d: Buffer) => parts.push(d));
       req.on("error", reject);
@@ -65,7 +67,12 @@ describe("whole responses", () => {
         const all = Buffer.concat(parts);
         const split = all.indexOf("\r\n\r\n");
         const head = all.subarray(0, split).toString();
-        const headers = Object.fromEntries(head.split("\r\n").slice(1).map((l) => [l.split(":")[0]!.toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+        const headers = Object.fromEntries(
+          head
+            .split("\r\n")
+            .slice(1)
+            .map((l) => [l.split(":")[0].toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+        );
         resolve({ headers, body: all.subarray(split + 4) });
       });
     });

@@ -59,7 +59,11 @@ export function wholeResponse(req: Request, res: Response, next: NextFunction) {
   const callEnd = (body?: Buffer, done?: () => void) =>
     (end as (this: Response, body?: Buffer, done?: () => void) => Response).call(res, body, done);
 
-  res.write = function (chunk: Chunk, encoding?: BufferEncoding | ((error?: Error | null) => void), callback?: (error?: Error | null) => void) {
+  res.write = function (
+    chunk: Chunk,
+    encoding?: BufferEncoding | ((error?: Error | null) => void),
+    callback?: (error?: Error | null) => void,
+  ) {
     if (chunk != null) chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
     const done = typeof encoding === "function" ? encoding : callback;
     if (done) process.nextTick(done);

@@ -35,9 +35,11 @@ async function bundle(root: string): Promise<Built> {
   const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ("output" in r ? r.output : []));
   const chunks = outputs.filter((o) => o.type === "chunk");
   if (chunks.length !== 1 || outputs.length !== 1) {
-    throw new Error(`${ENTRY} must build into one script file (got ${outputs.map((o) => o.fileName).join(", ")}): it may not import CSS or split.`);
+    throw new Error(
+      `${ENTRY} must build into one script file (got ${outputs.map((o) => o.fileName).join(", ")}): it may not import CSS or split.`,
+    );
   }
-  return { fileName: chunks[0]!.fileName, code: chunks[0]!.type === "chunk" ? chunks[0]!.code : "" };
+  return { fileName: chunks[0].fileName, code: chunks[0].type === "chunk" ? chunks[0].code : "" };
 }
 
 export function publicEnhancement(): Plugin {

@@ -90,7 +90,15 @@ const CONTEXT = 40;
 
 function plain(text: string): string {
   return /<[a-z/!]/i.test(text)
-    ? text.replace(/<\/(p|h\d|li|blockquote)>/gi, "\n").replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " ").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    ? text
+        .replace(/<\/(p|h\d|li|blockquote)>/gi, "\n")
+        .replace(/<[^>]*>/g, "")
+        .replace(/&nbsp;/g, " ")
+        .replace(/&amp;/g, "&")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
     : text;
 }
 
@@ -102,7 +110,7 @@ export function shortDiff(before: string, after: string): string {
   const parts = diffWordsWithSpace(plain(before), plain(after));
   let out = "";
   for (let i = 0; i < parts.length && out.length < DIFF_MAX; i++) {
-    const part = parts[i]!;
+    const part = parts[i];
     if (part.added) out += `{+${part.value}+}`;
     else if (part.removed) out += `[-${part.value}-]`;
     else {

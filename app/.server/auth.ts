@@ -57,9 +57,7 @@ const authDatabase = new Proxy({} as Db, {
  * (through `authDatabase`); pass `tx` to `recordAudit`. A throw rolls back both.
  */
 export function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  return inAuthTransaction(() =>
-    db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db))),
-  );
+  return inAuthTransaction(() => db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db))));
 }
 
 /**
@@ -292,7 +290,9 @@ export const TWO_FACTOR_REQUIRED_MESSAGE =
 export async function requireStaff(
   request: Request,
   permission?: Permission,
-  options: { /** Pages that set up two-factor sign-in: open while an owner requires it and it is not set up yet. */ twoFactorSetup?: boolean } = {},
+  options: {
+    /** Pages that set up two-factor sign-in: open while an owner requires it and it is not set up yet. */ twoFactorSetup?: boolean;
+  } = {},
 ): Promise<StaffSession> {
   let staff: StaffSession | null;
   try {
@@ -353,7 +353,10 @@ export async function createStaffAccount(
     const hash = await hashPassword(password);
     try {
       return await withAuthTransaction(async (tx) => {
-        const user = await ctx.internalAdapter.createUser({ email: normalised, name, emailVerified: true, role, status: "active" }, { method: "admin" });
+        const user = await ctx.internalAdapter.createUser(
+          { email: normalised, name, emailVerified: true, role, status: "active" },
+          { method: "admin" },
+        );
         await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
         await recordAudit(tx, actor, {
           action: "create",
@@ -377,7 +380,11 @@ export async function createStaffAccount(
  * the audit trail in the same transaction (`npm run admin:password`: a system
  * actor); false when no such account.
  */
-export async function resetStaffPassword(email: string, password: string, actor: Actor = systemActor("staff account set-up")): Promise<boolean> {
+export async function resetStaffPassword(
+  email: string,
+  password: string,
+  actor: Actor = systemActor("staff account set-up"),
+): Promise<boolean> {
   // Its adapter may run better-auth's storages: counted like an API call.
   return inBetterAuth(async () => {
     const ctx = await getAuth().$context;
@@ -390,7 +397,13 @@ export async function resetStaffPassword(email: string, password: string, actor:
       if (!found) return false;
       const accounts = await ctx.internalAdapter.findAccounts(found.user.id);
       if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(found.user.id, hash);
-      else await ctx.internalAdapter.linkAccount({ userId: found.user.id, providerId: "credential", accountId: found.user.id, password: hash });
+      else
+        await ctx.internalAdapter.linkAccount({
+          userId: found.user.id,
+          providerId: "credential",
+          accountId: found.user.id,
+          password: hash,
+        });
       const ended = await tx.delete(schema.session).where(eq(schema.session.userId, found.user.id)).returning({ id: schema.session.id });
       await recordAudit(tx, actor, {
         action: "password-reset",

@@ -74,7 +74,7 @@ type PictureLine = { type: "picture"; key: string; sha256: string; data: string 
 type EndLine = { type: "end"; rows: number; pictures: number };
 
 function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
+  return (result as { rows?: T[] }).rows ?? [];
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -125,8 +125,8 @@ export async function exportBackup(
   const tables = await db().transaction(
     async (tx) => {
       const out = {} as Record<BackupTable, Record<string, unknown>[]>;
-      for (const name of TABLE_NAMES) out[name] = await readRows(tx as unknown as Db, name);
-      return { ...out, audit: await readRows(tx as unknown as Db, AUDIT_TABLE) };
+      for (const name of TABLE_NAMES) out[name] = await readRows(tx, name);
+      return { ...out, audit: await readRows(tx, AUDIT_TABLE) };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
@@ -137,7 +137,10 @@ export async function exportBackup(
   for (const folder of IMAGE_FOLDERS) keys.push(...(await storage.list(folder)).filter(isValidKey).sort());
   const present = new Set(keys);
   const missingPictures: string[] = [];
-  for (const [kind, rows] of [["team", tables.team], ["articles", tables.articles]] as const) {
+  for (const [kind, rows] of [
+    ["team", tables.team],
+    ["articles", tables.articles],
+  ] as const) {
     for (const row of rows) {
       // An article's social picture is stored beside its picture.
       for (const value of [row.img, row.social_img]) {
@@ -210,7 +213,9 @@ export async function exportBackup(
 export async function contentCounts(): Promise<Record<BackupTable, number>> {
   const out = {} as Record<BackupTable, number>;
   for (const name of TABLE_NAMES) {
-    const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(BACKUP_TABLES[name] as PgTable);
+    const [row] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(BACKUP_TABLES[name]);
     out[name] = row?.n ?? 0;
   }
   return out;
@@ -278,9 +283,12 @@ export async function importBackup(
           if (end) throw new BackupError(`The archive is damaged: data after its end (line ${lineNo}).`);
           const line = parseLine(text, lineNo);
           if (!header) {
-            if (line.format !== BACKUP_FORMAT) throw new BackupError(`${source} is not a backup of this site (no "${BACKUP_FORMAT}" header).`);
+            if (line.format !== BACKUP_FORMAT)
+              throw new BackupError(`${source} is not a backup of this site (no "${BACKUP_FORMAT}" header).`);
             if (!READABLE_VERSIONS.includes(line.version as number)) {
-              throw new BackupError(`This archive is version ${String(line.version)}; this program reads versions ${READABLE_VERSIONS.join(" and ")}.`);
+              throw new BackupError(
+                `This archive is version ${String(line.version)}; this program reads versions ${READABLE_VERSIONS.join(" and ")}.`,
+              );
             }
             header = line as unknown as HeaderLine;
             expectedPictures = header.counts?.pictures ?? 0;
@@ -294,8 +302,14 @@ export async function importBackup(
             // A new id (the table's own identity), the rest as recorded; entries keep their order.
             const names = Object.keys(row).filter((n) => n !== "id");
             const unknown = names.filter((n) => !auditColumns.has(n));
-            if (unknown.length) throw new BackupError(`The archive has column(s) ${unknown.join(", ")} in ${AUDIT_TABLE} that this database does not; update the site before importing.`);
-            const list = sql.join(names.map((n) => sql.identifier(n)), sql`, `);
+            if (unknown.length)
+              throw new BackupError(
+                `The archive has column(s) ${unknown.join(", ")} in ${AUDIT_TABLE} that this database does not; update the site before importing.`,
+              );
+            const list = sql.join(
+              names.map((n) => sql.identifier(n)),
+              sql`, `,
+            );
             await tx.execute(
               sql`insert into ${sql.identifier(AUDIT_TABLE)} (${list}) select ${list} from jsonb_populate_record(null::${sql.identifier(AUDIT_TABLE)}, ${JSON.stringify(row)}::jsonb)`,
             );
@@ -304,11 +318,13 @@ export async function importBackup(
           }
           if (line.type === "row") {
             const table = line.table as BackupTable;
-            if (!TABLE_NAMES.includes(table)) throw new BackupError(`The archive names an unknown table ${JSON.stringify(line.table)} (line ${lineNo}).`);
+            if (!TABLE_NAMES.includes(table))
+              throw new BackupError(`The archive names an unknown table ${JSON.stringify(line.table)} (line ${lineNo}).`);
             const row = line.row as Record<string, unknown> | undefined;
             if (!row || typeof row !== "object") throw new BackupError(`The archive is damaged: row without data (line ${lineNo}).`);
             // Archives made before drafts existed: every article there was live, its creation its publish time.
-            if (table === "articles" && !("status" in row)) Object.assign(row, { status: "published", published_at: row.created_at ?? null });
+            if (table === "articles" && !("status" in row))
+              Object.assign(row, { status: "published", published_at: row.created_at ?? null });
             const names = Object.keys(row);
             const unknown = names.filter((n) => !columns[table].has(n));
             if (unknown.length) {
@@ -318,7 +334,10 @@ export async function importBackup(
             }
             // jsonb_populate_record converts each JSON value to the column's own type;
             // only the archive's columns are named, so columns added since take their defaults.
-            const list = sql.join(names.map((n) => sql.identifier(n)), sql`, `);
+            const list = sql.join(
+              names.map((n) => sql.identifier(n)),
+              sql`, `,
+            );
             await tx.execute(
               sql`insert into ${sql.identifier(table)} (${list}) ${IDENTITY_TABLES.has(table) ? sql`overriding system value ` : sql``}select ${list} from jsonb_populate_record(null::${sql.identifier(table)}, ${JSON.stringify(row)}::jsonb)`,
             );
@@ -327,7 +346,8 @@ export async function importBackup(
           }
           if (line.type === "picture") {
             const key = String(line.key);
-            if (!isValidKey(key)) throw new BackupError(`The archive holds a picture with a refused name ${JSON.stringify(key)} (line ${lineNo}).`);
+            if (!isValidKey(key))
+              throw new BackupError(`The archive holds a picture with a refused name ${JSON.stringify(key)} (line ${lineNo}).`);
             const bytes = Buffer.from(String(line.data ?? ""), "base64");
             if (sha256(bytes) !== line.sha256) throw new BackupError(`The picture ${key} is damaged in the archive (checksum mismatch).`);
             if (pictures === 0) progress(`Imported ${TABLE_NAMES.map((n) => `${rows[n]} ${n}`).join(", ")} rows. Importing pictures…`);
@@ -356,7 +376,9 @@ export async function importBackup(
       if (!header) throw new BackupError(`${source} is empty or not a backup of this site.`);
       const total = TABLE_NAMES.reduce((n, t) => n + rows[t], 0) + auditEntries;
       if (!end || end.rows !== total || end.pictures !== pictures) {
-        throw new BackupError("The archive is truncated or incomplete (its end marker is missing or does not match); nothing was imported.");
+        throw new BackupError(
+          "The archive is truncated or incomplete (its end marker is missing or does not match); nothing was imported.",
+        );
       }
       // New rows must not collide with restored ids.
       for (const table of TABLE_NAMES) {

@@ -23,7 +23,7 @@ const NAME_PATTERN = "/images/articles/(body-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 const MARK = "%/images/articles/body-%";
 
 function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+  return (result as { rows?: T[] }).rows ?? (result as T[]);
 }
 
 /**
@@ -64,7 +64,9 @@ export async function removeUnusedBodyPictures(names: readonly string[]): Promis
   const inUse = await bodyPicturesInUse();
   const unused = names.filter((n) => !inUse.has(n));
   for (const name of unused) {
-    await deleteImage("articles", name).catch((error: unknown) => log("warn", "body picture not removed", { name, error: (error as Error).message }));
+    await deleteImage("articles", name).catch((error: unknown) =>
+      log("warn", "body picture not removed", { name, error: (error as Error).message }),
+    );
   }
   return unused;
 }

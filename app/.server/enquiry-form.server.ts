@@ -34,6 +34,7 @@ import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken } from "./enq
 import { getEnv } from "./env";
 import { log } from "./log";
 import { sendMail } from "./mail";
+import { requestInfo } from "./request-context";
 
 /** The form is text only: a generous cap, read before parsing. */
 export const MAX_ENQUIRY_FORM_BYTES = 64 * 1024;
@@ -50,7 +51,10 @@ export type EnquiryActionData = {
 };
 
 function answer(status: number, body: Omit<EnquiryActionData, "token">) {
-  return data<EnquiryActionData>({ ...body, token: issueFormToken({ shared: false }) }, { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } });
+  return data<EnquiryActionData>(
+    { ...body, token: issueFormToken({ shared: false }) },
+    { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } },
+  );
 }
 
 /** A keyed hash of the sender's IP address: enough to count, not the address. */
@@ -61,11 +65,14 @@ export function addressKey(ip: string): string {
     .slice(0, 32);
 }
 
-export async function enquiryAction(request: Request, context: { clientIp: string }) {
+export async function enquiryAction(request: Request, context: unknown) {
   const form = await readForm(request, MAX_ENQUIRY_FORM_BYTES);
   if (isRefusal(form)) {
     const status = form.init?.status ?? 400;
-    return answer(status, { outcome: "error", status: { tone: "error", text: status === 413 ? ENQUIRY_MSG.tooLarge : ENQUIRY_MSG.unreadable } });
+    return answer(status, {
+      outcome: "error",
+      status: { tone: "error", text: status === 413 ? ENQUIRY_MSG.tooLarge : ENQUIRY_MSG.unreadable },
+    });
   }
   const raw = formValues(form);
   const values = enquiryValuesFrom(raw);
@@ -90,7 +97,7 @@ export async function enquiryAction(request: Request, context: { clientIp: strin
   // 3. The per-address limit, 4. mostly links.
   let allowed: boolean;
   try {
-    allowed = (await recordAttempt(addressKey(context.clientIp))).allowed;
+    allowed = (await recordAttempt(addressKey(requestInfo(context).clientIp))).allowed;
   } catch (error) {
     log("error", "enquiry not stored: the database did not answer", { error: (error as Error).message.slice(0, 200) });
     return answer(503, { outcome: "error", status: { tone: "error", text: ENQUIRY_MSG.storeError }, values });

@@ -43,10 +43,10 @@ export function checkFormToken(token: unknown, now = Date.now()): TokenCheck {
   if (typeof token !== "string" || token.length > 100) return "invalid";
   const match = /^(1\.([0-9a-z]{1,12}))\.([A-Za-z0-9_-]{27})$/.exec(token);
   if (!match) return "invalid";
-  const expected = Buffer.from(sign(match[1]!));
-  const given = Buffer.from(match[3]!);
+  const expected = Buffer.from(sign(match[1]));
+  const given = Buffer.from(match[3]);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return "invalid";
-  const notBefore = parseInt(match[2]!, 36);
+  const notBefore = parseInt(match[2], 36);
   if (!Number.isFinite(notBefore)) return "invalid";
   if (now < notBefore) return "early";
   if (now - notBefore > TOKEN_LIFETIME_MS) return "expired";

@@ -42,13 +42,18 @@ describe("enquiry settings", () => {
     expect(parseEnv({ DATA_DIR: dir }).ENQUIRY_TO).toBeUndefined();
     expect(parseEnv({ DATA_DIR: dir, ENQUIRY_TO: "" }).ENQUIRY_TO).toBeUndefined();
     expect(parseEnv({ DATA_DIR: dir, ENQUIRY_TO: "intake@example.com" }).ENQUIRY_TO).toEqual(["intake@example.com"]);
-    expect(parseEnv({ DATA_DIR: dir, ENQUIRY_TO: " a@example.com, b@example.com ," }).ENQUIRY_TO).toEqual(["a@example.com", "b@example.com"]);
+    expect(parseEnv({ DATA_DIR: dir, ENQUIRY_TO: " a@example.com, b@example.com ," }).ENQUIRY_TO).toEqual([
+      "a@example.com",
+      "b@example.com",
+    ]);
     expect(parseEnv({ DATA_DIR: dir }).ENQUIRY_RETENTION_DAYS).toBe(180);
     expect(parseEnv({ DATA_DIR: dir, ENQUIRY_RETENTION_DAYS: "30" }).ENQUIRY_RETENTION_DAYS).toBe(30);
   });
 
   it("names the variable when a value is bad", () => {
-    expect(() => parseEnv({ ENQUIRY_TO: "not-an-address" })).toThrow(/^Invalid environment variable ENQUIRY_TO: must be one e-mail address/);
+    expect(() => parseEnv({ ENQUIRY_TO: "not-an-address" })).toThrow(
+      /^Invalid environment variable ENQUIRY_TO: must be one e-mail address/,
+    );
     expect(() => parseEnv({ ENQUIRY_TO: "a@example.com, nope" })).toThrow(/ENQUIRY_TO/);
     expect(() => parseEnv({ ENQUIRY_RETENTION_DAYS: "0" })).toThrow(/ENQUIRY_RETENTION_DAYS: must be at least 1 day/);
     expect(() => parseEnv({ ENQUIRY_RETENTION_DAYS: "1.5" })).toThrow(/ENQUIRY_RETENTION_DAYS/);
@@ -78,8 +83,12 @@ describe("pictures in a bucket", () => {
   });
 
   it("names the variable when the bucket settings do not fit together", () => {
-    expect(() => parseEnv({ DATA_DIR: tmp(), S3_ENDPOINT: "https://s3.example.com" })).toThrow(/^Invalid environment variable S3_ENDPOINT: is set but S3_BUCKET is not/);
-    expect(() => parseEnv({ DATA_DIR: tmp(), S3_BUCKET: "firm-pictures", S3_ACCESS_KEY_ID: "key" })).toThrow(/S3_SECRET_ACCESS_KEY: is required/);
+    expect(() => parseEnv({ DATA_DIR: tmp(), S3_ENDPOINT: "https://s3.example.com" })).toThrow(
+      /^Invalid environment variable S3_ENDPOINT: is set but S3_BUCKET is not/,
+    );
+    expect(() => parseEnv({ DATA_DIR: tmp(), S3_BUCKET: "firm-pictures", S3_ACCESS_KEY_ID: "key" })).toThrow(
+      /S3_SECRET_ACCESS_KEY: is required/,
+    );
     expect(() => parseEnv({ DATA_DIR: tmp(), S3_BUCKET: "Not A Bucket" })).toThrow(/S3_BUCKET: must be a bucket name/);
     expect(() => parseEnv({ DATA_DIR: tmp(), S3_BUCKET: "ok-bucket", S3_ENDPOINT: "not a url" })).toThrow(/S3_ENDPOINT/);
     expect(() => parseEnv({ DATA_DIR: tmp(), PICTURE_BASE_URL: "pictures" })).toThrow(/PICTURE_BASE_URL/);

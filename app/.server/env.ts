@@ -76,7 +76,12 @@ const envSchema = z
       z
         .string()
         .max(2000)
-        .transform((v) => v.split(",").map((a) => a.trim()).filter(Boolean))
+        .transform((v) =>
+          v
+            .split(",")
+            .map((a) => a.trim())
+            .filter(Boolean),
+        )
         .pipe(z.array(z.email("must be one e-mail address or several separated by commas")).min(1).max(20, "may list at most 20 addresses"))
         .optional(),
     ),
@@ -86,11 +91,19 @@ const envSchema = z
     const s3Settings = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
     const stray = s3Settings.find((name) => env[name] !== undefined);
     if (!env.S3_BUCKET && stray) {
-      ctx.addIssue({ code: "custom", path: [stray], message: "is set but S3_BUCKET is not: set S3_BUCKET to keep pictures in a bucket (or unset the S3_ variables)" });
+      ctx.addIssue({
+        code: "custom",
+        path: [stray],
+        message: "is set but S3_BUCKET is not: set S3_BUCKET to keep pictures in a bucket (or unset the S3_ variables)",
+      });
     }
     if (!!env.S3_ACCESS_KEY_ID !== !!env.S3_SECRET_ACCESS_KEY) {
       const missing = env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
-      ctx.addIssue({ code: "custom", path: [missing], message: "is required with the other S3 key (set both, or neither to use the machine's AWS credentials)" });
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "is required with the other S3 key (set both, or neither to use the machine's AWS credentials)",
+      });
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET && env.PUBLIC_URL?.startsWith("https://")) {
       ctx.addIssue({
@@ -115,7 +128,7 @@ export class EnvError extends Error {}
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
-    const issue = result.error.issues[0]!;
+    const issue = result.error.issues[0];
     const name = String(issue.path[0] ?? "environment");
     throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`);
   }

@@ -43,7 +43,9 @@ export const pictureWork = createLimiter(1);
 const FORMATS = { jpeg: "jpg", png: "png", webp: "webp", heif: "avif" } as const;
 
 /** Checks the bytes and returns the format to store, or throws ImageRejected with a message for the form. */
-export async function inspectImage(bytes: Uint8Array): Promise<{ ext: (typeof FORMATS)[keyof typeof FORMATS]; width: number; height: number }> {
+export async function inspectImage(
+  bytes: Uint8Array,
+): Promise<{ ext: (typeof FORMATS)[keyof typeof FORMATS]; width: number; height: number }> {
   if (bytes.byteLength === 0) throw new ImageRejected("The chosen file is empty. Choose a JPEG, PNG, WebP or AVIF picture.");
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new ImageRejected("The picture is larger than 10 MB. Choose a smaller file.");
   let meta: Metadata;
@@ -125,7 +127,7 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array, prefix = ""): Prom
             : base.avif({ quality: 55, effort: 2 });
     const { data: originalBytes, info } = await original.toBuffer({ resolveWithObject: true });
     size = { width: info.width, height: info.height };
-    await put(originalKey!, originalBytes);
+    await put(originalKey, originalBytes);
     for (const format of formatsAtUpload()) {
       for (const width of widths) await put(`${kind}/${stem}-${width}.${format}`, await encodeVariant(originalBytes, width, format));
     }
@@ -189,7 +191,12 @@ const inflight = new Map<string, Promise<Buffer | undefined>>();
  * requests share one make and one write. Used for the responsive widths and
  * the link-preview pictures (social-image.ts).
  */
-export function derivedPicture(key: string, kind: ImageKind, stem: string, make: (original: Buffer) => Promise<Buffer>): Promise<Buffer | undefined> {
+export function derivedPicture(
+  key: string,
+  kind: ImageKind,
+  stem: string,
+  make: (original: Buffer) => Promise<Buffer>,
+): Promise<Buffer | undefined> {
   let pending = inflight.get(key);
   if (!pending) {
     pending = loadOrMake(key, kind, stem, make).finally(() => inflight.delete(key));
@@ -198,7 +205,12 @@ export function derivedPicture(key: string, kind: ImageKind, stem: string, make:
   return pending;
 }
 
-async function loadOrMake(key: string, kind: ImageKind, stem: string, make: (original: Buffer) => Promise<Buffer>): Promise<Buffer | undefined> {
+async function loadOrMake(
+  key: string,
+  kind: ImageKind,
+  stem: string,
+  make: (original: Buffer) => Promise<Buffer>,
+): Promise<Buffer | undefined> {
   const storage = getStorage();
   const stored = await storage.get(key);
   if (stored) return stored;

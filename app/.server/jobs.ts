@@ -63,7 +63,9 @@ export function siteJobs(database: Database): ScheduledJob[] {
       name: "picture-sweep",
       everyMs: SWEEP_INTERVAL_MS,
       run: async () => {
-        const { removed, temporaryRemoved } = await pictures.sweep(database.kind === "pglite" && getStorage().kind === "disk" && firstSweep);
+        const { removed, temporaryRemoved } = await pictures.sweep(
+          database.kind === "pglite" && getStorage().kind === "disk" && firstSweep,
+        );
         firstSweep = false;
         return { removed: removed.length, temporaryRemoved };
       },

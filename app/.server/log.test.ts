@@ -28,7 +28,17 @@ describe("request log lines", () => {
     });
     expect(lines).toHaveLength(3);
     const [a, b, c] = lines.map((l) => JSON.parse(l));
-    expect(a).toEqual({ time: a.time, level: "info", msg: "request", id: "3f0c", method: "GET", path: '/post/a"b\\c', status: 200, ms: 0.5, cache: "hit" });
+    expect(a).toEqual({
+      time: a.time,
+      level: "info",
+      msg: "request",
+      id: "3f0c",
+      method: "GET",
+      path: '/post/a"b\\c',
+      status: 200,
+      ms: 0.5,
+      cache: "hit",
+    });
     expect(b).toEqual({ time: b.time, level: "info", msg: "request", id: "3f0d", method: "HEAD", path: "/", status: 304, ms: 12 });
     expect(Object.keys(a)).toEqual(Object.keys(c));
     expect(new Date(a.time).toISOString()).toBe(a.time);
@@ -46,12 +56,24 @@ describe("request log lines", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       const times: string[] = [];
-      for (const at of ["2026-11-26T23:59:59.007Z", "2026-11-26T23:59:59.070Z", "2026-11-26T23:59:59.999Z", "2026-11-27T00:00:00.000Z", "2026-11-27T00:00:00.123Z"]) {
+      for (const at of [
+        "2026-11-26T23:59:59.007Z",
+        "2026-11-26T23:59:59.070Z",
+        "2026-11-26T23:59:59.999Z",
+        "2026-11-27T00:00:00.000Z",
+        "2026-11-27T00:00:00.123Z",
+      ]) {
         vi.setSystemTime(new Date(at));
         const [line] = await written(() => logRequest(newRequestId(), "GET", "/", 200, 0.1, "hit"));
-        times.push(JSON.parse(line!).time);
+        times.push(JSON.parse(line).time);
       }
-      expect(times).toEqual(["2026-11-26T23:59:59.007Z", "2026-11-26T23:59:59.070Z", "2026-11-26T23:59:59.999Z", "2026-11-27T00:00:00.000Z", "2026-11-27T00:00:00.123Z"]);
+      expect(times).toEqual([
+        "2026-11-26T23:59:59.007Z",
+        "2026-11-26T23:59:59.070Z",
+        "2026-11-26T23:59:59.999Z",
+        "2026-11-27T00:00:00.000Z",
+        "2026-11-27T00:00:00.123Z",
+      ]);
     } finally {
       vi.useRealTimers();
     }
@@ -69,7 +91,24 @@ describe("request ids", () => {
 
 describe("jsonString", () => {
   it("writes every string as JSON.stringify does", () => {
-    const samples = ["/", "/post/Cyber-what-now", '/a"b', "/a\\b", "/tab\there", "/nul\u0000", "/\u001f", "/caf\u00e9", "/\u00ff\u0080", "/emoji-\ud83d\ude00", "/lone-\ud800", "/lone-\udfff-end", "/\u2028\u2029", "/%22%5C", "hit", ""];
+    const samples = [
+      "/",
+      "/post/Cyber-what-now",
+      '/a"b',
+      "/a\\b",
+      "/tab\there",
+      "/nul\u0000",
+      "/\u001f",
+      "/caf\u00e9",
+      "/\u00ff\u0080",
+      "/emoji-\ud83d\ude00",
+      "/lone-\ud800",
+      "/lone-\udfff-end",
+      "/\u2028\u2029",
+      "/%22%5C",
+      "hit",
+      "",
+    ];
     for (const text of samples) expect(jsonString(text)).toBe(JSON.stringify(text));
     for (let code = 0; code < 0x10000; code++) {
       const text = `/x${String.fromCharCode(code)}y`;

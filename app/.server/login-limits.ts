@@ -53,5 +53,7 @@ export async function recordSignIn(email: string, ip: string, success: boolean, 
 
 /** Drops attempts older than a day (called now and then). */
 export async function pruneSignInAttempts(now = new Date()): Promise<void> {
-  await db().delete(loginAttempts).where(lt(loginAttempts.at, new Date(now.getTime() - 24 * 60 * 60 * 1000)));
+  await db()
+    .delete(loginAttempts)
+    .where(lt(loginAttempts.at, new Date(now.getTime() - 24 * 60 * 60 * 1000)));
 }

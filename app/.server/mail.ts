@@ -80,7 +80,11 @@ function describeSmtpError(error: unknown): string {
   return [e.code, e.responseCode, detail].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, 300);
 }
 
-async function deliver(id: number, message: Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive">, url: string): Promise<MailResult> {
+async function deliver(
+  id: number,
+  message: Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive">,
+  url: string,
+): Promise<MailResult> {
   const now = new Date();
   try {
     await transport(url).sendMail({ from: mailFrom(), to: message.to, subject: message.subject, text: message.text, html: message.html });
@@ -93,7 +97,10 @@ async function deliver(id: number, message: Pick<MailMessage, "to" | "subject" |
       .returning({ attempts: mailOutbox.attempts });
     const attempts = row?.attempts ?? 1;
     if (attempts < MAX_ATTEMPTS) {
-      await db().update(mailOutbox).set({ next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)) }).where(eq(mailOutbox.id, id));
+      await db()
+        .update(mailOutbox)
+        .set({ next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)) })
+        .where(eq(mailOutbox.id, id));
     }
     log("error", "mail not sent: kept in the outbox to retry", { id, attempts, error: reason });
     return { id, status: "failed", error: reason };
@@ -129,7 +136,7 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
       status: env.SMTP_URL ? "sending" : "outbox",
     })
     .returning({ id: mailOutbox.id });
-  const id = row!.id;
+  const id = row.id;
   if (!env.SMTP_URL) {
     log("info", "mail kept in the outbox: no SMTP_URL is set, so nothing was sent (owners read it under Dashboard → Outbox)", {
       id,
@@ -193,7 +200,13 @@ export async function resendMail(id: number, actor?: Actor): Promise<MailResult 
       .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "outbox"])))
       .returning();
     if (claimed && actor) {
-      await recordAudit(tx, actor, { action: "mail", itemType: "mail", itemId: id, itemLabel: `${claimed.subject} → ${claimed.to_address}`, changes: { send: { after: "again" } } });
+      await recordAudit(tx, actor, {
+        action: "mail",
+        itemType: "mail",
+        itemId: id,
+        itemLabel: `${claimed.subject} → ${claimed.to_address}`,
+        changes: { send: { after: "again" } },
+      });
     }
     return claimed;
   });

@@ -1,6 +1,15 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cacheKey, inlineScriptHashes, makeEntry, PageCache, pickEncoding, REFRESH_AHEAD_MS, routeCachePolicy, sendCached } from "./page-cache";
+import {
+  cacheKey,
+  inlineScriptHashes,
+  makeEntry,
+  PageCache,
+  pickEncoding,
+  REFRESH_AHEAD_MS,
+  routeCachePolicy,
+  sendCached,
+} from "./page-cache";
 
 describe("page cache keys", () => {
   it("gives an address with a query string the same key when it is asked again, also after more addresses than it remembers", () => {
@@ -97,7 +106,13 @@ describe("PageCache", () => {
     const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
     expect(policy).toEqual({ store: true, maxAgeMs: 5000, cacheControl: "public, max-age=0, s-maxage=5" });
     const cache = new PageCache();
-    const short = await makeEntry({ status: 200, contentType: "text/html", body: Buffer.from("form"), baseCsp: () => "", ...(policy.store ? policy : {}) });
+    const short = await makeEntry({
+      status: 200,
+      contentType: "text/html",
+      body: Buffer.from("form"),
+      baseCsp: () => "",
+      ...(policy.store ? policy : {}),
+    });
     cache.set("/contact", short, cache.generation);
     const now = Date.now();
     expect(cache.get("/contact", now + 4000)).toBeDefined();
@@ -113,7 +128,13 @@ describe("PageCache", () => {
   it("asks once, in the last REFRESH_AHEAD_MS of a short life, for the page to be rendered again; never for ordinary pages", async () => {
     const cache = new PageCache();
     const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
-    const short = await makeEntry({ status: 200, contentType: "text/html", body: Buffer.from("form"), baseCsp: () => "", ...(policy.store ? policy : {}) });
+    const short = await makeEntry({
+      status: 200,
+      contentType: "text/html",
+      body: Buffer.from("form"),
+      baseCsp: () => "",
+      ...(policy.store ? policy : {}),
+    });
     const ordinary = await entry("team");
     cache.set("/contact", short, cache.generation);
     cache.set("/team", ordinary, cache.generation);

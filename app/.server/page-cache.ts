@@ -90,7 +90,7 @@ export function inlineScriptHashes(html: string): string[] {
   const hashes = new Set<string>();
   const re = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
   for (let m = re.exec(html); m; m = re.exec(html)) {
-    hashes.add(`'sha256-${createHash("sha256").update(m[1]!, "utf8").digest("base64")}'`);
+    hashes.add(`'sha256-${createHash("sha256").update(m[1], "utf8").digest("base64")}'`);
   }
   return [...hashes];
 }
@@ -203,7 +203,9 @@ export class PageCache {
  * or no-store), a shorter life (s-maxage below the cache's, with the header to
  * send on), or nothing (the cache's defaults).
  */
-export function routeCachePolicy(cacheControl: string | null | undefined): { store: false } | { store: true; maxAgeMs?: number; cacheControl?: string } {
+export function routeCachePolicy(
+  cacheControl: string | null | undefined,
+): { store: false } | { store: true; maxAgeMs?: number; cacheControl?: string } {
   if (!cacheControl) return { store: true };
   if (/(?:^|,)\s*(?:no-store|private)\b/i.test(cacheControl)) return { store: false };
   const sMaxAge = /(?:^|,)\s*s-maxage=(\d{1,7})\b/i.exec(cacheControl);
@@ -229,7 +231,9 @@ export async function makeEntry(response: {
   const isHtml = response.contentType.startsWith("text/html");
   const hashes = isHtml ? inlineScriptHashes(response.body.toString("utf8")) : [];
   const [br, gz] = await Promise.all([
-    brotli(response.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: response.body.length } }),
+    brotli(response.body, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: response.body.length },
+    }),
     gzip(response.body, { level: 9 }),
   ]);
   const etag = `W/"${createHash("sha1").update(response.body).digest("base64url").slice(0, 22)}"`;
@@ -277,9 +281,11 @@ function conditionalHeaders(req: IncomingMessage): { ifNoneMatch?: string; accep
   let ifNoneMatch: string | undefined;
   let acceptEncoding: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 13 && name.toLowerCase() === "if-none-match") ifNoneMatch = ifNoneMatch === undefined ? raw[i + 1] : `${ifNoneMatch}, ${raw[i + 1]}`;
-    else if (name.length === 15 && name.toLowerCase() === "accept-encoding") acceptEncoding = acceptEncoding === undefined ? raw[i + 1] : `${acceptEncoding}, ${raw[i + 1]}`;
+    const name = raw[i];
+    if (name.length === 13 && name.toLowerCase() === "if-none-match")
+      ifNoneMatch = ifNoneMatch === undefined ? raw[i + 1] : `${ifNoneMatch}, ${raw[i + 1]}`;
+    else if (name.length === 15 && name.toLowerCase() === "accept-encoding")
+      acceptEncoding = acceptEncoding === undefined ? raw[i + 1] : `${acceptEncoding}, ${raw[i + 1]}`;
   }
   return { ifNoneMatch, acceptEncoding };
 }
@@ -305,7 +311,12 @@ function rawHeaders(entry: CachedPage, base: Record<string, string>, extra: stri
     String(body.length),
     ...extra,
   ];
-  return { identity: withBody(entry.body), br: withBody(entry.br, "br"), gzip: withBody(entry.gzip, "gzip"), notModified: [...common, ...extra] };
+  return {
+    identity: withBody(entry.body),
+    br: withBody(entry.br, "br"),
+    gzip: withBody(entry.gzip, "gzip"),
+    notModified: [...common, ...extra],
+  };
 }
 
 /** The slots a hit's list ends with after X-Cache: X-Accel-Expires and X-Request-Id, names and values. */

@@ -30,9 +30,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** The `img` values of a table's rows (pictures in use); for articles, their social pictures and the body pictures in use too. */
 export async function rowPictures(folder: ImageFolder): Promise<string[]> {
   const table = folder === "team" ? team : articles;
-  const imgs = (await db().select({ img: table.img }).from(table)).map((r) => r.img).filter((img): img is string => !!img && img !== "none");
+  const imgs = (await db().select({ img: table.img }).from(table))
+    .map((r) => r.img)
+    .filter((img): img is string => !!img && img !== "none");
   if (folder !== "articles") return imgs;
-  const social = (await db().select({ img: articles.social_img }).from(articles)).map((r) => r.img).filter((img) => !!img && img !== "none");
+  const social = (await db().select({ img: articles.social_img }).from(articles))
+    .map((r) => r.img)
+    .filter((img) => !!img && img !== "none");
   return [...imgs, ...social, ...(await bodyPicturesInUse())];
 }
 

@@ -7,13 +7,20 @@ import { fieldsAsExpected, prepareHead, resetPreparedHeadCheck, sendPreparedHead
 
 // A cached page's headers as a hit sends them (up to X-Cache), then the two a hit adds.
 const headers = [
-  "X-Content-Type-Options", "nosniff",
-  "Content-Security-Policy", "default-src 'self'; script-src 'self' 'sha256-abc='; frame-ancestors 'none'",
-  "Cache-Control", "public, max-age=0, s-maxage=60, stale-while-revalidate=300",
-  "ETag", 'W/"abc"',
-  "Content-Type", "text/html; charset=utf-8",
-  "Content-Length", "11",
-  "X-Cache", "HIT",
+  "X-Content-Type-Options",
+  "nosniff",
+  "Content-Security-Policy",
+  "default-src 'self'; script-src 'self' 'sha256-abc='; frame-ancestors 'none'",
+  "Cache-Control",
+  "public, max-age=0, s-maxage=60, stale-while-revalidate=300",
+  "ETag",
+  'W/"abc"',
+  "Content-Type",
+  "text/html; charset=utf-8",
+  "Content-Length",
+  "11",
+  "X-Cache",
+  "HIT",
 ];
 const body = Buffer.from("<p>Hi.</p>\n");
 const prepared = prepareHead(200, headers);
@@ -67,7 +74,8 @@ async function exchange(port: number, text: string, responses: number, untilClos
   return { bytes: received.replace(/\r\nDate: [^\r]+\r\n/g, "\r\nDate: (any)\r\n"), closed };
 }
 
-const get = (path: string, n: number, extra = "", version = "1.1") => `GET ${path}?n=${n} HTTP/${version}\r\nHost: localhost\r\n${extra}\r\n`;
+const get = (path: string, n: number, extra = "", version = "1.1") =>
+  `GET ${path}?n=${n} HTTP/${version}\r\nHost: localhost\r\n${extra}\r\n`;
 
 let running: Server[] = [];
 afterEach(async () => {
@@ -90,7 +98,9 @@ describe("a cache hit's prepared head", () => {
     expect(s.fastPaths).toBe(2);
     expect(fast.bytes.replaceAll("/fast", "")).toBe(reference.bytes.replaceAll("/reference", ""));
     expect(fast.bytes).toMatch(/^HTTP\/1\.1 200 OK\r\nX-Content-Type-Options: nosniff\r\n/);
-    expect(fast.bytes).toContain("X-Cache: HIT\r\nX-Accel-Expires: @1700000000\r\nX-Request-Id: 1\r\nDate: (any)\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n<p>Hi.</p>\n");
+    expect(fast.bytes).toContain(
+      "X-Cache: HIT\r\nX-Accel-Expires: @1700000000\r\nX-Request-Id: 1\r\nDate: (any)\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n<p>Hi.</p>\n",
+    );
     expect(fast.bytes).toContain("X-Request-Id: 2\r\n");
     expect(fast.closed).toBe(false);
   });

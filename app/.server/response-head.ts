@@ -62,8 +62,8 @@ type NodeResponse = ServerResponse & {
 export function prepareHead(status: number, headers: readonly string[]): PreparedHead {
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "unknown"}\r\n`;
   for (let i = 0; i < headers.length; i += 2) {
-    const name = headers[i]!;
-    const value = headers[i + 1]!;
+    const name = headers[i];
+    const value = headers[i + 1];
     validateHeaderName(name);
     validateHeaderValue(name, value);
     head += `${name}: ${value}\r\n`;
@@ -84,7 +84,8 @@ function headTail(now: number, keepAliveTimeout: number, maxRequests: number): B
     tailTimeout = keepAliveTimeout;
     tailMax = maxRequests;
     let text = `\r\nDate: ${new Date(second * 1000).toUTCString()}\r\nConnection: keep-alive\r\n`;
-    if (keepAliveTimeout) text += `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}${~~maxRequests > 0 ? `, max=${maxRequests}` : ""}\r\n`;
+    if (keepAliveTimeout)
+      text += `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}${~~maxRequests > 0 ? `, max=${maxRequests}` : ""}\r\n`;
     tail = Buffer.from(`${text}\r\n`, "latin1");
   }
   return tail;
@@ -139,12 +140,22 @@ export function resetPreparedHeadCheck(value: boolean | null = null) {
  * one response, if this response is in the state described above; returns
  * false, having written nothing, otherwise.
  */
-export function sendPreparedHead(res: ServerResponse, prepared: PreparedHead, expires: string, requestId: string, body: Buffer, now: number): boolean {
+export function sendPreparedHead(
+  res: ServerResponse,
+  prepared: PreparedHead,
+  expires: string,
+  requestId: string,
+  body: Buffer,
+  now: number,
+): boolean {
   const r = res as NodeResponse;
   if (usable === null) {
     usable = fieldsAsExpected(res);
     outHeaders = findOutHeaders(res);
-    if (!usable) console.warn(JSON.stringify({ level: "warn", msg: "response-head: this Node's ServerResponse is not as expected; cache hits use writeHead" }));
+    if (!usable)
+      console.warn(
+        JSON.stringify({ level: "warn", msg: "response-head: this Node's ServerResponse is not as expected; cache hits use writeHead" }),
+      );
   }
   if (
     !usable ||

@@ -5,8 +5,15 @@ describe("roles", () => {
   it("owners may do everything; admins everything but the outbox and security settings; editors content only", () => {
     expect(ROLES).toEqual(["owner", "admin", "editor"]);
     for (const p of ["content", "staff", "activity", "enquiries", "outbox", "security"] as const) expect(can("owner", p)).toBe(true);
-    expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("admin", p as never))).toEqual(["content", "staff", "activity", "enquiries"]);
-    expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("editor", p as never))).toEqual(["content"]);
+    expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("admin", p as never))).toEqual([
+      "content",
+      "staff",
+      "activity",
+      "enquiries",
+    ]);
+    expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("editor", p as never))).toEqual([
+      "content",
+    ]);
   });
 
   it("only owners manage owner accounts; editors manage nobody", () => {

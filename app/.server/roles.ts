@@ -9,25 +9,14 @@
  * - editor: content only (team, articles, office hours, page headers).
  */
 import { MSG } from "~/lib/forms/messages";
+import type { Permission } from "~/lib/permissions";
 
 export const ROLES = ["owner", "admin", "editor"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin", editor: "Editor" };
 
-export type Permission =
-  /** Team members, articles, office hours, page headers (and their history and trash). */
-  | "content"
-  /** The Staff screen: invite, change roles, deactivate (owners only for owner accounts). */
-  | "staff"
-  /** The Activity screen (the audit trail). */
-  | "activity"
-  /** Enquiries sent through the public form. */
-  | "enquiries"
-  /** The mail outbox (it holds invitation and reset links). */
-  | "outbox"
-  /** Security settings such as requiring two-factor sign-in for everyone. */
-  | "security";
+export type { Permission };
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: ["content", "staff", "activity", "enquiries", "outbox", "security"],

@@ -8,18 +8,57 @@
 import sanitizeHtml from "sanitize-html";
 import { BODY_PICTURE_SRC } from "~/lib/body-pictures";
 
-const dimension = (v: string | undefined) => (v && /^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) <= 10_000 ? String(Number(v)) : undefined);
+const dimension = (v: string | undefined) =>
+  v && /^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) <= 10_000 ? String(Number(v)) : undefined;
 const isBodyPicture = (attribs: Record<string, string | undefined>) => BODY_PICTURE_SRC.test(attribs.src ?? "") && !!attribs.alt?.trim();
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ["p", "br", "h2", "h3", "h4", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "a", "blockquote", "hr", "code", "pre", "img"],
+  allowedTags: [
+    "p",
+    "br",
+    "h2",
+    "h3",
+    "h4",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "blockquote",
+    "hr",
+    "code",
+    "pre",
+    "img",
+  ],
   allowedAttributes: { a: ["href", "title", "rel", "target"], img: ["src", "alt", "width", "height"] },
   allowedSchemes: ["http", "https", "mailto", "tel"],
   allowedSchemesAppliedToAttributes: ["href", "src"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   // Content of these is dropped entirely, not turned into text.
-  nonTextTags: ["script", "style", "textarea", "option", "noscript", "title", "iframe", "object", "embed", "svg", "math", "template", "xmp", "noembed", "noframes", "plaintext"],
+  nonTextTags: [
+    "script",
+    "style",
+    "textarea",
+    "option",
+    "noscript",
+    "title",
+    "iframe",
+    "object",
+    "embed",
+    "svg",
+    "math",
+    "template",
+    "xmp",
+    "noembed",
+    "noframes",
+    "plaintext",
+  ],
   transformTags: {
     h1: "h2",
     a: (tagName, attribs) => {
@@ -39,12 +78,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
       const height = dimension(attribs.height);
       return {
         tagName,
-        attribs: { src: attribs.src!, alt: attribs.alt!.replace(/\s+/g, " ").trim(), ...(width && height ? { width, height } : {}) },
+        attribs: { src: attribs.src, alt: attribs.alt.replace(/\s+/g, " ").trim(), ...(width && height ? { width, height } : {}) },
       };
     },
   },
   // An <img> that is not one of the site's body pictures with an alt text goes entirely.
-  exclusiveFilter: (frame) => (frame.tag === "a" && !frame.attribs.href && !frame.text.trim()) || (frame.tag === "img" && !isBodyPicture(frame.attribs)),
+  exclusiveFilter: (frame) =>
+    (frame.tag === "a" && !frame.attribs.href && !frame.text.trim()) || (frame.tag === "img" && !isBodyPicture(frame.attribs)),
 };
 
 /** How many <img> elements of a body have no alt text (the save refuses such a body: 400). */

@@ -55,7 +55,10 @@ export function createScheduler(database: Database, jobs: readonly ScheduledJob[
     const client: pg.PoolClient = await database.pool.connect();
     let held = false;
     try {
-      const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1::int, hashtext($2)) as ok", [SCHEDULER_LOCK_CLASS, name]);
+      const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1::int, hashtext($2)) as ok", [
+        SCHEDULER_LOCK_CLASS,
+        name,
+      ]);
       held = rows[0]?.ok === true;
       if (!held) return { locked: true };
       return { locked: false, value: await work() };
@@ -84,7 +87,8 @@ export function createScheduler(database: Database, jobs: readonly ScheduledJob[
         try {
           const result = await job.run();
           await note(job.name, { last_finished_at: new Date(), last_ok_at: new Date(), last_error: null });
-          if (result && Object.values(result).some((n) => n > 0)) log("info", `scheduled job ${job.name}`, { ...result, ms: Date.now() - started.getTime() });
+          if (result && Object.values(result).some((n) => n > 0))
+            log("info", `scheduled job ${job.name}`, { ...result, ms: Date.now() - started.getTime() });
         } catch (error) {
           const message = (error as Error).message;
           await note(job.name, { last_finished_at: new Date(), last_error: message.slice(0, 500) });
@@ -131,5 +135,8 @@ export function createScheduler(database: Database, jobs: readonly ScheduledJob[
 
 /** Rows of `job_runs`, for monitoring (readiness details, the dashboard). */
 export async function listJobRuns(database: Database) {
-  return database.db.select().from(jobRuns).orderBy(sql`${jobRuns.name}`);
+  return database.db
+    .select()
+    .from(jobRuns)
+    .orderBy(sql`${jobRuns.name}`);
 }

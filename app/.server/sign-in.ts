@@ -48,7 +48,11 @@ export async function signIn(request: Request, email: string, password: string, 
 async function signedIn(tx: Db, userId: string, key: string, ip: string, token: string | undefined, method: string) {
   await recordSignIn(key, ip, true, tx);
   await tx.update(user).set({ lastSignInAt: new Date() }).where(eq(user.id, userId));
-  await recordAudit(tx, { userId, label: key, ip }, { action: "sign-in", itemType: "session", itemId: userId, itemLabel: key, changes: { method: { after: method } } });
+  await recordAudit(
+    tx,
+    { userId, label: key, ip },
+    { action: "sign-in", itemType: "session", itemId: userId, itemLabel: key, changes: { method: { after: method } } },
+  );
   if (token) await noteSessionAddress(token, ip, tx);
 }
 
@@ -65,7 +69,13 @@ export async function recordFailedSignIn(email: string, ip: string, reason: stri
     const [account] = await tx.select({ id: user.id }).from(user).where(eq(user.email, key));
     const actor = { userId: account?.id ?? null, label: key, ip };
     await recordSignIn(key, ip, false, tx);
-    await recordAudit(tx, actor, { action: "failed-sign-in", itemType: "session", itemId: account?.id, itemLabel: key, changes: { reason: { after: reason } } });
+    await recordAudit(tx, actor, {
+      action: "failed-sign-in",
+      itemType: "session",
+      itemId: account?.id,
+      itemLabel: key,
+      changes: { reason: { after: reason } },
+    });
     // The failure that reaches the limit is the lockout: recorded with it.
     if (await signInBlocked(key, ip, new Date(), tx)) {
       await recordAudit(tx, actor, { action: "lockout", itemType: "session", itemId: account?.id, itemLabel: key });
@@ -137,7 +147,9 @@ function pendingCookie() {
 export async function pendingTwoFactor(request: Request): Promise<string | null> {
   const cookie = request.headers.get("cookie");
   if (!cookie?.includes("firm_2fa_pending=") || !cookie.includes("two_factor")) return null;
-  const value = (await pendingCookie().parse(cookie).catch(() => null)) as { email?: unknown } | null;
+  const value = (await pendingCookie()
+    .parse(cookie)
+    .catch(() => null)) as { email?: unknown } | null;
   return typeof value?.email === "string" ? value.email : null;
 }
 
@@ -200,18 +212,28 @@ export async function passkeySignIn(request: Request, response: Record<string, u
     // The session better-auth makes is committed only with its trail entry; a deactivated
     // account's passkey, or an account over its limit, opens nothing (the session is rolled back).
     class Refused extends Error {
-      constructor(readonly answer: SignInResult, readonly failure?: { key: string; reason: string }) {
+      constructor(
+        readonly answer: SignInResult,
+        readonly failure?: { key: string; reason: string },
+      ) {
         super("refused");
       }
     }
     let result;
     try {
       result = await withAuthTransaction(async (tx) => {
-        const result = await getAuth().api.verifyPasskeyAuthentication({ body: { response: response as never }, headers: authHeaders(request), returnHeaders: true });
+        const result = await getAuth().api.verifyPasskeyAuthentication({
+          body: { response: response as never },
+          headers: authHeaders(request),
+          returnHeaders: true,
+        });
         const body = result.response as { session?: { token?: string }; user?: { id?: string; email?: string; status?: string } };
         const key = normaliseEmail(body.user?.email ?? "");
         if (body.user?.status !== "active") {
-          throw new Refused({ ok: false, message: LOGIN_ERROR, status: 401 }, { key, reason: `passkey: ${body.user?.status ?? "no account"}` });
+          throw new Refused(
+            { ok: false, message: LOGIN_ERROR, status: 401 },
+            { key, reason: `passkey: ${body.user?.status ?? "no account"}` },
+          );
         }
         const accountBlocked = await signInBlocked(key, ip, new Date(), tx);
         if (accountBlocked) throw new Refused({ ok: false, message: accountBlocked, status: 429 });
@@ -239,7 +261,11 @@ export async function passkeySignIn(request: Request, response: Record<string, u
 export async function signOut(request: Request, staff: StaffSession, ip: string): Promise<Headers> {
   return withAuthTransaction(async (tx) => {
     const { headers } = await getAuth().api.signOut({ headers: authHeaders(request), returnHeaders: true });
-    await recordAudit(tx, { userId: staff.userId, label: staff.email, ip }, { action: "sign-out", itemType: "session", itemId: staff.userId, itemLabel: staff.email });
+    await recordAudit(
+      tx,
+      { userId: staff.userId, label: staff.email, ip },
+      { action: "sign-out", itemType: "session", itemId: staff.userId, itemLabel: staff.email },
+    );
     return headers;
   });
 }

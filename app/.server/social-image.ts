@@ -30,10 +30,17 @@ const PORTRAIT_GROUND = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" wid
 export async function renderSocialImage(kind: ImageKind, source: Uint8Array): Promise<Buffer> {
   const input = () => sharp(source, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
   if (kind === "articles") {
-    return input().resize(W, H, { fit: "cover", position: sharp.strategy.attention }).flatten({ background: "#13233a" }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+    return input()
+      .resize(W, H, { fit: "cover", position: sharp.strategy.attention })
+      .flatten({ background: "#13233a" })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
   }
   const portraitWidth = Math.round((H * 4) / 5); // 504
-  const portrait = await input().resize(portraitWidth, H, { fit: "cover", position: "north" }).flatten({ background: "#efebe2" }).toBuffer();
+  const portrait = await input()
+    .resize(portraitWidth, H, { fit: "cover", position: "north" })
+    .flatten({ background: "#efebe2" })
+    .toBuffer();
   return sharp(PORTRAIT_GROUND)
     .composite([{ input: portrait, left: W - portraitWidth - 96, top: 0 }])
     .flatten({ background: "#13233a" })

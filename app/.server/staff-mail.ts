@@ -66,7 +66,10 @@ export function sendPasswordReset(to: string, token: string): Promise<MailResult
 export function mailStatus(result: MailResult, done: string): Status {
   if (result.status === "sent") return { tone: "success", text: `${done} The e-mail has been sent.` };
   if (result.status === "outbox") {
-    return { tone: "success", text: `${done} No e-mail server is set up (SMTP_URL), so the e-mail was kept in the Outbox: an owner can read it there and pass the link on.` };
+    return {
+      tone: "success",
+      text: `${done} No e-mail server is set up (SMTP_URL), so the e-mail was kept in the Outbox: an owner can read it there and pass the link on.`,
+    };
   }
   return {
     tone: "error",

@@ -46,11 +46,17 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
     // The site starts without its pictures (public pages do not need the bucket), and says so.
     storage.check?.().then(
       () => log("info", "picture bucket answers", { bucket: env.S3_BUCKET }),
-      (error: unknown) => log("error", "picture bucket does not answer; pages are served, picture uploads fail until it does", { error: (error as Error).message }),
+      (error: unknown) =>
+        log("error", "picture bucket does not answer; pages are served, picture uploads fail until it does", {
+          error: (error as Error).message,
+        }),
     );
   }
   if (database.kind === "postgres" && !env.AUTH_SECRET) {
-    log("warn", "AUTH_SECRET is not set: this instance signs sessions with a secret of its own DATA_DIR; set the same AUTH_SECRET on every instance");
+    log(
+      "warn",
+      "AUTH_SECRET is not set: this instance signs sessions with a secret of its own DATA_DIR; set the same AUTH_SECRET on every instance",
+    );
   }
   if (env.PICTURE_BASE_URL) {
     // The bucket serves the widths itself: make those older pictures lack (AVIF ones), in the background.

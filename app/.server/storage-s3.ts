@@ -44,7 +44,10 @@ function statusOf(error: unknown): number | undefined {
 function describe(error: unknown): string {
   const e = error as { name?: string; code?: string; message?: string };
   const status = statusOf(error);
-  return [e.name && e.name !== "Error" ? e.name : e.code, status ? `HTTP ${status}` : "", e.message].filter(Boolean).join(" ").slice(0, 300);
+  return [e.name && e.name !== "Error" ? e.name : e.code, status ? `HTTP ${status}` : "", e.message]
+    .filter(Boolean)
+    .join(" ")
+    .slice(0, 300);
 }
 
 export function s3Storage(options: S3Options): Storage {
@@ -144,7 +147,12 @@ export function s3Storage(options: S3Options): Storage {
         let token: string | undefined;
         do {
           const page = await client.send(
-            new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: `${folder}/`, MaxKeys: options.pageSize ?? 1000, ContinuationToken: token }),
+            new sdk.ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: `${folder}/`,
+              MaxKeys: options.pageSize ?? 1000,
+              ContinuationToken: token,
+            }),
             deadline(),
           );
           for (const item of page.Contents ?? []) if (item.Key && isValidKey(item.Key)) keys.push(item.Key);

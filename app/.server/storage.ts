@@ -75,7 +75,9 @@ export function diskStorage(root: string): Storage {
         await fs.rename(tmp, file);
       } catch (error) {
         await fs.rm(tmp, { force: true }).catch(() => {});
-        throw new StorageUnavailable(`The picture folder ${root} could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new StorageUnavailable(
+          `The picture folder ${root} could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
     },
     async get(key) {

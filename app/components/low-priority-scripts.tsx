@@ -19,7 +19,8 @@ type ElementProps = { rel?: string; children?: ReactNode };
 function lowerModulePreloads(node: ReactNode): ReactNode {
   if (Array.isArray(node)) return node.map(lowerModulePreloads);
   if (!isValidElement<ElementProps>(node)) return node;
-  if (node.type === "link" && node.props.rel === "modulepreload") return cloneElement(node as ReactElement<{ fetchPriority?: string }>, { fetchPriority: "low" });
+  if (node.type === "link" && node.props.rel === "modulepreload")
+    return cloneElement(node as ReactElement<{ fetchPriority?: string }>, { fetchPriority: "low" });
   if (node.props.children === undefined) return node;
   return cloneElement(node, undefined, ...Children.toArray(lowerModulePreloads(node.props.children)));
 }

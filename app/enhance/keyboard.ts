@@ -18,14 +18,18 @@ export function enhanceKeyboard() {
     const links = Array.from(link.closest("[data-arrow-keys]")!.querySelectorAll<HTMLAnchorElement>("a[href]"));
     const i = links.indexOf(link);
     const next =
-      event.key === "ArrowRight" ? (i + 1) % links.length
-      : event.key === "ArrowLeft" ? (i - 1 + links.length) % links.length
-      : event.key === "Home" ? 0
-      : event.key === "End" ? links.length - 1
-      : -1;
+      event.key === "ArrowRight"
+        ? (i + 1) % links.length
+        : event.key === "ArrowLeft"
+          ? (i - 1 + links.length) % links.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? links.length - 1
+              : -1;
     if (next < 0) return;
     event.preventDefault();
-    links[next]!.focus();
+    links[next].focus();
   });
 
   document.addEventListener("click", (event) => {

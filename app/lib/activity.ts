@@ -50,7 +50,16 @@ export function startOfLocalDay(value: string, timeZone = FIRM_TIME_ZONE): Date 
   if (new Date(utc).getUTCDate() !== d) return null;
   // The zone's offset at that moment, found by formatting it there (twice, for days when the offset changes).
   const offset = (at: number) => {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(new Date(at));
+    const parts = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }).formatToParts(new Date(at));
     const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
     return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - at;
   };

@@ -8,7 +8,15 @@ const SRC = `/images/articles/${NAME}`;
 describe("body pictures", () => {
   it("accepts only the fixed src of a stored body picture", () => {
     expect(BODY_PICTURE_SRC.exec(SRC)?.[1]).toBe(NAME);
-    for (const bad of [`${SRC}?x`, `https://x.example${SRC}`, SRC.replace("articles", "team"), SRC.replace(".png", ".svg"), SRC.replace("body-", ""), SRC.toUpperCase(), `${SRC}/`]) {
+    for (const bad of [
+      `${SRC}?x`,
+      `https://x.example${SRC}`,
+      SRC.replace("articles", "team"),
+      SRC.replace(".png", ".svg"),
+      SRC.replace("body-", ""),
+      SRC.toUpperCase(),
+      `${SRC}/`,
+    ]) {
       expect(BODY_PICTURE_SRC.test(bad), bad).toBe(false);
     }
     expect(isBodyPictureName(NAME)).toBe(true);

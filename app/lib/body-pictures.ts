@@ -34,7 +34,7 @@ export function bodyPictureSrc(name: string): string {
 /** Every body picture a text (HTML, or JSON holding HTML) names, once each. */
 export function bodyPictureNames(text: string | null | undefined): string[] {
   if (!text) return [];
-  return [...new Set([...text.matchAll(NAME_ANYWHERE)].map((m) => m[1]!))];
+  return [...new Set([...text.matchAll(NAME_ANYWHERE)].map((m) => m[1]))];
 }
 
 export const MAX_ALT = 300;
@@ -61,7 +61,7 @@ const COLUMN = 720;
 
 function attrsOf(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/\s([a-z-]+)="([^"]*)"/g)) out[m[1]!] = m[2]!;
+  for (const m of tag.matchAll(/\s([a-z-]+)="([^"]*)"/g)) out[m[1]] = m[2]!;
   return out;
 }
 
@@ -78,15 +78,15 @@ export function responsiveBodyPictures(html: string, base: string = DEFAULT_PICT
     const a = attrsOf(tag);
     const match = BODY_PICTURE_SRC.exec(a.src ?? "");
     if (!match || !a.alt) return tag;
-    const stem = match[1]!.replace(/\.\w+$/, "");
+    const stem = match[1].replace(/\.\w+$/, "");
     const width = /^\d{1,5}$/.test(a.width ?? "") ? Number(a.width) : 0;
     const height = /^\d{1,5}$/.test(a.height ?? "") ? Number(a.height) : 0;
     // A width is never made larger than the original: describe each by what it really is.
     const real = (w: number) => (width ? Math.min(w, width) : w);
-    const widths = ARTICLE_WIDTHS.filter((w, i) => i === 0 || real(w) > real(ARTICLE_WIDTHS[i - 1]!));
+    const widths = ARTICLE_WIDTHS.filter((w, i) => i === 0 || real(w) > real(ARTICLE_WIDTHS[i - 1]));
     const srcset = (format: "webp" | "avif") => widths.map((w) => `${base}/articles/${stem}-${w}.${format} ${real(w)}w`).join(", ");
     const sizes = `(min-width: 768px) ${width ? Math.min(width, COLUMN) : COLUMN}px, 100vw`;
-    const largest = widths[widths.length - 1]!;
+    const largest = widths[widths.length - 1];
     const size = width && height ? ` width="${width}" height="${height}"` : "";
     return (
       `<picture><source type="image/avif" srcset="${srcset("avif")}" sizes="${sizes}" />` +

@@ -10,7 +10,8 @@ describe("Toronto publish times", () => {
   it("refuses a time in the hour skipped when clocks go forward, with a message", () => {
     const r = parseFirmLocal("2026-03-08T02:30", "Publish time");
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.message).toBe("Publish time: 02:30 does not exist on that day in Toronto (clocks go forward an hour). Choose another time.");
+    if (!r.ok)
+      expect(r.message).toBe("Publish time: 02:30 does not exist on that day in Toronto (clocks go forward an hour). Choose another time.");
     // Either side of the gap is fine.
     expect(parseFirmLocal("2026-03-08T01:59", "Publish time")).toEqual({ ok: true, date: new Date("2026-03-08T06:59:00Z") });
     expect(parseFirmLocal("2026-03-08T03:00", "Publish time")).toEqual({ ok: true, date: new Date("2026-03-08T07:00:00Z") });

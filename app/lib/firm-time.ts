@@ -58,10 +58,16 @@ export function parseFirmLocal(value: string, label: string): FirmTimeResult {
 
 /** A moment as staff read it, with its zone: "Mar 8, 2026, 3:30 a.m. EDT". */
 export function firmDateTimeText(date: Date | string): string {
-  return new Date(date).toLocaleString("en-CA", { timeZone: FIRM_TIME_ZONE, dateStyle: "medium", timeStyle: "short" }) + " " + zoneName(new Date(date));
+  return (
+    new Date(date).toLocaleString("en-CA", { timeZone: FIRM_TIME_ZONE, dateStyle: "medium", timeStyle: "short" }) +
+    " " +
+    zoneName(new Date(date))
+  );
 }
 
 function zoneName(date: Date): string {
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: FIRM_TIME_ZONE, timeZoneName: "short" }).formatToParts(date).find((p) => p.type === "timeZoneName")?.value;
+  const name = new Intl.DateTimeFormat("en-US", { timeZone: FIRM_TIME_ZONE, timeZoneName: "short" })
+    .formatToParts(date)
+    .find((p) => p.type === "timeZoneName")?.value;
   return name ?? "";
 }

@@ -5,7 +5,7 @@
  * matched route asks. Every other page is server-rendered HTML with the
  * public enhancement module and no framework code.
  */
-export type RouteHandle = { hydrate?: boolean };
+import type { RouteHandle } from "./route-handle";
 
 export const HYDRATE = { hydrate: true } as const satisfies RouteHandle;
 

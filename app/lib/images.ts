@@ -64,5 +64,5 @@ export function parseVariantKey(key: string): { kind: ImageKind; stem: string; w
   const kind = match[1] as ImageKind;
   const width = Number(match[3]);
   if (!widthsOf(kind).includes(width)) return undefined;
-  return { kind, stem: match[2]!, width, format: match[4] as VariantFormat };
+  return { kind, stem: match[2], width, format: match[4] as VariantFormat };
 }

@@ -10,7 +10,7 @@ export function pageWindow(page: number, pageCount: number): (number | null)[] {
   const sorted = [...pages].sort((a, b) => a - b);
   const out: (number | null)[] = [];
   for (const [i, p] of sorted.entries()) {
-    if (i > 0 && p - sorted[i - 1]! > 1) out.push(p - sorted[i - 1]! === 2 ? p - 1 : null);
+    if (i > 0 && p - sorted[i - 1] > 1) out.push(p - sorted[i - 1] === 2 ? p - 1 : null);
     out.push(p);
   }
   return out;

@@ -13,20 +13,22 @@ const css = fs.readFileSync(path.resolve(import.meta.dirname, "../site.css"), "u
 function themeColours(source: string): Record<string, string> {
   const theme = /@theme\s*\{([\s\S]*?)\}/.exec(source)?.[1] ?? "";
   const colours: Record<string, string> = {};
-  for (const m of theme.matchAll(/--color-([a-z0-9-]+):\s*(#[0-9a-f]{6})\s*;/gi)) colours[m[1]!] = m[2]!.toLowerCase();
+  for (const m of theme.matchAll(/--color-([a-z0-9-]+):\s*(#[0-9a-f]{6})\s*;/gi)) colours[m[1]] = m[2].toLowerCase();
   return colours;
 }
 
 const colours: Record<string, string> = { ...themeColours(css), white: "#ffffff" };
 
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 function contrast(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
+  return (hi + 0.05) / (lo + 0.05);
 }
 
 /** The pairs the site uses for text and controls (as written in app/site.css), with the ratio written there and the AA minimum. */
@@ -48,7 +50,8 @@ const PAIRS: Array<{ fg: string; bg: string; written: number; min: number; use: 
 
 describe("brand palette contrast (WCAG 2.1 AA)", () => {
   it("reads every colour token from site.css", () => {
-    for (const name of ["ink", "ground", "soft", "muted", "accent", "brass", "brass-light", "error", "success"]) expect(colours[name], name).toMatch(/^#[0-9a-f]{6}$/);
+    for (const name of ["ink", "ground", "soft", "muted", "accent", "brass", "brass-light", "error", "success"])
+      expect(colours[name], name).toMatch(/^#[0-9a-f]{6}$/);
   });
 
   it("computes the reference ratios of the WCAG definition", () => {
@@ -57,13 +60,13 @@ describe("brand palette contrast (WCAG 2.1 AA)", () => {
   });
 
   it.each(PAIRS)("$fg on $bg ($use): at least $min:1, as written in site.css", ({ fg, bg, written, min }) => {
-    const ratio = contrast(colours[fg]!, colours[bg]!);
+    const ratio = contrast(colours[fg], colours[bg]);
     expect(ratio).toBeGreaterThanOrEqual(min);
     expect(Math.abs(ratio - written), `computed ${ratio.toFixed(2)}:1, written ${written}:1`).toBeLessThan(0.06);
   });
 
   it("the pressed and hover shades stay AA: white on accent-dark, accent-dark on ground", () => {
-    expect(contrast(colours.white!, colours["accent-dark"]!)).toBeGreaterThanOrEqual(4.5);
-    expect(contrast(colours["accent-dark"]!, colours.ground!)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(colours.white, colours["accent-dark"])).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(colours["accent-dark"], colours.ground)).toBeGreaterThanOrEqual(4.5);
   });
 });

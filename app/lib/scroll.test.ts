@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { easeInOutCubic, HERO_SCROLL_MS, SCROLL_MS, scrollPositionAt, SECTION_DELAY_MS, SECTION_OFFSET_PX, sectionOfHref, sectionScrollTarget } from "./scroll";
+import {
+  easeInOutCubic,
+  HERO_SCROLL_MS,
+  SCROLL_MS,
+  scrollPositionAt,
+  SECTION_DELAY_MS,
+  SECTION_OFFSET_PX,
+  sectionOfHref,
+  sectionScrollTarget,
+} from "./scroll";
 
 describe("section scrolling", () => {
   it("uses the constants of the spec", () => {

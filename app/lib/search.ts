@@ -57,4 +57,3 @@ export function highlightParts(marked: string): HighlightPart[] {
   }
   return parts;
 }
-

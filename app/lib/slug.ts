@@ -6,7 +6,12 @@
  *   turned into hyphens ("Cyber: what now?" -> "Cyber-what-now").
  */
 export function lawyerSlug(fullName: string): string {
-  return fullName.trim().replace(/\s+/g, "-").replace(/[/?#%\\]/g, "") || "member";
+  return (
+    fullName
+      .trim()
+      .replace(/\s+/g, "-")
+      .replace(/[/?#%\\]/g, "") || "member"
+  );
 }
 
 export function articleSlug(title: string): string {

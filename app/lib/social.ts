@@ -24,5 +24,5 @@ export function socialImagePath(kind: ImageKind, img: string | null | undefined)
 export function parseSocialImageFile(kind: string, file: string): { kind: ImageKind; stem: string } | null {
   if (kind !== "team" && kind !== "articles") return null;
   const match = SOCIAL_FILE.exec(file);
-  return match ? { kind, stem: match[1]! } : null;
+  return match ? { kind, stem: match[1] } : null;
 }

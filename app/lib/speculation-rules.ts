@@ -11,7 +11,26 @@
 const where = {
   and: [
     { href_matches: "/*" },
-    { not: { href_matches: ["/admin", "/admin?*", "/admin/*", "/dashboard", "/dashboard?*", "/dashboard/*", "/logout", "/logout?*", "/*/vcard", "/*.xml", "/*.txt", "/og/*", "/images/*", "/assets/*"] } },
+    {
+      not: {
+        href_matches: [
+          "/admin",
+          "/admin?*",
+          "/admin/*",
+          "/dashboard",
+          "/dashboard?*",
+          "/dashboard/*",
+          "/logout",
+          "/logout?*",
+          "/*/vcard",
+          "/*.xml",
+          "/*.txt",
+          "/og/*",
+          "/images/*",
+          "/assets/*",
+        ],
+      },
+    },
     { not: { selector_matches: "[download], [rel~=nofollow], [data-no-prefetch], [target=_blank]" } },
   ],
 };

@@ -44,13 +44,27 @@ describe("builders", () => {
     const ld = legalServiceJsonLd(site, { start_time: "8:30", end_time: "4:00" });
     expect(ld.url).toBe("https://firm.example/");
     expect(ld.openingHoursSpecification).toEqual([
-      { "@type": "OpeningHoursSpecification", dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"], opens: "08:30", closes: "16:00" },
+      {
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
+        opens: "08:30",
+        closes: "16:00",
+      },
     ]);
     expect(legalServiceJsonLd(site, { start_time: "by appointment", end_time: "" })).not.toHaveProperty("openingHoursSpecification");
   });
 
   it("Person: the photo only when there is one, the slug encoded", () => {
-    const member = { slug: "Zoë-O'Neil", full_name: "Zoë O'Neil", title: "Partner", email: "z@x.example", extension: 12, img: "", AOP: ["Cyber"], area_details: ["Cyber claims"] };
+    const member = {
+      slug: "Zoë-O'Neil",
+      full_name: "Zoë O'Neil",
+      title: "Partner",
+      email: "z@x.example",
+      extension: 12,
+      img: "",
+      AOP: ["Cyber"],
+      area_details: ["Cyber claims"],
+    };
     const ld = personJsonLd(site, member);
     expect(ld.url).toBe("https://firm.example/lawyer/Zo%C3%AB-O'Neil");
     expect(ld).not.toHaveProperty("image");
@@ -59,7 +73,16 @@ describe("builders", () => {
   });
 
   it("Article: NewsArticle for news, BlogPosting otherwise; headline at most 110 characters", () => {
-    const base = { slug: "T", title: "x".repeat(130), description: "d", category: "cyber", news: true, img: "", created_at: new Date("2024-03-01T12:00:00Z"), updated_at: "2024-03-02T08:00:00.000Z" };
+    const base = {
+      slug: "T",
+      title: "x".repeat(130),
+      description: "d",
+      category: "cyber",
+      news: true,
+      img: "",
+      created_at: new Date("2024-03-01T12:00:00Z"),
+      updated_at: "2024-03-02T08:00:00.000Z",
+    };
     const news = articleJsonLd(site, base);
     expect(news["@type"]).toBe("NewsArticle");
     expect((news.headline as string).length).toBeLessThanOrEqual(110);
@@ -70,10 +93,27 @@ describe("builders", () => {
   });
 
   it("Article author: its authors as Person (name, profile URL), else the firm", () => {
-    const base = { slug: "T", title: "T", description: "d", category: "cyber", news: false, img: "", created_at: new Date("2024-03-01T12:00:00Z"), updated_at: "2024-03-02T08:00:00.000Z" };
+    const base = {
+      slug: "T",
+      title: "T",
+      description: "d",
+      category: "cyber",
+      news: false,
+      img: "",
+      created_at: new Date("2024-03-01T12:00:00Z"),
+      updated_at: "2024-03-02T08:00:00.000Z",
+    };
     expect(articleJsonLd(site, base).author).toMatchObject({ "@type": "Organization" });
     expect(articleJsonLd(site, { ...base, authors: [] }).author).toMatchObject({ "@type": "Organization" });
-    expect(articleJsonLd(site, { ...base, authors: [{ slug: "Ada-Lovelace", full_name: "Ada Lovelace" }, { slug: "José-Núñez", full_name: "José Núñez" }] }).author).toEqual([
+    expect(
+      articleJsonLd(site, {
+        ...base,
+        authors: [
+          { slug: "Ada-Lovelace", full_name: "Ada Lovelace" },
+          { slug: "José-Núñez", full_name: "José Núñez" },
+        ],
+      }).author,
+    ).toEqual([
       { "@type": "Person", name: "Ada Lovelace", url: "https://firm.example/lawyer/Ada-Lovelace" },
       { "@type": "Person", name: "José Núñez", url: "https://firm.example/lawyer/Jos%C3%A9-N%C3%BA%C3%B1ez" },
     ]);

@@ -125,7 +125,11 @@ export function legalServiceJsonLd(siteUrl: string, hours: { start_time: string;
     email: FIRM.email,
     address: postalAddress(),
     ...(times
-      ? { openingHoursSpecification: [{ "@type": "OpeningHoursSpecification", dayOfWeek: [...WEEKDAYS], opens: times.opens, closes: times.closes }] }
+      ? {
+          openingHoursSpecification: [
+            { "@type": "OpeningHoursSpecification", dayOfWeek: [...WEEKDAYS], opens: times.opens, closes: times.closes },
+          ],
+        }
       : {}),
     areaServed: { "@type": "AdministrativeArea", name: "Ontario" },
     knowsAbout: PRACTICE_AREAS.map((area) => PRACTICE_PAGES[area].title),
@@ -220,4 +224,3 @@ export function breadcrumbJsonLd(siteUrl: string, trail: ReadonlyArray<{ name: s
     itemListElement: trail.map((step, i) => ({ "@type": "ListItem", position: i + 1, name: step.name, item: abs(siteUrl, step.path) })),
   };
 }
-

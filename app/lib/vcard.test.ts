@@ -52,7 +52,12 @@ describe("vCard escaping and parts", () => {
     const line = "NOTE:" + "é".repeat(100);
     const folded = foldLine(line);
     for (const part of folded.split("\r\n")) expect(new TextEncoder().encode(part).length).toBeLessThanOrEqual(75);
-    expect(folded.split("\r\n").map((p, i) => (i ? p.slice(1) : p)).join("")).toBe(line);
+    expect(
+      folded
+        .split("\r\n")
+        .map((p, i) => (i ? p.slice(1) : p))
+        .join(""),
+    ).toBe(line);
     expect(foldLine("FN:Short")).toBe("FN:Short");
   });
 });
@@ -60,7 +65,13 @@ describe("vCard escaping and parts", () => {
 describe("buildVCard (vCard 3.0, RFC 2426)", () => {
   const photo = { type: "JPEG" as const, base64: Buffer.from("x".repeat(3000)).toString("base64") };
   const card = buildVCard(
-    { full_name: "Eleanor Whitcombe", title: "Managing Partner", email: "ewhitcombe@harrowkline.example", extension: 101, mobile: "416-555-0190" },
+    {
+      full_name: "Eleanor Whitcombe",
+      title: "Managing Partner",
+      email: "ewhitcombe@harrowkline.example",
+      extension: 101,
+      mobile: "416-555-0190",
+    },
     org,
     { photo, profileUrl: "http://localhost:3000/lawyer/Eleanor-Whitcombe" },
   );

@@ -36,7 +36,7 @@ export function escapeText(value: string): string {
 export function nameParts(fullName: string): { family: string; given: string; additional: string } {
   const words = fullName.trim().split(/\s+/).filter(Boolean);
   if (words.length <= 1) return { family: words[0] ?? "", given: "", additional: "" };
-  return { family: words[words.length - 1]!, given: words[0]!, additional: words.slice(1, -1).join(" ") };
+  return { family: words[words.length - 1], given: words[0], additional: words.slice(1, -1).join(" ") };
 }
 
 /** A `tel:` URI of the main number with an optional extension: tel:+14165550142;ext=101 */

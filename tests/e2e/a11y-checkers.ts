@@ -132,7 +132,9 @@ export async function validateHtml(documents: { name: string; html: string }[], 
     });
     let output: string;
     try {
-      const result = await promisify(execFile)("java", ["-jar", VNU_JAR, "--errors-only", "--format", "json", ...files], { maxBuffer: 64 << 20 });
+      const result = await promisify(execFile)("java", ["-jar", VNU_JAR, "--errors-only", "--format", "json", ...files], {
+        maxBuffer: 64 << 20,
+      });
       output = result.stderr || result.stdout;
     } catch (error) {
       const e = error as NodeJS.ErrnoException & { stderr?: string; stdout?: string };
@@ -140,7 +142,9 @@ export async function validateHtml(documents: { name: string; html: string }[], 
       output = e.stderr || e.stdout || "";
       if (!output.trim().startsWith("{")) throw error;
     }
-    const { messages } = JSON.parse(output) as { messages: { type: string; url: string; lastLine?: number; message: string; extract?: string }[] };
+    const { messages } = JSON.parse(output) as {
+      messages: { type: string; url: string; lastLine?: number; message: string; extract?: string }[];
+    };
     return messages
       .filter((m) => m.type === "error" || m.type === "non-document-error")
       .filter((m) => !(options.ignore ?? []).some((pattern) => pattern.test(m.message)))

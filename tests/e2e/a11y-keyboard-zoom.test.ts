@@ -149,9 +149,17 @@ describe("tab bars by keyboard", () => {
     expect(await focused(page)).toMatch(/^construction$/i);
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/insights\?category=construction$/);
-    expect(await page.getByRole("navigation", { name: "Filter articles" }).getByRole("link", { name: "construction" }).getAttribute("aria-current")).toBe("page");
+    expect(
+      await page
+        .getByRole("navigation", { name: "Filter articles" })
+        .getByRole("link", { name: "construction" })
+        .getAttribute("aria-current"),
+    ).toBe("page");
     await page.goto(base + "/cyber");
-    await page.getByRole("navigation", { name: /sections$/ }).getByRole("link", { name: "Overview" }).focus();
+    await page
+      .getByRole("navigation", { name: /sections$/ })
+      .getByRole("link", { name: "Overview" })
+      .focus();
     await page.keyboard.press("Tab");
     expect(await focused(page)).toMatch(/^team$/i);
     await page.keyboard.press("Enter");
@@ -237,7 +245,9 @@ function overflow(page: Page) {
         return r.width > 0 && r.right > width + 1 && getComputedStyle(el).position !== "fixed";
       })
       .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} right=${Math.round(el.getBoundingClientRect().right)}`);
+      .map(
+        (el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} right=${Math.round(el.getBoundingClientRect().right)}`,
+      );
     return { scrollWidth: root.scrollWidth, clientWidth: width, culprits };
   });
 }
@@ -277,7 +287,12 @@ describe.each([
 
 describe("the header over the home hero at Lighthouse's phone size (412×823)", () => {
   it("has its own dark ground, so its text contrast does not depend on what is under the fixed header", async () => {
-    const { context, page } = await trackedPage(browser, { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    const { context, page } = await trackedPage(browser, {
+      viewport: { width: 412, height: 823 },
+      deviceScaleFactor: 1.75,
+      isMobile: true,
+      hasTouch: true,
+    });
     await page.goto(base + "/");
     await enhanced(page);
     expect(await page.locator("header").getAttribute("data-solid")).toBe("false");

@@ -24,7 +24,9 @@ beforeAll(async () => {
   base = sharedServerUrl();
   browser = await launchBrowser();
   ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
-  jpeg = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#3a6f8f" } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#3a6f8f" } })
+    .jpeg()
+    .toBuffer();
 });
 afterAll(async () => {
   await context?.close();
@@ -185,7 +187,10 @@ describe("staff dashboard", () => {
     await ready();
     await page.getByRole("region", { name: "Are you sure you want to delete this?" }).waitFor();
     await noViolations();
-    await page.getByRole("button", { name: `Delete ${MEMBER}` }).last().click();
+    await page
+      .getByRole("button", { name: `Delete ${MEMBER}` })
+      .last()
+      .click();
     const dialog = page.getByRole("alertdialog", { name: "Are you sure you want to delete this?" });
     await dialog.waitFor();
     await noViolations();
@@ -194,7 +199,10 @@ describe("staff dashboard", () => {
     // accessibility tree, which is all `dialog` waits for): a click in between would not open it again.
     await page.locator("dialog").waitFor({ state: "detached" });
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
-    await page.getByRole("button", { name: `Delete ${MEMBER}` }).last().click();
+    await page
+      .getByRole("button", { name: `Delete ${MEMBER}` })
+      .last()
+      .click();
     await dialog.waitFor();
     // Opened again in the moment between its closing and its "close" event (a fast keyboard, a busy browser): it opens and stays open.
     await page.evaluate((label) => {

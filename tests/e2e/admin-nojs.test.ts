@@ -67,7 +67,10 @@ describe("dashboard without JavaScript", () => {
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER)}`);
     await page.getByRole("button", { name: `Delete ${MEMBER}` }).click();
     await page.getByRole("heading", { name: "Are you sure you want to delete this?" }).waitFor();
-    await page.getByRole("region", { name: "Are you sure you want to delete this?" }).getByRole("button", { name: `Delete ${MEMBER}` }).click();
+    await page
+      .getByRole("region", { name: "Are you sure you want to delete this?" })
+      .getByRole("button", { name: `Delete ${MEMBER}` })
+      .click();
     await status(`${MEMBER} has been deleted successfully`);
   });
 
@@ -77,13 +80,18 @@ describe("dashboard without JavaScript", () => {
     await page.locator("#field-category").selectOption("events");
     await page.getByLabel("No", { exact: true }).check();
     await page.getByLabel(/Article body/).fill("First paragraph.\n\nSecond <b>paragraph</b>.");
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#999" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#999" } })
+      .jpeg()
+      .toBuffer();
     await page.locator("#field-photo").setInputFiles({ name: "a.jpg", mimeType: "image/jpeg", buffer: jpeg });
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
     await status("Article has been added successfully.");
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(ARTICLE)}`);
     await page.getByRole("button", { name: `Delete ${ARTICLE}` }).click();
-    await page.getByRole("region", { name: "Are you sure you want to delete this?" }).getByRole("button", { name: `Delete ${ARTICLE}` }).click();
+    await page
+      .getByRole("region", { name: "Are you sure you want to delete this?" })
+      .getByRole("button", { name: `Delete ${ARTICLE}` })
+      .click();
     await status("Article has been deleted successfully.");
   });
 });
@@ -99,9 +107,15 @@ describe("public pages", () => {
     await page.getByLabel("Email").fill(invitee);
     await page.locator("#field-role").selectOption("editor");
     await page.getByRole("button", { name: "INVITE" }).click();
-    await page.getByTestId("status").getByText(new RegExp(`^${invitee} has been invited as editor\\. No e-mail server is set up`)).waitFor();
+    await page
+      .getByTestId("status")
+      .getByText(new RegExp(`^${invitee} has been invited as editor\\. No e-mail server is set up`))
+      .waitFor();
     await page.goto(`${base}/dashboard/outbox`);
-    await page.getByRole("row", { name: new RegExp(invitee) }).getByRole("link").click();
+    await page
+      .getByRole("row", { name: new RegExp(invitee) })
+      .getByRole("link")
+      .click();
     const text = (await page.getByTestId("mail-text").textContent()) ?? "";
     const link = /http:\/\/[^\s]+\/admin\/invitation\/[A-Za-z0-9_-]+/.exec(text)?.[0];
     expect(link).toBeTruthy();
@@ -112,9 +126,12 @@ describe("public pages", () => {
     await p2.getByLabel("Choose a password").fill("short");
     await p2.getByLabel("Type it again").fill("short");
     await p2.getByRole("button", { name: "Set my password" }).click();
-    await p2.getByText("The password must be at least 12 characters.").waitFor({ timeout: 5000 }).catch(async (e) => {
-      throw new Error(`page: ${p2.url()} ${(await p2.locator("body").textContent())?.slice(0, 1500)}`, { cause: e });
-    });
+    await p2
+      .getByText("The password must be at least 12 characters.")
+      .waitFor({ timeout: 5000 })
+      .catch(async (e) => {
+        throw new Error(`page: ${p2.url()} ${(await p2.locator("body").textContent())?.slice(0, 1500)}`, { cause: e });
+      });
     expect(await p2.getByLabel("Your name").inputValue()).toBe("No Script");
     await p2.getByLabel("Choose a password").fill("a no-script passphrase");
     await p2.getByLabel("Type it again").fill("a no-script passphrase");

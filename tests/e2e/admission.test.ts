@@ -17,7 +17,9 @@ describe("admission of dynamic work", () => {
     server = await startServer({ env: { DYNAMIC_CONCURRENCY: "2" } });
     for (let round = 0; round < 3; round++) {
       const controllers = Array.from({ length: 40 }, () => new AbortController());
-      const requests = controllers.map((c, i) => fetch(`${server!.url}/admin?x=${round}-${i}`, { signal: c.signal }).catch(() => undefined));
+      const requests = controllers.map((c, i) =>
+        fetch(`${server!.url}/admin?x=${round}-${i}`, { signal: c.signal }).catch(() => undefined),
+      );
       await new Promise((r) => setTimeout(r, 5));
       for (const c of controllers) c.abort();
       await Promise.all(requests);

@@ -35,8 +35,12 @@ beforeAll(async () => {
   base = sharedServerUrl();
   browser = await launchBrowser();
   ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
-  cover = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2d4f6c" } }).jpeg().toBuffer();
-  picture = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#8a6d3b" } }).jpeg().toBuffer();
+  cover = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2d4f6c" } })
+    .jpeg()
+    .toBuffer();
+  picture = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#8a6d3b" } })
+    .jpeg()
+    .toBuffer();
   await signInAsStaff(page, base);
 });
 
@@ -57,7 +61,9 @@ async function status(text: string, p = page) {
 const body = (p = page) => p.getByRole("textbox", { name: /Article body/ });
 
 async function autosaved(p = page) {
-  await expect.poll(() => p.getByTestId("autosave-status").textContent(), { timeout: 25_000, interval: 250 }).toMatch(/^Draft saved at \d{1,2}:\d{2}/);
+  await expect
+    .poll(() => p.getByTestId("autosave-status").textContent(), { timeout: 25_000, interval: 250 })
+    .toMatch(/^Draft saved at \d{1,2}:\d{2}/);
 }
 
 describe("pictures inside the article body", () => {
@@ -141,7 +147,9 @@ describe("pictures inside the article body", () => {
     expect(await shown.getAttribute("loading")).toBe("lazy");
     expect(await shown.getAttribute("width")).toBe("1200");
     expect(await shown.getAttribute("height")).toBe("800");
-    expect(await shown.getAttribute("srcset")).toMatch(/body-[0-9a-f-]{36}-480\.webp 480w, \/images\/articles\/body-[0-9a-f-]{36}-960\.webp 960w$/);
+    expect(await shown.getAttribute("srcset")).toMatch(
+      /body-[0-9a-f-]{36}-480\.webp 480w, \/images\/articles\/body-[0-9a-f-]{36}-960\.webp 960w$/,
+    );
     expect(await pub.locator("main .prose-article picture source[type='image/avif']").getAttribute("srcset")).toMatch(/-960\.avif 960w$/);
     await shown.scrollIntoViewIfNeeded();
     await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 15_000 }).toBe(true);
@@ -233,7 +241,10 @@ describe("drafts kept while writing", () => {
     await signInAsStaff(other.page, base);
     await other.page.goto(editUrl);
     await ready(other.page);
-    await other.page.getByTestId("kept-draft-notice").getByText(/^Restored your unsaved changes from /).waitFor();
+    await other.page
+      .getByTestId("kept-draft-notice")
+      .getByText(/^Restored your unsaved changes from /)
+      .waitFor();
     await expect.poll(() => body(other.page).textContent()).toContain("Autosaved addition.");
     expect(await axe(other.page)).toEqual([]);
     await other.page.getByRole("button", { name: "Discard them" }).click();
@@ -282,7 +293,10 @@ describe("drafts kept while writing", () => {
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL(editUrl);
     await ready();
-    await page.getByTestId("kept-draft-notice").getByText(/^Restored your unsaved changes from /).waitFor();
+    await page
+      .getByTestId("kept-draft-notice")
+      .getByText(/^Restored your unsaved changes from /)
+      .waitFor();
     await expect.poll(() => body().textContent()).toContain("Written before the session ended. And after.");
     expect(await page.locator("#field-title").inputValue()).toBe(`${TITLE} (edited while signed out)`);
 
@@ -318,7 +332,10 @@ describe("drafts kept while writing", () => {
     expect(await page.getByRole("link", { name: `Edit ${title}` }).count()).toBe(0);
     await page.goto(`${base}/dashboard/articles/new`);
     await ready();
-    await page.getByTestId("kept-draft-notice").getByText(/^Restored your unsaved changes from /).waitFor();
+    await page
+      .getByTestId("kept-draft-notice")
+      .getByText(/^Restored your unsaved changes from /)
+      .waitFor();
     expect(await page.locator("#field-title").inputValue()).toBe(title);
     await page.getByRole("button", { name: "Discard them" }).click();
     expect(await page.locator("#field-title").inputValue()).toBe("");

@@ -67,18 +67,21 @@ describe("page cache across processes", () => {
       expect(again.headers.get("x-cache")).toBe("HIT");
       expect(await again.text()).not.toContain("Notified-Person");
     }
-    await createTeamMember({
-      full_name: "Notified Person",
-      title: "Associate",
-      email: "np@example.com",
-      extension: 150,
-      mobile: "",
-      desc: "",
-      img: "",
-      AOP: ["cyber"],
-      area_details: [],
-      staff: [],
-    }, TEST_ACTOR);
+    await createTeamMember(
+      {
+        full_name: "Notified Person",
+        title: "Associate",
+        email: "np@example.com",
+        extension: 150,
+        mobile: "",
+        desc: "",
+        img: "",
+        AOP: ["cyber"],
+        area_details: [],
+        staff: [],
+      },
+      TEST_ACTOR,
+    );
     for (const s of servers) {
       await expect
         .poll(async () => (await (await fetch(`${s.url}/sitemap.xml`)).text()).includes("/lawyer/Notified-Person"), { timeout: 3000 })
@@ -92,18 +95,21 @@ describe("page cache across processes", () => {
       for (const path of ["/team", "/insights"]) await fetch(`${s.url}${path}`);
       expect((await fetch(`${s.url}/team`)).headers.get("x-cache")).toBe("HIT");
     }
-    await createTeamMember({
-      full_name: "Warmed Person",
-      title: "Associate",
-      email: "wp@example.com",
-      extension: 151,
-      mobile: "",
-      desc: "",
-      img: "",
-      AOP: ["cyber"],
-      area_details: [],
-      staff: [],
-    }, TEST_ACTOR);
+    await createTeamMember(
+      {
+        full_name: "Warmed Person",
+        title: "Associate",
+        email: "wp@example.com",
+        extension: 151,
+        mobile: "",
+        desc: "",
+        img: "",
+        AOP: ["cyber"],
+        area_details: [],
+        staff: [],
+      },
+      TEST_ACTOR,
+    );
     // No request meanwhile: the saving process and the notified one render the pages themselves.
     await new Promise((r) => setTimeout(r, 2000));
     for (const s of servers) {

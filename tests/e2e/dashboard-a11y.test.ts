@@ -66,7 +66,7 @@ beforeAll(async () => {
   // The enquiry shown in the Enquiries screens: its form is taken now, sent when a person could have (its token says when).
   const contact = await (await fetch(`${base}/contact`)).text();
   enquiryForm = new URLSearchParams();
-  for (const [, name, value] of contact.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) enquiryForm.set(name!, value!);
+  for (const [, name, value] of contact.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) enquiryForm.set(name, value);
   enquiryForm.set("name", `Accessibility Sender ${stamp}`);
   enquiryForm.set("email", `sender${stamp}@example.com`);
   enquiryForm.set("phone", "416 555 0101");
@@ -129,7 +129,9 @@ async function open(pattern: string, path: string, found: Record<string, Finding
  */
 async function keyboardReachesEverything(label: string) {
   const { controls, dateInputs } = await page.evaluate(() => {
-    const all = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex], [contenteditable="true"]')];
+    const all = [
+      ...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex], [contenteditable="true"]'),
+    ];
     const visible = all.filter((el) => {
       if ((el as HTMLButtonElement).disabled || el.tabIndex < 0 || (el as HTMLInputElement).type === "hidden") return false;
       const box = el.getBoundingClientRect();
@@ -145,7 +147,10 @@ async function keyboardReachesEverything(label: string) {
     stops.forEach((el, i) => (el.dataset.kbIndex = String(i)));
     // A date field is three stops (day, month, year); a date and time field up to six (and the hour's AM/PM).
     const type = (el: HTMLElement) => (el as HTMLInputElement).type;
-    return { controls: stops.length, dateInputs: stops.filter((el) => type(el) === "date").length + 2.5 * stops.filter((el) => type(el) === "datetime-local").length };
+    return {
+      controls: stops.length,
+      dateInputs: stops.filter((el) => type(el) === "date").length + 2.5 * stops.filter((el) => type(el) === "datetime-local").length,
+    };
   });
   // Tab from the top of the document.
   await page.evaluate(() => {
@@ -168,14 +173,21 @@ async function keyboardReachesEverything(label: string) {
         const style = getComputedStyle(box);
         ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || (box === el && style.boxShadow !== "none");
       }
-      return { index: el.dataset.kbIndex ?? null, ring, name: `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}` };
+      return {
+        index: el.dataset.kbIndex ?? null,
+        ring,
+        name: `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}`,
+      };
     });
     if (!info) break; // left the page
     if (info.index !== null && !reached.includes(info.index)) reached.push(info.index);
     if (!info.ring) noRing.push(info.name);
   }
   const missing = await page.evaluate(
-    (reached) => [...document.querySelectorAll<HTMLElement>("[data-kb-index]")].filter((el) => !reached.includes(el.dataset.kbIndex!)).map((el) => el.outerHTML.slice(0, 120)),
+    (reached) =>
+      [...document.querySelectorAll<HTMLElement>("[data-kb-index]")]
+        .filter((el) => !reached.includes(el.dataset.kbIndex!))
+        .map((el) => el.outerHTML.slice(0, 120)),
     reached,
   );
   expect({ label, missing, noRing: [...new Set(noRing)] }).toEqual({ label, missing: [], noRing: [] });
@@ -299,7 +311,10 @@ describe("the dashboard, signed in", () => {
       // Edit: the first row, its required name emptied and sent.
       await page.goto(base + list);
       await ready();
-      const edit = await page.getByRole("link", { name: /^Edit / }).first().getAttribute("href");
+      const edit = await page
+        .getByRole("link", { name: /^Edit / })
+        .first()
+        .getAttribute("href");
       await open(editPattern, edit!, found);
       await page.locator(`#${title}`).fill("");
       await submitByKeyboard("SAVE CHANGES");
@@ -320,7 +335,10 @@ describe("the dashboard, signed in", () => {
     const found: Record<string, Finding[]> = {};
     await page.goto(base + "/dashboard/articles");
     await ready();
-    const edit = await page.getByRole("link", { name: /^Edit / }).first().getAttribute("href");
+    const edit = await page
+      .getByRole("link", { name: /^Edit / })
+      .first()
+      .getAttribute("href");
     await page.goto(base + edit!);
     await ready();
     const history = await page.getByRole("link", { name: "History" }).getAttribute("href");
@@ -328,13 +346,19 @@ describe("the dashboard, signed in", () => {
     // The last article of Manage Articles deleted through its dialog: it goes to the Trash.
     await page.goto(base + "/dashboard/articles");
     await ready();
-    await page.getByRole("button", { name: /^Delete / }).last().click();
+    await page
+      .getByRole("button", { name: /^Delete / })
+      .last()
+      .click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
     // Until the server has answered (the dialog goes as the form is sent; a page opened before the answer would
     // cancel the request, and the Trash would be empty).
     await status("Article has been deleted successfully.");
     await open("dashboard/trash", "/dashboard/trash", found);
-    await page.getByRole("button", { name: /^Delete permanently ./ }).first().click();
+    await page
+      .getByRole("button", { name: /^Delete permanently ./ })
+      .first()
+      .click();
     await page.getByRole("button", { name: "Delete permanently", exact: true }).waitFor();
     await check("/dashboard/trash second confirmation", found);
     expect(found).toEqual({});
@@ -418,14 +442,17 @@ describe("the dashboard, signed in", () => {
   it("finds nothing on Enquiries and an enquiry (its delete dialog open too)", async () => {
     const found: Record<string, Finding[]> = {};
     // The enquiry, sent as soon as its token allows (a person takes a few seconds to fill the form in).
-    const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(enquiryForm.get("form_token") ?? "")![1]!, 36);
+    const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(enquiryForm.get("form_token") ?? "")![1], 36);
     if (notBefore > Date.now()) await page.waitForTimeout(notBefore - Date.now() + 200);
     const res = await fetch(`${base}/contact`, { method: "POST", body: enquiryForm, headers: { origin: base } });
     const answer = await res.text();
     expect(res.status, answer.slice(0, 300)).toBe(200);
     expect(answer).toContain("Your enquiry has been sent");
     await open("dashboard/enquiries", "/dashboard/enquiries", found);
-    const href = await page.getByRole("link", { name: new RegExp(`Accessibility Sender ${stamp}`) }).first().getAttribute("href");
+    const href = await page
+      .getByRole("link", { name: new RegExp(`Accessibility Sender ${stamp}`) })
+      .first()
+      .getAttribute("href");
     await open("dashboard/enquiries/:id", href!, found);
     await page.getByRole("button", { name: /^Delete / }).click();
     await page.getByRole("alertdialog").waitFor();
@@ -506,10 +533,11 @@ describe("the Nu HTML Checker and the list of screens", () => {
       for (const entry of entries) {
         const admin = underAdmin || entry.file === "routes/admin/layout.tsx";
         if (entry.children) walk(entry.children, admin);
-        else if (entry.file.endsWith(".tsx") && (admin || /^admin(\/|$)/.test(entry.path ?? ""))) pages.push(entry.index ? "dashboard" : entry.path!);
+        else if (entry.file.endsWith(".tsx") && (admin || /^admin(\/|$)/.test(entry.path ?? "")))
+          pages.push(entry.index ? "dashboard" : entry.path!);
       }
     };
-    walk(routes as Entry[], false);
+    walk(routes, false);
     expect(pages.length).toBeGreaterThan(20);
     expect(pages.filter((p) => p.includes(":")).sort()).toEqual(Object.keys(PARAMETERISED).sort());
     expect([...covered].sort()).toEqual([...pages].sort());

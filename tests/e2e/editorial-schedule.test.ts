@@ -50,7 +50,7 @@ beforeAll(async () => {
   cluster = await startCluster({ proxy: false });
   browser = await launchBrowser();
   ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
-  await signInAsStaff(page, cluster.instances[0]!.url);
+  await signInAsStaff(page, cluster.instances[0].url);
 }, 180_000);
 
 afterAll(async () => {
@@ -127,7 +127,7 @@ async function watch(urls: string[], needle: string, until: number): Promise<Sig
 describe("scheduled publishing on two instances, in Chromium", () => {
   it("a draft is written, previewed, shared signed out, and scheduled about two minutes ahead", async (ctx) => {
     const c = site(ctx);
-    const one = c.instances[0]!.url;
+    const one = c.instances[0].url;
     await page.goto(`${one}/dashboard/articles/new`);
     await ready();
     await page.getByTestId("rich-text-editor").waitFor();
@@ -136,7 +136,9 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     await page.getByLabel("Yes", { exact: true }).check();
     await typeBody(FIRST.body);
     await page.getByLabel("Draft", { exact: true }).check();
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#6f3a8f" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#6f3a8f" } })
+      .jpeg()
+      .toBuffer();
     await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg });
     await page.getByTestId("file-size").waitFor();
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
@@ -190,12 +192,12 @@ describe("scheduled publishing on two instances, in Chromium", () => {
 
   it("a team member hidden through the team form is the 404 and absent from /team and the practice Team tabs on both instances; visible again after", async (ctx) => {
     const c = site(ctx);
-    const one = c.instances[0]!.url;
+    const one = c.instances[0].url;
     const [member] = await c.query<{ slug: string; full_name: string; AOP: string[] }>(
       `select slug, full_name, "AOP" from team where title ilike '%partner%' and cardinality("AOP") > 0 order by id limit 1`,
     );
     expect(member).toBeDefined();
-    const { slug, full_name: name } = member!;
+    const { slug, full_name: name } = member;
     const PRACTICES = ["insurance", "construction", "cyber"];
     const visitor = await browser.newContext();
     const v = await visitor.newPage();
@@ -213,7 +215,13 @@ describe("scheduled publishing on two instances, in Chromium", () => {
       return out.join("; ");
     };
     const everywhere = c.instances
-      .map((i) => [`${i.port} profile 200`, `${i.port} /team`, ...PRACTICES.filter((a) => member!.AOP.includes(a)).map((a) => `${i.port} /${a}?tab=team`)].join("; "))
+      .map((i) =>
+        [
+          `${i.port} profile 200`,
+          `${i.port} /team`,
+          ...PRACTICES.filter((a) => member.AOP.includes(a)).map((a) => `${i.port} /${a}?tab=team`),
+        ].join("; "),
+      )
       .join("; ");
     const nowhere = c.instances.map((i) => `${i.port} profile 404`).join("; ");
     expect(await seen()).toBe(everywhere);
@@ -228,7 +236,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     await setVisibility("Hidden");
     await expect.poll(seen, { timeout: 10_000, interval: 250 }).toBe(nowhere);
     // The spec's 404 page, not an empty profile.
-    const r = await v.goto(`${c.instances[1]!.url}/lawyer/${slug}`);
+    const r = await v.goto(`${c.instances[1].url}/lawyer/${slug}`);
     expect(r?.status()).toBe(404);
     expect(await v.locator("main").textContent()).not.toContain(name);
 
@@ -258,16 +266,22 @@ const SKIPPED_PREFIXES = ["/admin", "/dashboard", "/logout"];
 type Fetched = { url: string; status: number; type: string; from: string };
 
 const decodeEntities = (s: string) =>
-  s.replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  s
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 
 /** Same-site URLs named by a response: attributes (href, src, srcset, content, action), absolute addresses anywhere (sitemap, feed, JSON-LD, vCard) and JSON's relative ones. */
 function linksIn(body: string, origin: string): string[] {
   const found: string[] = [];
-  for (const m of body.matchAll(/\s(?:href|src|action|content|poster|data-[a-z-]+)="([^"]*)"/gi)) found.push(decodeEntities(m[1]!));
-  for (const m of body.matchAll(/\ssrcset="([^"]*)"/gi)) for (const part of decodeEntities(m[1]!).split(",")) found.push(part.trim().split(/\s+/)[0]!);
+  for (const m of body.matchAll(/\s(?:href|src|action|content|poster|data-[a-z-]+)="([^"]*)"/gi)) found.push(decodeEntities(m[1]));
+  for (const m of body.matchAll(/\ssrcset="([^"]*)"/gi))
+    for (const part of decodeEntities(m[1]).split(",")) found.push(part.trim().split(/\s+/)[0]);
   const escaped = origin.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   for (const m of body.matchAll(new RegExp(`${escaped}[^\\s"'<>\\\\]*`, "g"))) found.push(decodeEntities(m[0]));
-  for (const m of body.matchAll(/"(?:url|@id|image|logo|item|contentUrl|target)"\s*:\s*"(\/[^"]*)"/g)) found.push(m[1]!);
+  for (const m of body.matchAll(/"(?:url|@id|image|logo|item|contentUrl|target)"\s*:\s*"(\/[^"]*)"/g)) found.push(m[1]);
   const out: string[] = [];
   for (const raw of found) {
     if (raw.startsWith("//")) continue;
@@ -299,7 +313,8 @@ function withoutEchoes(body: string, path: string): string {
   };
   const echoes = [path, decode(path), url.pathname, decode(url.pathname), ...url.searchParams.values()].filter((e) => e.length > 1);
   let out = body;
-  for (const echo of echoes.sort((a, b) => b.length - a.length)) out = out.split(new RegExp(echo.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "gi")).join("");
+  for (const echo of echoes.sort((a, b) => b.length - a.length))
+    out = out.split(new RegExp(echo.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "gi")).join("");
   return out;
 }
 
@@ -356,230 +371,326 @@ async function crawl(base: string, origin: string, start: string[]) {
 }
 
 async function picture(width: number, height: number, background: string): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 }
 
 describe("nothing unpublished leaks through any public URL", () => {
-  it("a crawl of every public page, feed, vCard, search result and link picture finds none of their words; their own URLs are the 404", { timeout: 180_000 }, async (ctx) => {
-    const c = site(ctx);
-    const one = c.instances[0]!;
-    let database: Database | undefined;
-    let sync: { stop(): Promise<void> } | undefined;
-    const storage = c.bucket.storage();
-    const made: { articles: Record<string, { slug: string; img: string }>; hidden: { slug: string; img: string }; trashedMember: { slug: string; img: string } } = {
-      articles: {},
-      hidden: { slug: "", img: "" },
-      trashedMember: { slug: "", img: "" },
-    };
-    try {
-      database = await openDatabase({ url: c.databaseUrl });
-      setDatabase(database);
-      setStorage(storage);
-      sync = await startContentSync(database);
-      const [lawyer] = await c.query<{ id: number }>(`select id from team where title ilike '%partner%' and visible and deleted_at is null order by id desc limit 1`);
-      const member = (full_name: string, desc: string) => ({
-        full_name,
-        title: "Partner",
-        email: `${full_name.split(" ")[1]!.toLowerCase()}@example.com`,
-        extension: 177,
-        mobile: "416-555-0177",
-        desc: `<p>${desc}</p>`,
-        AOP: ["insurance", "cyber"],
-        area_details: [],
-        staff: [],
-      });
-      const hidden = await createTeamMember(
-        { ...member("Ottoline Quixbury", "Ottoline zanderfell practises insurance law."), img: await saveImage("team", await picture(400, 500, "#335577")), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
-        actor,
-      );
-      const gone = await createTeamMember({ ...member("Barnaby Flinderkin", "Barnaby crumplehorn left the firm."), img: await saveImage("team", await picture(400, 500, "#553377")) }, actor);
-      made.hidden = { slug: hidden.slug, img: hidden.img };
-      made.trashedMember = { slug: gone.slug, img: gone.img };
-      const article = async (title: string, word: string) => ({
-        title,
-        img: await saveImage("articles", await picture(800, 450, "#775533")),
-        category: "insurance",
-        news: true,
-        priority: false,
-        copy: `<p>About ${word} and the rest.</p>`,
-        authors: [lawyer!.id, hidden.id, gone.id],
-      });
-      const draft = await createArticle({ ...(await article("Vorpalite Coverage Memo", "glimmerquist")), state: { status: "draft" } }, actor);
-      const scheduled = await createArticle(
-        { ...(await article("Thundrel Notice", "marblefoot")), state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) } },
-        actor,
-      );
-      // Once public under another title, then renamed and taken back to draft: neither slug may answer.
-      const was = await createArticle({ ...(await article("Pellucidar Update", "snorkwell")), state: { status: "published" } }, actor);
-      const unpublished = (await updateArticle(was.id, { ...(await article("Pellucidar Update Revised", "snorkwell")), img: was.img, state: { status: "draft" } }, actor))!.after;
-      const trashed = await createArticle({ ...(await article("Gossamine Briefing", "quaggleton")), state: { status: "published" } }, actor);
-      await deleteArticle(trashed.id, actor);
-      await deleteTeamMember(gone.id, actor);
-      // A public article naming the hidden and the deleted member among its authors: only the visible one may be shown.
-      const control = await createArticle({ ...(await article("Harbourline Public Note", "openly")), state: { status: "published" } }, actor);
-      made.articles = {
-        draft: { slug: draft.slug, img: draft.img },
-        scheduled: { slug: scheduled.slug, img: scheduled.img },
-        unpublished: { slug: unpublished.slug, img: unpublished.img },
-        trashedArticle: { slug: trashed.slug, img: trashed.img },
+  it(
+    "a crawl of every public page, feed, vCard, search result and link picture finds none of their words; their own URLs are the 404",
+    { timeout: 180_000 },
+    async (ctx) => {
+      const c = site(ctx);
+      const one = c.instances[0];
+      let database: Database | undefined;
+      let sync: { stop(): Promise<void> } | undefined;
+      const storage = c.bucket.storage();
+      const made: {
+        articles: Record<string, { slug: string; img: string }>;
+        hidden: { slug: string; img: string };
+        trashedMember: { slug: string; img: string };
+      } = {
+        articles: {},
+        hidden: { slug: "", img: "" },
+        trashedMember: { slug: "", img: "" },
       };
-      const wasSlug = was.slug;
+      try {
+        database = await openDatabase({ url: c.databaseUrl });
+        setDatabase(database);
+        setStorage(storage);
+        sync = await startContentSync(database);
+        const [lawyer] = await c.query<{ id: number }>(
+          `select id from team where title ilike '%partner%' and visible and deleted_at is null order by id desc limit 1`,
+        );
+        const member = (full_name: string, desc: string) => ({
+          full_name,
+          title: "Partner",
+          email: `${full_name.split(" ")[1].toLowerCase()}@example.com`,
+          extension: 177,
+          mobile: "416-555-0177",
+          desc: `<p>${desc}</p>`,
+          AOP: ["insurance", "cyber"],
+          area_details: [],
+          staff: [],
+        });
+        const hidden = await createTeamMember(
+          {
+            ...member("Ottoline Quixbury", "Ottoline zanderfell practises insurance law."),
+            img: await saveImage("team", await picture(400, 500, "#335577")),
+            visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
+          },
+          actor,
+        );
+        const gone = await createTeamMember(
+          {
+            ...member("Barnaby Flinderkin", "Barnaby crumplehorn left the firm."),
+            img: await saveImage("team", await picture(400, 500, "#553377")),
+          },
+          actor,
+        );
+        made.hidden = { slug: hidden.slug, img: hidden.img };
+        made.trashedMember = { slug: gone.slug, img: gone.img };
+        const article = async (title: string, word: string) => ({
+          title,
+          img: await saveImage("articles", await picture(800, 450, "#775533")),
+          category: "insurance",
+          news: true,
+          priority: false,
+          copy: `<p>About ${word} and the rest.</p>`,
+          authors: [lawyer.id, hidden.id, gone.id],
+        });
+        const draft = await createArticle(
+          { ...(await article("Vorpalite Coverage Memo", "glimmerquist")), state: { status: "draft" } },
+          actor,
+        );
+        const scheduled = await createArticle(
+          {
+            ...(await article("Thundrel Notice", "marblefoot")),
+            state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) },
+          },
+          actor,
+        );
+        // Once public under another title, then renamed and taken back to draft: neither slug may answer.
+        const was = await createArticle({ ...(await article("Pellucidar Update", "snorkwell")), state: { status: "published" } }, actor);
+        const unpublished = (await updateArticle(
+          was.id,
+          { ...(await article("Pellucidar Update Revised", "snorkwell")), img: was.img, state: { status: "draft" } },
+          actor,
+        ))!.after;
+        const trashed = await createArticle(
+          { ...(await article("Gossamine Briefing", "quaggleton")), state: { status: "published" } },
+          actor,
+        );
+        await deleteArticle(trashed.id, actor);
+        await deleteTeamMember(gone.id, actor);
+        // A public article naming the hidden and the deleted member among its authors: only the visible one may be shown.
+        const control = await createArticle(
+          { ...(await article("Harbourline Public Note", "openly")), state: { status: "published" } },
+          actor,
+        );
+        made.articles = {
+          draft: { slug: draft.slug, img: draft.img },
+          scheduled: { slug: scheduled.slug, img: scheduled.img },
+          unpublished: { slug: unpublished.slug, img: unpublished.img },
+          trashedArticle: { slug: trashed.slug, img: trashed.img },
+        };
+        const wasSlug = was.slug;
 
-      const stem = (img: string) => img.replace(/\.\w+$/, "");
-      const ownUrls = [
-        ...Object.values(made.articles).flatMap((a) => [`/post/${a.slug}`, `/post/${a.slug.toLowerCase()}`, `/og/articles/${stem(a.img)}.jpg`]),
-        `/post/${wasSlug}`,
-        ...[made.hidden, made.trashedMember].flatMap((m) => [`/lawyer/${m.slug}`, `/lawyer/${m.slug.toLowerCase()}`, `/lawyer/${m.slug}/vcard`, `/og/team/${stem(m.img)}.jpg`]),
-      ];
-      const start = [
-        "/",
-        "/sitemap.xml",
-        "/insights/feed.xml",
-        "/robots.txt",
-        ...SECRET_WORDS.map((w) => `/search?q=${encodeURIComponent(w)}`),
-        // Searches that do find public things, sharing the unpublished items' other words (their result pages, kinds and pages are followed).
-        ...["coverage", "memo", "notice", "briefing", "update", "Ottoline", "Barnaby", "insurance", "partner"].map((w) => `/search?q=${w}`),
-        ...[made.hidden, made.trashedMember].map((m) => `/insights?author=${m.slug}`),
-        ...ownUrls,
-      ];
-      // The control article is on the home page at once (each instance's cache cleared through NOTIFY).
-      for (const instance of c.instances) {
-        await expect.poll(async () => (await (await fetch(`${instance.url}/`)).text()).includes("Harbourline Public Note"), { timeout: 5000, interval: 100 }).toBe(true);
+        const stem = (img: string) => img.replace(/\.\w+$/, "");
+        const ownUrls = [
+          ...Object.values(made.articles).flatMap((a) => [
+            `/post/${a.slug}`,
+            `/post/${a.slug.toLowerCase()}`,
+            `/og/articles/${stem(a.img)}.jpg`,
+          ]),
+          `/post/${wasSlug}`,
+          ...[made.hidden, made.trashedMember].flatMap((m) => [
+            `/lawyer/${m.slug}`,
+            `/lawyer/${m.slug.toLowerCase()}`,
+            `/lawyer/${m.slug}/vcard`,
+            `/og/team/${stem(m.img)}.jpg`,
+          ]),
+        ];
+        const start = [
+          "/",
+          "/sitemap.xml",
+          "/insights/feed.xml",
+          "/robots.txt",
+          ...SECRET_WORDS.map((w) => `/search?q=${encodeURIComponent(w)}`),
+          // Searches that do find public things, sharing the unpublished items' other words (their result pages, kinds and pages are followed).
+          ...["coverage", "memo", "notice", "briefing", "update", "Ottoline", "Barnaby", "insurance", "partner"].map(
+            (w) => `/search?q=${w}`,
+          ),
+          ...[made.hidden, made.trashedMember].map((m) => `/insights?author=${m.slug}`),
+          ...ownUrls,
+        ];
+        // The control article is on the home page at once (each instance's cache cleared through NOTIFY).
+        for (const instance of c.instances) {
+          await expect
+            .poll(async () => (await (await fetch(`${instance.url}/`)).text()).includes("Harbourline Public Note"), {
+              timeout: 5000,
+              interval: 100,
+            })
+            .toBe(true);
+        }
+
+        const started = Date.now();
+        const result = await crawl(one.url, c.url, start);
+        const ms = Date.now() - started;
+        console.log(`crawl: ${result.fetched.length} URLs in ${ms} ms (${result.unvisited} left unvisited)`);
+
+        expect(result.leaks).toEqual([]);
+        // Searching for any of their words finds nothing.
+        for (const word of SECRET_WORDS) expect(result.bodies.get(`/search?q=${word}`), word).toMatch(/<title>No results for /);
+        for (const url of ownUrls) expect(result.fetched.find((f) => f.url === url)?.status, url).toBe(404);
+        // The same on the other instance.
+        for (const url of ownUrls)
+          expect((await fetch(`${c.instances[1].url}${url}`, { redirect: "manual" })).status, `instance 2 ${url}`).toBe(404);
+        // Every link found works (nothing linked to an unpublished item) and nothing failed.
+        const broken = result.fetched
+          .filter((f) => f.from !== "start" && f.status >= 400)
+          .map((f) => `${f.url} ${f.status} (linked from ${f.from})`);
+        expect(broken).toEqual([]);
+        expect(result.fetched.filter((f) => f.status >= 500)).toEqual([]);
+        expect(result.unvisited).toBe(0);
+
+        // The crawl did reach every kind of public URL, and saw the fresh content.
+        const paths = result.fetched.filter((f) => f.status === 200).map((f) => f.url);
+        for (const kind of [
+          /^\/lawyer\/[^/]+$/,
+          /^\/lawyer\/[^/]+\/vcard$/,
+          /^\/post\//,
+          /^\/insights\?.*author=/,
+          /^\/insights\?.*page=2/,
+          /^\/insights\?.*category=/,
+          /\?tab=team/,
+          /\?tab=insights/,
+          /^\/og\/articles\//,
+          /^\/og\/team\//,
+          /^\/images\//,
+          /^\/search\?q=/,
+          /^\/team$/,
+          /^\/contact$/,
+        ]) {
+          expect(
+            paths.some((p) => kind.test(p)),
+            String(kind),
+          ).toBe(true);
+        }
+        const note = result.bodies.get(`/post/${control.slug}`);
+        expect(note, "the public control article was crawled").toBeDefined();
+        expect(note).toContain("openly");
+        const [visibleAuthor] = await c.query<{ full_name: string; slug: string }>("select full_name, slug from team where id = $1", [
+          lawyer.id,
+        ]);
+        expect(note).toContain(`/lawyer/${visibleAuthor.slug}`);
+      } finally {
+        await sync?.stop();
+        setDatabase(undefined);
+        setStorage(undefined);
+        storage.close?.();
+        await database?.close();
       }
-
-      const started = Date.now();
-      const result = await crawl(one.url, c.url, start);
-      const ms = Date.now() - started;
-      console.log(`crawl: ${result.fetched.length} URLs in ${ms} ms (${result.unvisited} left unvisited)`);
-
-      expect(result.leaks).toEqual([]);
-      // Searching for any of their words finds nothing.
-      for (const word of SECRET_WORDS) expect(result.bodies.get(`/search?q=${word}`), word).toMatch(/<title>No results for /);
-      for (const url of ownUrls) expect(result.fetched.find((f) => f.url === url)?.status, url).toBe(404);
-      // The same on the other instance.
-      for (const url of ownUrls) expect((await fetch(`${c.instances[1]!.url}${url}`, { redirect: "manual" })).status, `instance 2 ${url}`).toBe(404);
-      // Every link found works (nothing linked to an unpublished item) and nothing failed.
-      const broken = result.fetched.filter((f) => f.from !== "start" && f.status >= 400).map((f) => `${f.url} ${f.status} (linked from ${f.from})`);
-      expect(broken).toEqual([]);
-      expect(result.fetched.filter((f) => f.status >= 500)).toEqual([]);
-      expect(result.unvisited).toBe(0);
-
-      // The crawl did reach every kind of public URL, and saw the fresh content.
-      const paths = result.fetched.filter((f) => f.status === 200).map((f) => f.url);
-      for (const kind of [/^\/lawyer\/[^/]+$/, /^\/lawyer\/[^/]+\/vcard$/, /^\/post\//, /^\/insights\?.*author=/, /^\/insights\?.*page=2/, /^\/insights\?.*category=/, /\?tab=team/, /\?tab=insights/, /^\/og\/articles\//, /^\/og\/team\//, /^\/images\//, /^\/search\?q=/, /^\/team$/, /^\/contact$/]) {
-        expect(paths.some((p) => kind.test(p)), String(kind)).toBe(true);
-      }
-      const note = result.bodies.get(`/post/${control.slug}`);
-      expect(note, "the public control article was crawled").toBeDefined();
-      expect(note).toContain("openly");
-      const [visibleAuthor] = await c.query<{ full_name: string; slug: string }>("select full_name, slug from team where id = $1", [lawyer!.id]);
-      expect(note).toContain(`/lawyer/${visibleAuthor!.slug}`);
-    } finally {
-      await sync?.stop();
-      setDatabase(undefined);
-      setStorage(undefined);
-      storage.close?.();
-      await database?.close();
-    }
-  });
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------
 
 describe("scheduled publishing on two instances, in Chromium (continued)", () => {
-  it("with no other action, the article appears on /insights, the home teaser and the RSS feed of both instances within 60 s of its minute, published once", { timeout: 240_000 }, async (ctx) => {
-    const c = site(ctx);
-    expect(publication, "the article was scheduled").toBeDefined();
-    const sightings = await publication!;
-    const report = sightings.map((s) => `${s.url}: ${s.firstSeen === null ? "never" : `${((s.firstSeen - scheduledAt) / 1000).toFixed(1)} s`}${s.early ? " (early)" : ""}`);
-    console.log(`scheduled for ${new Date(scheduledAt).toISOString()}:\n  ${report.join("\n  ")}`);
-    for (const s of sightings) {
-      expect(s.firstSeen, `${s.url} never showed it`).not.toBeNull();
-      expect(s.early, `${s.url} showed it before its time`).toBe(false);
-      expect(s.firstSeen! - scheduledAt, s.url).toBeLessThanOrEqual(60_000);
-    }
-    // The lists and the feed had been answered from each instance's page cache: NOTIFY cleared it.
-    for (const s of sightings.filter((s) => !s.url.endsWith("/"))) expect(s.cachedBefore, `${s.url} was cached before`).toBe(true);
+  it(
+    "with no other action, the article appears on /insights, the home teaser and the RSS feed of both instances within 60 s of its minute, published once",
+    { timeout: 240_000 },
+    async (ctx) => {
+      const c = site(ctx);
+      expect(publication, "the article was scheduled").toBeDefined();
+      const sightings = await publication!;
+      const report = sightings.map(
+        (s) =>
+          `${s.url}: ${s.firstSeen === null ? "never" : `${((s.firstSeen - scheduledAt) / 1000).toFixed(1)} s`}${s.early ? " (early)" : ""}`,
+      );
+      console.log(`scheduled for ${new Date(scheduledAt).toISOString()}:\n  ${report.join("\n  ")}`);
+      for (const s of sightings) {
+        expect(s.firstSeen, `${s.url} never showed it`).not.toBeNull();
+        expect(s.early, `${s.url} showed it before its time`).toBe(false);
+        expect(s.firstSeen! - scheduledAt, s.url).toBeLessThanOrEqual(60_000);
+      }
+      // The lists and the feed had been answered from each instance's page cache: NOTIFY cleared it.
+      for (const s of sightings.filter((s) => !s.url.endsWith("/"))) expect(s.cachedBefore, `${s.url} was cached before`).toBe(true);
 
-    // Exactly one publish, by the scheduled-publishing job, in the shared database.
-    const publishes = await c.query<{ actor_label: string; actor_id: string | null }>(
-      "select actor_label, actor_id from audit_log where item_type = 'article' and item_id = $1 and action = 'publish'",
-      [String(articleId)],
-    );
-    expect(publishes).toEqual([{ actor_label: "scheduled publishing", actor_id: null }]);
+      // Exactly one publish, by the scheduled-publishing job, in the shared database.
+      const publishes = await c.query<{ actor_label: string; actor_id: string | null }>(
+        "select actor_label, actor_id from audit_log where item_type = 'article' and item_id = $1 and action = 'publish'",
+        [String(articleId)],
+      );
+      expect(publishes).toEqual([{ actor_label: "scheduled publishing", actor_id: null }]);
 
-    // A visitor on instance 2 reads it; History on instance 1 shows one version made by scheduled publishing.
-    const visitor = await browser.newContext();
-    const v = await visitor.newPage();
-    await v.goto(`${c.instances[1]!.url}/insights`);
-    await v.getByRole("link", { name: new RegExp(FIRST.title) }).first().click();
-    await v.waitForURL(new RegExp(`/post/${slugOf(FIRST.title)}$`));
-    expect(await v.locator("h1").textContent()).toBe(FIRST.title);
-    await visitor.close();
-    await page.goto(`${c.instances[0]!.url}/dashboard/history/article/${articleId}`);
-    await ready();
-    const versions = await page.getByRole("navigation", { name: "Versions" }).getByRole("listitem").allTextContents();
-    expect(versions.filter((t) => t.includes("scheduled publishing,"))).toHaveLength(1);
-  });
-
-  it("edited twice, then the first version restored from History: the post shows the first wording again, and History the restore as a new version", { timeout: 120_000 }, async (ctx) => {
-    const c = site(ctx);
-    const [one, two] = c.instances.map((i) => i.url) as [string, string];
-    for (const wording of [SECOND, THIRD]) {
-      await page.goto(`${one}/dashboard/articles/${articleId}/edit`);
+      // A visitor on instance 2 reads it; History on instance 1 shows one version made by scheduled publishing.
+      const visitor = await browser.newContext();
+      const v = await visitor.newPage();
+      await v.goto(`${c.instances[1].url}/insights`);
+      await v
+        .getByRole("link", { name: new RegExp(FIRST.title) })
+        .first()
+        .click();
+      await v.waitForURL(new RegExp(`/post/${slugOf(FIRST.title)}$`));
+      expect(await v.locator("h1").textContent()).toBe(FIRST.title);
+      await visitor.close();
+      await page.goto(`${c.instances[0].url}/dashboard/history/article/${articleId}`);
       await ready();
-      await page.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor();
-      await page.locator("#field-title").fill(wording.title);
-      await typeBody(wording.body);
-      await page.getByRole("button", { name: "SAVE CHANGES" }).click();
-      await status("Article was updated successfully.");
-    }
-    const visitor = await browser.newContext();
-    const v = await visitor.newPage();
-    await expect.poll(async () => (await v.goto(`${two}/post/${slugOf(THIRD.title)}`))?.status(), { timeout: 5000 }).toBe(200);
-    expect(await v.locator("main").textContent()).toContain(THIRD.body);
+      const versions = await page.getByRole("navigation", { name: "Versions" }).getByRole("listitem").allTextContents();
+      expect(versions.filter((t) => t.includes("scheduled publishing,"))).toHaveLength(1);
+    },
+  );
 
-    // From the edit screen's History link: the oldest version, restored.
-    await page.getByRole("link", { name: "History", exact: true }).click();
-    await page.waitForURL(new RegExp(`/dashboard/history/article/${articleId}$`));
-    await ready();
-    const versions = page.getByRole("navigation", { name: "Versions" }).getByRole("listitem");
-    const before = await versions.count();
-    const oldest = versions.last();
-    expect(await oldest.getByRole("link").textContent()).toBe("Version 1");
-    await oldest.getByRole("link").click();
-    await page.waitForURL(/\?rev=\d+$/);
-    await page.getByRole("heading", { name: "What version 1 changed" }).waitFor();
-    expect(await page.getByRole("region", { name: "What version 1 changed" }).textContent()).toContain(FIRST.body);
-    await page.getByRole("button", { name: "Restore version 1" }).click();
-    const made = before + 1;
-    await status(`Version 1 restored (saved as version ${made}).`);
-    expect(await versions.count()).toBe(before + 1);
-    expect(await versions.first().textContent()).toMatch(new RegExp(`^Version ${made} \\(current\\)`));
-    // The new version's change: back to the first wording.
-    await page.getByRole("heading", { name: `What version ${made} changed` }).waitFor();
-    const changes = page.getByRole("region", { name: `What version ${made} changed` });
-    expect(await changes.locator("ins").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("first")]));
-    expect(await changes.locator("del").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("third")]));
-    // Versions 2… are all still listed: nothing was rewritten.
-    expect(await versions.getByRole("link").allTextContents()).toEqual(Array.from({ length: made }, (_, i) => `Version ${made - i}${i === 0 ? " (current)" : ""}`));
+  it(
+    "edited twice, then the first version restored from History: the post shows the first wording again, and History the restore as a new version",
+    { timeout: 120_000 },
+    async (ctx) => {
+      const c = site(ctx);
+      const [one, two] = c.instances.map((i) => i.url) as [string, string];
+      for (const wording of [SECOND, THIRD]) {
+        await page.goto(`${one}/dashboard/articles/${articleId}/edit`);
+        await ready();
+        await page.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor();
+        await page.locator("#field-title").fill(wording.title);
+        await typeBody(wording.body);
+        await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+        await status("Article was updated successfully.");
+      }
+      const visitor = await browser.newContext();
+      const v = await visitor.newPage();
+      await expect.poll(async () => (await v.goto(`${two}/post/${slugOf(THIRD.title)}`))?.status(), { timeout: 5000 }).toBe(200);
+      expect(await v.locator("main").textContent()).toContain(THIRD.body);
 
-    // The public post, on both instances, shows the first wording; the third wording's address leads to it.
-    for (const url of [one, two]) {
-      await expect
-        .poll(async () => {
-          const r = await v.goto(`${url}/post/${slugOf(FIRST.title)}`);
-          return r?.status() === 200 ? await v.locator("h1").textContent() : r?.status();
-        }, { timeout: 5000 })
-        .toBe(FIRST.title);
-      expect(await v.locator("main").textContent()).toContain(FIRST.body);
-      await v.goto(`${url}/post/${slugOf(THIRD.title)}`);
-      expect(new URL(v.url()).pathname).toBe(`/post/${slugOf(FIRST.title)}`);
-      await v.goto(`${url}/insights`);
-      const list = await v.locator("main").textContent();
-      expect(list).toContain(FIRST.title);
-      expect(list).not.toContain("third wording");
-    }
-    await visitor.close();
-  });
+      // From the edit screen's History link: the oldest version, restored.
+      await page.getByRole("link", { name: "History", exact: true }).click();
+      await page.waitForURL(new RegExp(`/dashboard/history/article/${articleId}$`));
+      await ready();
+      const versions = page.getByRole("navigation", { name: "Versions" }).getByRole("listitem");
+      const before = await versions.count();
+      const oldest = versions.last();
+      expect(await oldest.getByRole("link").textContent()).toBe("Version 1");
+      await oldest.getByRole("link").click();
+      await page.waitForURL(/\?rev=\d+$/);
+      await page.getByRole("heading", { name: "What version 1 changed" }).waitFor();
+      expect(await page.getByRole("region", { name: "What version 1 changed" }).textContent()).toContain(FIRST.body);
+      await page.getByRole("button", { name: "Restore version 1" }).click();
+      const made = before + 1;
+      await status(`Version 1 restored (saved as version ${made}).`);
+      expect(await versions.count()).toBe(before + 1);
+      expect(await versions.first().textContent()).toMatch(new RegExp(`^Version ${made} \\(current\\)`));
+      // The new version's change: back to the first wording.
+      await page.getByRole("heading", { name: `What version ${made} changed` }).waitFor();
+      const changes = page.getByRole("region", { name: `What version ${made} changed` });
+      expect(await changes.locator("ins").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("first")]));
+      expect(await changes.locator("del").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("third")]));
+      // Versions 2… are all still listed: nothing was rewritten.
+      expect(await versions.getByRole("link").allTextContents()).toEqual(
+        Array.from({ length: made }, (_, i) => `Version ${made - i}${i === 0 ? " (current)" : ""}`),
+      );
+
+      // The public post, on both instances, shows the first wording; the third wording's address leads to it.
+      for (const url of [one, two]) {
+        await expect
+          .poll(
+            async () => {
+              const r = await v.goto(`${url}/post/${slugOf(FIRST.title)}`);
+              return r?.status() === 200 ? await v.locator("h1").textContent() : r?.status();
+            },
+            { timeout: 5000 },
+          )
+          .toBe(FIRST.title);
+        expect(await v.locator("main").textContent()).toContain(FIRST.body);
+        await v.goto(`${url}/post/${slugOf(THIRD.title)}`);
+        expect(new URL(v.url()).pathname).toBe(`/post/${slugOf(FIRST.title)}`);
+        await v.goto(`${url}/insights`);
+        const list = await v.locator("main").textContent();
+        expect(list).toContain(FIRST.title);
+        expect(list).not.toContain("third wording");
+      }
+      await visitor.close();
+    },
+  );
 });

@@ -47,7 +47,9 @@ describe("editorial workflow", () => {
     await page.getByRole("textbox", { name: /Article body/ }).click();
     await page.keyboard.type("Not for the public yet.");
     await page.getByLabel("Draft", { exact: true }).check();
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#3a6f8f" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#3a6f8f" } })
+      .jpeg()
+      .toBuffer();
     await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg });
     await page.getByTestId("file-size").waitFor();
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();

@@ -69,11 +69,23 @@ describe("the enquiry form with JavaScript off", () => {
       order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || ""));
       await page.keyboard.press("Tab");
     }
-    expect(order).toEqual(["enquiry-name", "enquiry-email", "enquiry-phone", "enquiry-practice_area", "enquiry-message", "enquiry-consent", "privacy notice", "Send"]);
+    expect(order).toEqual([
+      "enquiry-name",
+      "enquiry-email",
+      "enquiry-phone",
+      "enquiry-practice_area",
+      "enquiry-message",
+      "enquiry-consent",
+      "privacy notice",
+      "Send",
+    ]);
   });
 
   it("answers an empty form with a message under each field (400), nothing lost", async () => {
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Send" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Send" }).click(),
+    ]);
     expect(response.status()).toBe(400);
     expect(response.headers()["cache-control"]).toBe("private, no-store");
     await page.waitForLoadState();
@@ -109,7 +121,10 @@ describe("the enquiry form with JavaScript off", () => {
     expect(await page.getByRole("textbox", { name: /^Name/ }).inputValue()).toBe(NOJS_NAME);
     expect(await page.getByRole("textbox", { name: /^E-mail/ }).inputValue()).toBe(`sender${stamp}@example.com`);
     await page.waitForTimeout(ANSWER_WAIT_MS);
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Send" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Send" }).click(),
+    ]);
     expect(response.status()).toBe(200);
     await page.getByRole("heading", { name: "Enquiry sent" }).waitFor();
     expect(await page.getByRole("status").textContent()).toContain("Thank you. Your enquiry has been sent.");
@@ -180,7 +195,10 @@ describe("the Enquiries screens", () => {
 
   it("lists the enquiries sent above, newest first, from the dashboard's card", async () => {
     await ready();
-    await page.getByRole("main").getByRole("link", { name: /^Enquiries/ }).click(); // the card (the navigation has a link too)
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^Enquiries/ })
+      .click(); // the card (the navigation has a link too)
     await page.waitForURL(`${base}/dashboard/enquiries`);
     await ready();
     const list = page.getByRole("list", { name: "Enquiries" });

@@ -9,7 +9,23 @@ import { sharedServerUrl } from "./support";
 const segment = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
-  fc.constantFrom("..", ".", "%", "%00", "%2e%2e", "%ZZ", "😀", "a".repeat(3000), "<script>", "' OR 1=1 --", "null", "undefined", "-1", "1e309", "NaN"),
+  fc.constantFrom(
+    "..",
+    ".",
+    "%",
+    "%00",
+    "%2e%2e",
+    "%ZZ",
+    "😀",
+    "a".repeat(3000),
+    "<script>",
+    "' OR 1=1 --",
+    "null",
+    "undefined",
+    "-1",
+    "1e309",
+    "NaN",
+  ),
 );
 const queryValue = fc.oneof(
   fc.string({ maxLength: 30 }),
@@ -22,14 +38,16 @@ const publicPath = fc.oneof(
   segment.map((s) => `/lawyer/${encodeURIComponent(s)}/vcard`),
   segment.map((s) => `/${encodeURIComponent(s)}`),
   fc.tuple(queryValue, queryValue).map(([c, p]) => `/insights?category=${encodeURIComponent(c)}&page=${encodeURIComponent(p)}`),
-  fc.tuple(fc.constantFrom("insurance", "construction", "cyber"), queryValue, queryValue).map(
-    ([area, tab, page]) => `/${area}?tab=${encodeURIComponent(tab)}&page=${encodeURIComponent(page)}`,
-  ),
-  fc.tuple(segment, queryValue).map(([k, v]) => `/insights?${encodeURIComponent(k)}=${encodeURIComponent(v)}&page=${encodeURIComponent(v)}`),
+  fc
+    .tuple(fc.constantFrom("insurance", "construction", "cyber"), queryValue, queryValue)
+    .map(([area, tab, page]) => `/${area}?tab=${encodeURIComponent(tab)}&page=${encodeURIComponent(page)}`),
+  fc
+    .tuple(segment, queryValue)
+    .map(([k, v]) => `/insights?${encodeURIComponent(k)}=${encodeURIComponent(v)}&page=${encodeURIComponent(v)}`),
   fc.tuple(segment, queryValue).map(([k, v]) => `/contact?${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
-  fc.tuple(fc.oneof(segment, queryValue), queryValue, queryValue).map(
-    ([q, kind, page]) => `/search?q=${encodeURIComponent(q)}&kind=${encodeURIComponent(kind)}&page=${encodeURIComponent(page)}`,
-  ),
+  fc
+    .tuple(fc.oneof(segment, queryValue), queryValue, queryValue)
+    .map(([q, kind, page]) => `/search?q=${encodeURIComponent(q)}&kind=${encodeURIComponent(kind)}&page=${encodeURIComponent(page)}`),
   fc.constantFrom(
     "/search",
     "/search?q=",
@@ -44,11 +62,34 @@ const publicPath = fc.oneof(
     "/search?q=insurance&page=99999999999",
     "/search.data?q=insurance",
   ),
-  fc.constantFrom("/insights?page=1&page=2", "/insights?category[]=x", "/team.data", "/nope.data", "/lawyer/%E0%A4%A", "/post/%", "/%c0%af", "/contact", "/contact.data", "/privacy", "/contact/x"),
+  fc.constantFrom(
+    "/insights?page=1&page=2",
+    "/insights?category[]=x",
+    "/team.data",
+    "/nope.data",
+    "/lawyer/%E0%A4%A",
+    "/post/%",
+    "/%c0%af",
+    "/contact",
+    "/contact.data",
+    "/privacy",
+    "/contact/x",
+  ),
 );
 
 /** Bodies posted to the enquiry form: odd, oversized, repeated and missing fields, wrong types. */
-const formField = fc.constantFrom("name", "email", "phone", "practice_area", "message", "consent", "reference_code", "form_token", "__proto__", "x");
+const formField = fc.constantFrom(
+  "name",
+  "email",
+  "phone",
+  "practice_area",
+  "message",
+  "consent",
+  "reference_code",
+  "form_token",
+  "__proto__",
+  "x",
+);
 const contactPost = fc.record({
   fields: fc.array(fc.tuple(formField, fc.oneof(segment, queryValue)), { maxLength: 10 }),
   type: fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data; boundary=zzz", "text/plain", "application/json", ""),
@@ -63,7 +104,12 @@ describe("public routes under malformed input", () => {
         for (const [k, v] of fields) params.append(k, v);
         const body = raw ? fields.map(([k, v]) => `${k}=${v}`).join("&") : params.toString();
         const url = new URL(sharedServerUrl());
-        const res = await fetch(`${url.origin}/contact`, { method: "POST", body, headers: { origin: url.origin, ...(type ? { "content-type": type } : {}) }, redirect: "manual" });
+        const res = await fetch(`${url.origin}/contact`, {
+          method: "POST",
+          body,
+          headers: { origin: url.origin, ...(type ? { "content-type": type } : {}) },
+          redirect: "manual",
+        });
         await res.arrayBuffer();
         expect(res.status, `${type} ${body.slice(0, 200)}`).toBeLessThan(500);
       }),

@@ -107,7 +107,11 @@ async function rawExchange(url: string, request: string): Promise<{ status: stri
   const all = Buffer.concat(chunks);
   const end = all.indexOf("\r\n\r\n");
   const [status, ...lines] = all.subarray(0, end).toString("latin1").split("\r\n");
-  return { status: status!, headers: lines.map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2)]), bodyLength: all.length - end - 4 };
+  return {
+    status: status,
+    headers: lines.map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2)]),
+    bodyLength: all.length - end - 4,
+  };
 }
 
 describe("a cache hit's head (app/.server/response-head.ts)", () => {
@@ -115,9 +119,13 @@ describe("a cache hit's head (app/.server/response-head.ts)", () => {
     for (const page of ["/team", "/insights", "/cyber"]) {
       await (await fetch(server.url + page)).arrayBuffer(); // cached
       // Kept alive (the prepared head), then the same page on a connection the server closes (writeHead).
-      const kept = await rawExchange(server.url, `GET ${page} HTTP/1.1\r\nHost: localhost\r\n\r\nGET ${page} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      const kept = await rawExchange(
+        server.url,
+        `GET ${page} HTTP/1.1\r\nHost: localhost\r\n\r\nGET ${page} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      );
       const closed = await rawExchange(server.url, `GET ${page} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-      const comparable = (headers: [string, string][]) => headers.filter(([name]) => !/^(date|connection|keep-alive|x-request-id|x-accel-expires)$/i.test(name));
+      const comparable = (headers: [string, string][]) =>
+        headers.filter(([name]) => !/^(date|connection|keep-alive|x-request-id|x-accel-expires)$/i.test(name));
       const keptHead = kept.headers.slice(0, kept.headers.findIndex(([name]) => name === "Keep-Alive") + 1);
       expect(kept.status).toBe("HTTP/1.1 200 OK");
       expect(keptHead.map(([name]) => name).slice(-5)).toEqual(["X-Accel-Expires", "X-Request-Id", "Date", "Connection", "Keep-Alive"]);

@@ -48,8 +48,13 @@ function site(ctx: { skip: (note?: string) => void }): Cluster {
 
 /** Headers of a form post sent straight to an instance as the proxy would forward it (the site's address). */
 const asThroughProxy = (c: Cluster) => ({ origin: c.url, "x-forwarded-host": new URL(c.url).host });
-const html = async (response: Response) => ({ status: response.status, cache: response.headers.get("x-proxy-cache"), body: await response.text() });
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+const html = async (response: Response) => ({
+  status: response.status,
+  cache: response.headers.get("x-proxy-cache"),
+  body: await response.text(),
+});
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 
 describe("several instances behind the reference nginx", () => {
   it("the proxy caches public pages, never the sign-in page, the dashboard or anything with a cookie", async (ctx) => {
@@ -58,7 +63,13 @@ describe("several instances behind the reference nginx", () => {
     for (let i = 0; i < 5; i++) statuses.push((await html(await fetch(`${c.url}/team`))).cache);
     expect(statuses).toContain("HIT");
     // One cached copy per encoding: each visitor gets the encoding its browser accepts, from the cache.
-    for (const [accept, encoding] of [["gzip, deflate, br, zstd", "br"], ["gzip, deflate", "gzip"], ["identity", null], ["", null], ["br;q=1.0, gzip;q=0.8", "br"]] as const) {
+    for (const [accept, encoding] of [
+      ["gzip, deflate, br, zstd", "br"],
+      ["gzip, deflate", "gzip"],
+      ["identity", null],
+      ["", null],
+      ["br;q=1.0, gzip;q=0.8", "br"],
+    ] as const) {
       for (let i = 0; i < 3; i++) {
         const r = await fetch(`${c.url}/insights`, { headers: { "accept-encoding": accept } });
         expect(r.headers.get("content-encoding"), accept).toBe(encoding);
@@ -102,9 +113,9 @@ describe("several instances behind the reference nginx", () => {
         body: new URLSearchParams({ email: "limits@example.com", password: "wrong-password-here" }),
       }).then(html);
     const [a, b] = c.instances;
-    for (const instance of [a!, b!, a!, b!, a!]) expect((await tryWrong(instance.url)).body).not.toContain(escapeHtml(LOCKED_MESSAGE));
+    for (const instance of [a, b, a, b, a]) expect((await tryWrong(instance.url)).body).not.toContain(escapeHtml(LOCKED_MESSAGE));
     // The sixth attempt, on either instance, is refused: the five failures were counted together.
-    const sixth = await tryWrong(b!.url);
+    const sixth = await tryWrong(b.url);
     expect(sixth.status).toBe(429);
     expect(sixth.body).toContain(escapeHtml(LOCKED_MESSAGE));
   });
@@ -112,7 +123,7 @@ describe("several instances behind the reference nginx", () => {
   it("a staff save through one instance shows through the proxy and on every instance", async (ctx) => {
     const c = site(ctx);
     const marker = `Opens ${Date.now().toString(36)}`;
-    const saved = await fetch(`${c.instances[0]!.url}/dashboard/hours/edit`, {
+    const saved = await fetch(`${c.instances[0].url}/dashboard/hours/edit`, {
       method: "POST",
       redirect: "manual",
       headers: { ...asThroughProxy(c), "content-type": "application/x-www-form-urlencoded", cookie },
@@ -147,7 +158,7 @@ describe("several instances behind the reference nginx", () => {
     let running = true;
     const worker = async (n: number) => {
       for (let i = n; running; i++) {
-        const target = targets[i % targets.length]!;
+        const target = targets[i % targets.length];
         try {
           const r = await fetch(`${c.url}${target.path}`, { headers: target.headers, redirect: "manual" });
           await r.arrayBuffer();
@@ -163,16 +174,31 @@ describe("several instances behind the reference nginx", () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     await sleep(1500);
-    const victim = c.instances[1]!;
+    const victim = c.instances[1];
     expect(await victim.stop("SIGKILL")).toBeNull();
     const atKill = requests;
     // A picture uploaded through the proxy while one instance is down.
-    const photo = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#7a4b2c" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#7a4b2c" } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
-    for (const [k, v] of Object.entries({ full_name: "Uploaded During Load", title: "Associate", email: "udl@example.com", extension: "311", mobile: "", desc: "Bio" })) form.append(k, v);
+    for (const [k, v] of Object.entries({
+      full_name: "Uploaded During Load",
+      title: "Associate",
+      email: "udl@example.com",
+      extension: "311",
+      mobile: "",
+      desc: "Bio",
+    }))
+      form.append(k, v);
     form.append("AOP", "cyber");
     form.append("photo", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "portrait.jpg");
-    const upload = await fetch(`${c.url}/dashboard/lawyers/new`, { method: "POST", body: form, redirect: "manual", headers: { cookie, origin: c.url } });
+    const upload = await fetch(`${c.url}/dashboard/lawyers/new`, {
+      method: "POST",
+      body: form,
+      redirect: "manual",
+      headers: { cookie, origin: c.url },
+    });
     expect(upload.status).toBe(302);
     await sleep(1000);
     await c.restart(1);
@@ -186,15 +212,15 @@ describe("several instances behind the reference nginx", () => {
 
     const [row] = await c.query<{ img: string }>("select img from team where full_name = $1", ["Uploaded During Load"]);
     expect(row?.img).toMatch(/\.jpg$/);
-    const stem = row!.img.replace(/\.jpg$/, "");
-    for (const key of [`team/${row!.img}`, `team/${stem}-640.webp`, `team/${stem}-320.avif`]) {
+    const stem = row.img.replace(/\.jpg$/, "");
+    for (const key of [`team/${row.img}`, `team/${stem}-640.webp`, `team/${stem}-320.avif`]) {
       const bodies: Buffer[] = [];
       for (const base of [...c.instances.map((i) => i.url), c.url]) {
         const r = await fetch(`${base}/images/${key}`);
         expect(r.status, `${base}/images/${key}`).toBe(200);
         bodies.push(Buffer.from(await r.arrayBuffer()));
       }
-      expect(bodies.every((b) => b.length > 100 && b.equals(bodies[0]!))).toBe(true);
+      expect(bodies.every((b) => b.length > 100 && b.equals(bodies[0]))).toBe(true);
     }
   });
 
@@ -207,9 +233,12 @@ describe("several instances behind the reference nginx", () => {
       const src = new RegExp(`src="(${base}/team/[a-z0-9-]+\\.jpg)"`).exec(page)?.[1];
       expect(src).toBeDefined();
       expect(page).not.toMatch(/(src|srcSet|srcset)="\/images\//);
-      const srcsets = [...page.matchAll(/srcSet="([^"]+)"/gi)].map((m) => m[1]!).filter((s) => s.startsWith(base));
+      const srcsets = [...page.matchAll(/srcSet="([^"]+)"/gi)].map((m) => m[1]).filter((s) => s.startsWith(base));
       expect(srcsets.some((s) => s.includes(".avif"))).toBe(true);
-      const avif = srcsets.find((s) => s.includes(".avif"))!.split(", ").map((entry) => entry.split(" ")[0]!);
+      const avif = srcsets
+        .find((s) => s.includes(".avif"))!
+        .split(", ")
+        .map((entry) => entry.split(" ")[0]);
       const original = await fetch(src!);
       expect(original.status).toBe(200);
       expect(original.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -238,16 +267,27 @@ describe("several instances behind the reference nginx", () => {
     }
     // A picture the proxy keeps is still served; one it does not is a 503 "try again", not a 404.
     expect((await fetch(`${c.url}${picture}`)).status).toBe(200);
-    expect((await fetch(`${c.instances[0]!.url}${picture}`)).status).toBe(503);
+    expect((await fetch(`${c.instances[0].url}${picture}`)).status).toBe(503);
 
-    const photo = await sharp({ create: { width: 200, height: 250, channels: 3, background: "#2c4b7a" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 200, height: 250, channels: 3, background: "#2c4b7a" } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
-    for (const [k, v] of Object.entries({ full_name: "Bucket Down Person", title: "Counsel", email: "bdp@example.com", extension: "312", mobile: "", desc: "Typed while the bucket was gone" })) {
+    for (const [k, v] of Object.entries({
+      full_name: "Bucket Down Person",
+      title: "Counsel",
+      email: "bdp@example.com",
+      extension: "312",
+      mobile: "",
+      desc: "Typed while the bucket was gone",
+    })) {
       form.append(k, v);
     }
     form.append("AOP", "insurance");
     form.append("photo", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "portrait.jpg");
-    const answer = await html(await fetch(`${c.url}/dashboard/lawyers/new`, { method: "POST", body: form, redirect: "manual", headers: { cookie, origin: c.url } }));
+    const answer = await html(
+      await fetch(`${c.url}/dashboard/lawyers/new`, { method: "POST", body: form, redirect: "manual", headers: { cookie, origin: c.url } }),
+    );
     expect(answer.status).toBe(503);
     expect(answer.body).toContain(escapeHtml(MSG.pictureStoreDown));
     expect(answer.body).toContain("Bucket Down Person");

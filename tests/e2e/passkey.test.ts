@@ -25,7 +25,14 @@ beforeAll(async () => {
   cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   ({ authenticatorId } = (await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   })) as { authenticatorId: string });
 });
 afterAll(async () => {
@@ -94,4 +101,3 @@ describe("passkeys", () => {
     expect(page.url()).toBe(`${base}/admin`);
   });
 });
-

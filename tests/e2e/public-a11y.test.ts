@@ -21,7 +21,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-
 /** The findings of the three checkers, by state; {} when clean. */
 async function check(page: Page, label: string, found: Record<string, Finding[]>) {
   const findings = await runA11yCheckers(page);

@@ -35,7 +35,6 @@ export const PUBLIC_PAGES = [
   "/post/No-Such-Article",
 ];
 
-
 /** A page that records console errors, page errors and every script it loads. */
 export async function trackedPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
   const { context, page } = await newPage(browser, { viewport: DESKTOP, ...options });

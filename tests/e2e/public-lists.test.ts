@@ -52,16 +52,25 @@ describe("/insights", () => {
     await page.goto(base + "/insights?page=2");
     await enhanced(page);
     expect(await filterBar(page).getByRole("link", { name: "all articles" }).getAttribute("aria-current")).toBe("page");
-    expect(await filterBar(page).getByRole("link").allTextContents()).toEqual(["all articles", "insurance", "construction", "cyber", "news", "events"]);
+    expect(await filterBar(page).getByRole("link").allTextContents()).toEqual([
+      "all articles",
+      "insurance",
+      "construction",
+      "cyber",
+      "news",
+      "events",
+    ]);
     expect(await filterBar(page).getByRole("link", { name: "cyber" }).getAttribute("href")).toBe("/insights?category=cyber");
     await filterBar(page).getByRole("link", { name: "cyber" }).click();
     await page.waitForURL(/\/insights\?category=cyber$/);
-    await expect.poll(() => titles(page)).toEqual([
-      "Firm Expands Cyber Incident Response Team",
-      "Ransomware Payments: Five Questions to Ask Before You Pay",
-      "Business E-mail Compromise: The First 48 Hours",
-      "Tabletop Exercises That Actually Prepare Your Team",
-    ]);
+    await expect
+      .poll(() => titles(page))
+      .toEqual([
+        "Firm Expands Cyber Incident Response Team",
+        "Ransomware Payments: Five Questions to Ask Before You Pay",
+        "Business E-mail Compromise: The First 48 Hours",
+        "Tabletop Exercises That Actually Prepare Your Team",
+      ]);
     expect(await filterBar(page).getByRole("link", { name: "cyber" }).getAttribute("aria-current")).toBe("page");
     expect(await filterBar(page).getByRole("link", { name: "all articles" }).getAttribute("aria-current")).toBeNull();
     // One page only: no page buttons.
@@ -72,13 +81,15 @@ describe("/insights", () => {
     // News uses the news flag, across categories.
     await filterBar(page).getByRole("link", { name: "news" }).click();
     await page.waitForURL(/category=news$/);
-    await expect.poll(() => titles(page)).toEqual([
-      "Firm Expands Cyber Incident Response Team",
-      "Court of Appeal Clarifies Occupiers' Duty in Winter Slip Claims",
-      "Annual Insurance Defence Seminar: Registration Open",
-      "Partner Sofia Marchetti Named to Construction Law Section Executive",
-      "Firm Welcomes Two New Associates",
-    ]);
+    await expect
+      .poll(() => titles(page))
+      .toEqual([
+        "Firm Expands Cyber Incident Response Team",
+        "Court of Appeal Clarifies Occupiers' Duty in Winter Slip Claims",
+        "Annual Insurance Defence Seminar: Registration Open",
+        "Partner Sofia Marchetti Named to Construction Law Section Executive",
+        "Firm Welcomes Two New Associates",
+      ]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -101,7 +112,15 @@ describe("/insights", () => {
   });
 
   it("falls back safely on invalid parameters (never a 500)", async () => {
-    for (const query of ["?category=nonsense", "?page=-1", "?page=abc", "?page=99999", "?category=CYBER&page=2", "?category=%00&page=1e9", "?page=" + "9".repeat(40)]) {
+    for (const query of [
+      "?category=nonsense",
+      "?page=-1",
+      "?page=abc",
+      "?page=99999",
+      "?category=CYBER&page=2",
+      "?category=%00&page=1e9",
+      "?page=" + "9".repeat(40),
+    ]) {
       const res = await fetch(`${base}/insights${query}`);
       expect(res.status, query).toBe(200);
       const html = await res.text();
@@ -137,13 +156,15 @@ describe("practice pages", () => {
     expect(await page.locator("main ul[data-layout] h3").allTextContents()).toEqual(names);
     await tabs(page).getByRole("link", { name: "Insights" }).click();
     await page.waitForURL(/\/insurance\?tab=insights$/);
-    await expect.poll(() => titles(page)).toEqual([
-      "Court of Appeal Clarifies Occupiers' Duty in Winter Slip Claims",
-      "Subrogation After a Condominium Water Loss",
-      "Accident Benefits: Catastrophic Impairment Update",
-      "Firm Welcomes Two New Associates",
-      "Fraud Indicators in Staged Collision Claims",
-    ]);
+    await expect
+      .poll(() => titles(page))
+      .toEqual([
+        "Court of Appeal Clarifies Occupiers' Duty in Winter Slip Claims",
+        "Subrogation After a Condominium Water Loss",
+        "Accident Benefits: Catastrophic Impairment Update",
+        "Firm Welcomes Two New Associates",
+        "Fraud Indicators in Staged Collision Claims",
+      ]);
     await tabs(page).getByRole("link", { name: "Overview" }).click();
     await page.waitForURL(/\/insurance$/);
     expect(errors).toEqual([]);

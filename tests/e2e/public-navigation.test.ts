@@ -104,7 +104,17 @@ describe("hamburger menu at 390 px", () => {
     expect(await button.getAttribute("aria-expanded")).toBe("true");
     expect(await menu.isVisible()).toBe(true);
     const labels = await menu.getByRole("link").allTextContents();
-    expect(labels).toEqual(["about us", "Insurance", "construction", "cyber", "our team", "news & insights", "contact", "Disclaimer", "Copyright"]);
+    expect(labels).toEqual([
+      "about us",
+      "Insurance",
+      "construction",
+      "cyber",
+      "our team",
+      "news & insights",
+      "contact",
+      "Disclaimer",
+      "Copyright",
+    ]);
     await button.click();
     expect(await button.getAttribute("aria-expanded")).toBe("false");
     expect(await menu.isVisible()).toBe(false);
@@ -167,7 +177,17 @@ describe("hamburger menu at 390 px", () => {
     await page.getByRole("link", { name: "Menu" }).click();
     expect(await menu.isVisible()).toBe(true);
     const labels = await menu.getByRole("link").allTextContents();
-    expect(labels).toEqual(["about us", "Insurance", "construction", "cyber", "our team", "news & insights", "contact", "Disclaimer", "Copyright"]);
+    expect(labels).toEqual([
+      "about us",
+      "Insurance",
+      "construction",
+      "cyber",
+      "our team",
+      "news & insights",
+      "contact",
+      "Disclaimer",
+      "Copyright",
+    ]);
     await menu.getByRole("link", { name: "our team" }).click();
     await page.waitForURL(/\/team$/);
     expect(await page.locator("h1").textContent()).toBe("Our Team");
@@ -218,7 +238,14 @@ function scrollTimes(clickAt: number, samples: [number, number][]) {
   const firstMoved = afterClick.find(([, y]) => Math.abs(y - from) >= 1)![0];
   const arrived = afterClick.find(([, y]) => Math.abs(y - to) < 1)![0];
   const positions = new Set(afterClick.map(([, y]) => Math.round(y)));
-  return { from, to, firstMoved: firstMoved - clickAt, arrived: arrived - clickAt, duration: arrived - lastStill, positions: positions.size };
+  return {
+    from,
+    to,
+    firstMoved: firstMoved - clickAt,
+    arrived: arrived - clickAt,
+    duration: arrived - lastStill,
+    positions: positions.size,
+  };
 }
 
 describe("section scrolling", () => {
@@ -368,9 +395,27 @@ describe("loading texts", () => {
   it("shows the spec's text for the page being loaded when it is slow to arrive, then the page", async () => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     const cases = [
-      { from: "/", link: () => mainNav(page).getByRole("link", { name: "our team" }), pattern: /\/team$/, text: "Loading team members...", h1: "Our Team" },
-      { from: "/team", link: () => page.getByRole("link", { name: /Sofia Marchetti/ }), pattern: /\/lawyer\/Sofia-Marchetti$/, text: "Loading...", h1: "Sofia Marchetti" },
-      { from: "/", link: () => mainNav(page).getByRole("link", { name: "news & insights" }), pattern: /\/insights$/, text: "Loading articles...", h1: "News & Insights" },
+      {
+        from: "/",
+        link: () => mainNav(page).getByRole("link", { name: "our team" }),
+        pattern: /\/team$/,
+        text: "Loading team members...",
+        h1: "Our Team",
+      },
+      {
+        from: "/team",
+        link: () => page.getByRole("link", { name: /Sofia Marchetti/ }),
+        pattern: /\/lawyer\/Sofia-Marchetti$/,
+        text: "Loading...",
+        h1: "Sofia Marchetti",
+      },
+      {
+        from: "/",
+        link: () => mainNav(page).getByRole("link", { name: "news & insights" }),
+        pattern: /\/insights$/,
+        text: "Loading articles...",
+        h1: "News & Insights",
+      },
       {
         from: "/insights",
         link: () => page.getByRole("link", { name: "Prompt Payment and Adjudication: Two Years of Decisions" }),
@@ -378,7 +423,13 @@ describe("loading texts", () => {
         text: "Loading article...",
         h1: "Prompt Payment and Adjudication: Two Years of Decisions",
       },
-      { from: "/cyber", link: () => page.getByRole("link", { name: "Team", exact: true }), pattern: /\/cyber\?tab=team$/, text: "Loading team members...", h1: "Cyber Security & Incident Response" },
+      {
+        from: "/cyber",
+        link: () => page.getByRole("link", { name: "Team", exact: true }),
+        pattern: /\/cyber\?tab=team$/,
+        text: "Loading team members...",
+        h1: "Cyber Security & Incident Response",
+      },
     ];
     for (const c of cases) {
       await page.goto(base + c.from);
@@ -394,12 +445,17 @@ describe("loading texts", () => {
       await page.evaluate(() => {
         const region = document.querySelector("[data-loading-status]")!;
         sessionStorage.removeItem("status-seen");
-        new MutationObserver(() => sessionStorage.setItem("status-seen", `${Math.round(performance.now())}:${region.textContent}`)).observe(region, {
-          childList: true,
-          characterData: true,
-          subtree: true,
+        new MutationObserver(() => sessionStorage.setItem("status-seen", `${Math.round(performance.now())}:${region.textContent}`)).observe(
+          region,
+          {
+            childList: true,
+            characterData: true,
+            subtree: true,
+          },
+        );
+        document.addEventListener("click", () => sessionStorage.setItem("clicked-at", String(Math.round(performance.now()))), {
+          capture: true,
         });
-        document.addEventListener("click", () => sessionStorage.setItem("clicked-at", String(Math.round(performance.now()))), { capture: true });
       });
       await c.link().click();
       await page.waitForURL(c.pattern);
@@ -422,7 +478,11 @@ describe("loading texts", () => {
     await enhanced(page);
     await page.evaluate(() => {
       const region = document.querySelector("[data-loading-status]")!;
-      new MutationObserver(() => sessionStorage.setItem("status-seen", region.textContent ?? "")).observe(region, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => sessionStorage.setItem("status-seen", region.textContent ?? "")).observe(region, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     await mainNav(page).getByRole("link", { name: "our team" }).click();
     await page.waitForURL(/\/team$/);

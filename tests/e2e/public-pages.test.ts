@@ -27,16 +27,52 @@ afterAll(async () => {
 });
 
 const ROUTES: { path: string; h1: string | RegExp; texts: (string | RegExp)[] }[] = [
-  { path: "/", h1: "Our reputation is built on results", texts: ["DISCOVER MORE", "SEE ALL", "Firm Expands Cyber Incident Response Team", "Monday to Friday, 9:00 to 5:00"] },
+  {
+    path: "/",
+    h1: "Our reputation is built on results",
+    texts: ["DISCOVER MORE", "SEE ALL", "Firm Expands Cyber Incident Response Team", "Monday to Friday, 9:00 to 5:00"],
+  },
   { path: "/team", h1: "Our Team", texts: ["Eleanor Whitcombe", "Managing Partner", "Our lawyers and staff combine courtroom experience"] },
-  { path: "/lawyer/Eleanor-Whitcombe", h1: "Eleanor Whitcombe", texts: ["Managing Partner", "416-555-0142 ext. 101", "416-555-0190", "ewhitcombe@harrowkline.example", "Dana Ruiz", "Coverage issues", "DOWNLOAD VCARD"] },
-  { path: "/insights", h1: "News & Insights", texts: ["all articles", "Decisions, developments and events", "Firm Expands Cyber Incident Response Team"] },
-  { path: "/post/Ransomware-Payments-Five-Questions-to-Ask-Before-You-Pay", h1: "Ransomware Payments: Five Questions to Ask Before You Pay", texts: ["Cyber", "Who is the threat actor?"] },
-  { path: "/insurance", h1: "Insurance Defence", texts: ["Overview", "How can we help?", "CONTACT", "Defending insurers and their insureds with rigour"] },
+  {
+    path: "/lawyer/Eleanor-Whitcombe",
+    h1: "Eleanor Whitcombe",
+    texts: [
+      "Managing Partner",
+      "416-555-0142 ext. 101",
+      "416-555-0190",
+      "ewhitcombe@harrowkline.example",
+      "Dana Ruiz",
+      "Coverage issues",
+      "DOWNLOAD VCARD",
+    ],
+  },
+  {
+    path: "/insights",
+    h1: "News & Insights",
+    texts: ["all articles", "Decisions, developments and events", "Firm Expands Cyber Incident Response Team"],
+  },
+  {
+    path: "/post/Ransomware-Payments-Five-Questions-to-Ask-Before-You-Pay",
+    h1: "Ransomware Payments: Five Questions to Ask Before You Pay",
+    texts: ["Cyber", "Who is the threat actor?"],
+  },
+  {
+    path: "/insurance",
+    h1: "Insurance Defence",
+    texts: ["Overview", "How can we help?", "CONTACT", "Defending insurers and their insureds with rigour"],
+  },
   { path: "/construction", h1: "Construction Disputes", texts: ["How can we help?", "Resolving construction disputes"] },
-  { path: "/cyber", h1: "Cyber Security & Incident Response", texts: ["Safeguarding your interests with swift action and solid defence.", "How can we help?"] },
+  {
+    path: "/cyber",
+    h1: "Cyber Security & Incident Response",
+    texts: ["Safeguarding your interests with swift action and solid defence.", "How can we help?"],
+  },
   { path: "/disclaimer", h1: "Disclaimer", texts: ["not legal advice", "lawyer-client relationship"] },
-  { path: "/accessibility", h1: "Accessibility", texts: ["Accessibility for Ontarians with Disabilities Act", "Morgan Ellery", "Priya Castellano", "2025 to 2029"] },
+  {
+    path: "/accessibility",
+    h1: "Accessibility",
+    texts: ["Accessibility for Ontarians with Disabilities Act", "Morgan Ellery", "Priya Castellano", "2025 to 2029"],
+  },
   { path: "/copyright", h1: "Copyright", texts: [`© ${new Date().getFullYear()} Harrow Kline LLP. All Rights Reserved.`] },
 ];
 
@@ -47,7 +83,10 @@ describe("every public route", () => {
       const res = await fetch(base + route.path);
       expect(res.status, route.path).toBe(200);
       const html = await res.text();
-      const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, "").replace(/&amp;/g, "&");
+      const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/
+        .exec(html)?.[1]
+        ?.replace(/<[^>]+>/g, "")
+        .replace(/&amp;/g, "&");
       expect(h1, route.path).toBe(route.h1);
       const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
       expect(title, route.path).toBeTruthy();
@@ -98,9 +137,9 @@ describe("every public route", () => {
       expect(html, route.path).not.toContain("__reactRouter");
       const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)];
       expect(scripts.length, route.path).toBe(1);
-      expect(scripts[0]![0], route.path).toMatch(/type="module"/);
-      expect(scripts[0]![0], route.path).toMatch(/fetchPriority="low"/);
-      enhance.add(scripts[0]![1]!);
+      expect(scripts[0][0], route.path).toMatch(/type="module"/);
+      expect(scripts[0][0], route.path).toMatch(/fetchPriority="low"/);
+      enhance.add(scripts[0][1]);
       // The Speculation Rules, inline (allowed by the page's CSP hash).
       expect(html, route.path).toContain('<script type="speculationrules">');
       // The stylesheet inline (no round trip before the first paint); the fonts preloaded at their normal priority.
@@ -124,7 +163,17 @@ describe("every public route", () => {
     // (app/public.css): a class with a rule in the dashboard's stylesheet must have one here too.
     const dashboardStylesheet = await dashboardCss();
     const pages: [string, string][] = [];
-    for (const path of [...ROUTES.map((r) => r.path), "/contact", "/privacy", "/search", "/search?q=cyber", "/search?q=zzzz", "/insights?category=cyber", "/insights?page=2", "/no-such-page"]) {
+    for (const path of [
+      ...ROUTES.map((r) => r.path),
+      "/contact",
+      "/privacy",
+      "/search",
+      "/search?q=cyber",
+      "/search?q=zzzz",
+      "/insights?category=cyber",
+      "/insights?page=2",
+      "/no-such-page",
+    ]) {
       pages.push([path, await (await fetch(base + path)).text()]);
     }
     // The enquiry form answered with errors (JavaScript off: the server's 400 page).
@@ -140,7 +189,7 @@ describe("every public route", () => {
       const inline = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
       expect(inline.length, path).toBeGreaterThan(10_000);
       for (const [, list] of html.matchAll(/\bclass="([^"]*)"/g)) {
-        for (const name of list!.split(/\s+/).filter(Boolean)) {
+        for (const name of list.split(/\s+/).filter(Boolean)) {
           if (checked.has(name)) continue;
           checked.add(name);
           const selector = "." + name.replace(/[^a-zA-Z0-9_-]/g, (c) => "\\" + c);
@@ -175,7 +224,9 @@ describe("the home page", () => {
     expect(await map.count()).toBe(1);
     expect(await map.getAttribute("loading")).toBe("lazy");
     expect(await map.getAttribute("title")).toMatch(/Map of Harrow Kline LLP/);
-    expect(await map.getAttribute("src")).toBe(`https://www.google.com/maps?q=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}&output=embed`);
+    expect(await map.getAttribute("src")).toBe(
+      `https://www.google.com/maps?q=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}&output=embed`,
+    );
     await context.close();
   });
 
@@ -227,7 +278,9 @@ describe("the home page", () => {
     const photo = page.locator("main img").first();
     expect(await photo.getAttribute("fetchpriority")).toBe("high");
     expect(await photo.getAttribute("alt")).toBe("Portrait of Eleanor Whitcombe");
-    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.currentSrc)).toMatch(/-(320|640)\.avif$/);
+    await expect
+      .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.currentSrc))
+      .toMatch(/-(320|640)\.avif$/);
     // Preloaded from the head with high priority, in the format it is shown in.
     const preload = page.locator('head link[rel="preload"][as="image"][imagesrcset*=".avif"]');
     expect(await preload.count()).toBe(1);

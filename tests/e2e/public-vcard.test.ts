@@ -48,13 +48,16 @@ describe("vCard", () => {
   });
 
   it("gives Apple mobile devices the same card, as text/vcard (Safari opens it into Contacts)", async () => {
-    const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+    const iphone =
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
     const [apple, other] = await Promise.all(
-      [iphone, "Mozilla/5.0 (Windows NT 10.0; Win64; x64)"].map((ua) => fetch(`${base}/lawyer/Eleanor-Whitcombe/vcard`, { headers: { "user-agent": ua } })),
+      [iphone, "Mozilla/5.0 (Windows NT 10.0; Win64; x64)"].map((ua) =>
+        fetch(`${base}/lawyer/Eleanor-Whitcombe/vcard`, { headers: { "user-agent": ua } }),
+      ),
     );
-    expect(apple!.status).toBe(200);
-    expect(apple!.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
-    expect(await apple!.text()).toBe(await other!.text());
+    expect(apple.status).toBe(200);
+    expect(apple.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
+    expect(await apple.text()).toBe(await other.text());
   });
 
   it("escapes the apostrophe-free but comma-bearing address and leaves no photo for a member without one", async () => {
@@ -75,7 +78,7 @@ describe("vCard", () => {
       const [download] = await Promise.all([page.waitForEvent("download"), buttons.nth(i).click()]);
       expect(download.suggestedFilename()).toBe("Sofia-Marchetti.vcf");
       const file = await download.path();
-      const text = fs.readFileSync(file!, "utf8");
+      const text = fs.readFileSync(file, "utf8");
       expect(text).toContain("FN:Sofia Marchetti\r\n");
       expect(text).toContain("TEL;TYPE=WORK,VOICE:+1 416-555-0142 ext. 103\r\n");
     }
@@ -87,9 +90,12 @@ describe("vCard", () => {
   it("downloads without JavaScript too", async () => {
     const { context, page } = await trackedPage(browser, { acceptDownloads: true, javaScriptEnabled: false });
     await page.goto(`${base}/lawyer/Rajiv-Menon`);
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "DOWNLOAD VCARD" }).first().click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "DOWNLOAD VCARD" }).first().click(),
+    ]);
     expect(download.suggestedFilename()).toBe("Rajiv-Menon.vcf");
-    expect(fs.readFileSync((await download.path())!, "utf8")).toContain("FN:Rajiv Menon\r\n");
+    expect(fs.readFileSync(await download.path(), "utf8")).toContain("FN:Rajiv Menon\r\n");
     expect(page.url()).toBe(`${base}/lawyer/Rajiv-Menon`);
     await context.close();
   });

@@ -49,7 +49,9 @@ const pgUnavailable = await postgresAnswers();
 let JPEG: Buffer;
 beforeAll(async () => {
   requireBuild();
-  JPEG = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#345" } }).jpeg({ quality: 90 }).toBuffer();
+  JPEG = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#345" } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 });
 
 async function signInOverHttp(url: string): Promise<string> {
@@ -61,7 +63,10 @@ async function signInOverHttp(url: string): Promise<string> {
   });
   await res.arrayBuffer();
   if (res.status !== 302) throw new Error(`sign-in answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (!cookie) throw new Error("sign-in set no cookie");
   return cookie;
 }
@@ -94,15 +99,28 @@ async function saveStreamAndKill(server: RunningServer, cookie: string, roundNo:
       const name = `Crash Round${roundNo} Member${String(i).padStart(3, "0")}`;
       const withPhoto = i % 3 !== 2;
       const fd = new FormData();
-      const fields = { full_name: name, title: "Associate", email: `crash${roundNo}-${i}@example.com`, extension: String(100 + i), mobile: "", desc: `Created in crash round ${roundNo}.` };
+      const fields = {
+        full_name: name,
+        title: "Associate",
+        email: `crash${roundNo}-${i}@example.com`,
+        extension: String(100 + i),
+        mobile: "",
+        desc: `Created in crash round ${roundNo}.`,
+      };
       for (const [k, v] of Object.entries(fields)) fd.append(k, v);
       fd.append("AOP", "cyber");
       if (withPhoto) fd.append("photo", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), `m${i}.jpg`);
       round.createsSent++;
       try {
-        const res = await fetch(`${url}/dashboard/lawyers/new`, { method: "POST", body: fd, redirect: "manual", headers: { cookie, origin: url } });
+        const res = await fetch(`${url}/dashboard/lawyers/new`, {
+          method: "POST",
+          body: fd,
+          redirect: "manual",
+          headers: { cookie, origin: url },
+        });
         await res.arrayBuffer();
-        if (res.status === 302 && res.headers.get("location") === "/dashboard/lawyers/new") round.created.push({ name, slug: lawyerSlug(name), withPhoto });
+        if (res.status === 302 && res.headers.get("location") === "/dashboard/lawyers/new")
+          round.created.push({ name, slug: lawyerSlug(name), withPhoto });
         else round.unexpected.push(`create ${i}: ${res.status} ${res.headers.get("location")}`);
       } catch {
         return; // the server is gone
@@ -136,7 +154,9 @@ async function saveStreamAndKill(server: RunningServer, cookie: string, roundNo:
     round.killedAfterMs = Date.now() - started;
   };
   await Promise.all([createWorker(), createWorker(), headerWorker(), killer()]);
-  await new Promise<void>((resolve) => (server.process.exitCode !== null || server.process.signalCode ? resolve() : server.process.once("exit", () => resolve())));
+  await new Promise<void>((resolve) =>
+    server.process.exitCode !== null || server.process.signalCode ? resolve() : server.process.once("exit", () => resolve()),
+  );
   return round;
 }
 
@@ -145,15 +165,20 @@ type StoredState = { rows: { slug: string; full_name: string; img: string }[]; f
 async function readStored(options: { dataDir: string } | { url: string }, dataDir: string): Promise<StoredState> {
   const database = await openDatabase(options);
   try {
-    const q = async <T,>(text: string) => {
+    const q = async <T>(text: string) => {
       const r = await database.db.execute(sql.raw(text));
-      return ((r as unknown as { rows?: T[] }).rows ?? (r as unknown as T[])) as T[];
+      return (r as { rows?: T[] }).rows ?? (r as T[]);
     };
     const rows = await q<{ slug: string; full_name: string; img: string }>(`select slug, full_name, img from team order by id`);
     const [h] = await q<{ header_text: string }>(`select header_text from headers where name = 'team'`);
     const folder = path.join(dataDir, "uploads", "team");
     const all = fs.existsSync(folder) ? fs.readdirSync(folder) : [];
-    return { rows, files: all.filter((f) => !f.endsWith(".tmp")), tmpFiles: all.filter((f) => f.endsWith(".tmp")), header: h?.header_text ?? "" };
+    return {
+      rows,
+      files: all.filter((f) => !f.endsWith(".tmp")),
+      tmpFiles: all.filter((f) => f.endsWith(".tmp")),
+      header: h?.header_text ?? "",
+    };
   } finally {
     await database.close();
   }
@@ -197,7 +222,10 @@ function checkStored(state: StoredState, acknowledged: Created[]): { orphans: st
     owners.add(stem);
     expect(files.has(r.img), `row ${r.slug} points at a missing picture ${r.img}`).toBe(true);
     // The widths (…-320.webp etc.) are written with the original: at least one must be there.
-    expect(state.files.some((f) => f.startsWith(`${stem}-`) && f.endsWith(".webp")), `widths of ${r.img}`).toBe(true);
+    expect(
+      state.files.some((f) => f.startsWith(`${stem}-`) && f.endsWith(".webp")),
+      `widths of ${r.img}`,
+    ).toBe(true);
   }
   const orphans = state.files.filter((f) => !owners.has(f.replace(/(-\d{2,5})?\.\w+$/, "")));
   const ackSlugs = new Set(acknowledged.map((m) => m.slug));
@@ -205,62 +233,62 @@ function checkStored(state: StoredState, acknowledged: Created[]): { orphans: st
   return { orphans, extraRows };
 }
 
-function runCrashRounds(kind: "pglite" | "postgres", rounds: number, getOptions: () => { env: Record<string, string>; open: { dataDir: string } | { url: string }; dataDir: string }) {
-  it(
-    `${kind}: ${rounds} rounds of kill -9 during saves lose no acknowledged save and leave nothing half-written`,
-    async () => {
-      const { env, open, dataDir } = getOptions();
-      const allAcked: Created[] = [];
-      const report: string[] = [];
-      for (let r = 1; r <= rounds; r++) {
-        const server = await startServer({ dataDir, env: { BUILD_DIR, SEED_DEMO: "false", LOG_LEVEL: "error", ...env } });
-        const cookie = await signInOverHttp(server.url);
-        const killAfter = 6 + Math.floor(Math.random() * 10);
-        const round = await saveStreamAndKill(server, cookie, r, killAfter);
-        expect(round.unexpected, "every save before the kill was acknowledged").toEqual([]);
-        allAcked.push(...round.created);
+function runCrashRounds(
+  kind: "pglite" | "postgres",
+  rounds: number,
+  getOptions: () => { env: Record<string, string>; open: { dataDir: string } | { url: string }; dataDir: string },
+) {
+  it(`${kind}: ${rounds} rounds of kill -9 during saves lose no acknowledged save and leave nothing half-written`, async () => {
+    const { env, open, dataDir } = getOptions();
+    const allAcked: Created[] = [];
+    const report: string[] = [];
+    for (let r = 1; r <= rounds; r++) {
+      const server = await startServer({ dataDir, env: { BUILD_DIR, SEED_DEMO: "false", LOG_LEVEL: "error", ...env } });
+      const cookie = await signInOverHttp(server.url);
+      const killAfter = 6 + Math.floor(Math.random() * 10);
+      const round = await saveStreamAndKill(server, cookie, r, killAfter);
+      expect(round.unexpected, "every save before the kill was acknowledged").toEqual([]);
+      allAcked.push(...round.created);
 
-        const restarted = await startServer({ dataDir, env: { BUILD_DIR, SEED_DEMO: "false", LOG_LEVEL: "error", ...env } });
-        try {
-          await checkServed(restarted.url, round);
-        } finally {
-          expect(await restarted.stop("SIGTERM")).toBe(0);
-        }
-        const state = await readStored(open, dataDir);
-        const { orphans, extraRows } = checkStored(state, allAcked);
-        const line =
-          `round ${r}: killed after ${round.killedAfterMs} ms; creates sent ${round.createsSent}, acknowledged ${round.created.length} ` +
-          `(in flight, committed but not acknowledged: ${extraRows.length}); header versions sent ${round.headerSent + 1}, last acknowledged ${round.headerAcked}, ` +
-          `stored "${state.header.replace(/^Crash round \d+ header version /, "v")}"; rows ${state.rows.length}, picture files ${state.files.length}, orphan files ${orphans.length}${orphans.length ? ` (${orphans.slice(0, 4).join(", ")})` : ""}, .tmp files ${state.tmpFiles.length}`;
-        report.push(line);
-        console.log(`[crash ${kind}] ${line}`);
-        if (kind === "pglite") {
-          // The restart removed them (start-up sweep: one process holds the embedded database).
-          expect(orphans, `pictures without a row after round ${r}`).toEqual([]);
-        } else {
-          // PostgreSQL: other processes may be saving, so the sweep waits one interval. Only the
-          // creates in flight at the kill (two streams) can have left pictures; two passes remove them.
-          expect(new Set(orphans.map((f) => f.slice(0, 36))).size).toBeLessThanOrEqual(2);
-          const database = await openDatabase(open);
-          setDatabase(database);
-          setStorage(diskStorage(path.join(dataDir, "uploads")));
-          try {
-            const sweeper = createPictureSweeper();
-            await sweeper.sweep();
-            const { removed } = await sweeper.sweep();
-            expect(removed.map((k) => k.slice("team/".length)).sort()).toEqual([...orphans].sort());
-          } finally {
-            setDatabase(undefined);
-            setStorage(undefined);
-            await database.close();
-          }
-          expect(checkStored(await readStored(open, dataDir), allAcked).orphans).toEqual([]);
-        }
+      const restarted = await startServer({ dataDir, env: { BUILD_DIR, SEED_DEMO: "false", LOG_LEVEL: "error", ...env } });
+      try {
+        await checkServed(restarted.url, round);
+      } finally {
+        expect(await restarted.stop("SIGTERM")).toBe(0);
       }
-      console.log(`[crash ${kind}] ${allAcked.length} acknowledged members over ${rounds} rounds, all present`);
-    },
-    600_000,
-  );
+      const state = await readStored(open, dataDir);
+      const { orphans, extraRows } = checkStored(state, allAcked);
+      const line =
+        `round ${r}: killed after ${round.killedAfterMs} ms; creates sent ${round.createsSent}, acknowledged ${round.created.length} ` +
+        `(in flight, committed but not acknowledged: ${extraRows.length}); header versions sent ${round.headerSent + 1}, last acknowledged ${round.headerAcked}, ` +
+        `stored "${state.header.replace(/^Crash round \d+ header version /, "v")}"; rows ${state.rows.length}, picture files ${state.files.length}, orphan files ${orphans.length}${orphans.length ? ` (${orphans.slice(0, 4).join(", ")})` : ""}, .tmp files ${state.tmpFiles.length}`;
+      report.push(line);
+      console.log(`[crash ${kind}] ${line}`);
+      if (kind === "pglite") {
+        // The restart removed them (start-up sweep: one process holds the embedded database).
+        expect(orphans, `pictures without a row after round ${r}`).toEqual([]);
+      } else {
+        // PostgreSQL: other processes may be saving, so the sweep waits one interval. Only the
+        // creates in flight at the kill (two streams) can have left pictures; two passes remove them.
+        expect(new Set(orphans.map((f) => f.slice(0, 36))).size).toBeLessThanOrEqual(2);
+        const database = await openDatabase(open);
+        setDatabase(database);
+        setStorage(diskStorage(path.join(dataDir, "uploads")));
+        try {
+          const sweeper = createPictureSweeper();
+          await sweeper.sweep();
+          const { removed } = await sweeper.sweep();
+          expect(removed.map((k) => k.slice("team/".length)).sort()).toEqual([...orphans].sort());
+        } finally {
+          setDatabase(undefined);
+          setStorage(undefined);
+          await database.close();
+        }
+        expect(checkStored(await readStored(open, dataDir), allAcked).orphans).toEqual([]);
+      }
+    }
+    console.log(`[crash ${kind}] ${allAcked.length} acknowledged members over ${rounds} rounds, all present`);
+  }, 600_000);
 }
 
 describe("crash safety on PGlite (embedded)", () => {
@@ -287,5 +315,9 @@ describe.skipIf(!!pgUnavailable)(`crash safety on PostgreSQL${pgUnavailable ? ` 
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
-  runCrashRounds("postgres", Number(process.env.CRASH_ROUNDS_PG ?? 2), () => ({ env: { DATABASE_URL: url.toString() }, open: { url: url.toString() }, dataDir }));
+  runCrashRounds("postgres", Number(process.env.CRASH_ROUNDS_PG ?? 2), () => ({
+    env: { DATABASE_URL: url.toString() },
+    open: { url: url.toString() },
+    dataDir,
+  }));
 });

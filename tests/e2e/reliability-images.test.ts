@@ -111,7 +111,10 @@ describe("uploaded pictures", () => {
       seen.push(`${p} → ${res.status} ${String(res.headers["content-type"] ?? "")}`);
       expect.soft(res.body.toString("utf8"), `${p} leaked a file`).not.toContain(PACKAGE_JSON);
       expect
-        .soft(res.status, `${p} answered ${res.status}${res.status >= 500 ? " (a server error: the picture route's decoding throws; it should answer 404)" : ""}`)
+        .soft(
+          res.status,
+          `${p} answered ${res.status}${res.status >= 500 ? " (a server error: the picture route's decoding throws; it should answer 404)" : ""}`,
+        )
         .toBe(404);
     }
     console.info(seen.join("\n"));

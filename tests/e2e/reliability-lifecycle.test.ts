@@ -48,12 +48,19 @@ describe("health endpoints and graceful shutdown", () => {
 
     // A mix of pages, most of them rendered (not in the page cache): home, the
     // insights list at many page numbers, lawyers, a missing post (404), the dashboard.
-    const lawyers = [...(await rawRequest(server.url, "/team")).body.toString().matchAll(/href="(\/lawyer\/[^"]+)"/g)].map((m) => m[1]!);
+    const lawyers = [...(await rawRequest(server.url, "/team")).body.toString().matchAll(/href="(\/lawyer\/[^"]+)"/g)].map((m) => m[1]);
     expect(lawyers.length).toBeGreaterThan(2);
     const paths: string[] = [];
     for (let i = 0; paths.length < REQUESTS; i++) {
       paths.push(
-        ["/", `/insights?page=${(i % 9) + 2}`, lawyers[i % lawyers.length]!, `/post/missing-${i}`, "/admin", `/insights?category=cyber&page=${i}`][i % 6]!,
+        [
+          "/",
+          `/insights?page=${(i % 9) + 2}`,
+          lawyers[i % lawyers.length],
+          `/post/missing-${i}`,
+          "/admin",
+          `/insights?category=cyber&page=${i}`,
+        ][i % 6],
       );
     }
 
@@ -92,12 +99,14 @@ describe("health endpoints and graceful shutdown", () => {
       const exitMs = Date.now() - signalledAt;
       agent.destroy();
       const inFlight = results.filter((r) => r.inFlight);
-      for (const r of inFlight) if ("error" in r) cut.push({ round, path: r.path, error: r.error! });
+      for (const r of inFlight) if ("error" in r) cut.push({ round, path: r.path, error: r.error });
       summary.push(
         `round ${round}: ${inFlight.length} requests connected before SIGTERM, statuses ${JSON.stringify(countBy(inFlight.map((r) => r.status)))}; ` +
-          `${results.length - inFlight.length} later ones: ${JSON.stringify(countBy(results.filter((r) => !r.inFlight).map((r) => ("error" in r ? r.error! : r.status))))}; exit ${code} after ${exitMs} ms`,
+          `${results.length - inFlight.length} later ones: ${JSON.stringify(countBy(results.filter((r) => !r.inFlight).map((r) => ("error" in r ? r.error : r.status))))}; exit ${code} after ${exitMs} ms`,
       );
-      expect(inFlight.length, "too few requests were in flight at SIGTERM for the test to mean anything").toBeGreaterThanOrEqual(REQUESTS / 2);
+      expect(inFlight.length, "too few requests were in flight at SIGTERM for the test to mean anything").toBeGreaterThanOrEqual(
+        REQUESTS / 2,
+      );
       for (const r of results) if (!("error" in r)) expect(r.status, r.path).toBeGreaterThanOrEqual(200);
       for (const r of results) if (!("error" in r)) expect(r.status, r.path).toBeLessThan(500);
       expect(code, running.output()).toBe(0);

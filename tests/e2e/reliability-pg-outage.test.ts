@@ -43,7 +43,16 @@ function pg(bin: string, args: string[]): SpawnSyncReturns<string> {
 }
 
 function startCluster() {
-  pg("pg_ctl", ["-D", path.join(clusterDir, "data"), "-l", path.join(clusterDir, "log"), "-o", `-p ${port} -k ${clusterDir} -c listen_addresses=127.0.0.1`, "-w", "start"]);
+  pg("pg_ctl", [
+    "-D",
+    path.join(clusterDir, "data"),
+    "-l",
+    path.join(clusterDir, "log"),
+    "-o",
+    `-p ${port} -k ${clusterDir} -c listen_addresses=127.0.0.1`,
+    "-w",
+    "start",
+  ]);
 }
 
 function crashCluster() {
@@ -57,9 +66,22 @@ function title(html: string): string {
 /** The first alert/error text of a page, if any (what a staff member would read). */
 function visibleMessage(html: string): string {
   const m = /<[^>]+(?:role="alert"|aria-live)[^>]*>([\s\S]{0,300}?)<\/(?:div|p|span)>/i.exec(html);
-  if (m) return JSON.stringify(m[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+  if (m)
+    return JSON.stringify(
+      m[1]
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
   const main = /<(?:main|body)\b[^>]*>([\s\S]*)/i.exec(html)?.[1] ?? "";
-  return JSON.stringify(main.replace(/<script[\s\S]*?<\/script>/gi, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 160));
+  return JSON.stringify(
+    main
+      .replace(/<script[\s\S]*?<\/script>/gi, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 160),
+  );
 }
 
 const STACK_TRACE = /\bat [\w.<>]+ \(|node_modules|\n\s+at |Error: /;
@@ -101,10 +123,10 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
     const url = server!.url;
     const team = await rawRequest(url, "/team");
     expect(team.status).toBe(200);
-    const lawyers = [...team.body.toString().matchAll(/href="(\/lawyer\/[^"]+)"/g)].map((m) => m[1]!);
+    const lawyers = [...team.body.toString().matchAll(/href="(\/lawyer\/[^"]+)"/g)].map((m) => m[1]);
     // Visited before the outage (so a good copy exists), and never visited before it.
-    const visited = ["/", "/team", "/insights", lawyers[0]!];
-    const unvisited = [lawyers[1]!, "/insights?page=2", "/cyber"];
+    const visited = ["/", "/team", "/insights", lawyers[0]];
+    const unvisited = [lawyers[1], "/insights?page=2", "/cyber"];
     const titles = new Map<string, string>();
     for (const p of visited) {
       const res = await rawRequest(url, p);
@@ -129,10 +151,14 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
         const started = Date.now();
         const res = await rawRequest(url, p);
         const body = res.body.toString("utf8");
-        observed.push(`pass ${pass} ${p} → ${res.status} ${String(res.headers["content-type"] ?? "")} in ${Date.now() - started} ms: ${title(body)}`);
+        observed.push(
+          `pass ${pass} ${p} → ${res.status} ${String(res.headers["content-type"] ?? "")} in ${Date.now() - started} ms: ${title(body)}`,
+        );
         if (res.status === 200 && visited.includes(p)) expect(title(body), `${p}: the last good copy`).toBe(titles.get(p));
-        if (res.status !== 200 && res.status !== 503) problems.push(`${p} answered ${res.status} (want 200 with the last good copy, or the friendly 503 page): ${body.slice(0, 200)}`);
-        if (res.status === 503 && !/right back/i.test(body)) problems.push(`${p} answered a 503 without the friendly page: ${body.slice(0, 200)}`);
+        if (res.status !== 200 && res.status !== 503)
+          problems.push(`${p} answered ${res.status} (want 200 with the last good copy, or the friendly 503 page): ${body.slice(0, 200)}`);
+        if (res.status === 503 && !/right back/i.test(body))
+          problems.push(`${p} answered a 503 without the friendly page: ${body.slice(0, 200)}`);
         if (res.status === 503 && !res.headers["retry-after"]) problems.push(`${p} answered a 503 without Retry-After`);
         if (STACK_TRACE.test(body)) problems.push(`${p} shows internals: ${body.slice(0, 300)}`);
       }
@@ -149,11 +175,17 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
     startCluster();
     const restarted = Date.now();
     const readyAgainMs = await waitFor(async () => (await rawRequest(url, "/readyz")).status === 200, 5000, 50);
-    const pagesAgainMs = await waitFor(async () => {
-      for (const p of [...visited, ...unvisited]) if ((await rawRequest(url, p)).status !== 200) return false;
-      return true;
-    }, 5000 - (Date.now() - restarted), 50);
-    console.info(`recovery: outage lasted ${outageMs} ms; after PostgreSQL started: /readyz 200 in ${readyAgainMs} ms, every page 200 in ${Date.now() - restarted} ms (${pagesAgainMs} ms after readiness)`);
+    const pagesAgainMs = await waitFor(
+      async () => {
+        for (const p of [...visited, ...unvisited]) if ((await rawRequest(url, p)).status !== 200) return false;
+        return true;
+      },
+      5000 - (Date.now() - restarted),
+      50,
+    );
+    console.info(
+      `recovery: outage lasted ${outageMs} ms; after PostgreSQL started: /readyz 200 in ${readyAgainMs} ms, every page 200 in ${Date.now() - restarted} ms (${pagesAgainMs} ms after readiness)`,
+    );
     expect(Date.now() - restarted).toBeLessThan(5000);
     expect(server!.process.exitCode).toBeNull();
   });
@@ -262,7 +294,9 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
       await page.getByLabel("No", { exact: true }).check();
       await page.getByRole("textbox", { name: /Article body/ }).click();
       await page.keyboard.type("Written while the database was down.");
-      const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#3a6f8f" } }).jpeg().toBuffer();
+      const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#3a6f8f" } })
+        .jpeg()
+        .toBuffer();
       await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg });
       await page.getByTestId("file-size").waitFor();
       await outage();

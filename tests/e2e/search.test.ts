@@ -48,14 +48,22 @@ describe("/search without JavaScript", () => {
     expect(await page.locator("main ol mark").first().textContent()).toMatch(/insur/i);
     expect(await box.inputValue()).toBe("insurance");
     // Kind filter: a link that keeps the words.
-    await kinds(page).getByRole("link", { name: /^Lawyers/ }).click();
+    await kinds(page)
+      .getByRole("link", { name: /^Lawyers/ })
+      .click();
     await page.waitForURL(/\/search\?q=insurance&kind=lawyers$/);
-    expect(await kinds(page).getByRole("link", { name: /^Lawyers/ }).getAttribute("aria-current")).toBe("page");
+    expect(
+      await kinds(page)
+        .getByRole("link", { name: /^Lawyers/ })
+        .getAttribute("aria-current"),
+    ).toBe("page");
     const lawyerKinds = await page.locator("main ol[aria-label=Results] article > p:first-child").allTextContents();
     expect(lawyerKinds.length).toBeGreaterThan(0);
     expect(lawyerKinds.every((k) => k.startsWith("Lawyers"))).toBe(true);
     // Paging over all kinds.
-    await kinds(page).getByRole("link", { name: /^All results/ }).click();
+    await kinds(page)
+      .getByRole("link", { name: /^All results/ })
+      .click();
     await page.waitForURL(/\/search\?q=insurance$/);
     const first = await resultTitles(page);
     await pager(page).getByRole("link", { name: "Page 2" }).click();
@@ -140,7 +148,11 @@ describe("/search with JavaScript", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? "")).toMatch(/^Lawyers/);
     await page.keyboard.press("Enter");
     await page.waitForURL(/kind=lawyers/);
-    expect(await kinds(page).getByRole("link", { name: /^Lawyers/ }).getAttribute("aria-current")).toBe("page");
+    expect(
+      await kinds(page)
+        .getByRole("link", { name: /^Lawyers/ })
+        .getAttribute("aria-current"),
+    ).toBe("page");
     expect(errors).toEqual([]);
     await context.close();
   });

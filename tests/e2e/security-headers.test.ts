@@ -3,7 +3,17 @@ import { describe, expect, it } from "vitest";
 import { observatoryScore } from "../support/observatory";
 import { sharedServerUrl } from "./support";
 
-const paths = ["/", "/team", "/insights", "/cyber?tab=team", "/lawyer/Eleanor-Whitcombe", "/no-such-page", "/admin", "/dashboard", "/sitemap.xml"];
+const paths = [
+  "/",
+  "/team",
+  "/insights",
+  "/cyber?tab=team",
+  "/lawyer/Eleanor-Whitcombe",
+  "/no-such-page",
+  "/admin",
+  "/dashboard",
+  "/sitemap.xml",
+];
 
 describe("security headers", () => {
   for (const path of paths) {
@@ -26,7 +36,8 @@ describe("security headers", () => {
   }
 
   it("gives dynamic pages a fresh nonce on every response", async () => {
-    const nonce = async () => /'nonce-([^']+)'/.exec((await fetch(sharedServerUrl() + "/admin")).headers.get("content-security-policy") ?? "")?.[1];
+    const nonce = async () =>
+      /'nonce-([^']+)'/.exec((await fetch(sharedServerUrl() + "/admin")).headers.get("content-security-policy") ?? "")?.[1];
     const [a, b] = [await nonce(), await nonce()];
     expect(a).toBeTruthy();
     expect(a).not.toBe(b);

@@ -41,7 +41,11 @@ describe("requests from another site", () => {
       ["/dashboard/hours/edit", form({ start_time: "1:00", end_time: "2:00" })],
       ["/logout", ""],
     ] as const) {
-      const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }];
+      const foreign: Record<string, string>[] = [
+        { origin: "https://evil.example" },
+        { origin: "null" },
+        { "sec-fetch-site": "cross-site" },
+      ];
       for (const headers of foreign) {
         const res = await fetch(`${server.url}${path}`, {
           method: "POST",

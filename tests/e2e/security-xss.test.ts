@@ -44,11 +44,11 @@ beforeAll(async () => {
   }
   server = await startServer({ env: { DATABASE_URL: url } }); // migrates the empty database
   for (const [i, payload] of payloads.entries()) {
-    await query(url, `insert into articles (slug, title, category, copy, date, status, published_at) values ($1, $2, 'cyber', $3, 'd', 'published', now())`, [
-      `xss-${i}`,
-      `XSS ${i}`,
-      `<p>before</p>${payload}<p>after</p>`,
-    ]);
+    await query(
+      url,
+      `insert into articles (slug, title, category, copy, date, status, published_at) values ($1, $2, 'cyber', $3, 'd', 'published', now())`,
+      [`xss-${i}`, `XSS ${i}`, `<p>before</p>${payload}<p>after</p>`],
+    );
   }
   browser = await launchBrowser();
 });
@@ -74,7 +74,8 @@ describe("stored XSS in article bodies", () => {
     // Any of alert/confirm/prompt/print/eval reached from injected markup is reported.
     await page.addInitScript(() => {
       for (const fn of ["alert", "confirm", "prompt", "print"] as const) {
-        (window as unknown as Record<string, unknown>)[fn] = () => (window as unknown as { __xssRan: (w: string) => void }).__xssRan(`${location.pathname}: ${fn}`);
+        (window as unknown as Record<string, unknown>)[fn] = () =>
+          (window as unknown as { __xssRan: (w: string) => void }).__xssRan(`${location.pathname}: ${fn}`);
       }
     });
     for (let i = 0; i < payloads.length; i++) {
@@ -82,12 +83,20 @@ describe("stored XSS in article bodies", () => {
       expect(res?.status()).toBe(200);
       await expect.poll(() => page.locator("main").textContent()).toContain("before");
       // Give event handlers (onerror, onfocus, ontoggle, animations) a chance to fire.
-      await page.locator("main button, main a").first().click({ trial: true, timeout: 200 }).catch(() => {});
+      await page
+        .locator("main button, main a")
+        .first()
+        .click({ trial: true, timeout: 200 })
+        .catch(() => {});
       await page.waitForTimeout(150);
       const html = await page.locator("main .prose-article").innerHTML();
-      expect(html, `payload ${i}: ${payloads[i]}`).not.toMatch(/<(script|iframe|object|embed|svg|math|style|base|meta|form|input|template)\b/i);
+      expect(html, `payload ${i}: ${payloads[i]}`).not.toMatch(
+        /<(script|iframe|object|embed|svg|math|style|base|meta|form|input|template)\b/i,
+      );
       expect(html, `payload ${i}: ${payloads[i]}`).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
-      expect(html, `payload ${i}: ${payloads[i]}`).not.toMatch(/\s(href|src|action|formaction|xlink:href)\s*=\s*"\s*(javascript|data|vbscript):/i);
+      expect(html, `payload ${i}: ${payloads[i]}`).not.toMatch(
+        /\s(href|src|action|formaction|xlink:href)\s*=\s*"\s*(javascript|data|vbscript):/i,
+      );
     }
     expect(ran).toEqual([]);
     await context.close();

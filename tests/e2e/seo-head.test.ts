@@ -16,7 +16,7 @@ const meta = (html: string, attr: "property" | "name", key: string) =>
   new RegExp(`<meta ${attr}="${key.replace(/[:.]/g, "\\$&")}" content="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, "&");
 
 function jsonLd(html: string): Array<Record<string, unknown>> {
-  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]));
 }
 
 describe("the server's HTML head", () => {
@@ -34,7 +34,9 @@ describe("the server's HTML head", () => {
     expect(jsonLd(head).map((b) => b["@type"])).toEqual(types);
     expect(meta(head, "property", "og:url")).toBe(base + path);
     expect(meta(head, "name", "twitter:card")).toBe("summary_large_image");
-    expect(head).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/insights\/feed\.xml" title="News &amp; Insights \| Harrow Kline LLP"/);
+    expect(head).toMatch(
+      /<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/insights\/feed\.xml" title="News &amp; Insights \| Harrow Kline LLP"/,
+    );
     // The picture named in the head is served, at 1200×630.
     const image = meta(head, "property", "og:image")!;
     expect(image.startsWith(base)).toBe(true);

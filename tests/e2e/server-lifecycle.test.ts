@@ -43,18 +43,21 @@ describe("server lifecycle on the embedded database", () => {
     // Write while the server is stopped: add a member, delete a demo article.
     const database = await openDatabase({ dataDir });
     setDatabase(database);
-    await createTeamMember({
-      full_name: "Persisted Person",
-      title: "Associate",
-      email: "pp@example.com",
-      extension: 199,
-      mobile: "",
-      desc: "Kept across restarts.",
-      img: "",
-      AOP: ["cyber"],
-      area_details: [],
-      staff: [],
-    }, TEST_ACTOR);
+    await createTeamMember(
+      {
+        full_name: "Persisted Person",
+        title: "Associate",
+        email: "pp@example.com",
+        extension: 199,
+        mobile: "",
+        desc: "Kept across restarts.",
+        img: "",
+        AOP: ["cyber"],
+        area_details: [],
+        staff: [],
+      },
+      TEST_ACTOR,
+    );
     const demo = await getArticleBySlug("Fraud-Indicators-in-Staged-Collision-Claims");
     expect(demo).toBeDefined();
     await deleteArticle(demo!.id, TEST_ACTOR);

@@ -56,7 +56,9 @@ async function status(p: Page, text: string | RegExp) {
     if (typeof text === "string") await region.getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
     else await region.getByText(text).waitFor({ timeout: 15_000 });
   } catch (error) {
-    throw new Error(`status ${String(text)} not shown; the region says ${JSON.stringify(await region.textContent())} at ${p.url()}`, { cause: error });
+    throw new Error(`status ${String(text)} not shown; the region says ${JSON.stringify(await region.textContent())} at ${p.url()}`, {
+      cause: error,
+    });
   }
 }
 
@@ -100,7 +102,8 @@ describe("staff accounts, as new users would", () => {
     await p.waitForURL(`${base}/dashboard`);
     await ready(p);
     // The owner's navigation and cards show the staff screens.
-    for (const name of ["Staff", "Activity", "Outbox", "My account"]) await p.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name }).waitFor();
+    for (const name of ["Staff", "Activity", "Outbox", "My account"])
+      await p.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name }).waitFor();
     await p.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Staff" }).click();
     await p.waitForURL(`${base}/dashboard/staff`);
     await ready(p);
@@ -116,7 +119,10 @@ describe("staff accounts, as new users would", () => {
     await p.locator("#field-role").selectOption("editor");
     await p.getByRole("button", { name: "INVITE" }).click();
     await status(p, `${EDITOR} has been invited as editor. The e-mail has been sent.`);
-    await p.getByRole("row", { name: new RegExp(EDITOR) }).getByText("Invited", { exact: true }).waitFor();
+    await p
+      .getByRole("row", { name: new RegExp(EDITOR) })
+      .getByText("Invited", { exact: true })
+      .waitFor();
 
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(EDITOR));
     expect(mail.subject).toMatch(/invitation/i);
@@ -145,7 +151,10 @@ describe("staff accounts, as new users would", () => {
     await status(e, /^Welcome! Your password is set/);
     // The link works once.
     await e.goto(link!);
-    await e.getByText(/not valid: it has already been used/).first().waitFor();
+    await e
+      .getByText(/not valid: it has already been used/)
+      .first()
+      .waitFor();
     await noViolations(e);
   });
 
@@ -321,7 +330,10 @@ describe("forgot password, links, the Outbox and My account", () => {
     await page.getByRole("link", { name: "Ask for a new link" }).waitFor();
     await noViolations(page);
     await page.goto(`${base}/admin/invitation/forged-forged-forged-forged-forged`);
-    await page.getByText(/This invitation link is not valid/).first().waitFor();
+    await page
+      .getByText(/This invitation link is not valid/)
+      .first()
+      .waitFor();
     await noViolations(page);
     await v.close();
   });
@@ -331,7 +343,10 @@ describe("forgot password, links, the Outbox and My account", () => {
     await p.goto(`${base}/dashboard/outbox`);
     await ready(p);
     await noViolations(p);
-    await p.getByRole("link", { name: /invitation/i }).first().click();
+    await p
+      .getByRole("link", { name: /invitation/i })
+      .first()
+      .click();
     await p.waitForURL(/\/dashboard\/outbox\/\d+$/);
     await ready(p);
     // Delivered sign-in links are not kept.

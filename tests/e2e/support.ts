@@ -123,12 +123,19 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A page whose requests to other sites are answered locally (the machine has no network). */
-export async function newPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  options: Parameters<Browser["newContext"]>[0] = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
   // Frames (the map) get a small valid page, as the real service would answer one; anything else nothing.
   await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
     route.request().resourceType() === "document"
-      ? route.fulfill({ status: 200, contentType: "text/html", body: '<!doctype html><html lang="en"><head><title>Map</title></head><body></body></html>' })
+      ? route.fulfill({
+          status: 200,
+          contentType: "text/html",
+          body: '<!doctype html><html lang="en"><head><title>Map</title></head><body></body></html>',
+        })
       : route.fulfill({ status: 204, body: "" }),
   );
   const page = await context.newPage();

@@ -27,25 +27,46 @@ const boss = () => ({ userId: ownerId, label: "boss@example.com", ip: "192.0.2.1
 
 type Page = Awaited<ReturnType<typeof activity.loader>>;
 async function open(query = ""): Promise<Page> {
-  return activity.loader({ request: new Request(`${ORIGIN}/dashboard/activity${query}`, { headers: { cookie } }), params: {}, context } as never) as Promise<Page>;
+  return activity.loader({
+    request: new Request(`${ORIGIN}/dashboard/activity${query}`, { headers: { cookie } }),
+    params: {},
+    context,
+  } as never);
 }
 
 beforeAll(async () => {
   await createStaffAccount("boss@example.com", "a-long-enough-password", "Bea Boss", "owner");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "boss@example.com", "a-long-enough-password", "192.0.2.1");
   if (ok.ok !== true) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const result = await db().execute(sql`select id from "user" where email = 'boss@example.com'`);
-  ownerId = (result as unknown as { rows: { id: string }[] }).rows[0]!.id;
+  ownerId = (result as { rows: { id: string }[] }).rows[0].id;
   const actor = { userId: ownerId, label: "boss@example.com", ip: "192.0.2.1" };
-  const article = await createArticle({ title: "Breach notice", img: "", category: "cyber", news: true, priority: false, copy: "<p>x</p>", date: "Monday, March 3, 2025" }, actor);
+  const article = await createArticle(
+    { title: "Breach notice", img: "", category: "cyber", news: true, priority: false, copy: "<p>x</p>", date: "Monday, March 3, 2025" },
+    actor,
+  );
   articleId = article.id;
   // 120 older entries from the system, spread over two days in January (Toronto time).
   // (written as the trail would have them, at past times: 12:00 on Jan 10 in Toronto, one every 10 minutes)
   const noon = Date.parse("2025-01-10T17:00:00Z");
-  await db().insert(auditLog).values(
-    Array.from({ length: 120 }, (_, i) => ({ at: new Date(noon + i * 10 * 60_000), actor_id: null, actor_label: "system", ip: "", action: "update", item_type: "hours", item_id: "hours", item_label: `Office hours ${i}` })),
-  );
+  await db()
+    .insert(auditLog)
+    .values(
+      Array.from({ length: 120 }, (_, i) => ({
+        at: new Date(noon + i * 10 * 60_000),
+        actor_id: null,
+        actor_label: "system",
+        ip: "",
+        action: "update",
+        item_type: "hours",
+        item_id: "hours",
+        item_label: `Office hours ${i}`,
+      })),
+    );
 });
 
 describe("Activity", () => {
@@ -55,7 +76,12 @@ describe("Activity", () => {
     expect(first.pageCount).toBe(3);
     expect(first.entries).toHaveLength(50);
     // (created published: recorded as a publish)
-    expect(first.entries[0]).toMatchObject({ action: "publish", itemType: "article", actorName: "Bea Boss", href: `/dashboard/articles/${articleId}/edit` });
+    expect(first.entries[0]).toMatchObject({
+      action: "publish",
+      itemType: "article",
+      actorName: "Bea Boss",
+      href: `/dashboard/articles/${articleId}/edit`,
+    });
     const times = first.entries.map((e) => e.at);
     expect([...times].sort().reverse()).toEqual(times);
     const third = await open("?page=3");
@@ -86,20 +112,50 @@ describe("Activity", () => {
     const draft = { img: "", category: "cyber", news: false, priority: false, copy: "<p>y</p>" };
     const article = await createArticle({ ...draft, title: "Soon Trashed" }, boss());
     await deleteArticle(article.id, boss());
-    const member = await createTeamMember({ full_name: "Gone Person", title: "Associate", email: "gone@example.com", extension: 1, mobile: "", desc: "d", img: "", AOP: [], area_details: [], staff: [] }, boss());
+    const member = await createTeamMember(
+      {
+        full_name: "Gone Person",
+        title: "Associate",
+        email: "gone@example.com",
+        extension: 1,
+        mobile: "",
+        desc: "d",
+        img: "",
+        AOP: [],
+        area_details: [],
+        staff: [],
+      },
+      boss(),
+    );
     await deleteTeamMember(member.id, boss());
-    const linksOf = async (item: string, id: number) => (await open(`?item=${item}`)).entries.filter((e) => e.itemId === String(id)).map((e) => [e.action, e.href]);
+    const linksOf = async (item: string, id: number) =>
+      (await open(`?item=${item}`)).entries.filter((e) => e.itemId === String(id)).map((e) => [e.action, e.href]);
     // The edit pages of deleted items answer 404: the entries point to the Trash, where they can be restored.
-    expect(await linksOf("article", article.id)).toEqual([["delete", "/dashboard/trash"], ["publish", "/dashboard/trash"]]);
-    expect(await linksOf("team", member.id)).toEqual([["delete", "/dashboard/trash"], ["create", "/dashboard/trash"]]);
+    expect(await linksOf("article", article.id)).toEqual([
+      ["delete", "/dashboard/trash"],
+      ["publish", "/dashboard/trash"],
+    ]);
+    expect(await linksOf("team", member.id)).toEqual([
+      ["delete", "/dashboard/trash"],
+      ["create", "/dashboard/trash"],
+    ]);
     await purgeFromTrash("article", article.id, boss());
     expect((await linksOf("article", article.id)).map(([, href]) => href)).toEqual([null, null, null]);
 
-    const enquiry = await createEnquiry({ name: "Dana Claims", email: "dana@example.com", phone: "", practice_area: "cyber", message: "We need help." });
+    const enquiry = await createEnquiry({
+      name: "Dana Claims",
+      email: "dana@example.com",
+      phone: "",
+      practice_area: "cyber",
+      message: "We need help.",
+    });
     await updateEnquiry(enquiry.id, { state: "in_progress", staff_note: "Called back." }, boss());
     expect(await linksOf("enquiry", enquiry.id)).toEqual([["update", `/dashboard/enquiries/${enquiry.id}`]]);
     await deleteEnquiry(enquiry.id, boss());
-    expect(await linksOf("enquiry", enquiry.id)).toEqual([["delete", null], ["update", null]]);
+    expect(await linksOf("enquiry", enquiry.id)).toEqual([
+      ["delete", null],
+      ["update", null],
+    ]);
   });
 
   it("an article published by hand appears under the publish filter", async () => {
@@ -107,16 +163,30 @@ describe("Activity", () => {
     const article = await createArticle({ ...input, state: { status: "draft" } }, boss());
     await updateArticle(article.id, { ...input, state: { status: "published" } }, boss());
     const published = await open(`?action=publish&person=${ownerId}`);
-    expect(published.entries[0]).toMatchObject({ action: "publish", itemType: "article", itemId: String(article.id), actorName: "Bea Boss", href: `/dashboard/articles/${article.id}/edit` });
+    expect(published.entries[0]).toMatchObject({
+      action: "publish",
+      itemType: "article",
+      itemId: String(article.id),
+      actorName: "Bea Boss",
+      href: `/dashboard/articles/${article.id}/edit`,
+    });
   });
 
   it("failed sign-ins and the lockout of an existing account are found under that person; an unknown name stays under system", async () => {
-    for (let i = 0; i < 5; i++) await signIn(new Request(`${ORIGIN}/admin`), "boss@example.com", `wrong-password-${i}`, `192.0.2.${100 + i}`);
+    for (let i = 0; i < 5; i++)
+      await signIn(new Request(`${ORIGIN}/admin`), "boss@example.com", `wrong-password-${i}`, `192.0.2.${100 + i}`);
     await signIn(new Request(`${ORIGIN}/admin`), "stranger@example.com", "wrong-password-x", "192.0.2.120");
     const failures = await open(`?person=${ownerId}&action=failed-sign-in`);
     expect(failures.total).toBe(5);
-    expect(failures.entries[0]).toMatchObject({ actorLabel: "boss@example.com", actorName: "Bea Boss", itemType: "session", href: `/dashboard/staff#staff-${ownerId}` });
+    expect(failures.entries[0]).toMatchObject({
+      actorLabel: "boss@example.com",
+      actorName: "Bea Boss",
+      itemType: "session",
+      href: `/dashboard/staff#staff-${ownerId}`,
+    });
     expect((await open(`?person=${ownerId}&action=lockout`)).total).toBe(1);
-    expect((await open("?person=system&action=failed-sign-in")).entries.map((e) => [e.actorLabel, e.href])).toEqual([["stranger@example.com", null]]);
+    expect((await open("?person=system&action=failed-sign-in")).entries.map((e) => [e.actorLabel, e.href])).toEqual([
+      ["stranger@example.com", null],
+    ]);
   });
 });

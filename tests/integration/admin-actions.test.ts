@@ -32,8 +32,13 @@ beforeAll(async () => {
   await createStaffAccount("actions@example.com", "a-long-enough-password");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "actions@example.com", "a-long-enough-password", "10.9.0.1");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  jpeg = await sharp({ create: { width: 80, height: 100, channels: 3, background: "#456" } }).jpeg().toBuffer();
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  jpeg = await sharp({ create: { width: 80, height: 100, channels: 3, background: "#456" } })
+    .jpeg()
+    .toBuffer();
 });
 
 function post(path: string, body: FormData | URLSearchParams, headers: Record<string, string> = {}) {
@@ -56,7 +61,15 @@ async function run(fn: (args: never) => Promise<unknown>, request: Request, para
 
 function memberForm(extra: Record<string, string> = {}, photo?: Buffer) {
   const fd = new FormData();
-  const fields = { full_name: "Ada Lovelace", title: "Partner", email: "ada@example.com", extension: "201", mobile: "416 555 0101", desc: "Bio", ...extra };
+  const fields = {
+    full_name: "Ada Lovelace",
+    title: "Partner",
+    email: "ada@example.com",
+    extension: "201",
+    mobile: "416 555 0101",
+    desc: "Bio",
+    ...extra,
+  };
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   fd.append("AOP", "cyber");
   fd.append("area_details", "Appeals");
@@ -78,7 +91,9 @@ describe("team member actions", () => {
     expect(first).toHaveLength(3);
     expect(first.some((k) => k === `team/${row!.img}`)).toBe(true);
 
-    const edited = await run(lawyerEdit.action, post("/dashboard/lawyer/Ada-Lovelace", memberForm({ mobile: "647 555 0102" }, jpeg)), { slug: "Ada-Lovelace" });
+    const edited = await run(lawyerEdit.action, post("/dashboard/lawyer/Ada-Lovelace", memberForm({ mobile: "647 555 0102" }, jpeg)), {
+      slug: "Ada-Lovelace",
+    });
     expect(edited.status).toBe(302);
     const after = await teamDb.getTeamMemberBySlug("Ada-Lovelace");
     expect(after!.mobile).toBe("647 555 0102");
@@ -108,7 +123,12 @@ describe("team member actions", () => {
 
   it("answers bad input with 400, field messages and the typed values; writes nothing", async () => {
     const before = await teamDb.countTeam();
-    const bad: Record<string, string>[] = [{ email: "nope" }, { extension: "x".repeat(5000) }, { full_name: "" }, { desc: "y".repeat(30_000) }];
+    const bad: Record<string, string>[] = [
+      { email: "nope" },
+      { extension: "x".repeat(5000) },
+      { full_name: "" },
+      { desc: "y".repeat(30_000) },
+    ];
     for (const extra of bad) {
       const r = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm(extra, jpeg)));
       expect(r.status).toBe(400);
@@ -117,11 +137,20 @@ describe("team member actions", () => {
     const notPicture = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, Buffer.from("<svg onload=alert(1)>"))));
     expect(notPicture.status).toBe(400);
     expect((notPicture.data as { status: { text: string } }).status.text).toBe("An error occurred. Please try again later.");
-    const malformed = await run(lawyerNew.action, post("/dashboard/lawyers/new", new URLSearchParams("a=1"), { "content-type": "multipart/form-data; boundary=zzz" }));
+    const malformed = await run(
+      lawyerNew.action,
+      post("/dashboard/lawyers/new", new URLSearchParams("a=1"), { "content-type": "multipart/form-data; boundary=zzz" }),
+    );
     expect(malformed.status).toBe(400);
-    const huge = await run(lawyerNew.action, post("/dashboard/lawyers/new", new URLSearchParams("a=1"), { "content-length": String(50 * 1024 * 1024) }));
+    const huge = await run(
+      lawyerNew.action,
+      post("/dashboard/lawyers/new", new URLSearchParams("a=1"), { "content-length": String(50 * 1024 * 1024) }),
+    );
     expect(huge.status).toBe(413);
-    const badDelete = await run(lawyers.action, post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: "1; drop table team" })));
+    const badDelete = await run(
+      lawyers.action,
+      post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: "1; drop table team" })),
+    );
     expect(badDelete.status).toBe(400);
     const missing = await run(lawyers.action, post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: "999999" })));
     expect(missing.status).toBe(404);
@@ -130,12 +159,32 @@ describe("team member actions", () => {
   });
 
   it("adds and removes support staff without JavaScript (the form comes back, nothing saved)", async () => {
-    const fd = memberForm({ intent: "add-staff", new_staff_name: "Sam", new_staff_title: "Clerk", new_staff_email: "", new_staff_extension: "3" });
+    const fd = memberForm({
+      intent: "add-staff",
+      new_staff_name: "Sam",
+      new_staff_title: "Clerk",
+      new_staff_email: "",
+      new_staff_extension: "3",
+    });
     const refused = await run(lawyerNew.action, post("/dashboard/lawyers/new", fd));
     expect(refused.status).toBe(400);
     expect((refused.data as { staffMessage: string }).staffMessage).toBe("Please fill out all fields for the new support staff member.");
-    const ok = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({ intent: "add-staff", new_staff_name: "Sam", new_staff_title: "Clerk", new_staff_email: "s@example.com", new_staff_extension: "3" })));
-    expect((ok.data as { values: { staff: unknown[] } }).values.staff).toEqual([{ name: "Sam", title: "Clerk", email: "s@example.com", extension: "3" }]);
+    const ok = await run(
+      lawyerNew.action,
+      post(
+        "/dashboard/lawyers/new",
+        memberForm({
+          intent: "add-staff",
+          new_staff_name: "Sam",
+          new_staff_title: "Clerk",
+          new_staff_email: "s@example.com",
+          new_staff_extension: "3",
+        }),
+      ),
+    );
+    expect((ok.data as { values: { staff: unknown[] } }).values.staff).toEqual([
+      { name: "Sam", title: "Clerk", email: "s@example.com", extension: "3" },
+    ]);
     expect(await teamDb.countTeam()).toBe(0);
   });
 });
@@ -143,7 +192,14 @@ describe("team member actions", () => {
 describe("article actions", () => {
   it("requires a picture on create, sanitises the body and stores the date text", async () => {
     const fd = new FormData();
-    for (const [k, v] of Object.entries({ title: "Breach notice: what now?", category: "cyber", news: "no", priority: "on", copy: '<p onclick="x()">Hello <script>alert(1)</script><a href="javascript:alert(1)">x</a></p>' })) fd.append(k, v);
+    for (const [k, v] of Object.entries({
+      title: "Breach notice: what now?",
+      category: "cyber",
+      news: "no",
+      priority: "on",
+      copy: '<p onclick="x()">Hello <script>alert(1)</script><a href="javascript:alert(1)">x</a></p>',
+    }))
+      fd.append(k, v);
     const noPicture = await run(articleNew.action, post("/dashboard/articles/new", fd));
     expect(noPicture.status).toBe(400);
     expect((noPicture.data as { status: { text: string } }).status.text).toBe("Please upload an article image.");
@@ -171,7 +227,10 @@ describe("hours and headers actions", () => {
   it("saves one header by name and refuses unknown pages", async () => {
     const bad = await run(headersRoute.action, post("/dashboard/headers/edit", new URLSearchParams({ name: "admin", header_text: "x" })));
     expect(bad.status).toBe(400);
-    const ok = await run(headersRoute.action, post("/dashboard/headers/edit", new URLSearchParams({ name: "cyber", header_text: "Cyber text" })));
+    const ok = await run(
+      headersRoute.action,
+      post("/dashboard/headers/edit", new URLSearchParams({ name: "cyber", header_text: "Cyber text" })),
+    );
     expect(ok.status).toBe(302);
   });
 });

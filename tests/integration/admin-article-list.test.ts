@@ -26,12 +26,23 @@ beforeAll(async () => {
   await createStaffAccount("pages@example.com", "a-long-enough-password");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "pages@example.com", "a-long-enough-password", "10.9.0.7");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   for (let n = 1; n <= TOTAL; n++) {
     // Every third one is an "Odd" memo, to search for.
     const title = n % 3 === 0 ? `Odd memo ${n}` : `Memo ${n}`;
     const row = await createArticle(
-      { title, img: "", category: "cyber", news: false, priority: false, copy: "<p>Text.</p>", created_at: new Date(Date.UTC(2025, 0, 1) + n * 60_000) },
+      {
+        title,
+        img: "",
+        category: "cyber",
+        news: false,
+        priority: false,
+        copy: "<p>Text.</p>",
+        created_at: new Date(Date.UTC(2025, 0, 1) + n * 60_000),
+      },
       TEST_ACTOR,
     );
     ids.set(n, row.id);
@@ -49,7 +60,9 @@ const range = (from: number, to: number) => Array.from({ length: from - to + 1 }
 
 /** The screen as the server renders it for these loader data. */
 function render(data: ListData, url: string): string {
-  const Stub = createRoutesStub([{ path: "/dashboard/articles", Component: () => createElement(articlesRoute.default, { loaderData: data } as never) }]);
+  const Stub = createRoutesStub([
+    { path: "/dashboard/articles", Component: () => createElement(articlesRoute.default, { loaderData: data } as never) },
+  ]);
   return renderToString(createElement(Stub, { initialEntries: [url] }));
 }
 

@@ -19,12 +19,27 @@ const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
 const ORIGIN = "http://localhost:3000";
 
 async function counts() {
-  const tables = ["team", "articles", "headers", "hours", "session", "login_attempts", "enquiries", "audit_log", "user", "staff_tokens", "site_settings", "passkey", "two_factor", "mail_outbox"];
+  const tables = [
+    "team",
+    "articles",
+    "headers",
+    "hours",
+    "session",
+    "login_attempts",
+    "enquiries",
+    "audit_log",
+    "user",
+    "staff_tokens",
+    "site_settings",
+    "passkey",
+    "two_factor",
+    "mail_outbox",
+  ];
   const out: Record<string, number> = {};
   for (const t of tables) {
     const result = await db().execute(sql.raw(`select count(*)::int as n from "${t}"`));
-    const rows = (result as unknown as { rows?: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
-    out[t] = Number(rows[0]!.n);
+    const rows = (result as { rows?: { n: number }[] }).rows ?? (result as { n: number }[]);
+    out[t] = Number(rows[0].n);
   }
   return out;
 }
@@ -45,7 +60,8 @@ describe("dashboard access without a session", () => {
     expect(files).toContain("routes/admin/layout.tsx");
     expect(files).toContain("routes/admin/dashboard.tsx");
     expect(files).toContain("routes/admin/lawyer-edit.tsx");
-    for (const f of ["staff", "activity", "outbox", "outbox-message", "account", "account-two-factor"]) expect(files).toContain(`routes/admin/${f}.tsx`);
+    for (const f of ["staff", "activity", "outbox", "outbox-message", "account", "account-two-factor"])
+      expect(files).toContain(`routes/admin/${f}.tsx`);
     expect(files).toContain("routes/admin/account-passkey-options.ts");
     expect(list.length).toBeGreaterThanOrEqual(10);
   });
@@ -66,10 +82,58 @@ describe("dashboard access without a session", () => {
     if (!mod.action) return;
     const before = await counts();
     const bodies: [string, BodyInit][] = [
-      ["application/x-www-form-urlencoded", new URLSearchParams({ intent: "delete", id: "1", name: "team", header_text: "x", start_time: "1", end_time: "2", full_name: "X", title: "T", email: "x@example.com", extension: "1", desc: "d", category: "cyber", news: "yes", copy: "<p>x</p>" }).toString()],
+      [
+        "application/x-www-form-urlencoded",
+        new URLSearchParams({
+          intent: "delete",
+          id: "1",
+          name: "team",
+          header_text: "x",
+          start_time: "1",
+          end_time: "2",
+          full_name: "X",
+          title: "T",
+          email: "x@example.com",
+          extension: "1",
+          desc: "d",
+          category: "cyber",
+          news: "yes",
+          copy: "<p>x</p>",
+        }).toString(),
+      ],
       // The staff screens' actions.
-      ...["invite", "role", "deactivate", "reactivate", "resend", "withdraw", "security", "password", "sign-out-others", "add-passkey", "remove-passkey", "start", "confirm", "disable", "codes"].map(
-        (intent) => ["application/x-www-form-urlencoded", new URLSearchParams({ intent, id: "1", email: "x@example.com", role: "owner", require_two_factor: "on", current: "a-long-enough-password", password: "another-long-password", confirm: "another-long-password", code: "123456" }).toString()] as [string, BodyInit],
+      ...[
+        "invite",
+        "role",
+        "deactivate",
+        "reactivate",
+        "resend",
+        "withdraw",
+        "security",
+        "password",
+        "sign-out-others",
+        "add-passkey",
+        "remove-passkey",
+        "start",
+        "confirm",
+        "disable",
+        "codes",
+      ].map(
+        (intent) =>
+          [
+            "application/x-www-form-urlencoded",
+            new URLSearchParams({
+              intent,
+              id: "1",
+              email: "x@example.com",
+              role: "owner",
+              require_two_factor: "on",
+              current: "a-long-enough-password",
+              password: "another-long-password",
+              confirm: "another-long-password",
+              code: "123456",
+            }).toString(),
+          ] as [string, BodyInit],
       ),
     ];
     for (const [type, body] of bodies) {
@@ -101,24 +165,42 @@ describe("Enquiries screens with an editor's session", () => {
     await createStaffAccount("guard-editor@example.com", "a-long-enough-password", "Editor", "editor");
     const result = await signIn(new Request(`${ORIGIN}/admin`), "guard-editor@example.com", "a-long-enough-password", "192.0.2.1");
     if (!result.ok) throw new Error("sign-in failed");
-    cookie = result.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    enquiryId = (await createEnquiry({ name: "Guarded Sender", email: "g@example.com", phone: "", practice_area: "cyber", message: "Please call me back." })).id;
+    cookie = result.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    enquiryId = (
+      await createEnquiry({
+        name: "Guarded Sender",
+        email: "g@example.com",
+        phone: "",
+        practice_area: "cyber",
+        message: "Please call me back.",
+      })
+    ).id;
   });
 
-  it.each(list.filter((r) => OWNER_AND_ADMIN_ONLY.includes(r.file)))("$file: loader and action answer 403, nothing written", async ({ file, url, params }) => {
-    const mod = await import(path.resolve("app", file));
-    const target = url.replace("/1", `/${enquiryId}`);
-    const ps = "id" in params ? { id: String(enquiryId) } : params;
-    const loaded = await settle(mod.loader({ request: new Request(`${ORIGIN}${target}`, { headers: { cookie } }), params: ps, context }));
-    expect((loaded as Response).status).toBe(403);
-    if (!mod.action) return;
-    const before = await counts();
-    for (const body of [`intent=delete&id=${enquiryId}`, "intent=save&state=closed&staff_note=x"]) {
-      const request = new Request(`${ORIGIN}${target}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, cookie }, body });
-      const result = await settle(mod.action({ request, params: ps, context }));
-      const status = result instanceof Response ? result.status : (result as { init?: { status?: number } })?.init?.status;
-      expect(status).toBe(403);
-    }
-    expect(await counts()).toEqual(before);
-  });
+  it.each(list.filter((r) => OWNER_AND_ADMIN_ONLY.includes(r.file)))(
+    "$file: loader and action answer 403, nothing written",
+    async ({ file, url, params }) => {
+      const mod = await import(path.resolve("app", file));
+      const target = url.replace("/1", `/${enquiryId}`);
+      const ps = "id" in params ? { id: String(enquiryId) } : params;
+      const loaded = await settle(mod.loader({ request: new Request(`${ORIGIN}${target}`, { headers: { cookie } }), params: ps, context }));
+      expect((loaded as Response).status).toBe(403);
+      if (!mod.action) return;
+      const before = await counts();
+      for (const body of [`intent=delete&id=${enquiryId}`, "intent=save&state=closed&staff_note=x"]) {
+        const request = new Request(`${ORIGIN}${target}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, cookie },
+          body,
+        });
+        const result = await settle(mod.action({ request, params: ps, context }));
+        const status = result instanceof Response ? result.status : (result as { init?: { status?: number } })?.init?.status;
+        expect(status).toBe(403);
+      }
+      expect(await counts()).toEqual(before);
+    },
+  );
 });

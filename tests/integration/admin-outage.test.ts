@@ -27,7 +27,10 @@ beforeAll(async () => {
   await createStaffAccount("outage@example.com", "a-long-enough-password");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "outage@example.com", "a-long-enough-password", "10.9.0.2");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   // The outage: every query from now on fails.
   await state.database.close();
 });
@@ -49,7 +52,9 @@ for (const route of list) {
 
 describe("the dashboard during a database outage", () => {
   it("has dashboard routes with actions to check", () => {
-    expect(withActions.map((r) => r.file)).toEqual(expect.arrayContaining(["routes/admin/hours.tsx", "routes/admin/article-new.tsx", "routes/admin/lawyers.tsx"]));
+    expect(withActions.map((r) => r.file)).toEqual(
+      expect.arrayContaining(["routes/admin/hours.tsx", "routes/admin/article-new.tsx", "routes/admin/lawyers.tsx"]),
+    );
   });
 
   it.each(list)("$file: the loader answers 503, not a 500 or the sign-in page", async ({ file, url, params }) => {
@@ -64,7 +69,15 @@ describe("the dashboard during a database outage", () => {
 
   it.each(withActions)("$file: the action returns its form's error with 503 (the page keeps the form)", async ({ file, url, params }) => {
     const mod = await import(path.resolve("app", file));
-    const body = new URLSearchParams({ start_time: "9:00", end_time: "5:00", name: "team", header_text: "x", intent: "delete", id: "1", full_name: "X" });
+    const body = new URLSearchParams({
+      start_time: "9:00",
+      end_time: "5:00",
+      name: "team",
+      header_text: "x",
+      intent: "delete",
+      id: "1",
+      full_name: "X",
+    });
     const request = new Request(`${ORIGIN}${url}`, {
       method: "POST",
       headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },

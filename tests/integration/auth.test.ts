@@ -51,15 +51,22 @@ describe("staff sign-in", () => {
 
   it("refuses the 101st failure for one account within an hour, from any address", async () => {
     const at = new Date(Date.now() - 20 * 60 * 1000); // outside the 15-minute window
-    const rows = (n: number, email: string) => Array.from({ length: n }, (_, i) => ({ email, ip: `172.16.${i >> 8}.${i & 255}`, success: false, at }));
+    const rows = (n: number, email: string) =>
+      Array.from({ length: n }, (_, i) => ({ email, ip: `172.16.${i >> 8}.${i & 255}`, success: false, at }));
     await db().insert(loginAttempts).values(rows(99, "hourly@example.com"));
     expect(await signIn(req(), "hourly@example.com", "bad-password-xyz", "192.0.2.1")).toMatchObject({ message: LOGIN_ERROR });
     // That was the 100th failure in the hour: the next one is refused, even from a new address.
-    expect(await signIn(req(), "hourly@example.com", "bad-password-xyz", "192.0.2.2")).toMatchObject({ message: LOCKED_MESSAGE, status: 429 });
+    expect(await signIn(req(), "hourly@example.com", "bad-password-xyz", "192.0.2.2")).toMatchObject({
+      message: LOCKED_MESSAGE,
+      status: 429,
+    });
   });
 
   it("refuses an address after many failures across accounts", async () => {
-    for (let i = 0; i < 30; i++) await db().insert(loginAttempts).values({ email: `spray${i}@example.com`, ip: "198.51.100.7", success: false });
+    for (let i = 0; i < 30; i++)
+      await db()
+        .insert(loginAttempts)
+        .values({ email: `spray${i}@example.com`, ip: "198.51.100.7", success: false });
     expect(await signIn(req(), "someone-new@example.com", "bad-password-xyz", "198.51.100.7")).toMatchObject({ message: LOCKED_MESSAGE });
     expect(await signIn(req(), "someone-new@example.com", "bad-password-xyz", "198.51.100.8")).toMatchObject({ message: LOGIN_ERROR });
   });
@@ -84,7 +91,12 @@ describe("staff account at start-up", () => {
     expect(results.sort()).toEqual([false, true]);
     expect((await signIn(req(), "twice@example.com", "a-long-enough-password", "10.5.0.1")).ok).toBe(true);
     // One account, one entry: the refused second creation left nothing in the trail.
-    expect(await db().select().from(auditLog).where(and(eq(auditLog.action, "create"), eq(auditLog.item_label, "twice@example.com")))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "create"), eq(auditLog.item_label, "twice@example.com"))),
+    ).toHaveLength(1);
   });
 
   it("ADMIN_EMAIL at start-up is recorded in the audit trail, by the system", async () => {
@@ -99,8 +111,14 @@ describe("staff account at start-up", () => {
     const entries = await db().select().from(auditLog).where(eq(auditLog.item_label, "first-owner@example.com"));
     // Created once (the second start-up finds it), with the role, and never the password.
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ action: "create", item_type: "staff", item_id: account!.id, actor_id: null, actor_label: "ADMIN_EMAIL at start-up" });
-    expect(entries[0]!.changes).toEqual({ role: { after: "owner" }, status: { after: "active" }, password: { hidden: true } });
+    expect(entries[0]).toMatchObject({
+      action: "create",
+      item_type: "staff",
+      item_id: account.id,
+      actor_id: null,
+      actor_label: "ADMIN_EMAIL at start-up",
+    });
+    expect(entries[0].changes).toEqual({ role: { after: "owner" }, status: { after: "active" }, password: { hidden: true } });
     expect(JSON.stringify(entries[0])).not.toContain("a-long-enough-password");
   });
 });
@@ -109,18 +127,20 @@ describe("staff accounts made or reset on the server (admin:create, admin:passwo
   const trail = (email: string) => db().select().from(auditLog).where(eq(auditLog.item_label, email)).orderBy(auditLog.id);
 
   it("records the creation and the password reset with the system actor that did it", async () => {
-    expect(await createStaffAccount("cli@example.com", "first-password-123", "Staff", "admin", systemActor("npm run admin:create"))).toBe(true);
+    expect(await createStaffAccount("cli@example.com", "first-password-123", "Staff", "admin", systemActor("npm run admin:create"))).toBe(
+      true,
+    );
     const ok = await signIn(req(), "cli@example.com", "first-password-123", "10.6.0.1");
     expect(ok.ok).toBe(true);
     expect(await resetStaffPassword("CLI@example.com", "second-password-456", systemActor("npm run admin:password"))).toBe(true);
     const [account] = await db().select().from(user).where(eq(user.email, "cli@example.com"));
     const entries = (await trail("cli@example.com")).filter((e) => e.action !== "sign-in");
     expect(entries.map((e) => [e.action, e.actor_label, e.actor_id, e.item_id])).toEqual([
-      ["create", "npm run admin:create", null, account!.id],
-      ["password-reset", "npm run admin:password", null, account!.id],
+      ["create", "npm run admin:create", null, account.id],
+      ["password-reset", "npm run admin:password", null, account.id],
     ]);
-    expect(entries[0]!.changes).toMatchObject({ role: { after: "admin" } });
-    expect(entries[1]!.changes).toEqual({ password: { hidden: true }, sessions_ended: { after: 1 } });
+    expect(entries[0].changes).toMatchObject({ role: { after: "admin" } });
+    expect(entries[1].changes).toEqual({ password: { hidden: true }, sessions_ended: { after: 1 } });
     expect(JSON.stringify(entries)).not.toMatch(/first-password|second-password/);
   });
 
@@ -147,29 +167,38 @@ describe("session lifetime", () => {
     await createStaffAccount(email, "a-long-enough-password");
     const ok = await signIn(req(), email, "a-long-enough-password", "10.4.0.1");
     const cookie = cookieFrom((ok as { headers: Headers }).headers);
-    const token = /session_token=([^.;]+)/.exec(cookie)![1]!;
+    const token = /session_token=([^.;]+)/.exec(cookie)![1];
     return { cookie, token };
   }
 
   it("lasts 30 minutes from the last activity", async () => {
     const { cookie, token } = await signedIn("idle@example.com");
     const [row] = await db().select().from(session).where(eq(session.token, token));
-    const minutes = (new Date(row!.expiresAt).getTime() - Date.now()) / 60_000;
+    const minutes = (new Date(row.expiresAt).getTime() - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(28);
     expect(minutes).toBeLessThanOrEqual(30.1);
     // Active again 20 minutes later: the 30 minutes start over.
-    await db().update(session).set({ expiresAt: new Date(Date.now() + 10 * 60_000) }).where(eq(session.token, token));
+    await db()
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() + 10 * 60_000) })
+      .where(eq(session.token, token));
     expect(await getStaff(req(cookie))).not.toBeNull();
     const [refreshed] = await db().select().from(session).where(eq(session.token, token));
-    expect((new Date(refreshed!.expiresAt).getTime() - Date.now()) / 60_000).toBeGreaterThan(28);
+    expect((new Date(refreshed.expiresAt).getTime() - Date.now()) / 60_000).toBeGreaterThan(28);
     // Idle past its expiry: refused.
-    await db().update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.token, token));
+    await db()
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(session.token, token));
     expect(await getStaff(req(cookie))).toBeNull();
   });
 
   it("ends after 12 hours however active, and is removed on the server", async () => {
     const { cookie, token } = await signedIn("absolute@example.com");
-    await db().update(session).set({ createdAt: new Date(Date.now() - 12 * 3600_000 - 60_000) }).where(eq(session.token, token));
+    await db()
+      .update(session)
+      .set({ createdAt: new Date(Date.now() - 12 * 3600_000 - 60_000) })
+      .where(eq(session.token, token));
     expect(await getStaff(req(cookie))).toBeNull();
     expect(await db().select().from(session).where(eq(session.token, token))).toEqual([]);
   });

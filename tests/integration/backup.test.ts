@@ -39,7 +39,7 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     // article_authors has no id: its rows in a stable order of their own.
     const order = sql.raw(table === "article_authors" ? "t.article_id, t.member_id" : "t.id");
     const result = await db().execute(sql`select to_jsonb(t)::text as row from ${sql.identifier(table)} t order by ${order}`);
-    out[table] = (result as unknown as { rows: { row: string }[] }).rows.map((r) => r.row);
+    out[table] = (result as { rows: { row: string }[] }).rows.map((r) => r.row);
   }
   return out;
 }
@@ -67,8 +67,17 @@ beforeAll(async () => {
   await seedDemoContent();
   // An article with a summary, SEO texts and a social picture (stored beside its picture).
   const [first] = await db().select().from(articles).orderBy(articles.id).limit(1);
-  const socialImg = await saveImage("articles", await sharp({ create: { width: 1200, height: 630, channels: 3, background: "#345" } }).jpeg().toBuffer());
-  await updateArticle(first!.id, { ...first!, summary: "A summary.", seo_title: "SEO title", seo_description: "SEO description.", social_img: socialImg }, TEST_ACTOR);
+  const socialImg = await saveImage(
+    "articles",
+    await sharp({ create: { width: 1200, height: 630, channels: 3, background: "#345" } })
+      .jpeg()
+      .toBuffer(),
+  );
+  await updateArticle(
+    first.id,
+    { ...first, summary: "A summary.", seo_title: "SEO title", seo_description: "SEO description.", social_img: socialImg },
+    TEST_ACTOR,
+  );
   await createStaffAccount("staff@example.com", "a-long-enough-password");
   target = await createTestDatabase();
   archive = path.join(work, "site.jsonl.gz");
@@ -85,13 +94,13 @@ describe("export and import", () => {
     useSource();
     const before = await snapshot();
     const beforePictures = await pictures(sourceStorage);
-    expect(before.team!.length).toBeGreaterThan(3);
-    expect(before.articles!.length).toBeGreaterThan(3);
-    expect(before.headers!.length).toBeGreaterThan(0);
-    expect(before.hours!.length).toBeGreaterThan(0);
+    expect(before.team.length).toBeGreaterThan(3);
+    expect(before.articles.length).toBeGreaterThan(3);
+    expect(before.headers.length).toBeGreaterThan(0);
+    expect(before.hours.length).toBeGreaterThan(0);
     // The demo's insights name their authors.
-    expect(before.article_authors!.length).toBeGreaterThan(3);
-    expect(before.articles!.some((r) => /"social_img": "[^"]+"/.test(r as string))).toBe(true);
+    expect(before.article_authors.length).toBeGreaterThan(3);
+    expect(before.articles.some((r) => /"social_img": "[^"]+"/.test(r as string))).toBe(true);
     expect(beforePictures.size).toBeGreaterThan(10);
 
     const messages: string[] = [];
@@ -103,7 +112,12 @@ describe("export and import", () => {
     // No password hash or staff e-mail travels in the archive.
     const text = zlib.gunzipSync(fs.readFileSync(archive)).toString("utf8");
     // (The audit trail travels too, and names the staff account's creation: only its entries may hold the e-mail.)
-    expect(text.split("\n").filter((line) => !line.includes('"table":"audit_log"')).join("\n")).not.toContain("staff@example.com");
+    expect(
+      text
+        .split("\n")
+        .filter((line) => !line.includes('"table":"audit_log"'))
+        .join("\n"),
+    ).not.toContain("staff@example.com");
     expect(text).not.toMatch(/scrypt|\$2[aby]\$/);
 
     useTarget();
@@ -115,42 +129,56 @@ describe("export and import", () => {
     for (const [key, bytes] of beforePictures) expect(Buffer.compare(after.get(key)!, bytes), key).toBe(0);
 
     const staff = await db().execute(sql`select count(*)::int as n from "user"`);
-    expect((staff as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    expect((staff as { rows: { n: number }[] }).rows[0].n).toBe(0);
 
     // Sequences were moved past the restored ids: a new member gets a fresh id.
-    const maxId = Math.max(...before.team!.map((r) => (JSON.parse(r as string) as { id: number }).id));
-    const created = await createTeamMember({
-      full_name: "After Import",
-      title: "Associate",
-      email: "after@example.com",
-      extension: 150,
-      mobile: "",
-      desc: "",
-      img: "",
-      AOP: [],
-      area_details: [],
-      staff: [],
-    }, TEST_ACTOR);
+    const maxId = Math.max(...before.team.map((r) => (JSON.parse(r as string) as { id: number }).id));
+    const created = await createTeamMember(
+      {
+        full_name: "After Import",
+        title: "Associate",
+        email: "after@example.com",
+        extension: 150,
+        mobile: "",
+        desc: "",
+        img: "",
+        AOP: [],
+        area_details: [],
+        staff: [],
+      },
+      TEST_ACTOR,
+    );
     expect(created.id).toBeGreaterThan(maxId);
   });
 
   it("carries the audit trail (same entries, same order) and records the export and the import themselves", async () => {
     useSource();
     const trail = async () => {
-      const result = await db().execute(sql`select actor_label, action, item_type, item_id, item_label, changes, at from audit_log order by id`);
-      return (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => JSON.stringify(r));
+      const result = await db().execute(
+        sql`select actor_label, action, item_type, item_id, item_label, changes, at from audit_log order by id`,
+      );
+      return (result as { rows: Record<string, unknown>[] }).rows.map((r) => JSON.stringify(r));
     };
     const sourceTrail = await trail();
     expect(sourceTrail.length).toBeGreaterThan(3);
     // The export made above is itself in the source's trail, last.
-    expect(JSON.parse(sourceTrail.at(-1)!)).toMatchObject({ action: "export", item_type: "site", item_label: "site.jsonl.gz", actor_label: "npm run export" });
+    expect(JSON.parse(sourceTrail.at(-1)!)).toMatchObject({
+      action: "export",
+      item_type: "site",
+      item_label: "site.jsonl.gz",
+      actor_label: "npm run export",
+    });
     useTarget();
     const targetTrail = await trail();
     // Everything exported (all but the export entry, written after the archive) came back in order, then the import entry.
     expect(targetTrail.slice(0, sourceTrail.length - 1)).toEqual(sourceTrail.slice(0, -1));
-    expect(JSON.parse(targetTrail[sourceTrail.length - 1]!)).toMatchObject({ action: "import", item_type: "site", actor_label: "npm run import" });
+    expect(JSON.parse(targetTrail[sourceTrail.length - 1])).toMatchObject({
+      action: "import",
+      item_type: "site",
+      actor_label: "npm run import",
+    });
     // (then the member the first test created after the import)
-    expect(JSON.parse(targetTrail[sourceTrail.length]!)).toMatchObject({ action: "create", item_label: "After Import" });
+    expect(JSON.parse(targetTrail[sourceTrail.length])).toMatchObject({ action: "create", item_label: "After Import" });
   });
 
   it("refuses to import into a database that has content, and changes nothing", async () => {
@@ -238,12 +266,14 @@ describe("export and import", () => {
       const file = path.join(work, "old.jsonl.gz");
       fs.writeFileSync(file, zlib.gzipSync(old.join("\n")));
       await importBackup(file, { progress: () => {} });
-      const result = await db().execute(sql`select count(*)::int as n, count(*) filter (where status = 'published' and published_at = created_at)::int as live from articles`);
-      const { n, live } = (result as unknown as { rows: { n: number; live: number }[] }).rows[0]!;
+      const result = await db().execute(
+        sql`select count(*)::int as n, count(*) filter (where status = 'published' and published_at = created_at)::int as live from articles`,
+      );
+      const { n, live } = (result as { rows: { n: number; live: number }[] }).rows[0];
       expect(n).toBeGreaterThan(3);
       expect(live).toBe(n);
       const members = await db().execute(sql`select count(*) filter (where not visible)::int as hidden from team`);
-      expect((members as unknown as { rows: { hidden: number }[] }).rows[0]!.hidden).toBe(0);
+      expect((members as { rows: { hidden: number }[] }).rows[0].hidden).toBe(0);
     } finally {
       useSource();
       await empty.drop();

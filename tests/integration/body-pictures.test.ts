@@ -45,14 +45,26 @@ beforeAll(async () => {
   await createStaffAccount("pictures@example.com", "a-long-enough-password", "Pictures", "editor");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "pictures@example.com", "a-long-enough-password", "10.9.0.7");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3a6f8f" } }).jpeg().toBuffer();
-  png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#8f6f3a" } }).png().toBuffer();
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3a6f8f" } })
+    .jpeg()
+    .toBuffer();
+  png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#8f6f3a" } })
+    .png()
+    .toBuffer();
 });
 
 function upload(fields: { picture?: Buffer | string; alt?: string }, headers: Record<string, string> = { cookie }) {
   const fd = new FormData();
-  if (fields.picture !== undefined) fd.append("picture", new Blob([typeof fields.picture === "string" ? fields.picture : new Uint8Array(fields.picture)], { type: "image/jpeg" }), "p.jpg");
+  if (fields.picture !== undefined)
+    fd.append(
+      "picture",
+      new Blob([typeof fields.picture === "string" ? fields.picture : new Uint8Array(fields.picture)], { type: "image/jpeg" }),
+      "p.jpg",
+    );
   if (fields.alt !== undefined) fd.append("alt", fields.alt);
   return new Request(`${ORIGIN}/dashboard/articles/pictures`, { method: "POST", body: fd, headers: { origin: ORIGIN, ...headers } });
 }
@@ -75,7 +87,10 @@ const keys = async () => (await getStorage().list("articles")).sort();
 const img = (p: Uploaded, alt = p.alt) => `<img src="${p.src}" alt="${alt}" width="${p.width}" height="${p.height}">`;
 
 async function newArticle(title: string, copy: string) {
-  return createArticle({ title, img: "", category: "cyber", news: false, priority: false, copy, state: { status: "published" } }, TEST_ACTOR);
+  return createArticle(
+    { title, img: "", category: "cyber", news: false, priority: false, copy, state: { status: "published" } },
+    TEST_ACTOR,
+  );
 }
 
 describe("the upload route", () => {
@@ -86,9 +101,11 @@ describe("the upload route", () => {
     expect(p.src).toMatch(/^\/images\/articles\/body-[0-9a-f-]{36}\.jpg$/);
     expect(p).toMatchObject({ alt: "The boardroom at dusk", width: 1200, height: 800 });
     const stored = await keys();
-    expect(stored).toEqual([`articles/${nameOf(p.src)}`, `articles/${stemOf(p.src)}-480.webp`, `articles/${stemOf(p.src)}-960.webp`].sort());
+    expect(stored).toEqual(
+      [`articles/${nameOf(p.src)}`, `articles/${stemOf(p.src)}-480.webp`, `articles/${stemOf(p.src)}-960.webp`].sort(),
+    );
     // Re-encoded: the stored original is a fresh JPEG of the same size.
-    const meta = await sharp((await getStorage().get(`articles/${nameOf(p.src)}`))!).metadata();
+    const meta = await sharp(await getStorage().get(`articles/${nameOf(p.src)}`)).metadata();
     expect(meta).toMatchObject({ format: "jpeg", width: 1200, height: 800 });
   });
 
@@ -102,7 +119,9 @@ describe("the upload route", () => {
     expect(noFile).toMatchObject({ status: 400, body: { errors: { picture: BODY_PICTURE_TEXT.fileRequired } } });
     const html = await answer(upload({ picture: "<html><script>alert(1)</script></html>", alt: "Not a picture" }));
     expect(html.status).toBe(400);
-    expect((html.body.errors as { picture: string }).picture).toBe("This file is not a picture we can use. Choose a JPEG, PNG, WebP or AVIF picture.");
+    expect((html.body.errors as { picture: string }).picture).toBe(
+      "This file is not a picture we can use. Choose a JPEG, PNG, WebP or AVIF picture.",
+    );
     expect(await keys()).toEqual(before);
   });
 
@@ -117,7 +136,10 @@ describe("the upload route", () => {
 
   it("answers 401 in JSON without a session, and its loader sends a visitor to sign in", async () => {
     const before = await keys();
-    expect(await answer(upload({ picture: png, alt: "Hi" }, {}))).toEqual({ status: 401, body: { error: "Your session has ended. Sign in again; nothing was saved." } });
+    expect(await answer(upload({ picture: png, alt: "Hi" }, {}))).toEqual({
+      status: 401,
+      body: { error: "Your session has ended. Sign in again; nothing was saved." },
+    });
     expect(await keys()).toEqual(before);
     let thrown: unknown;
     try {
@@ -126,7 +148,11 @@ describe("the upload route", () => {
       thrown = error;
     }
     expect((thrown as Response).status).toBe(302);
-    const signedIn = (await picturesRoute.loader({ request: new Request(`${ORIGIN}/dashboard/articles/pictures`, { headers: { cookie } }), params: {}, context } as never)) as Response;
+    const signedIn = await picturesRoute.loader({
+      request: new Request(`${ORIGIN}/dashboard/articles/pictures`, { headers: { cookie } }),
+      params: {},
+      context,
+    } as never);
     expect(signedIn.status).toBe(405);
   });
 });
@@ -135,9 +161,11 @@ describe("the sanitiser and the article save", () => {
   const src = "/images/articles/body-0b1c2d3e-4f50-4a6b-8c7d-123456789012.jpg";
 
   it("keeps a body picture with its alt, width and height; strips every other <img> and attribute", () => {
-    expect(sanitizeArticleHtml(`<p>a</p><img src="${src}" alt="A &quot;quoted&quot; view" width="640" height="480" title="t" class="x" style="x" onerror="alert(1)" loading="eager">`)).toBe(
-      `<p>a</p><img src="${src}" alt="A &quot;quoted&quot; view" width="640" height="480" />`,
-    );
+    expect(
+      sanitizeArticleHtml(
+        `<p>a</p><img src="${src}" alt="A &quot;quoted&quot; view" width="640" height="480" title="t" class="x" style="x" onerror="alert(1)" loading="eager">`,
+      ),
+    ).toBe(`<p>a</p><img src="${src}" alt="A &quot;quoted&quot; view" width="640" height="480" />`);
     for (const bad of [
       `<img src="${src}">`,
       `<img src="${src}" alt="   ">`,
@@ -169,10 +197,26 @@ describe("the sanitiser and the article save", () => {
     const article = await newArticle("Body pictures save", "<p>First</p>");
     const form = (copy: string) => {
       const fd = new FormData();
-      for (const [k, v] of Object.entries({ title: "Body pictures save", category: "cyber", news: "no", status: "published", copy, version: String(article.version) })) fd.append(k, v);
-      return new Request(`${ORIGIN}/dashboard/articles/${article.id}/edit`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN } });
+      for (const [k, v] of Object.entries({
+        title: "Body pictures save",
+        category: "cyber",
+        news: "no",
+        status: "published",
+        copy,
+        version: String(article.version),
+      }))
+        fd.append(k, v);
+      return new Request(`${ORIGIN}/dashboard/articles/${article.id}/edit`, {
+        method: "POST",
+        body: fd,
+        headers: { cookie, origin: ORIGIN },
+      });
     };
-    const refused = (await articleEdit.action({ request: form(`<p>Text</p><img src="${p.src}" width="300" height="200">`), params: { id: String(article.id) }, context } as never)) as {
+    const refused = (await articleEdit.action({
+      request: form(`<p>Text</p><img src="${p.src}" width="300" height="200">`),
+      params: { id: String(article.id) },
+      context,
+    } as never)) as {
       data: { errors: Record<string, string>; values: { copy: string } };
       init: { status: number };
     };
@@ -181,9 +225,15 @@ describe("the sanitiser and the article save", () => {
     expect(refused.data.values.copy).toContain(p.src);
     expect((await getArticleById(article.id))!.copy).toBe("<p>First</p>");
 
-    const saved = (await articleEdit.action({ request: form(`<p>Text</p>${img(p)}`), params: { id: String(article.id) }, context } as never)) as Response;
+    const saved = (await articleEdit.action({
+      request: form(`<p>Text</p>${img(p)}`),
+      params: { id: String(article.id) },
+      context,
+    } as never)) as Response;
     expect(saved.status).toBe(302);
-    expect((await getArticleById(article.id))!.copy).toBe(`<p>Text</p><img src="${p.src}" alt="Courthouse steps" width="300" height="200" />`);
+    expect((await getArticleById(article.id))!.copy).toBe(
+      `<p>Text</p><img src="${p.src}" alt="Courthouse steps" width="300" height="200" />`,
+    );
   });
 
   it("renders body pictures on the public page as responsive, lazy <picture>s", async () => {
@@ -191,7 +241,11 @@ describe("the sanitiser and the article save", () => {
     const p = body as Uploaded;
     const small = (await answer(upload({ picture: png, alt: "Small one" }))).body as Uploaded;
     const article = await newArticle("Responsive body pictures", `<p>Intro</p>${img(p, "Harbour &amp; skyline")}<p>More</p>${img(small)}`);
-    const page = (await post.loader({ request: new Request(`${ORIGIN}/post/${article.slug}`), params: { slug: article.slug }, context } as never)) as { article: { html: string } };
+    const page = (await post.loader({
+      request: new Request(`${ORIGIN}/post/${article.slug}`),
+      params: { slug: article.slug },
+      context,
+    } as never)) as { article: { html: string } };
     const stem = stemOf(p.src);
     expect(page.article.html).toContain(
       `<picture><source type="image/avif" srcset="/images/articles/${stem}-480.avif 480w, /images/articles/${stem}-960.avif 960w" sizes="(min-width: 768px) 720px, 100vw" />` +
@@ -199,7 +253,9 @@ describe("the sanitiser and the article save", () => {
     );
     // A picture narrower than the widths: its widths are what they really are (no upscaling), one candidate.
     const smallStem = stemOf(small.src);
-    expect(page.article.html).toContain(`srcset="/images/articles/${smallStem}-480.webp 300w" sizes="(min-width: 768px) 300px, 100vw" alt="Small one" width="300" height="200"`);
+    expect(page.article.html).toContain(
+      `srcset="/images/articles/${smallStem}-480.webp 300w" sizes="(min-width: 768px) 300px, 100vw" alt="Small one" width="300" height="200"`,
+    );
     // PICTURE_BASE_URL: the widths come from there.
     expect(responsiveBodyPictures(`<img src="${p.src}" alt="x" width="1200" height="800" />`, "https://pictures.example.com")).toContain(
       `src="https://pictures.example.com/articles/${stem}-960.webp"`,
@@ -215,14 +271,18 @@ describe("keeping and removing body pictures", () => {
   });
 
   it("the sweep keeps pictures named by a body, a revision or an autosaved copy; removes one nothing names", async () => {
-    const up = async (alt: string) => ((await answer(upload({ picture: png, alt }))).body as Uploaded);
+    const up = async (alt: string) => (await answer(upload({ picture: png, alt }))).body as Uploaded;
     const inBody = await up("In a body");
     const inRevision = await up("In a revision");
     const inAutosave = await up("In an autosave");
     const trashed = await up("In a trashed article");
     const unused = await up("Never used");
     const article = await newArticle("Sweep keeps", `<p>x</p>${img(inRevision)}`);
-    await updateArticle(article.id, { title: "Sweep keeps", img: "", category: "cyber", news: false, priority: false, copy: `<p>x</p>${img(inBody)}` }, TEST_ACTOR);
+    await updateArticle(
+      article.id,
+      { title: "Sweep keeps", img: "", category: "cyber", news: false, priority: false, copy: `<p>x</p>${img(inBody)}` },
+      TEST_ACTOR,
+    );
     const other = await newArticle("Sweep keeps trashed", `<p>x</p>${img(trashed)}`);
     await deleteArticle(other.id, TEST_ACTOR);
     const userId = await staffId("pictures@example.com");
@@ -233,8 +293,14 @@ describe("keeping and removing body pictures", () => {
     expect(inUse.has(nameOf(unused.src))).toBe(false);
 
     const orphans = await findOrphanPictures();
-    expect(orphans.filter((k) => k.includes(stemOf(unused.src))).sort()).toEqual([`articles/${nameOf(unused.src)}`, `articles/${stemOf(unused.src)}-480.webp`, `articles/${stemOf(unused.src)}-960.webp`].sort());
-    for (const p of [inBody, inRevision, inAutosave, trashed]) expect(orphans.some((k) => k.includes(stemOf(p.src))), p.alt).toBe(false);
+    expect(orphans.filter((k) => k.includes(stemOf(unused.src))).sort()).toEqual(
+      [`articles/${nameOf(unused.src)}`, `articles/${stemOf(unused.src)}-480.webp`, `articles/${stemOf(unused.src)}-960.webp`].sort(),
+    );
+    for (const p of [inBody, inRevision, inAutosave, trashed])
+      expect(
+        orphans.some((k) => k.includes(stemOf(p.src))),
+        p.alt,
+      ).toBe(false);
     await createPictureSweeper().sweep(true);
     const left = await keys();
     expect(left.some((k) => k.includes(stemOf(unused.src)))).toBe(false);
@@ -242,13 +308,24 @@ describe("keeping and removing body pictures", () => {
   });
 
   it("purging an article removes the body pictures its body, revisions and autosaved copies named, but not one another article uses", async () => {
-    const up = async (alt: string) => ((await answer(upload({ picture: png, alt }))).body as Uploaded);
+    const up = async (alt: string) => (await answer(upload({ picture: png, alt }))).body as Uploaded;
     const first = await up("First version");
     const second = await up("Second version");
     const drafted = await up("Only in a working copy");
     const shared = await up("Shared");
     const article = await newArticle("Purged with pictures", `<p>a</p>${img(first)}${img(shared)}`);
-    const updated = await updateArticle(article.id, { title: "Purged with pictures", img: "", category: "cyber", news: false, priority: false, copy: `<p>b</p>${img(second)}${img(shared)}` }, TEST_ACTOR);
+    const updated = await updateArticle(
+      article.id,
+      {
+        title: "Purged with pictures",
+        img: "",
+        category: "cyber",
+        news: false,
+        priority: false,
+        copy: `<p>b</p>${img(second)}${img(shared)}`,
+      },
+      TEST_ACTOR,
+    );
     expect(updated).toBeDefined();
     await saveAutosave(await staffId("pictures@example.com"), article.id, { copy: `<p>c</p>${img(drafted)}` }, 2);
     await newArticle("Keeps the shared picture", `<p>x</p>${img(shared)}`);
@@ -258,7 +335,11 @@ describe("keeping and removing body pictures", () => {
 
     expect(await purgeFromTrash("article", article.id, TEST_ACTOR)).toBe("Purged with pictures");
     const left = await keys();
-    for (const p of [first, second, drafted]) expect(left.some((k) => k.includes(stemOf(p.src))), p.alt).toBe(false);
+    for (const p of [first, second, drafted])
+      expect(
+        left.some((k) => k.includes(stemOf(p.src))),
+        p.alt,
+      ).toBe(false);
     expect(left).toContain(`articles/${nameOf(shared.src)}`);
   });
 
@@ -266,7 +347,10 @@ describe("keeping and removing body pictures", () => {
     const p = (await answer(upload({ picture: png, alt: "Swept" }))).body as Uploaded;
     const article = await newArticle("Swept after 30 days", `<p>a</p>${img(p)}`);
     await deleteArticle(article.id, TEST_ACTOR);
-    await db().update(articles).set({ deleted_at: new Date(Date.now() - 31 * 86_400_000) }).where(eq(articles.id, article.id));
+    await db()
+      .update(articles)
+      .set({ deleted_at: new Date(Date.now() - 31 * 86_400_000) })
+      .where(eq(articles.id, article.id));
     expect(await sweepTrash(TEST_ACTOR)).toBeGreaterThanOrEqual(1);
     expect((await keys()).some((k) => k.includes(stemOf(p.src)))).toBe(false);
   });
@@ -274,8 +358,8 @@ describe("keeping and removing body pictures", () => {
 
 async function staffId(email: string): Promise<string> {
   const result = await db().execute(`select id from "user" where email = '${email}'`);
-  const rows = (result as unknown as { rows?: { id: string }[] }).rows ?? (result as unknown as { id: string }[]);
-  return rows[0]!.id;
+  const rows = (result as { rows?: { id: string }[] }).rows ?? (result as { id: string }[]);
+  return rows[0].id;
 }
 
 describe("in an S3 bucket", () => {
@@ -300,7 +384,9 @@ describe("in an S3 bucket", () => {
     const sweeper = createPictureSweeper();
     expect((await sweeper.sweep()).removed).toEqual([]);
     const second = await sweeper.sweep();
-    expect(second.removed.sort()).toEqual([`articles/${nameOf(orphan.src)}`, `articles/${stemOf(orphan.src)}-480.webp`, `articles/${stemOf(orphan.src)}-960.webp`].sort());
+    expect(second.removed.sort()).toEqual(
+      [`articles/${nameOf(orphan.src)}`, `articles/${stemOf(orphan.src)}-480.webp`, `articles/${stemOf(orphan.src)}-960.webp`].sort(),
+    );
     expect(await keys()).toContain(`articles/${nameOf(kept.src)}`);
     await deleteArticle(article.id, TEST_ACTOR);
     await purgeFromTrash("article", article.id, TEST_ACTOR);

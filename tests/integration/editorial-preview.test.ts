@@ -26,16 +26,49 @@ beforeAll(async () => {
   await createStaffAccount("preview@example.com", "a-long-enough-password");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "preview@example.com", "a-long-enough-password", "10.9.0.2");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  draftId = (await createArticle({ title: "Draft For Review", img: "", category: "cyber", news: false, priority: false, copy: "<p>First wording</p>", state: { status: "draft" } }, TEST_ACTOR)).id;
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  draftId = (
+    await createArticle(
+      {
+        title: "Draft For Review",
+        img: "",
+        category: "cyber",
+        news: false,
+        priority: false,
+        copy: "<p>First wording</p>",
+        state: { status: "draft" },
+      },
+      TEST_ACTOR,
+    )
+  ).id;
   await createTeamMember(
-    { full_name: "New Hire", title: "Associate", email: "hire@example.com", extension: 120, mobile: "", desc: "Joins soon", img: "", AOP: [], area_details: [], staff: [], visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
+    {
+      full_name: "New Hire",
+      title: "Associate",
+      email: "hire@example.com",
+      extension: 120,
+      mobile: "",
+      desc: "Joins soon",
+      img: "",
+      AOP: [],
+      area_details: [],
+      staff: [],
+      visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
+    },
     TEST_ACTOR,
   );
 });
 
 type Out = { status: number; data?: Record<string, unknown>; headers?: Headers; location?: string | null };
-async function run(fn: (args: never) => Promise<unknown>, url: string, params: Record<string, string>, init: RequestInit = {}): Promise<Out> {
+async function run(
+  fn: (args: never) => Promise<unknown>,
+  url: string,
+  params: Record<string, string>,
+  init: RequestInit = {},
+): Promise<Out> {
   let out: unknown;
   try {
     out = await fn({ request: new Request(`${ORIGIN}${url}`, init), params, context } as never);
@@ -44,7 +77,8 @@ async function run(fn: (args: never) => Promise<unknown>, url: string, params: R
   }
   if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), headers: out.headers };
   const d = out as { data: Record<string, unknown>; init?: { status?: number; headers?: HeadersInit } | null };
-  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
+  if (d && typeof d === "object" && "init" in d)
+    return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
   return { status: 200, data: out as Record<string, unknown> };
 }
 
@@ -55,7 +89,10 @@ describe("staff preview", () => {
     expect(staff.data!.preview).toBe(PREVIEW_BANNER);
     expect(staff.headers!.get("Cache-Control")).toBe("private, no-store");
     expect(JSON.stringify(staff.data)).toContain("First wording");
-    const meta = postRoute.meta({ matches: [], data: staff.data, params: { slug: "Draft-For-Review" } } as never) as { name?: string; content?: string }[];
+    const meta = postRoute.meta({ matches: [], data: staff.data, params: { slug: "Draft-For-Review" } } as never) as {
+      name?: string;
+      content?: string;
+    }[];
     expect(meta).toContainEqual({ name: "robots", content: "noindex" });
 
     const visitor = await run(postRoute.loader, "/preview/post/Draft-For-Review", { slug: "Draft-For-Review" });
@@ -75,11 +112,16 @@ describe("staff preview", () => {
 
 describe("share a preview", () => {
   it("a link made on the edit screen opens signed out and shows the latest saved version; revoking ends it", async () => {
-    const made = await run(articleEdit.action, `/dashboard/articles/${draftId}/edit`, { id: String(draftId) }, {
-      method: "POST",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", "content-length": "20" },
-      body: "intent=share-preview",
-    });
+    const made = await run(
+      articleEdit.action,
+      `/dashboard/articles/${draftId}/edit`,
+      { id: String(draftId) },
+      {
+        method: "POST",
+        headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", "content-length": "20" },
+        body: "intent=share-preview",
+      },
+    );
     expect(made.status).toBe(200);
     const url = new URL(String(made.data!.shareUrl));
     expect(url.pathname).toMatch(/^\/preview\/shared\/post\/[A-Za-z0-9_-]{43}$/);
@@ -88,17 +130,31 @@ describe("share a preview", () => {
     const opened = await run(postRoute.loader, url.pathname, { slug: token });
     expect(opened.status).toBe(200);
     expect(opened.data!.preview).toBe(PREVIEW_BANNER);
-    await updateArticle(draftId, { title: "Draft For Review", img: "", category: "cyber", news: false, priority: false, copy: "<p>Second wording</p>" }, TEST_ACTOR);
+    await updateArticle(
+      draftId,
+      { title: "Draft For Review", img: "", category: "cyber", news: false, priority: false, copy: "<p>Second wording</p>" },
+      TEST_ACTOR,
+    );
     expect(JSON.stringify((await run(postRoute.loader, url.pathname, { slug: token })).data)).toContain("Second wording");
 
     const edit = await run(articleEdit.loader, `/dashboard/articles/${draftId}/edit`, { id: String(draftId) }, { headers: { cookie } });
     const links = edit.data!.links as { id: number }[];
     expect(links).toHaveLength(1);
-    const revoked = await run(articleEdit.action, `/dashboard/articles/${draftId}/edit`, { id: String(draftId) }, {
-      method: "POST",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", "content-length": String(`intent=revoke-preview&link=${links[0]!.id}`.length) },
-      body: `intent=revoke-preview&link=${links[0]!.id}`,
-    });
+    const revoked = await run(
+      articleEdit.action,
+      `/dashboard/articles/${draftId}/edit`,
+      { id: String(draftId) },
+      {
+        method: "POST",
+        headers: {
+          cookie,
+          origin: ORIGIN,
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(`intent=revoke-preview&link=${links[0].id}`.length),
+        },
+        body: `intent=revoke-preview&link=${links[0].id}`,
+      },
+    );
     expect(revoked.data!.status).toEqual({ tone: "success", text: "Preview link revoked." });
     expect((await run(postRoute.loader, url.pathname, { slug: token })).status).toBe(404);
   });
@@ -108,7 +164,12 @@ describe("share a preview", () => {
     const { token } = await createPreviewLink("article", draftId, "Draft For Review", TEST_ACTOR, made);
     expect(await resolvePreviewLink("article", token, new Date(made.getTime() + 6.9 * 86_400_000))).toBe(draftId);
     expect(await resolvePreviewLink("article", token, new Date(made.getTime() + 7 * 86_400_000 + 1000))).toBeUndefined();
-    expect(await resolvePreviewLink("article", token.replace(/^./, (c) => (c === "A" ? "B" : "A")))).toBeUndefined();
+    expect(
+      await resolvePreviewLink(
+        "article",
+        token.replace(/^./, (c) => (c === "A" ? "B" : "A")),
+      ),
+    ).toBeUndefined();
     expect(await resolvePreviewLink("team", token)).toBeUndefined();
   });
 });

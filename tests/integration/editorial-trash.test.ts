@@ -28,8 +28,13 @@ beforeAll(async () => {
   await createStaffAccount("trash@example.com", "a-long-enough-password");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "trash@example.com", "a-long-enough-password", "10.9.0.3");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } }).jpeg().toBuffer();
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } })
+    .jpeg()
+    .toBuffer();
 });
 
 const run = (fn: (args: never) => Promise<unknown>, request: Request) => callRoute(fn, request);
@@ -40,14 +45,19 @@ const pictureFiles = async (img: string) => (await getStorage().list("articles")
 describe("Trash", () => {
   it("delete → Trash (picture kept) → restore with URL and picture → delete permanently removes row and pictures", async () => {
     const img = await saveImage("articles", new Uint8Array(jpeg));
-    const a = await createArticle({ title: "Trash Me", img, category: "cyber", news: false, priority: false, copy: "<p>x</p>" }, TEST_ACTOR);
+    const a = await createArticle(
+      { title: "Trash Me", img, category: "cyber", news: false, priority: false, copy: "<p>x</p>" },
+      TEST_ACTOR,
+    );
     expect(await getArticleBySlug("Trash-Me")).toBeDefined();
 
     const deleted = await run(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
     expect(deleted).toMatchObject({ status: 302, location: "/dashboard/articles" });
     expect(await getArticleBySlug("Trash-Me")).toBeUndefined();
     expect(await pictureFiles(img)).not.toHaveLength(0);
-    const page = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash`, { headers: { cookie } }))).data as { items: { label: string; key: string }[] };
+    const page = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash`, { headers: { cookie } }))).data as {
+      items: { label: string; key: string }[];
+    };
     expect(page.items.map((i) => i.label)).toContain("Trash Me");
 
     const restored = await run(trashRoute.action, post("/dashboard/trash", { intent: "restore", kind: "article", id: String(a.id) }));
@@ -57,20 +67,52 @@ describe("Trash", () => {
 
     await run(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
     // The second confirmation is asked for before anything is removed.
-    const asking = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash?confirm=article-${a.id}`, { headers: { cookie } }))).data as { confirm: string };
+    const asking = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash?confirm=article-${a.id}`, { headers: { cookie } })))
+      .data as { confirm: string };
     expect(asking.confirm).toBe(`article-${a.id}`);
     const purged = await run(trashRoute.action, post("/dashboard/trash", { intent: "purge", kind: "article", id: String(a.id) }));
     expect(purged).toMatchObject({ status: 302 });
     expect(await getArticleById(a.id, { withTrashed: true })).toBeUndefined();
     expect(await pictureFiles(img)).toHaveLength(0);
-    const trail = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(a.id)));
+    const trail = await state.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.item_id, String(a.id)));
     // Created published: recorded as a publish.
     expect(trail.map((e) => e.action)).toEqual(expect.arrayContaining(["publish", "delete", "restore", "purge"]));
   });
 
   it("the sweep removes only what has been in the Trash for 30 days", async () => {
-    const old = await createTeamMember({ full_name: "Long Gone", title: "Associate", email: "gone@example.com", extension: 1, mobile: "", desc: "d", img: "", AOP: [], area_details: [], staff: [] }, TEST_ACTOR);
-    const recent = await createTeamMember({ full_name: "Just Left", title: "Associate", email: "left@example.com", extension: 2, mobile: "", desc: "d", img: "", AOP: [], area_details: [], staff: [] }, TEST_ACTOR);
+    const old = await createTeamMember(
+      {
+        full_name: "Long Gone",
+        title: "Associate",
+        email: "gone@example.com",
+        extension: 1,
+        mobile: "",
+        desc: "d",
+        img: "",
+        AOP: [],
+        area_details: [],
+        staff: [],
+      },
+      TEST_ACTOR,
+    );
+    const recent = await createTeamMember(
+      {
+        full_name: "Just Left",
+        title: "Associate",
+        email: "left@example.com",
+        extension: 2,
+        mobile: "",
+        desc: "d",
+        img: "",
+        AOP: [],
+        area_details: [],
+        staff: [],
+      },
+      TEST_ACTOR,
+    );
     await deleteTeamMember(old.id, TEST_ACTOR);
     await deleteTeamMember(recent.id, TEST_ACTOR);
     expect(await getTeamMemberBySlug("Long-Gone")).toBeUndefined();

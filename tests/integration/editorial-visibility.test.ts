@@ -33,7 +33,7 @@ const base = { img: "", news: true, priority: false, copy: "<p>Secret draft body
 const member = (full_name: string) => ({
   full_name,
   title: "Partner",
-  email: `${full_name.split(" ")[0]!.toLowerCase()}@example.com`,
+  email: `${full_name.split(" ")[0].toLowerCase()}@example.com`,
   extension: 101,
   mobile: "",
   desc: "Bio",
@@ -54,7 +54,8 @@ async function status(work: () => Promise<unknown>): Promise<number> {
     throw thrown;
   }
 }
-const args = (url: string, params: Record<string, string> = {}) => ({ request: new Request(`http://localhost${url}`), params, context: {} }) as never;
+const args = (url: string, params: Record<string, string> = {}) =>
+  ({ request: new Request(`http://localhost${url}`), params, context: {} }) as never;
 
 let draftId = 0;
 let hiddenId = 0;
@@ -62,11 +63,25 @@ let hiddenId = 0;
 beforeAll(async () => {
   // Its own body: cards now show the start of a body, and the draft's words must not appear anywhere.
   await createArticle({ ...base, title: "Live Cyber Note", category: "cyber", copy: "<p>Public body</p>" }, TEST_ACTOR);
-  const draft = await createArticle({ ...base, title: "Draft Cyber Note", category: "cyber", img: "draft-pic.webp", state: { status: "draft" } }, TEST_ACTOR);
+  const draft = await createArticle(
+    { ...base, title: "Draft Cyber Note", category: "cyber", img: "draft-pic.webp", state: { status: "draft" } },
+    TEST_ACTOR,
+  );
   draftId = draft.id;
-  await createArticle({ ...base, title: "Scheduled Cyber Note", category: "cyber", state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) } }, TEST_ACTOR);
+  await createArticle(
+    {
+      ...base,
+      title: "Scheduled Cyber Note",
+      category: "cyber",
+      state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) },
+    },
+    TEST_ACTOR,
+  );
   await createTeamMember(member("Visible Person"), TEST_ACTOR);
-  const hidden = await createTeamMember({ ...member("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: null, hiddenFrom: null } }, TEST_ACTOR);
+  const hidden = await createTeamMember(
+    { ...member("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
+    TEST_ACTOR,
+  );
   hiddenId = hidden.id;
 });
 
@@ -117,7 +132,14 @@ describe("states", () => {
   it("publishing a draft dates it today; unpublishing returns it to draft; republishing dates it again", async () => {
     const before = (await getArticleById(draftId))!;
     expect(before.status).toBe("draft");
-    const input = { title: before.title, img: before.img, category: before.category, news: before.news, priority: false, copy: before.copy };
+    const input = {
+      title: before.title,
+      img: before.img,
+      category: before.category,
+      news: before.news,
+      priority: false,
+      copy: before.copy,
+    };
     const published = (await updateArticle(draftId, { ...input, state: { status: "published" } }, TEST_ACTOR))!.after;
     expect(published.status).toBe("published");
     expect(published.published_at).toBeInstanceOf(Date);
@@ -143,7 +165,9 @@ describe("scheduled publishing", () => {
     const changes: string[] = [];
     const off = onContentChange((what) => changes.push(what));
     const later = new Date(Date.now() + 5 * 60_000);
-    const scheduler = createScheduler(state.database, [{ name: "scheduled-publishing", everyMs: 60_000, run: () => runScheduledPublishing(later) }]);
+    const scheduler = createScheduler(state.database, [
+      { name: "scheduled-publishing", everyMs: 60_000, run: () => runScheduledPublishing(later) },
+    ]);
     await scheduler.start();
     await scheduler.stop();
     off();
@@ -151,30 +175,46 @@ describe("scheduled publishing", () => {
     expect(row.status).toBe("published");
     expect(changes).toContain("articles");
     expect((await listLatestArticles()).map((a) => a.title)).toContain("Due While Down");
-    const entries = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(due.id)));
+    const entries = await state.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.item_id, String(due.id)));
     const publish = entries.filter((e) => e.action === "publish");
     expect(publish).toHaveLength(1);
-    expect(publish[0]!.actor_label).toBe("scheduled publishing");
-    expect(publish[0]!.actor_id).toBeNull();
+    expect(publish[0].actor_label).toBe("scheduled publishing");
+    expect(publish[0].actor_id).toBeNull();
   });
 
   it("two runs racing publish each item exactly once", async () => {
-    const a = await createArticle({ ...base, title: "Race One", category: "insurance", state: { status: "scheduled", publishAt: new Date(Date.now() + 1000) } }, TEST_ACTOR);
+    const a = await createArticle(
+      { ...base, title: "Race One", category: "insurance", state: { status: "scheduled", publishAt: new Date(Date.now() + 1000) } },
+      TEST_ACTOR,
+    );
     const later = new Date(Date.now() + 60_000);
     const results = await Promise.all([runScheduledPublishing(later), runScheduledPublishing(later), runScheduledPublishing(later)]);
     expect(results.reduce((n, r) => n + r.articlesPublished, 0)).toBe(1);
-    const entries = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(a.id)));
+    const entries = await state.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.item_id, String(a.id)));
     expect(entries.filter((e) => e.action === "publish")).toHaveLength(1);
   });
 
   it("records the version it makes as a revision, so an editor saving an older one is told scheduled publishing saved in between", async () => {
-    const a = await createArticle({ ...base, title: "Open In An Editor", category: "cyber", state: { status: "scheduled", publishAt: new Date(Date.now() + 1000) } }, TEST_ACTOR);
+    const a = await createArticle(
+      { ...base, title: "Open In An Editor", category: "cyber", state: { status: "scheduled", publishAt: new Date(Date.now() + 1000) } },
+      TEST_ACTOR,
+    );
     const opened = (await getArticleById(a.id))!.version;
     await runScheduledPublishing(new Date(Date.now() + 60_000));
     const revisions = await listRevisions("article", a.id);
     expect(revisions[0]).toMatchObject({ version: opened + 1, actor_label: "scheduled publishing" });
-    expect((revisions[0]!.fields as { status: string }).status).toBe("published");
-    const refused = await updateArticle(a.id, { ...base, title: "Open In An Editor", category: "cyber", expectedVersion: opened }, TEST_ACTOR).catch((e: unknown) => e);
+    expect((revisions[0].fields as { status: string }).status).toBe("published");
+    const refused = await updateArticle(
+      a.id,
+      { ...base, title: "Open In An Editor", category: "cyber", expectedVersion: opened },
+      TEST_ACTOR,
+    ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(EditConflict);
     expect(refused).toMatchObject({ savedBy: "scheduled publishing" });
     expect((refused as EditConflict).savedAt).toBeInstanceOf(Date);
@@ -182,15 +222,24 @@ describe("scheduled publishing", () => {
 
   it("leaves an article or member in the Trash as it is; once restored, the next run applies its time", async () => {
     const soon = new Date(Date.now() + 1000);
-    const a = await createArticle({ ...base, title: "Trashed Before Its Time", category: "cyber", state: { status: "scheduled", publishAt: soon } }, TEST_ACTOR);
-    const m = await createTeamMember({ ...member("Trashed Newcomer"), visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } }, TEST_ACTOR);
+    const a = await createArticle(
+      { ...base, title: "Trashed Before Its Time", category: "cyber", state: { status: "scheduled", publishAt: soon } },
+      TEST_ACTOR,
+    );
+    const m = await createTeamMember(
+      { ...member("Trashed Newcomer"), visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } },
+      TEST_ACTOR,
+    );
     await deleteArticle(a.id, TEST_ACTOR);
     await deleteTeamMember(m.id, TEST_ACTOR);
     const later = new Date(Date.now() + 60_000);
     await runScheduledPublishing(later);
     expect((await getArticleById(a.id, { withTrashed: true }))!.status).toBe("scheduled");
     expect((await getTeamMemberById(m.id, { withTrashed: true }))!.visible).toBe(false);
-    const entries = await state.database.db.select().from(auditLog).where(eq(auditLog.item_id, String(a.id)));
+    const entries = await state.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.item_id, String(a.id)));
     expect(entries.filter((e) => e.action === "publish")).toHaveLength(0);
     await restoreFromTrash("article", a.id, TEST_ACTOR);
     await restoreFromTrash("team", m.id, TEST_ACTOR);
@@ -203,8 +252,15 @@ describe("scheduled publishing", () => {
 
   it("applies a member's visible-from and hidden-from times", async () => {
     const soon = new Date(Date.now() + 60_000);
-    const departing = await createTeamMember({ ...member("Departing Person"), visibility: { visible: true, visibleFrom: null, hiddenFrom: soon } }, TEST_ACTOR);
-    await updateTeamMember(hiddenId, { ...member("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } }, TEST_ACTOR);
+    const departing = await createTeamMember(
+      { ...member("Departing Person"), visibility: { visible: true, visibleFrom: null, hiddenFrom: soon } },
+      TEST_ACTOR,
+    );
+    await updateTeamMember(
+      hiddenId,
+      { ...member("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } },
+      TEST_ACTOR,
+    );
     expect((await listTeamCards()).map((m) => m.full_name).sort()).toEqual(["Departing Person", "Visible Person"]);
     const result = await runScheduledPublishing(new Date(soon.getTime() + 1000));
     expect(result).toMatchObject({ membersShown: 1, membersHidden: 1 });

@@ -52,21 +52,43 @@ const VALID = {
   consent: "yes",
 };
 
-type Result = { status: number; data: { outcome: string; status: { text: string }; errors?: Record<string, string>; values?: Record<string, unknown>; token: string }; headers: Headers };
+type Result = {
+  status: number;
+  data: { outcome: string; status: { text: string }; errors?: Record<string, string>; values?: Record<string, unknown>; token: string };
+  headers: Headers;
+};
 
 async function send(fields: Record<string, string | undefined>, ip = "198.51.100.7"): Promise<Result> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) body.append(k, v);
-  const request = new Request(`${ORIGIN}/contact`, { method: "POST", body, headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" } });
-  const result = (await contact.action({ request, params: {}, context: { clientIp: ip, requestId: "t", nonce: "n" } } as never)) as unknown as {
+  const request = new Request(`${ORIGIN}/contact`, {
+    method: "POST",
+    body,
+    headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+  });
+  const result = (await contact.action({
+    request,
+    params: {},
+    context: { clientIp: ip, requestId: "t", nonce: "n" },
+  } as never)) as unknown as {
     data: Result["data"];
     init: { status?: number; headers?: HeadersInit } | null;
   };
   return { status: result.init?.status ?? 200, data: result.data, headers: new Headers(result.init?.headers) };
 }
 
-const form = (overrides: Record<string, string | undefined> = {}) => ({ ...VALID, [HONEYPOT_FIELD]: "", [TOKEN_FIELD]: readyToken(), ...overrides });
-const stored = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(enquiries))[0]!.n;
+const form = (overrides: Record<string, string | undefined> = {}) => ({
+  ...VALID,
+  [HONEYPOT_FIELD]: "",
+  [TOKEN_FIELD]: readyToken(),
+  ...overrides,
+});
+const stored = async () =>
+  (
+    await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(enquiries)
+  )[0].n;
 let ipCounter = 0;
 /** A fresh address per test, so the per-address limit only bites where it is tested. */
 const freshIp = () => `203.0.113.${++ipCounter}`;
@@ -81,13 +103,25 @@ describe("the enquiry form (POST /contact)", () => {
     expect(r.headers.get("Cache-Control")).toBe("private, no-store");
     expect(await stored()).toBe(before + 1);
     const [row] = await db().select().from(enquiries).orderBy(desc(enquiries.id)).limit(1);
-    expect(row).toMatchObject({ name: VALID.name, email: VALID.email, phone: VALID.phone, practice_area: "insurance", message: VALID.message, state: "new", staff_note: "", handled_by: null });
-    expect(row!.consented_at).toBeInstanceOf(Date);
+    expect(row).toMatchObject({
+      name: VALID.name,
+      email: VALID.email,
+      phone: VALID.phone,
+      practice_area: "insurance",
+      message: VALID.message,
+      state: "new",
+      staff_note: "",
+      handled_by: null,
+    });
+    expect(row.consented_at).toBeInstanceOf(Date);
   });
 
   it("names each wrong field with its own message and keeps everything typed (400, nothing stored)", async () => {
     const before = await stored();
-    const r = await send(form({ name: "  ", email: "dana@", phone: "call me", practice_area: "tax", message: "Help", consent: undefined }), freshIp());
+    const r = await send(
+      form({ name: "  ", email: "dana@", phone: "call me", practice_area: "tax", message: "Help", consent: undefined }),
+      freshIp(),
+    );
     expect(r.status).toBe(400);
     expect(r.data.outcome).toBe("invalid");
     expect(r.data.errors).toEqual({
@@ -164,7 +198,9 @@ describe("the enquiry form (POST /contact)", () => {
     const kept = await db().select().from(enquiryAttempts);
     expect(kept.some((a) => a.address.includes(ip) || a.address.includes("203.0.113"))).toBe(false);
     // An hour later the address may send again.
-    await db().update(enquiryAttempts).set({ at: new Date(Date.now() - 61 * 60 * 1000) });
+    await db()
+      .update(enquiryAttempts)
+      .set({ at: new Date(Date.now() - 61 * 60 * 1000) });
     expect((await send(form(), ip)).data.outcome).toBe("sent");
   });
 
@@ -175,7 +211,10 @@ describe("the enquiry form (POST /contact)", () => {
     expect(r.data.outcome).toBe("refused");
     expect(r.data.status.text).toBe(ENQUIRY_MSG.refused);
     expect(await stored()).toBe(before);
-    const ok = await send(form({ message: "Our claim file is described at https://insurer.example/claims/123 and we need advice on coverage for it." }), freshIp());
+    const ok = await send(
+      form({ message: "Our claim file is described at https://insurer.example/claims/123 and we need advice on coverage for it." }),
+      freshIp(),
+    );
     expect(ok.data.outcome).toBe("sent");
   });
 
@@ -184,8 +223,16 @@ describe("the enquiry form (POST /contact)", () => {
     const big = await send(form({ message: "x".repeat(70 * 1024) }), freshIp());
     expect(big.status).toBe(413);
     expect(big.data.status.text).toMatch(/too large/);
-    const request = new Request(`${ORIGIN}/contact`, { method: "POST", body: "{}", headers: { origin: ORIGIN, "content-type": "application/json" } });
-    const json = (await contact.action({ request, params: {}, context: { clientIp: freshIp(), requestId: "t", nonce: "n" } } as never)) as unknown as { init: { status: number } };
+    const request = new Request(`${ORIGIN}/contact`, {
+      method: "POST",
+      body: "{}",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+    });
+    const json = (await contact.action({
+      request,
+      params: {},
+      context: { clientIp: freshIp(), requestId: "t", nonce: "n" },
+    } as never)) as unknown as { init: { status: number } };
     expect(json.init.status).toBe(400);
     expect(await stored()).toBe(before);
   });
@@ -198,7 +245,14 @@ describe("the enquiry form (POST /contact)", () => {
     const error = vi.spyOn(console, "error").mockImplementation((line: unknown) => void out.push(String(line)));
     try {
       const ip = freshIp();
-      await send(form({ name: "Secret Person", email: "secret.person@example.com", message: "A private matter about our secret claim number 4711." }), ip);
+      await send(
+        form({
+          name: "Secret Person",
+          email: "secret.person@example.com",
+          message: "A private matter about our secret claim number 4711.",
+        }),
+        ip,
+      );
       await send(form({ message: "http://a.example http://b.example http://c.example" }), ip);
       await new Promise((r) => setImmediate(r));
       await new Promise((r) => setTimeout(r, 20));
@@ -209,7 +263,8 @@ describe("the enquiry form (POST /contact)", () => {
     }
     const text = out.join("\n");
     expect(text).toContain("enquiry received");
-    for (const secret of ["Secret Person", "secret.person", "4711", "private matter", "a.example", "203.0.113."]) expect(text).not.toContain(secret);
+    for (const secret of ["Secret Person", "secret.person", "4711", "private matter", "a.example", "203.0.113."])
+      expect(text).not.toContain(secret);
   });
 });
 
@@ -218,15 +273,18 @@ describe("the notification to ENQUIRY_TO", () => {
 
   it("arrives at the SMTP server with the area and a dashboard link, without the sender's details", async () => {
     setEnvForTests({ SMTP_URL: smtp.url, ENQUIRY_TO: "intake@harrowkline.example, partner@harrowkline.example" });
-    const r = await send(form({ practice_area: "cyber", name: "Casey Breach", message: "Ransomware hit our servers this morning; we need counsel now." }), freshIp());
+    const r = await send(
+      form({ practice_area: "cyber", name: "Casey Breach", message: "Ransomware hit our servers this morning; we need counsel now." }),
+      freshIp(),
+    );
     expect(r.data.outcome).toBe("sent");
     const [row] = await db().select().from(enquiries).orderBy(desc(enquiries.id)).limit(1);
-    const mail = await smtp.waitFor((m) => (m.subject ?? "").includes(`#${row!.id}`));
-    expect(mail.subject).toBe(`New enquiry #${row!.id}: Cyber Security & Incident Response`);
+    const mail = await smtp.waitFor((m) => (m.subject ?? "").includes(`#${row.id}`));
+    expect(mail.subject).toBe(`New enquiry #${row.id}: Cyber Security & Incident Response`);
     const to = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value ?? []).map((a) => a.address);
     expect(to).toEqual(["intake@harrowkline.example", "partner@harrowkline.example"]);
-    expect(mail.text).toContain(`http://localhost:3000/dashboard/enquiries/${row!.id}`);
-    expect(mail.html).toContain(`href="http://localhost:3000/dashboard/enquiries/${row!.id}"`);
+    expect(mail.text).toContain(`http://localhost:3000/dashboard/enquiries/${row.id}`);
+    expect(mail.html).toContain(`href="http://localhost:3000/dashboard/enquiries/${row.id}"`);
     for (const part of [mail.text ?? "", String(mail.html)]) {
       expect(part).not.toContain("Casey");
       expect(part).not.toContain("Ransomware");
@@ -244,15 +302,25 @@ describe("the notification to ENQUIRY_TO", () => {
     const [row] = await db().select().from(enquiries).orderBy(desc(enquiries.id)).limit(1);
     const [kept] = await db().select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
     expect(kept).toMatchObject({ kind: "enquiry", status: "outbox", to_address: "intake@harrowkline.example" });
-    expect(kept!.subject).toContain(`#${row!.id}`);
+    expect(kept.subject).toContain(`#${row.id}`);
     expect(smtp.messages.length).toBe(received);
   });
 
   it("is not sent when ENQUIRY_TO is not set (the enquiry is still kept)", async () => {
     setEnvForTests({ ENQUIRY_TO: "" });
-    const before = (await db().select({ n: sql<number>`count(*)::int` }).from(mailOutbox))[0]!.n;
+    const before = (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(mailOutbox)
+    )[0].n;
     expect((await send(form(), freshIp())).data.outcome).toBe("sent");
-    expect((await db().select({ n: sql<number>`count(*)::int` }).from(mailOutbox))[0]!.n).toBe(before);
+    expect(
+      (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(mailOutbox)
+      )[0].n,
+    ).toBe(before);
   });
 });
 
@@ -262,7 +330,10 @@ async function signedIn(email: string, role: "owner" | "admin" | "editor") {
   await createStaffAccount(email, "a-long-enough-password", "Staff", role);
   const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
   if (!result.ok) throw new Error("sign-in failed");
-  return result.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return result.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 async function staffPost(cookie: string, id: number | string, fields: Record<string, string>) {
@@ -272,10 +343,18 @@ async function staffPost(cookie: string, id: number | string, fields: Record<str
     headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
   });
   try {
-    const result = await enquiryScreen.action({ request, params: { id: String(id) }, context: { clientIp: "192.0.2.44", requestId: "t", nonce: "n" } } as never);
+    const result = await enquiryScreen.action({
+      request,
+      params: { id: String(id) },
+      context: { clientIp: "192.0.2.44", requestId: "t", nonce: "n" },
+    } as never);
     if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
     const d = result as unknown as { data: unknown; init?: { status?: number } };
-    return { status: d.init?.status ?? 200, location: null, data: d.data as { status?: { text: string }; errors?: Record<string, string> } };
+    return {
+      status: d.init?.status ?? 200,
+      location: null,
+      data: d.data as { status?: { text: string }; errors?: Record<string, string> },
+    };
   } catch (thrown) {
     if (thrown instanceof Response) return { status: thrown.status, location: null, data: null };
     throw thrown;
@@ -292,13 +371,22 @@ describe("the Enquiries screen", () => {
     editor = await signedIn("editor@example.com", "editor");
   });
 
-  const auditFor = async (id: number) => db().select().from(auditLog).where(eq(auditLog.item_id, String(id))).orderBy(auditLog.id);
+  const auditFor = async (id: number) =>
+    db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.item_id, String(id)))
+      .orderBy(auditLog.id);
 
   it("lists enquiries newest first for an owner or admin, filtered by state; refuses an editor (403)", async () => {
     const first = await createEnquiry({ ...VALID, name: "Older Sender", practice_area: "construction" });
     const second = await createEnquiry({ ...VALID, name: "Newer Sender", practice_area: "insurance" });
     const load = (cookie: string, query = "") =>
-      enquiriesList.loader({ request: new Request(`${ORIGIN}/dashboard/enquiries${query}`, { headers: { cookie } }), params: {}, context: {} } as never);
+      enquiriesList.loader({
+        request: new Request(`${ORIGIN}/dashboard/enquiries${query}`, { headers: { cookie } }),
+        params: {},
+        context: {},
+      } as never);
     const list = await load(admin);
     const names = list.rows.map((r) => r.name);
     expect(names.indexOf("Newer Sender")).toBeLessThan(names.indexOf("Older Sender"));
@@ -317,15 +405,29 @@ describe("the Enquiries screen", () => {
 
   it("changes the state and the note, records who handled it, audits without personal details", async () => {
     const e = await createEnquiry({ ...VALID, name: "Robin Private", message: "Details of a private dispute with our contractor." });
-    const r = await staffPost(admin, e.id, { intent: "save", state: "in_progress", staff_note: "Called Robin back; conflict check clear." });
+    const r = await staffPost(admin, e.id, {
+      intent: "save",
+      state: "in_progress",
+      staff_note: "Called Robin back; conflict check clear.",
+    });
     expect(r.status).toBe(302);
     expect(r.location).toBe(`/dashboard/enquiries/${e.id}`);
     const after = await getEnquiry(e.id);
-    expect(after).toMatchObject({ state: "in_progress", staff_note: "Called Robin back; conflict check clear.", handled_by: "admin@example.com" });
+    expect(after).toMatchObject({
+      state: "in_progress",
+      staff_note: "Called Robin back; conflict check clear.",
+      handled_by: "admin@example.com",
+    });
     expect(after!.handled_at).toBeInstanceOf(Date);
     const [entry] = await auditFor(e.id);
-    expect(entry).toMatchObject({ action: "update", item_type: "enquiry", item_label: `Enquiry #${e.id}`, actor_label: "admin@example.com", ip: "192.0.2.44" });
-    expect(entry!.changes).toEqual({ state: { before: "new", after: "in_progress" }, staff_note: { hidden: true } });
+    expect(entry).toMatchObject({
+      action: "update",
+      item_type: "enquiry",
+      item_label: `Enquiry #${e.id}`,
+      actor_label: "admin@example.com",
+      ip: "192.0.2.44",
+    });
+    expect(entry.changes).toEqual({ state: { before: "new", after: "in_progress" }, staff_note: { hidden: true } });
     expect(JSON.stringify(entry)).not.toMatch(/Robin|private dispute|conflict check/);
   });
 
@@ -346,7 +448,12 @@ describe("the Enquiries screen", () => {
     expect(r.location).toBe("/dashboard/enquiries");
     expect(await getEnquiry(e.id)).toBeUndefined();
     const [entry] = await auditFor(e.id);
-    expect(entry).toMatchObject({ action: "delete", item_type: "enquiry", item_label: `Enquiry #${e.id}`, actor_label: "owner@example.com" });
+    expect(entry).toMatchObject({
+      action: "delete",
+      item_type: "enquiry",
+      item_label: `Enquiry #${e.id}`,
+      actor_label: "owner@example.com",
+    });
     expect(JSON.stringify(entry)).not.toContain("Forget");
     const again = await staffPost(owner, e.id, { intent: "delete", id: String(e.id) });
     expect(again.status).toBe(404);
@@ -355,14 +462,27 @@ describe("the Enquiries screen", () => {
 
   it("refuses an editor with 403 and writes nothing (state, note or delete)", async () => {
     const e = await createEnquiry(VALID);
-    const auditBefore = (await db().select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]!.n;
-    const posts: Record<string, string>[] = [{ intent: "save", state: "closed", staff_note: "x" }, { intent: "delete", id: String(e.id) }];
+    const auditBefore = (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(auditLog)
+    )[0].n;
+    const posts: Record<string, string>[] = [
+      { intent: "save", state: "closed", staff_note: "x" },
+      { intent: "delete", id: String(e.id) },
+    ];
     for (const fields of posts) {
       const r = await staffPost(editor, e.id, fields);
       expect(r.status).toBe(403);
     }
     expect(await getEnquiry(e.id)).toMatchObject({ state: "new", staff_note: "", handled_by: null });
-    expect((await db().select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]!.n).toBe(auditBefore);
+    expect(
+      (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(auditLog)
+      )[0].n,
+    ).toBe(auditBefore);
   });
 });
 
@@ -372,15 +492,32 @@ describe("retention", () => {
     const day = 24 * 60 * 60 * 1000;
     const old = await createEnquiry({ ...VALID, name: "Old Sender" }, new Date(Date.now() - 31 * day));
     const recent = await createEnquiry({ ...VALID, name: "Recent Sender" }, new Date(Date.now() - 29 * day));
-    await db().insert(enquiryAttempts).values([{ address: "old-attempt", at: new Date(Date.now() - 2 * day) }, { address: "new-attempt", at: new Date() }]);
+    await db()
+      .insert(enquiryAttempts)
+      .values([
+        { address: "old-attempt", at: new Date(Date.now() - 2 * day) },
+        { address: "new-attempt", at: new Date() },
+      ]);
     const attemptsBefore = await countAttempts();
-    const scheduler = createScheduler(state.database, siteJobs(state.database).filter((j) => j.name === "retention"));
+    const scheduler = createScheduler(
+      state.database,
+      siteJobs(state.database).filter((j) => j.name === "retention"),
+    );
     expect(await scheduler.runNow("retention")).toBe("ran");
     await scheduler.stop();
     expect(await getEnquiry(old.id)).toBeUndefined();
     expect(await getEnquiry(recent.id)).toBeDefined();
-    const [entry] = await db().select().from(auditLog).where(eq(auditLog.item_id, String(old.id)));
-    expect(entry).toMatchObject({ action: "purge", item_type: "enquiry", actor_label: "retention", actor_id: null, item_label: `Enquiry #${old.id}` });
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.item_id, String(old.id)));
+    expect(entry).toMatchObject({
+      action: "purge",
+      item_type: "enquiry",
+      actor_label: "retention",
+      actor_id: null,
+      item_label: `Enquiry #${old.id}`,
+    });
     expect(JSON.stringify(entry)).not.toContain("Old Sender");
     const attempts = await db().select().from(enquiryAttempts);
     expect(attempts.some((a) => a.address === "old-attempt")).toBe(false);

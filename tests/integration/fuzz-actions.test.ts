@@ -52,11 +52,11 @@ function allRoutes(): RouteInfo[] {
   const walk = (entries: Entry[], prefix: string) => {
     for (const e of entries) {
       const here = e.path ? `${prefix}/${e.path}`.replace(/\/+/g, "/") : prefix;
-      out.push({ file: e.file, pattern: here || "/", paramNames: [...here.matchAll(/:(\w+)/g)].map((m) => m[1]!) });
+      out.push({ file: e.file, pattern: here || "/", paramNames: [...here.matchAll(/:(\w+)/g)].map((m) => m[1]) });
       if (e.children) walk(e.children, here);
     }
   };
-  walk(routes as unknown as Entry[], "");
+  walk(routes, "");
   return out;
 }
 
@@ -83,7 +83,12 @@ async function call(fn: (args: unknown) => unknown, args: unknown): Promise<Outc
   }
   if (value instanceof Response) {
     // A JSON resource route (the article editor's) says why in its body: `{ error, errors }`.
-    const json = (value.headers.get("content-type") ?? "").includes("json") ? await value.clone().json().catch(() => null) : null;
+    const json = (value.headers.get("content-type") ?? "").includes("json")
+      ? await value
+          .clone()
+          .json()
+          .catch(() => null)
+      : null;
     return { status: value.status, data: json, location: value.headers.get("Location"), thrown: null };
   }
   if (value && typeof value === "object" && (value as { type?: string }).type === "DataWithResponseInit") {
@@ -100,7 +105,7 @@ const context = (ip = "127.0.0.1") => ({ clientIp: ip, requestId: "fuzz", nonce:
 
 async function rows<T>(query: string): Promise<T[]> {
   const result = await db().execute(sql.raw(query));
-  return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
+  return (result as { rows?: T[] }).rows ?? (result as T[]);
 }
 
 const CONTENT_TABLES = ["team", "articles", "article_authors", "headers", "hours", "enquiries"] as const;
@@ -116,13 +121,13 @@ async function snapshot() {
     const [r] = await rows<{ n: number; rows: string | null }>(
       `select count(*)::int as n, string_agg((to_jsonb(x) - 'search_vector')::text, E'\\n' order by ${ORDER_OF[t] ?? "x.id"}) as rows from "${t}" x`,
     );
-    out[t] = { count: Number(r!.n), rows: r!.rows ?? "" };
+    out[t] = { count: Number(r.n), rows: r.rows ?? "" };
   }
   for (const [t, key] of Object.entries(STAFF_TABLES)) {
     const [r] = await rows<{ n: number; rows: string | null }>(
       `select count(*)::int as n, string_agg((to_jsonb(x) - 'last_sign_in_at')::text, E'\\n' order by x.${key}) as rows from "${t}" x`,
     );
-    out[t] = { count: Number(r!.n), rows: r!.rows ?? "" };
+    out[t] = { count: Number(r.n), rows: r.rows ?? "" };
   }
   out.files = [...(await getStorage().list("team")), ...(await getStorage().list("articles"))].sort();
   return out;
@@ -133,7 +138,9 @@ async function checkStorageMatchesRows() {
   for (const folder of ["team", "articles"] as const) {
     // An article's social picture is a picture of its own in the same folder.
     const column = folder === "articles" ? `unnest(array[img, social_img])` : "img";
-    const imgs = (await rows<{ img: string }>(`select p.img from (select ${column} as img from "${folder}") p where p.img <> '' and p.img <> 'none'`)).map((r) => r.img);
+    const imgs = (
+      await rows<{ img: string }>(`select p.img from (select ${column} as img from "${folder}") p where p.img <> '' and p.img <> 'none'`)
+    ).map((r) => r.img);
     const files = await getStorage().list(folder);
     for (const img of imgs) expect(files, `${folder} row points at a missing picture ${img}`).toContain(`${folder}/${img}`);
     const owners = new Set(imgs.map((img) => img.replace(/\.\w+$/, "")));
@@ -204,12 +211,42 @@ const oddValue: fc.Arbitrary<string> = fc.oneof(
 );
 
 const INTENTS = fc.oneof(
-  fc.constantFrom("delete", "save", "add-staff", "remove-staff:0", "remove-staff:-1", "remove-staff:abc", "remove-staff:1e9", "remove-staff:", "DELETE", "", "update", "__proto__", "constructor"),
+  fc.constantFrom(
+    "delete",
+    "save",
+    "add-staff",
+    "remove-staff:0",
+    "remove-staff:-1",
+    "remove-staff:abc",
+    "remove-staff:1e9",
+    "remove-staff:",
+    "DELETE",
+    "",
+    "update",
+    "__proto__",
+    "constructor",
+  ),
   fc.string({ maxLength: 20 }),
 );
 
 const BOGUS_IDS = fc.oneof(
-  fc.constantFrom("abc", "-1", "0", "1e9", "1.5", " 1", "1 ", "0x10", "999999999", "9999999999", "9".repeat(400), "1; drop table team", "", "\u0000", "١"),
+  fc.constantFrom(
+    "abc",
+    "-1",
+    "0",
+    "1e9",
+    "1.5",
+    " 1",
+    "1 ",
+    "0x10",
+    "999999999",
+    "9999999999",
+    "9".repeat(400),
+    "1; drop table team",
+    "",
+    "\u0000",
+    "١",
+  ),
   fc.integer().map(String),
   fc.string({ maxLength: 12 }),
 );
@@ -217,10 +254,18 @@ const BOGUS_IDS = fc.oneof(
 /** A value of a route parameter: the existing record (marker), or something bogus. */
 const paramValue = fc.oneof({ weight: 1, arbitrary: fc.constant("@existing") }, { weight: 3, arbitrary: fc.oneof(BOGUS_IDS, oddValue) });
 
-const jpegOf = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: "#456" } }).jpeg().toBuffer();
+const jpegOf = (w: number, h: number) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: "#456" } })
+    .jpeg()
+    .toBuffer();
 let JPEG: Buffer = Buffer.alloc(0);
 
-type FileSpec = { kind: "jpeg" | "svg" | "html" | "empty" | "random" | "truncated" | "gif" | "pdf" | "json"; name: string; type: string; bytes?: number[] };
+type FileSpec = {
+  kind: "jpeg" | "svg" | "html" | "empty" | "random" | "truncated" | "gif" | "pdf" | "json";
+  name: string;
+  type: string;
+  bytes?: number[];
+};
 const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
   kind: fc.constantFrom("jpeg", "jpeg", "jpeg", "svg", "html", "empty", "random", "truncated", "gif", "pdf", "json"),
   name: fc.constantFrom("p.jpg", "../../evil.jpg", "a.svg", "x.html", "", "😀.png", "a".repeat(300) + ".jpg", "con.jpg\u0000.html"),
@@ -265,7 +310,18 @@ type FormSpec = {
 };
 
 /** The base form as it is, with a real picture. */
-const VALID_FORM: FormSpec = { nearValid: true, useBase: true, drop: [], overrides: [], extras: [], many: null, intent: null, file: null, encoding: "multipart", raw: { type: null, body: "" } };
+const VALID_FORM: FormSpec = {
+  nearValid: true,
+  useBase: true,
+  drop: [],
+  overrides: [],
+  extras: [],
+  many: null,
+  intent: null,
+  file: null,
+  encoding: "multipart",
+  raw: { type: null, body: "" },
+};
 
 const fieldValue: fc.Arbitrary<string | string[]> = fc.oneof(
   { weight: 4, arbitrary: oddValue },
@@ -273,7 +329,13 @@ const fieldValue: fc.Arbitrary<string | string[]> = fc.oneof(
 );
 
 function formSpec(fieldNames: string[]): fc.Arbitrary<FormSpec> {
-  const names = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...fieldNames) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("__proto__", "constructor", "staff[0]", "AOP[]", "a".repeat(5000))) });
+  const names = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...fieldNames) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("__proto__", "constructor", "staff[0]", "AOP[]", "a".repeat(5000))),
+    },
+  );
   return fc.record({
     nearValid: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
     useBase: fc.boolean(),
@@ -282,7 +344,13 @@ function formSpec(fieldNames: string[]): fc.Arbitrary<FormSpec> {
     extras: fc.array(fc.tuple(names, fieldValue), { maxLength: 3 }),
     many: fc.option(fc.integer({ min: 200, max: 3000 }), { freq: 8 }),
     intent: fc.option(INTENTS, { freq: 2 }),
-    file: fc.option(fc.record({ field: fc.constantFrom("photo", "photo", "photo", "photo", "social_photo", "social_photo", "picture", "img", "full_name", "copy"), spec: fileSpec }), { freq: 4 }),
+    file: fc.option(
+      fc.record({
+        field: fc.constantFrom("photo", "photo", "photo", "photo", "social_photo", "social_photo", "picture", "img", "full_name", "copy"),
+        spec: fileSpec,
+      }),
+      { freq: 4 },
+    ),
     encoding: fc.constantFrom("multipart", "multipart", "urlencoded", "urlencoded", "raw"),
     raw: fc.record({
       type: fc.constantFrom(
@@ -299,13 +367,25 @@ function formSpec(fieldNames: string[]): fc.Arbitrary<FormSpec> {
       body: fc.oneof(
         fc.string({ maxLength: 200 }),
         fc.json(),
-        fc.constantFrom("a=%zz&b=%", "--zzz\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n", "--zzz--", "=&=&&==", "x".repeat(20_000), "\u0000\u0001\u0002", "<?xml version=\"1.0\"?><a/>"),
+        fc.constantFrom(
+          "a=%zz&b=%",
+          '--zzz\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n',
+          "--zzz--",
+          "=&=&&==",
+          "x".repeat(20_000),
+          "\u0000\u0001\u0002",
+          '<?xml version="1.0"?><a/>',
+        ),
       ),
     }),
   });
 }
 
-function buildBody(spec: FormSpec, base: Record<string, string | string[]>, fileField = "photo"): { body: BodyInit | null; type: string | null; fields: [string, string][] } {
+function buildBody(
+  spec: FormSpec,
+  base: Record<string, string | string[]>,
+  fileField = "photo",
+): { body: BodyInit | null; type: string | null; fields: [string, string][] } {
   const fields: [string, string][] = [];
   const push = (name: string, v: string | string[]) => {
     for (const x of Array.isArray(v) ? v : [v]) fields.push([name, x]);
@@ -335,7 +415,12 @@ function buildBody(spec: FormSpec, base: Record<string, string | string[]>, file
   }
   const form = new FormData();
   for (const [k, v] of fields) form.append(k, v);
-  if (spec.file) form.append(spec.file.field, new Blob([fileBytes(spec.file.spec) as Uint8Array<ArrayBuffer>], { type: spec.file.spec.type }), spec.file.spec.name);
+  if (spec.file)
+    form.append(
+      spec.file.field,
+      new Blob([fileBytes(spec.file.spec) as Uint8Array<ArrayBuffer>], { type: spec.file.spec.type }),
+      spec.file.spec.name,
+    );
   return { body: form, type: null, fields };
 }
 
@@ -351,7 +436,7 @@ async function ensureFixtures() {
     const fd = new FormData();
     for (const [k, v] of Object.entries(TEAM_BASE)) for (const x of Array.isArray(v) ? v : [v]) fd.append(k, x);
     fd.append("photo", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "p.jpg");
-    const r = await call(mod.action!, { request: post("/dashboard/lawyers/new", fd), params: {}, context: context() });
+    const r = await call(mod.action!, { request: await post("/dashboard/lawyers/new", fd), params: {}, context: context() });
     expect(r.status, "fixture member").toBe(302);
   }
   const article = await rows<{ id: number }>(`select id from articles where deleted_at is null order by id limit 1`);
@@ -360,24 +445,46 @@ async function ensureFixtures() {
     const fd = new FormData();
     for (const [k, v] of Object.entries(ARTICLE_BASE)) for (const x of Array.isArray(v) ? v : [v]) fd.append(k, x);
     fd.append("photo", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "c.jpg");
-    const r = await call(mod.action!, { request: post("/dashboard/articles/new", fd), params: {}, context: context() });
+    const r = await call(mod.action!, { request: await post("/dashboard/articles/new", fd), params: {}, context: context() });
     expect(r.status, "fixture article").toBe(302);
   }
   const enquiry = await rows<{ id: number }>(`select id from enquiries order by id limit 1`);
-  existing.enquiryId = enquiry[0] ? Number(enquiry[0].id) : (await createEnquiry({ name: "Fuzz Sender", email: "fuzz.sender@example.com", phone: "", practice_area: "cyber", message: "A fixture enquiry for the fuzz." })).id;
+  existing.enquiryId = enquiry[0]
+    ? Number(enquiry[0].id)
+    : (
+        await createEnquiry({
+          name: "Fuzz Sender",
+          email: "fuzz.sender@example.com",
+          phone: "",
+          practice_area: "cyber",
+          message: "A fixture enquiry for the fuzz.",
+        })
+      ).id;
   // Not in the Trash (a delete keeps the row there; its edit screen is then 404).
   const [m] = await rows<{ id: number; slug: string }>(`select id, slug from team where deleted_at is null order by id limit 1`);
   const [a] = await rows<{ id: number }>(`select id from articles where deleted_at is null order by id limit 1`);
-  existing.slug = m!.slug;
-  existing.memberId = Number(m!.id);
-  existing.articleId = Number(a!.id);
+  existing.slug = m.slug;
+  existing.memberId = Number(m.id);
+  existing.articleId = Number(a.id);
   // An invited account for the Staff screen's resend and withdraw (a withdraw removes it: made again).
   const [invited] = await rows<{ id: string }>(`select id from "user" where email = 'fuzz-invited@example.com'`);
-  existing.invitedId = invited ? invited.id : (await inviteStaff({ email: "fuzz-invited@example.com", role: "editor" }, TEST_ACTOR, "owner")).id;
+  existing.invitedId = invited
+    ? invited.id
+    : (await inviteStaff({ email: "fuzz-invited@example.com", role: "editor" }, TEST_ACTOR, "owner")).id;
 }
 
-function post(url: string, body: BodyInit | null, type: string | null = null, extraCookie?: string): Request {
+/**
+ * A POST as a browser sends it. A FormData body is encoded first, as bytes: a server reads a request's
+ * body from the socket, and Node 24's fetch (undici 7.20+) writes a FormData body from a task nothing
+ * awaits, which throws an unhandled error when the reader cancels it part way (the size cap does).
+ */
+async function post(url: string, body: BodyInit | null, type: string | null = null, extraCookie?: string): Promise<Request> {
   const headers: Record<string, string> = { origin: ORIGIN, cookie: extraCookie ?? cookie };
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    headers["content-type"] = encoded.headers.get("content-type")!;
+    body = await encoded.arrayBuffer();
+  }
   if (type !== null) headers["content-type"] = type;
   return new Request(`${ORIGIN}${url}`, { method: "POST", body, headers });
 }
@@ -438,7 +545,10 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/article-picture.ts": { base: () => ({ alt: "The boardroom" }), file: "picture" },
   "routes/admin/article-autosave.ts": {
     base: () => ({ intent: "save", article: "new", values: JSON.stringify({ title: "Half", copy: "<p>Half a thought</p>" }) }),
-    more: (): Form[] => [{ intent: "discard", article: "new" }, { intent: "save", article: String(existing.articleId), version: "1", values: JSON.stringify({ copy: "<p>x</p>" }) }],
+    more: (): Form[] => [
+      { intent: "discard", article: "new" },
+      { intent: "save", article: String(existing.articleId), version: "1", values: JSON.stringify({ copy: "<p>x</p>" }) },
+    ],
   },
   "routes/admin/hours.tsx": { base: () => ({ start_time: "9:00", end_time: "5:00" }) },
   "routes/admin/trash.tsx": { base: () => ({ intent: "restore", kind: "article", id: String(existing.articleId) }) },
@@ -479,11 +589,25 @@ const BASES: Record<string, ActionCase> = {
     more: (): Form[] => [
       { intent: "password", current: PASSWORD, password: "a-new-long-passphrase-1", confirm: "a-new-long-passphrase-1" },
       { intent: "remove-passkey", id: "no-such-passkey" },
-      { intent: "add-passkey", name: "Fuzz key", response: JSON.stringify({ id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } }) },
+      {
+        intent: "add-passkey",
+        name: "Fuzz key",
+        response: JSON.stringify({
+          id: "AAAA",
+          rawId: "AAAA",
+          type: "public-key",
+          response: { clientDataJSON: "e30", attestationObject: "oA" },
+        }),
+      },
     ],
   },
   "routes/admin/account-two-factor.tsx": {
-    base: () => ({ intent: "start", current: PASSWORD, code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" }),
+    base: () => ({
+      intent: "start",
+      current: PASSWORD,
+      code: "123456",
+      uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP",
+    }),
     more: (): Form[] => [
       { intent: "confirm", code: "123456", uri: "otpauth://totp/Firm:fuzz%40example.com?secret=JBSWY3DPEHPK3PXP" },
       { intent: "codes", current: PASSWORD },
@@ -502,7 +626,8 @@ const BASES: Record<string, ActionCase> = {
 function resolveParam(name: string, value: string, file = ""): string {
   if (value !== "@existing") return value;
   if (name === "slug") return existing.slug;
-  if (name === "id") return String(file.includes("enquir") ? existing.enquiryId : file.includes("outbox") ? existing.mailId : existing.articleId);
+  if (name === "id")
+    return String(file.includes("enquir") ? existing.enquiryId : file.includes("outbox") ? existing.mailId : existing.articleId);
   if (name === "token") return "dGhpcy1pcy1ub3QtYS1yZWFsLXRva2VuLWF0LWFsbA";
   if (name === "kind") return "article";
   return value;
@@ -526,11 +651,14 @@ beforeAll(async () => {
   await createStaffAccount(LOGOUT_EMAIL, PASSWORD);
   const ok = await signIn(new Request(`${ORIGIN}/admin`), EMAIL, PASSWORD, "10.9.0.1");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   // A staff account for the Staff screen's actions, and a kept e-mail for the Outbox's.
   await createStaffAccount("fuzz-target@example.com", PASSWORD, "Target", "editor");
   const [target] = await rows<{ id: string }>(`select id from "user" where email = 'fuzz-target@example.com'`);
-  existing.staffId = target!.id;
+  existing.staffId = target.id;
   existing.mailId = (await sendMail({ to: "someone@example.com", subject: "Kept", text: "t", html: "<p>t</p>", kind: "test" })).id;
   actionRoutes = [];
   for (const r of every) if ((await load(r.file)).action) actionRoutes.push(r);
@@ -548,69 +676,100 @@ describe("every action under generated bad input (with a staff session)", () => 
   // Logout ends the session it is sent with: it gets its own sessions (below).
   const fuzzed = () => actionRoutes.filter((r) => r.file !== "routes/admin/logout.ts");
 
-  it.each(Object.keys(BASES).filter((f) => f !== "routes/admin/logout.ts"))("%s: never 5xx; a refusal writes nothing and says why", async (file) => {
-    const route = fuzzed().find((r) => r.file === file)!;
-    const mod = await load(route.file);
-    const base = BASES[route.file]!;
-    const arb = fc.record({
-      params: fc.record(Object.fromEntries(route.paramNames.map((n) => [n, paramValue])) as Record<string, fc.Arbitrary<string>>),
-      form: formSpec([...new Set(formsOf(base).flatMap((f) => Object.keys(f)))]),
-      ip: fc.ipV4(),
-      search: fc.option(fc.string({ maxLength: 30 }), { freq: 4 }),
-    });
-    const statuses = new Map<number, number>();
-    // Each run starts from the valid form of the next intent in turn (every intent is reached; the fields of all are fuzzed).
-    let turn = 0;
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ params: rawParams, form, ip, search }) => {
-        await ensureFixtures();
-        const params = Object.fromEntries(Object.entries(rawParams).map(([k, v]) => [k, wellFormed(resolveParam(k, v, route.file))]));
-        const forms = formsOf(base);
-        const { body, type, fields } = buildBody(form, forms[turn++ % forms.length]!, base.file);
-        const url = fillPattern(route.pattern, params) + (search ? `?${encodeURIComponent(wellFormed(search))}=1` : "");
-        const before = await snapshot();
-        const result = await call(mod.action!, { request: post(url, body, type), params, context: context(ip) });
-        const label = `${route.file} ${JSON.stringify(params).slice(0, 200)} ${form.encoding} ${JSON.stringify(fields.slice(0, 12)).slice(0, 600)} -> ${result.status} ${String((result.thrown as Error)?.stack ?? "").slice(0, 600)}`;
-        statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
-        expect(result.thrown, label).toBeNull();
-        expect(result.status, label).toBeLessThan(500);
-        if (result.status >= 400) {
-          expect(await snapshot(), `${label}: a refusal changed stored content`).toEqual(before);
-          expect(refusalMessage(result.data).length, `${label}: a refusal without a message: ${JSON.stringify(result.data)}`).toBeGreaterThan(0);
-        }
-        await checkStorageMatchesRows();
-      }),
-      // The first run is the valid form itself, on the existing record: the generated runs reach past the form checks
-      // only now and then (a near-valid form AND an existing record), so without it all of them could be 400s.
-      { numRuns: RUNS, endOnFailure: true, examples: [[{ params: Object.fromEntries(route.paramNames.map((n) => [n, "@existing"])), form: VALID_FORM, ip: "203.0.113.7", search: null }]] },
-    );
-    // The runs reached past the form checks at least sometimes (not only 400s).
-    expect([...statuses.keys()].some((s) => s !== 400), `statuses ${JSON.stringify([...statuses])}`).toBe(true);
-  });
+  it.each(Object.keys(BASES).filter((f) => f !== "routes/admin/logout.ts"))(
+    "%s: never 5xx; a refusal writes nothing and says why",
+    async (file) => {
+      const route = fuzzed().find((r) => r.file === file)!;
+      const mod = await load(route.file);
+      const base = BASES[route.file];
+      const arb = fc.record({
+        params: fc.record(Object.fromEntries(route.paramNames.map((n) => [n, paramValue])) as Record<string, fc.Arbitrary<string>>),
+        form: formSpec([...new Set(formsOf(base).flatMap((f) => Object.keys(f)))]),
+        ip: fc.ipV4(),
+        search: fc.option(fc.string({ maxLength: 30 }), { freq: 4 }),
+      });
+      const statuses = new Map<number, number>();
+      // Each run starts from the valid form of the next intent in turn (every intent is reached; the fields of all are fuzzed).
+      let turn = 0;
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ params: rawParams, form, ip, search }) => {
+          await ensureFixtures();
+          const params = Object.fromEntries(Object.entries(rawParams).map(([k, v]) => [k, wellFormed(resolveParam(k, v, route.file))]));
+          const forms = formsOf(base);
+          const { body, type, fields } = buildBody(form, forms[turn++ % forms.length], base.file);
+          const url = fillPattern(route.pattern, params) + (search ? `?${encodeURIComponent(wellFormed(search))}=1` : "");
+          const before = await snapshot();
+          const result = await call(mod.action!, { request: await post(url, body, type), params, context: context(ip) });
+          const label = `${route.file} ${JSON.stringify(params).slice(0, 200)} ${form.encoding} ${JSON.stringify(fields.slice(0, 12)).slice(0, 600)} -> ${result.status} ${String((result.thrown as Error)?.stack ?? "").slice(0, 600)}`;
+          statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+          expect(result.thrown, label).toBeNull();
+          expect(result.status, label).toBeLessThan(500);
+          if (result.status >= 400) {
+            expect(await snapshot(), `${label}: a refusal changed stored content`).toEqual(before);
+            expect(
+              refusalMessage(result.data).length,
+              `${label}: a refusal without a message: ${JSON.stringify(result.data)}`,
+            ).toBeGreaterThan(0);
+          }
+          await checkStorageMatchesRows();
+        }),
+        // The first run is the valid form itself, on the existing record: the generated runs reach past the form checks
+        // only now and then (a near-valid form AND an existing record), so without it all of them could be 400s.
+        {
+          numRuns: RUNS,
+          endOnFailure: true,
+          examples: [
+            [
+              {
+                params: Object.fromEntries(route.paramNames.map((n) => [n, "@existing"])),
+                form: VALID_FORM,
+                ip: "203.0.113.7",
+                search: null,
+              },
+            ],
+          ],
+        },
+      );
+      // The runs reached past the form checks at least sometimes (not only 400s).
+      expect(
+        [...statuses.keys()].some((s) => s !== 400),
+        `statuses ${JSON.stringify([...statuses])}`,
+      ).toBe(true);
+    },
+  );
 
   // Found by this fuzz: a NUL character (U+0000) cannot be stored in PostgreSQL text, and reached the
   // database from form fields and URL parameters (a 500/503). Every field of every valid form, with one.
-  it.each(Object.keys(BASES).filter((f) => f !== "routes/admin/logout.ts"))("%s: a NUL character in any field is refused with a message", async (file) => {
-    const route = fuzzed().find((r) => r.file === file)!;
-    const mod = await load(route.file);
-    for (const base of formsOf(BASES[file]!)) for (const field of Object.keys(base)) {
-      await ensureFixtures();
-      const params = Object.fromEntries(route.paramNames.map((n) => [n, resolveParam(n, "@existing", file)]));
-      const form = new FormData();
-      for (const [k, v] of Object.entries({ ...base, [field]: "a\u0000b" })) for (const x of Array.isArray(v) ? v : [v]) form.append(k, x);
-      form.append("photo", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "p.jpg");
-      const before = await snapshot();
-      const r = await call(mod.action!, { request: post(fillPattern(route.pattern, params), form), params, context: context("10.1.2.3") });
-      const label = `${file} ${String(base.intent ?? "")} ${field}`;
-      expect(r.thrown, label).toBeNull();
-      expect(r.status, `${label}: ${JSON.stringify(r.data)}`).toBeLessThan(500);
-      if (r.status >= 400) {
-        expect(await snapshot(), label).toEqual(before);
-        expect(refusalMessage(r.data), label).not.toBe("");
-      }
-      await checkStorageMatchesRows();
-    }
-  });
+  it.each(Object.keys(BASES).filter((f) => f !== "routes/admin/logout.ts"))(
+    "%s: a NUL character in any field is refused with a message",
+    async (file) => {
+      const route = fuzzed().find((r) => r.file === file)!;
+      const mod = await load(route.file);
+      for (const base of formsOf(BASES[file]))
+        for (const field of Object.keys(base)) {
+          await ensureFixtures();
+          const params = Object.fromEntries(route.paramNames.map((n) => [n, resolveParam(n, "@existing", file)]));
+          const form = new FormData();
+          for (const [k, v] of Object.entries({ ...base, [field]: "a\u0000b" }))
+            for (const x of Array.isArray(v) ? v : [v]) form.append(k, x);
+          form.append("photo", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "p.jpg");
+          const before = await snapshot();
+          const r = await call(mod.action!, {
+            request: await post(fillPattern(route.pattern, params), form),
+            params,
+            context: context("10.1.2.3"),
+          });
+          const label = `${file} ${String(base.intent ?? "")} ${field}`;
+          expect(r.thrown, label).toBeNull();
+          expect(r.status, `${label}: ${JSON.stringify(r.data)}`).toBeLessThan(500);
+          if (r.status >= 400) {
+            expect(await snapshot(), label).toEqual(before);
+            expect(refusalMessage(r.data), label).not.toBe("");
+          }
+          await checkStorageMatchesRows();
+        }
+    },
+  );
 
   it("routes/admin/logout.ts: any body signs out with a redirect, never 5xx, content untouched", async () => {
     const mod = await load("routes/admin/logout.ts");
@@ -621,12 +780,15 @@ describe("every action under generated bad input (with a staff session)", () => 
         if (session === "fresh") {
           const ok = await signIn(new Request(`${ORIGIN}/admin`), LOGOUT_EMAIL, PASSWORD, "10.9.0.2");
           if (!ok.ok) throw new Error("sign-in failed");
-          sessionCookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+          sessionCookie = ok.headers
+            .getSetCookie()
+            .map((c) => c.split(";")[0])
+            .join("; ");
         } else if (session === "forged") sessionCookie = "firm.session_token=forged.value";
         else if (session === "garbage") sessionCookie = "firm.session_token=%zz\u00ff; ;;=";
         const { body, type } = buildBody(form, {});
         const before = await snapshot();
-        const result = await call(mod.action!, { request: post("/logout", body, type, sessionCookie), params: {}, context: context() });
+        const result = await call(mod.action!, { request: await post("/logout", body, type, sessionCookie), params: {}, context: context() });
         expect(result.thrown, `${session} ${String((result.thrown as Error)?.stack)}`).toBeNull();
         expect([302, 303]).toContain(result.status);
         expect(result.location).toBe("/");
@@ -645,7 +807,16 @@ describe("every action under generated bad input (with a staff session)", () => 
       const url = fillPattern(route.pattern, params);
       // Declared too large.
       const declared = await call(mod.action!, {
-        request: new Request(`${ORIGIN}${url}`, { method: "POST", body: "a=1", headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", "content-length": String(50 * 1024 * 1024) } }),
+        request: new Request(`${ORIGIN}${url}`, {
+          method: "POST",
+          body: "a=1",
+          headers: {
+            cookie,
+            origin: ORIGIN,
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": String(50 * 1024 * 1024),
+          },
+        }),
         params,
         context: context(),
       });
@@ -657,7 +828,12 @@ describe("every action under generated bad input (with a staff session)", () => 
         },
       });
       const streamed = await call(mod.action!, {
-        request: new Request(`${ORIGIN}${url}`, { method: "POST", body: stream, duplex: "half", headers: { cookie, origin: ORIGIN, "content-type": "multipart/form-data; boundary=zzz" } } as RequestInit),
+        request: new Request(`${ORIGIN}${url}`, {
+          method: "POST",
+          body: stream,
+          duplex: "half",
+          headers: { cookie, origin: ORIGIN, "content-type": "multipart/form-data; boundary=zzz" },
+        } as RequestInit),
         params,
         context: context(),
       });
@@ -674,14 +850,53 @@ describe("every action under generated bad input (with a staff session)", () => 
 // ---------- public loaders ----------
 
 const slugValue = fc.oneof(
-  fc.constantFrom("@existing", "", "..", "%00", "\u0000", "a\u0000b", "-1", "1e9", "9".repeat(400), "x".repeat(5000), "Grace-Hopper", "GRACE-HOPPER", "a/b", "😀", "<script>", "' OR 1=1 --", "\ud800"),
+  fc.constantFrom(
+    "@existing",
+    "",
+    "..",
+    "%00",
+    "\u0000",
+    "a\u0000b",
+    "-1",
+    "1e9",
+    "9".repeat(400),
+    "x".repeat(5000),
+    "Grace-Hopper",
+    "GRACE-HOPPER",
+    "a/b",
+    "😀",
+    "<script>",
+    "' OR 1=1 --",
+    "\ud800",
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }),
   CONTROL,
 );
 const queryKey = fc.oneof(fc.constantFrom("category", "page", "tab", "q", "_routes", "index"), fc.string({ maxLength: 10 }));
 const queryVal = fc.oneof(
-  fc.constantFrom("", "-1", "0", "1", "2", "99999999999999999999", "1e309", "NaN", "1.5", "cyber", "CYBER", "events", "all", "team", "insights", "overview", "[]", "{}", "\u0000", "%"),
+  fc.constantFrom(
+    "",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "99999999999999999999",
+    "1e309",
+    "NaN",
+    "1.5",
+    "cyber",
+    "CYBER",
+    "events",
+    "all",
+    "team",
+    "insights",
+    "overview",
+    "[]",
+    "{}",
+    "\u0000",
+    "%",
+  ),
   fc.integer().map(String),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 20 }),
@@ -693,7 +908,19 @@ describe("loaders (public site and dashboard) under generated bad input", () => 
   it("finds the public and dashboard routes with loaders", async () => {
     const withLoader: string[] = [];
     for (const r of publicRoutes) if ((await load(r.file)).loader) withLoader.push(r.pattern);
-    expect(withLoader).toEqual(expect.arrayContaining(["/lawyer/:slug", "/post/:slug", "/insights", "/cyber", "/lawyer/:slug/vcard", "/sitemap.xml", "/dashboard/lawyer/:slug", "/dashboard/articles/:id/edit", "/dashboard/lawyers"]));
+    expect(withLoader).toEqual(
+      expect.arrayContaining([
+        "/lawyer/:slug",
+        "/post/:slug",
+        "/insights",
+        "/cyber",
+        "/lawyer/:slug/vcard",
+        "/sitemap.xml",
+        "/dashboard/lawyer/:slug",
+        "/dashboard/articles/:id/edit",
+        "/dashboard/lawyers",
+      ]),
+    );
   });
 
   it("never throw anything but a Response / data(), never a status >= 500, never write", async () => {
@@ -713,15 +940,21 @@ describe("loaders (public site and dashboard) under generated bad input", () => 
     let turn = 0;
     await fc.assert(
       fc.asyncProperty(arb, async ({ slug, query, cookie: c }) => {
-        const { route, loader } = loaders[turn++ % loaders.length]!;
+        const { route, loader } = loaders[turn++ % loaders.length];
         seen.add(route.pattern);
         const value = wellFormed(slug === "@existing" ? (route.pattern.startsWith("/post") ? (post?.slug ?? "") : existing.slug) : slug);
-        const params = Object.fromEntries(route.paramNames.map((n) => [n, n === "id" && slug === "@existing" ? String(existing.articleId) : value]));
+        const params = Object.fromEntries(
+          route.paramNames.map((n) => [n, n === "id" && slug === "@existing" ? String(existing.articleId) : value]),
+        );
         const search = new URLSearchParams();
         for (const [k, v] of query) search.append(k, v);
         const url = `${ORIGIN}${fillPattern(route.pattern.replace("/*", "/nowhere"), params)}${query.length ? `?${search}` : ""}`;
         const before = await snapshot();
-        const result = await call(loader, { request: new Request(url, { headers: c ? { cookie: c } : {} }), params: route.pattern.endsWith("*") ? { "*": value } : params, context: context() });
+        const result = await call(loader, {
+          request: new Request(url, { headers: c ? { cookie: c } : {} }),
+          params: route.pattern.endsWith("*") ? { "*": value } : params,
+          context: context(),
+        });
         const label = `${route.pattern} ${JSON.stringify(params)} ${url.slice(0, 300)} -> ${result.status} ${String((result.thrown as Error)?.stack ?? "").slice(0, 600)}`;
         expect(result.thrown, label).toBeNull();
         expect(result.status, label).toBeLessThan(500);

@@ -35,7 +35,7 @@ const message = (n: number, extra: Partial<MailMessage> = {}): MailMessage => ({
 
 async function row(id: number) {
   const [r] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, id));
-  return r!;
+  return r;
 }
 
 describe("without SMTP (the embedded default)", () => {
@@ -43,7 +43,12 @@ describe("without SMTP (the embedded default)", () => {
     setEnvForTests({ SMTP_URL: "" });
     const result = await sendMail(message(1));
     expect(result.status).toBe("outbox");
-    expect(await row(result.id)).toMatchObject({ status: "outbox", to_address: "person1@example.com", subject: "Test message 1", sent_at: null });
+    expect(await row(result.id)).toMatchObject({
+      status: "outbox",
+      to_address: "person1@example.com",
+      subject: "Test message 1",
+      sent_at: null,
+    });
     expect((await row(result.id)).text_body).toContain("/admin/invite/abc1");
     expect(smtp.messages).toHaveLength(0);
   });
@@ -109,7 +114,7 @@ describe("with SMTP", () => {
 
 describe("the From address", () => {
   it("defaults to the firm's name at the site's host", () => {
-    const env = setEnvForTests({ MAIL_FROM: "", PUBLIC_URL: "https://www.harrowkline.example" , AUTH_SECRET: "x".repeat(40) });
+    const env = setEnvForTests({ MAIL_FROM: "", PUBLIC_URL: "https://www.harrowkline.example", AUTH_SECRET: "x".repeat(40) });
     expect(mailFrom(env)).toBe('"Harrow Kline LLP" <no-reply@www.harrowkline.example>');
   });
 });

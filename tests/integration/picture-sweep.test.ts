@@ -19,10 +19,23 @@ useTestDatabase();
 
 let jpeg: Buffer;
 beforeAll(async () => {
-  jpeg = await sharp({ create: { width: 90, height: 120, channels: 3, background: "#567" } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 90, height: 120, channels: 3, background: "#567" } })
+    .jpeg()
+    .toBuffer();
 });
 
-const member = (img: string, name: string) => ({ full_name: name, title: "Partner", email: "a@example.com", extension: 1, mobile: "", desc: "", img, AOP: [], area_details: [], staff: [] });
+const member = (img: string, name: string) => ({
+  full_name: name,
+  title: "Partner",
+  email: "a@example.com",
+  extension: 1,
+  mobile: "",
+  desc: "",
+  img,
+  AOP: [],
+  area_details: [],
+  staff: [],
+});
 const all = async () => [...(await getStorage().list("team")), ...(await getStorage().list("articles"))].sort();
 
 describe("picture sweep", () => {
@@ -34,7 +47,10 @@ describe("picture sweep", () => {
     await getStorage().put(`team/${digits}`, jpeg);
     await createTeamMember(member(digits, "Digits Member"), TEST_ACTOR);
     const article = await saveImage("articles", jpeg);
-    await createArticle({ title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" }, TEST_ACTOR);
+    await createArticle(
+      { title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" },
+      TEST_ACTOR,
+    );
     // AVIF widths made on request belong to their picture like the WebP ones.
     expect(await getImageVariant(`team/${used.replace(/\.jpg$/, "")}-320.avif`)).toBeDefined();
     const kept = await all();
@@ -45,7 +61,9 @@ describe("picture sweep", () => {
     expect(await getImageVariant(`articles/${orphanArticle.replace(/\.jpg$/, "")}-960.avif`)).toBeDefined();
     const orphans = (await all()).filter((k) => !kept.includes(k));
     expect(orphans.length).toBeGreaterThanOrEqual(4);
-    expect(orphans.every((k) => k.includes(orphanTeam.replace(/\.jpg$/, "")) || k.includes(orphanArticle.replace(/\.jpg$/, "")))).toBe(true);
+    expect(orphans.every((k) => k.includes(orphanTeam.replace(/\.jpg$/, "")) || k.includes(orphanArticle.replace(/\.jpg$/, "")))).toBe(
+      true,
+    );
     expect((await findOrphanPictures()).sort()).toEqual(orphans);
 
     const sweeper = createPictureSweeper();

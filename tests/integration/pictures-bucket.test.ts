@@ -43,8 +43,13 @@ beforeAll(async () => {
   await createStaffAccount("bucket@example.com", "a-long-enough-password");
   const ok = await signIn(new Request(`${ORIGIN}/admin`), "bucket@example.com", "a-long-enough-password", "10.9.0.2");
   if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  jpeg = await sharp({ create: { width: 300, height: 375, channels: 3, background: "#3a5f8a" } }).jpeg().toBuffer();
+  cookie = ok.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  jpeg = await sharp({ create: { width: 300, height: 375, channels: 3, background: "#3a5f8a" } })
+    .jpeg()
+    .toBuffer();
 });
 
 afterAll(async () => {
@@ -71,14 +76,33 @@ async function run(fn: (args: never) => Promise<unknown>, request: Request, para
 
 function memberForm(fields: Record<string, string>, photo?: Buffer) {
   const fd = new FormData();
-  const all = { full_name: "Grace Hopper", title: "Partner", email: "grace@example.com", extension: "202", mobile: "", desc: "Bio", ...fields };
+  const all = {
+    full_name: "Grace Hopper",
+    title: "Partner",
+    email: "grace@example.com",
+    extension: "202",
+    mobile: "",
+    desc: "Bio",
+    ...fields,
+  };
   for (const [k, v] of Object.entries(all)) fd.append(k, v);
   fd.append("AOP", "cyber");
   if (photo) fd.append("photo", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "p.jpg");
   return fd;
 }
 
-const member = (img: string, name: string) => ({ full_name: name, title: "Partner", email: "m@example.com", extension: 1, mobile: "", desc: "", img, AOP: [], area_details: [], staff: [] });
+const member = (img: string, name: string) => ({
+  full_name: name,
+  title: "Partner",
+  email: "m@example.com",
+  extension: 1,
+  mobile: "",
+  desc: "",
+  img,
+  AOP: [],
+  area_details: [],
+  staff: [],
+});
 
 describe("pictures in a bucket", () => {
   it("a save writes the picture and its widths to the bucket before the row that names it", async () => {
@@ -120,7 +144,10 @@ describe("pictures in a bucket", () => {
     const before = await teamDb.countTeam();
     bucket.pause();
     try {
-      const result = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({ full_name: "Offline Upload", desc: "A long bio typed by hand" }, jpeg)));
+      const result = await run(
+        lawyerNew.action,
+        post("/dashboard/lawyers/new", memberForm({ full_name: "Offline Upload", desc: "A long bio typed by hand" }, jpeg)),
+      );
       expect(result.status).toBe(503);
       const data = result.data as { status: { text: string }; errors: Record<string, string>; values: Record<string, unknown> };
       expect(data.status.text).toBe(MSG.imageUploadError);
@@ -129,7 +156,9 @@ describe("pictures in a bucket", () => {
       expect(data.values).toMatchObject({ full_name: "Offline Upload", desc: "A long bio typed by hand", email: "grace@example.com" });
       expect(await teamDb.countTeam()).toBe(before);
 
-      const textOnly = await run(lawyerEdit.action, post("/dashboard/lawyer/Grace-Hopper", memberForm({ title: "Senior Partner" })), { slug: "Grace-Hopper" });
+      const textOnly = await run(lawyerEdit.action, post("/dashboard/lawyer/Grace-Hopper", memberForm({ title: "Senior Partner" })), {
+        slug: "Grace-Hopper",
+      });
       expect(textOnly.status).toBe(302);
       expect((await teamDb.getTeamMemberBySlug("Grace-Hopper"))?.title).toBe("Senior Partner");
     } finally {
@@ -143,14 +172,37 @@ describe("pictures in a bucket", () => {
     const older = await saveImage("articles", jpeg); // stored before PICTURE_BASE_URL: WebP widths only
     await teamDb.createTeamMember(member("", "Placeholder"), TEST_ACTOR); // rows without a picture are skipped
     const { createArticle } = await import("~/.server/db/articles");
-    await createArticle({ title: "Older picture", img: older, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" }, TEST_ACTOR);
-    setEnvForTests({ DATA_DIR: env.DATA_DIR, DATABASE_URL: "", NODE_ENV: "test", LOG_LEVEL: "silent", PICTURE_BASE_URL: `${bucket.endpoint}/${bucket.bucket}` });
+    await createArticle(
+      {
+        title: "Older picture",
+        img: older,
+        category: "cyber",
+        news: false,
+        priority: false,
+        copy: "<p>x</p>",
+        date: "Monday, January 5, 2026",
+      },
+      TEST_ACTOR,
+    );
+    setEnvForTests({
+      DATA_DIR: env.DATA_DIR,
+      DATABASE_URL: "",
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      PICTURE_BASE_URL: `${bucket.endpoint}/${bucket.bucket}`,
+    });
     try {
       expect(getEnv().pictureBase).toBe(`${bucket.endpoint}/${bucket.bucket}`);
       const fresh = await saveImage("team", jpeg);
       const stem = fresh.replace(/\.jpg$/, "");
       const listed = await storage.list("team");
-      for (const key of [`team/${fresh}`, `team/${stem}-320.webp`, `team/${stem}-640.webp`, `team/${stem}-320.avif`, `team/${stem}-640.avif`]) {
+      for (const key of [
+        `team/${fresh}`,
+        `team/${stem}-320.webp`,
+        `team/${stem}-640.webp`,
+        `team/${stem}-320.avif`,
+        `team/${stem}-640.avif`,
+      ]) {
         expect(listed).toContain(key);
         // Served by the bucket itself, as a browser would fetch it through PICTURE_BASE_URL.
         const direct = await fetch(`${getEnv().pictureBase}/${key}`);

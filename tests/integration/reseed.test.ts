@@ -27,12 +27,15 @@ let oldMemberIds: number[] = [];
 beforeAll(async () => {
   await seedDemoContent();
   const [first] = await db().select().from(articles).orderBy(articles.id).limit(1);
-  await updateArticle(first!.id, { ...first!, title: `${first!.title} (edited)` }, TEST_ACTOR);
-  const draft = await createArticle({ title: "Old Draft", img: "", category: "cyber", news: false, priority: false, copy: "<p>Old</p>", state: { status: "draft" } }, TEST_ACTOR);
+  await updateArticle(first.id, { ...first, title: `${first.title} (edited)` }, TEST_ACTOR);
+  const draft = await createArticle(
+    { title: "Old Draft", img: "", category: "cyber", news: false, priority: false, copy: "<p>Old</p>", state: { status: "draft" } },
+    TEST_ACTOR,
+  );
   await createPreviewLink("article", draft.id, draft.title, TEST_ACTOR);
   await createStaffAccount("reseed@example.com", "a-long-enough-password");
   const [account] = await db().select({ id: user.id }).from(user).where(eq(user.email, "reseed@example.com"));
-  await saveAutosave(account!.id, draft.id, { title: "Unsaved words" }, 1);
+  await saveAutosave(account.id, draft.id, { title: "Unsaved words" }, 1);
   oldArticleIds = (await db().select({ id: articles.id }).from(articles)).map((r) => r.id);
   oldMemberIds = (await db().select({ id: team.id }).from(team)).map((r) => r.id);
 });

@@ -26,7 +26,10 @@ async function signedIn(email: string, role: "owner" | "admin" | "editor") {
   await createStaffAccount(email, "a-long-enough-password", "Staff", role);
   const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
   if (!result.ok) throw new Error("sign-in failed");
-  return result.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return result.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 let editor = "";
@@ -73,7 +76,7 @@ describe("roles on the server", () => {
     expect(await getStaff(get(cookie))).not.toBeNull();
     const [account] = await db().update(user).set({ status: "deactivated" }).where(eq(user.email, "leaving@example.com")).returning();
     expect(await getStaff(get(cookie))).toBeNull();
-    expect(await db().select().from(session).where(eq(session.userId, account!.id))).toHaveLength(0);
+    expect(await db().select().from(session).where(eq(session.userId, account.id))).toHaveLength(0);
   });
 });
 
@@ -82,8 +85,12 @@ describe("every staff-only screen refuses an editor", () => {
   async function counts() {
     const out: Record<string, string> = {};
     for (const t of tables) {
-      const result = await db().execute(sql.raw(`select count(*)::int as n, coalesce(md5(string_agg(to_jsonb(x)::text, ',' order by to_jsonb(x)::text)), '') as h from "${t}" x`));
-      const row = (result as unknown as { rows: { n: number; h: string }[] }).rows[0]!;
+      const result = await db().execute(
+        sql.raw(
+          `select count(*)::int as n, coalesce(md5(string_agg(to_jsonb(x)::text, ',' order by to_jsonb(x)::text)), '') as h from "${t}" x`,
+        ),
+      );
+      const row = (result as { rows: { n: number; h: string }[] }).rows[0];
       out[t] = `${row.n}:${row.h}`;
     }
     return out;
@@ -106,7 +113,14 @@ describe("every staff-only screen refuses an editor", () => {
         expect(refused?.status, `${route.file} intent=${intent}`).toBe(403);
       }
     }
-    expect(forbidden).toEqual(expect.arrayContaining(["routes/admin/staff.tsx", "routes/admin/activity.tsx", "routes/admin/outbox.tsx", "routes/admin/outbox-message.tsx"]));
+    expect(forbidden).toEqual(
+      expect.arrayContaining([
+        "routes/admin/staff.tsx",
+        "routes/admin/activity.tsx",
+        "routes/admin/outbox.tsx",
+        "routes/admin/outbox-message.tsx",
+      ]),
+    );
     expect(await counts()).toEqual(before);
   });
 });

@@ -18,7 +18,13 @@ describe("scheduler", () => {
     let counted = 0;
     const jobs: ScheduledJob[] = [
       { name: "count", everyMs: 50, run: async () => void counted++ },
-      { name: "broken", everyMs: 50, run: async () => { throw new Error("the work failed"); } },
+      {
+        name: "broken",
+        everyMs: 50,
+        run: async () => {
+          throw new Error("the work failed");
+        },
+      },
       { name: "later", everyMs: 60_000, runAtStart: false, run: async () => {} },
     ];
     const scheduler = createScheduler(state.database, jobs);
@@ -44,7 +50,9 @@ describe("scheduler", () => {
 
   it("does not start a run of a job while the previous one is still going", async () => {
     let release!: () => void;
-    const scheduler = createScheduler(state.database, [{ name: "slow", everyMs: 60_000, runAtStart: false, run: () => new Promise<void>((r) => (release = r)) }]);
+    const scheduler = createScheduler(state.database, [
+      { name: "slow", everyMs: 60_000, runAtStart: false, run: () => new Promise<void>((r) => (release = r)) },
+    ]);
     const first = scheduler.runNow("slow");
     await sleep(50);
     expect(await scheduler.runNow("slow")).toBe("busy");

@@ -49,7 +49,13 @@ beforeAll(async () => {
     TEST_ACTOR,
   );
   await createTeamMember(
-    member({ full_name: "Rajiv Menon", title: "Partner", email: "rm@firm.example", desc: "Rajiv is breach counsel when ransomware strikes.", AOP: ["cyber"] }),
+    member({
+      full_name: "Rajiv Menon",
+      title: "Partner",
+      email: "rm@firm.example",
+      desc: "Rajiv is breach counsel when ransomware strikes.",
+      AOP: ["cyber"],
+    }),
     TEST_ACTOR,
   );
   const day = (n: number) => new Date(Date.UTC(2024, 0, n));
@@ -61,7 +67,12 @@ beforeAll(async () => {
   // Paging: 23 articles sharing one word.
   for (let i = 1; i <= 23; i++) await article(`Holdback note ${i}`, `<p>Holdback detail number ${i}.</p>`, day(100 + i), "construction");
   // Markup in a title and body must come back as text.
-  const x = await article(`<img src=x onerror=alert(1)> Zebrafish <script>alert("t")</script>`, `<p>zebrafish &lt;b&gt;bold&lt;/b&gt; <em>zebrafish</em> study</p>`, day(5), "cyber");
+  const x = await article(
+    `<img src=x onerror=alert(1)> Zebrafish <script>alert("t")</script>`,
+    `<p>zebrafish &lt;b&gt;bold&lt;/b&gt; <em>zebrafish</em> study</p>`,
+    day(5),
+    "cyber",
+  );
   xssArticleId = x.id;
 });
 
@@ -71,7 +82,7 @@ describe("site search", () => {
     expect(r.counts.insights).toBe(2);
     expect(hrefs(r.items)[0]).toBe("/post/Arbitration-in-Construction-Disputes");
     expect(hrefs(r.items)).toContain("/post/Quiet-title");
-    expect(text(r.items[0]!.title)).toBe("[Arbitration] in Construction Disputes");
+    expect(text(r.items[0].title)).toBe("[Arbitration] in Construction Disputes");
   });
 
   it("stems English words (claim, claiming → claims)", async () => {
@@ -118,11 +129,22 @@ describe("site search", () => {
 
   it("follows edits at once: the index is kept by the database", async () => {
     expect((await searchSite("quokka")).total).toBe(0);
-    await updateArticle(xssArticleId, { title: "Quokka report", copy: "<p>zebrafish study</p>", category: "cyber", img: "", news: false, priority: false }, TEST_ACTOR);
+    await updateArticle(
+      xssArticleId,
+      { title: "Quokka report", copy: "<p>zebrafish study</p>", category: "cyber", img: "", news: false, priority: false },
+      TEST_ACTOR,
+    );
     expect(hrefs((await searchSite("quokka")).items)).toEqual(["/post/Quokka-report"]);
     await updateArticle(
       xssArticleId,
-      { title: `<img src=x onerror=alert(1)> Zebrafish <script>alert("t")</script>`, copy: `<p>zebrafish &lt;b&gt;bold&lt;/b&gt; <em>zebrafish</em> study</p>`, category: "cyber", img: "", news: false, priority: false },
+      {
+        title: `<img src=x onerror=alert(1)> Zebrafish <script>alert("t")</script>`,
+        copy: `<p>zebrafish &lt;b&gt;bold&lt;/b&gt; <em>zebrafish</em> study</p>`,
+        category: "cyber",
+        img: "",
+        news: false,
+        priority: false,
+      },
       TEST_ACTOR,
     );
     expect((await searchSite("quokka")).total).toBe(0);
@@ -145,11 +167,13 @@ describe("site search", () => {
     expect(p1.total).toBe(23);
     expect(p1.pageCount).toBe(3);
     expect(p1.items).toHaveLength(10);
-    expect(text(p1.items[0]!.title)).toBe("[Holdback] note 23");
+    expect(text(p1.items[0].title)).toBe("[Holdback] note 23");
     const p3 = await searchSite("holdback", { kind: "insights", page: 3 });
     expect(p3.items).toHaveLength(3);
-    expect(text(p3.items[2]!.title)).toBe("[Holdback] note 1");
-    const seen = new Set([...p1.items, ...(await searchSite("holdback", { kind: "insights", page: 2 })).items, ...p3.items].map((i) => i.href));
+    expect(text(p3.items[2].title)).toBe("[Holdback] note 1");
+    const seen = new Set(
+      [...p1.items, ...(await searchSite("holdback", { kind: "insights", page: 2 })).items, ...p3.items].map((i) => i.href),
+    );
     expect(seen.size).toBe(23);
     // Past the end: the last page.
     const past = await searchSite("holdback", { kind: "insights", page: 99 });
@@ -159,14 +183,16 @@ describe("site search", () => {
 
   it("returns extracts and titles as text with marks, never markup", async () => {
     const r = await searchSite("zebrafish");
-    const hit = r.items[0]!;
+    const hit = r.items[0];
     expect(text(hit.title)).toBe(`<img src=x onerror=alert(1)> [Zebrafish] <script>alert("t")</script>`);
     expect(text(hit.extract)).toContain("[zebrafish]");
     expect(hit.extract.some((p) => p.text.includes("<em>"))).toBe(false);
     // The page renders the parts as React text: the HTML escapes them.
     const { renderToString } = await import("react-dom/server");
     const { createElement, Fragment } = await import("react");
-    const html = renderToString(createElement(Fragment, null, ...hit.title.map((p, i) => (p.mark ? createElement("mark", { key: i }, p.text) : p.text))));
+    const html = renderToString(
+      createElement(Fragment, null, ...hit.title.map((p, i) => (p.mark ? createElement("mark", { key: i }, p.text) : p.text))),
+    );
     expect(html).not.toMatch(/<img|<script/);
     expect(html).toContain("&lt;script&gt;");
     expect(html).toContain("<mark>Zebrafish</mark>");
@@ -174,22 +200,56 @@ describe("site search", () => {
 
   it("shows only what visitors may see: no draft, scheduled or trashed article, no hidden or trashed member", async () => {
     const draft = await createArticle(
-      { title: "Quokka Draft Memo", copy: "<p>quokka</p>", category: "cyber", img: "", news: false, priority: false, state: { status: "draft" } },
+      {
+        title: "Quokka Draft Memo",
+        copy: "<p>quokka</p>",
+        category: "cyber",
+        img: "",
+        news: false,
+        priority: false,
+        state: { status: "draft" },
+      },
       TEST_ACTOR,
     );
     await createArticle(
-      { title: "Quokka Scheduled Memo", copy: "<p>quokka</p>", category: "cyber", img: "", news: false, priority: false, state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) } },
+      {
+        title: "Quokka Scheduled Memo",
+        copy: "<p>quokka</p>",
+        category: "cyber",
+        img: "",
+        news: false,
+        priority: false,
+        state: { status: "scheduled", publishAt: new Date(Date.now() + 86_400_000) },
+      },
       TEST_ACTOR,
     );
     const live = await article("Quokka Published Memo", "<p>quokka</p>", new Date(Date.UTC(2024, 1, 1)));
     const trashed = await article("Quokka Trashed Memo", "<p>quokka</p>", new Date(Date.UTC(2024, 1, 2)));
     await deleteArticle(trashed.id, TEST_ACTOR);
-    await createTeamMember({ ...member({ full_name: "Quentin Quokka", email: "qq@firm.example" }), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } }, TEST_ACTOR);
+    await createTeamMember(
+      {
+        ...member({ full_name: "Quentin Quokka", email: "qq@firm.example" }),
+        visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
+      },
+      TEST_ACTOR,
+    );
     const hidden = await searchSite("quokka");
     expect(hidden.items.map((i) => i.title.map((p) => p.text).join(""))).toEqual(["Quokka Published Memo"]);
     expect(hrefs(hidden.items)).toEqual([`/post/${live.slug}`]);
     // Published later: found at once.
-    await updateArticle(draft.id, { title: draft.title, copy: draft.copy, category: draft.category, img: "", news: false, priority: false, state: { status: "published" } }, TEST_ACTOR);
+    await updateArticle(
+      draft.id,
+      {
+        title: draft.title,
+        copy: draft.copy,
+        category: draft.category,
+        img: "",
+        news: false,
+        priority: false,
+        state: { status: "published" },
+      },
+      TEST_ACTOR,
+    );
     expect((await searchSite("quokka")).items).toHaveLength(2);
   });
 
@@ -219,7 +279,11 @@ describe("site search", () => {
       expect(r.total).toBeGreaterThanOrEqual(0);
     }
     for (const q of odd) {
-      const data = await searchLoader({ request: new Request(`http://localhost:3000/search?q=${encodeURIComponent(q)}&kind=%27&page=-1`), params: {}, context: {} } as never);
+      const data = await searchLoader({
+        request: new Request(`http://localhost:3000/search?q=${encodeURIComponent(q)}&kind=%27&page=-1`),
+        params: {},
+        context: {},
+      } as never);
       expect(data.q.length).toBeLessThanOrEqual(200);
       expect(data.kind).toBe("all");
     }
@@ -251,7 +315,7 @@ describe("site search over many articles", () => {
     expect(r.total).toBe(ARTICLE_CANDIDATES);
     expect(r.pageCount).toBe(ARTICLE_CANDIDATES / 10);
     // Among equally ranked matches the newest come first.
-    expect(text(r.items[0]!.title)).toBe("[Walrus] file 1");
+    expect(text(r.items[0].title)).toBe("[Walrus] file 1");
     const last = await searchSite("walrus", { page: ARTICLE_CANDIDATES / 10 });
     expect(last.items).toHaveLength(10);
     expect((await searchSite("walrus", { kind: "lawyers" })).more).toBe(false);

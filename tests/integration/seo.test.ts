@@ -10,9 +10,32 @@ useTestDatabase();
 beforeAll(async () => {
   await seedDemoContent();
   for (let i = 0; i < 5; i++) {
-    await createArticle({ title: `Older ${i}`, img: "", category: "cyber", news: false, priority: false, copy: "", date: "d", created_at: new Date(2000, 0, i + 1) }, TEST_ACTOR);
+    await createArticle(
+      {
+        title: `Older ${i}`,
+        img: "",
+        category: "cyber",
+        news: false,
+        priority: false,
+        copy: "",
+        date: "d",
+        created_at: new Date(2000, 0, i + 1),
+      },
+      TEST_ACTOR,
+    );
   }
-  await createArticle({ title: "Fish & Chips <Law>", img: "", category: "events", news: false, priority: false, copy: "<p>Tom &amp; Jerry <script>x</script></p>", date: "d" }, TEST_ACTOR);
+  await createArticle(
+    {
+      title: "Fish & Chips <Law>",
+      img: "",
+      category: "events",
+      news: false,
+      priority: false,
+      copy: "<p>Tom &amp; Jerry <script>x</script></p>",
+      date: "d",
+    },
+    TEST_ACTOR,
+  );
 });
 
 describe("sitemap, robots and feed", () => {
@@ -21,7 +44,18 @@ describe("sitemap, robots and feed", () => {
     expect(res.headers.get("content-type")).toMatch(/application\/xml/);
     const xml = await res.text();
     expect(xml).toContain("<loc>http://localhost:3000/</loc>");
-    for (const path of ["/team", "/insights", "/insurance", "/construction", "/cyber", "/disclaimer", "/accessibility", "/copyright", "/contact", "/privacy"]) {
+    for (const path of [
+      "/team",
+      "/insights",
+      "/insurance",
+      "/construction",
+      "/cyber",
+      "/disclaimer",
+      "/accessibility",
+      "/copyright",
+      "/contact",
+      "/privacy",
+    ]) {
       expect(xml).toContain(`<loc>http://localhost:3000${path}</loc>`);
     }
     expect(xml).toContain("<loc>http://localhost:3000/lawyer/Eleanor-Whitcombe</loc>");

@@ -40,7 +40,12 @@ const context = { clientIp: "192.0.2.44", requestId: "t", nonce: "n" };
 let smtp: TestSmtp;
 let owner = "";
 
-type Answer = { status: number; data: { status?: { tone: string; text: string }; errors?: Record<string, string>; [k: string]: unknown } | null; location: string | null; headers: Headers };
+type Answer = {
+  status: number;
+  data: { status?: { tone: string; text: string }; errors?: Record<string, string>; [k: string]: unknown } | null;
+  location: string | null;
+  headers: Headers;
+};
 
 /** What React Router would answer for a route function's result (or throw). */
 async function run(fn: () => Promise<unknown>): Promise<Answer> {
@@ -50,9 +55,11 @@ async function run(fn: () => Promise<unknown>): Promise<Answer> {
   } catch (error) {
     value = error;
   }
-  if (value instanceof Response) return { status: value.status, data: null, location: value.headers.get("Location"), headers: value.headers };
+  if (value instanceof Response)
+    return { status: value.status, data: null, location: value.headers.get("Location"), headers: value.headers };
   const d = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } | null };
-  if (d?.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data as Answer["data"], location: null, headers: new Headers(d.init?.headers) };
+  if (d?.type === "DataWithResponseInit")
+    return { status: d.init?.status ?? 200, data: d.data as Answer["data"], location: null, headers: new Headers(d.init?.headers) };
   if (value instanceof Error) throw value;
   return { status: 200, data: value as Answer["data"], location: null, headers: new Headers() };
 }
@@ -62,7 +69,11 @@ function post(path: string, fields: Record<string, string>, cookie = "") {
 }
 
 function cookiesOf(headers: Headers): string {
-  return headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => !/=$/.test(c)).join("; ");
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => !/=$/.test(c))
+    .join("; ");
 }
 
 /** The flash message a redirect carries (the next page's status region). */
@@ -78,7 +89,8 @@ async function signedIn(email: string, password = PASSWORD) {
   return cookiesOf(result.headers);
 }
 
-const linkIn = (text: string, kind: "invitation" | "reset-password") => new RegExp(`${ORIGIN}/admin/${kind}/([A-Za-z0-9_-]+)`).exec(text)?.[1] ?? "";
+const linkIn = (text: string, kind: "invitation" | "reset-password") =>
+  new RegExp(`${ORIGIN}/admin/${kind}/([A-Za-z0-9_-]+)`).exec(text)?.[1] ?? "";
 
 async function userRow(email: string) {
   const [row] = await db().select().from(user).where(eq(user.email, email));
@@ -97,12 +109,18 @@ afterAll(async () => {
 });
 
 async function invite(email: string, role: string, cookie = owner) {
-  return run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "invite", email, role }, cookie), params: {}, context } as never));
+  return run(() =>
+    staffRoute.action({ request: post("/dashboard/staff", { intent: "invite", email, role }, cookie), params: {}, context } as never),
+  );
 }
 
 async function acceptInvitation(token: string, name: string, password: string) {
   return run(() =>
-    invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }), params: { token }, context } as never),
+    invitationRoute.action({
+      request: post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }),
+      params: { token },
+      context,
+    } as never),
   );
 }
 
@@ -120,11 +138,13 @@ describe("invitations by e-mail", () => {
     const tokens = await db().select().from(staffTokens);
     expect(JSON.stringify(tokens)).not.toContain(token);
     const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "ed@example.com"));
-    expect(kept!.text_body).not.toContain(token);
-    expect((await userRow("ed@example.com"))).toMatchObject({ role: "editor", status: "invited" });
+    expect(kept.text_body).not.toContain(token);
+    expect(await userRow("ed@example.com")).toMatchObject({ role: "editor", status: "invited" });
 
     // The page opens; a short, then a common password are refused, the name kept.
-    const page = await run(() => invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never));
+    const page = await run(() =>
+      invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+    );
     expect(page.data).toMatchObject({ state: "valid", email: "ed@example.com", role: "Editor" });
     const short = await acceptInvitation(token, "Ed Editor", "short");
     expect(short.status).toBe(400);
@@ -133,7 +153,16 @@ describe("invitations by e-mail", () => {
     const common = await acceptInvitation(token, "Ed Editor", "1qaz2wsx3edc");
     expect(common.data?.errors?.password).toMatch(/10,000 most common passwords/);
     const mismatch = await run(() =>
-      invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "accept", name: "Ed", password: "an-editor-passphrase-1", confirm: "something else entirely" }), params: { token }, context } as never),
+      invitationRoute.action({
+        request: post(`/admin/invitation/${token}`, {
+          intent: "accept",
+          name: "Ed",
+          password: "an-editor-passphrase-1",
+          confirm: "something else entirely",
+        }),
+        params: { token },
+        context,
+      } as never),
     );
     expect(mismatch.data?.errors?.confirm).toMatch(/do not match/);
 
@@ -147,20 +176,39 @@ describe("invitations by e-mail", () => {
     const again = await acceptInvitation(token, "Someone Else", "another-passphrase-22");
     expect(again.status).toBe(410);
     expect(again.data?.status?.text).toMatch(/not valid: it has already been used/);
-    expect((await userRow("ed@example.com"))!.name).toBe("Ed Editor");
+    expect((await userRow("ed@example.com")).name).toBe("Ed Editor");
   });
 
   it("the Staff screen lists every account with role, status, two-factor and last sign-in", async () => {
-    const page = await run(() => staffRoute.loader({ request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }), params: {}, context } as never));
+    const page = await run(() =>
+      staffRoute.loader({
+        request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
+        params: {},
+        context,
+      } as never),
+    );
     const accounts = (page.data as unknown as { accounts: Record<string, unknown>[] }).accounts;
-    expect(accounts[0]).toMatchObject({ email: "owner@example.com", roleLabel: "Owner", status: "active", twoFactor: false, manageable: false });
-    expect(accounts.find((a) => a.email === "ed@example.com")).toMatchObject({ roleLabel: "Editor", status: "active", manageable: true, passkeys: 0 });
-    expect(String(accounts[0]!.lastSignIn)).not.toBe("Never");
+    expect(accounts[0]).toMatchObject({
+      email: "owner@example.com",
+      roleLabel: "Owner",
+      status: "active",
+      twoFactor: false,
+      manageable: false,
+    });
+    expect(accounts.find((a) => a.email === "ed@example.com")).toMatchObject({
+      roleLabel: "Editor",
+      status: "active",
+      manageable: true,
+      passkeys: 0,
+    });
+    expect(String(accounts[0].lastSignIn)).not.toBe("Never");
   });
 
   it("a forged link is refused with a clear message", async () => {
     const token = "forged-token-forged-token-forged-token-xx";
-    const page = await run(() => invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never));
+    const page = await run(() =>
+      invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+    );
     expect(page.data).toMatchObject({ state: "invalid" });
     expect((await acceptInvitation(token, "X", "a-good-passphrase-9")).status).toBe(410);
   });
@@ -170,18 +218,36 @@ describe("invitations by e-mail", () => {
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late@example.com"));
     const token = linkIn(mail.text ?? "", "invitation");
     const target = await userRow("late@example.com");
-    await db().update(staffTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(staffTokens.user_id, target!.id));
-    const page = await run(() => invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never));
+    await db()
+      .update(staffTokens)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(staffTokens.user_id, target.id));
+    const page = await run(() =>
+      invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+    );
     expect(page.data).toMatchObject({ state: "expired" });
-    expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(/expired: invitations work for 72 hours/);
+    expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(
+      /expired: invitations work for 72 hours/,
+    );
     const count = smtp.messages.length;
-    const renewed = await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never));
-    expect(renewed.data?.status).toEqual({ tone: "success", text: "A new invitation has been made for the address this one was sent to. It works once, for 72 hours. The e-mail has been sent." });
+    const renewed = await run(() =>
+      invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never),
+    );
+    expect(renewed.data?.status).toEqual({
+      tone: "success",
+      text: "A new invitation has been made for the address this one was sent to. It works once, for 72 hours. The e-mail has been sent.",
+    });
     const fresh = await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("late@example.com"));
     const newToken = linkIn(fresh.text ?? "", "invitation");
     expect(newToken).not.toBe(token);
     // The expired link cannot be renewed twice.
-    expect((await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never))).status).toBe(410);
+    expect(
+      (
+        await run(() =>
+          invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never),
+        )
+      ).status,
+    ).toBe(410);
     expect((await acceptInvitation(newToken, "Late Comer", "a-good-passphrase-9")).status).toBe(302);
   });
 
@@ -190,20 +256,32 @@ describe("invitations by e-mail", () => {
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late-refused@example.com"));
     const token = linkIn(mail.text ?? "", "invitation");
     const target = await userRow("late-refused@example.com");
-    await db().update(staffTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(staffTokens.user_id, target!.id));
+    await db()
+      .update(staffTokens)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(staffTokens.user_id, target.id));
     smtp.refuse = true;
     let renewed: Answer;
     try {
-      renewed = await run(() => invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never));
+      renewed = await run(() =>
+        invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never),
+      );
     } finally {
       smtp.refuse = false;
     }
     expect(renewed.data?.state).toBe("renewed");
     expect(renewed.data?.status?.tone).toBe("error");
-    expect(renewed.data?.status?.text).toMatch(/^A new invitation has been made .* But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again automatically/);
-    const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "late-refused@example.com")).orderBy(desc(mailOutbox.id)).limit(1);
+    expect(renewed.data?.status?.text).toMatch(
+      /^A new invitation has been made .* But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again automatically/,
+    );
+    const [kept] = await db()
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to_address, "late-refused@example.com"))
+      .orderBy(desc(mailOutbox.id))
+      .limit(1);
     expect(kept).toMatchObject({ status: "failed", kind: "invitation" });
-    expect(kept!.next_attempt_at).not.toBeNull();
+    expect(kept.next_attempt_at).not.toBeNull();
   });
 
   it("when the SMTP server refuses, says the e-mail could not be sent and keeps it in the outbox to retry", async () => {
@@ -211,10 +289,12 @@ describe("invitations by e-mail", () => {
     try {
       const answer = await invite("refused@example.com", "admin");
       expect(answer.status).toBe(302);
-      expect(await flashOf(answer)).toMatch(/^refused@example.com has been invited as admin\. But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again/);
+      expect(await flashOf(answer)).toMatch(
+        /^refused@example.com has been invited as admin\. But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again/,
+      );
       const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "refused@example.com"));
       expect(kept).toMatchObject({ status: "failed", kind: "invitation" });
-      expect(kept!.next_attempt_at).not.toBeNull();
+      expect(kept.next_attempt_at).not.toBeNull();
     } finally {
       smtp.refuse = false;
     }
@@ -225,15 +305,28 @@ describe("invitations by e-mail", () => {
     const first = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
     const target = await userRow("twice@example.com");
     const count = smtp.messages.length;
-    const resent = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "resend", id: target!.id }, owner), params: {}, context } as never));
+    const resent = await run(() =>
+      staffRoute.action({ request: post("/dashboard/staff", { intent: "resend", id: target.id }, owner), params: {}, context } as never),
+    );
     expect(await flashOf(resent)).toMatch(/earlier link no longer works/);
-    const second = linkIn((await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
-    expect((await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: first }, context } as never))).data).toMatchObject({ state: "invalid" });
-    expect((await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data).toMatchObject({ state: "valid" });
-    const withdrawn = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "withdraw", id: target!.id }, owner), params: {}, context } as never));
+    const second = linkIn(
+      (await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("twice@example.com"))).text ?? "",
+      "invitation",
+    );
+    expect(
+      (await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: first }, context } as never))).data,
+    ).toMatchObject({ state: "invalid" });
+    expect(
+      (await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data,
+    ).toMatchObject({ state: "valid" });
+    const withdrawn = await run(() =>
+      staffRoute.action({ request: post("/dashboard/staff", { intent: "withdraw", id: target.id }, owner), params: {}, context } as never),
+    );
     expect(await flashOf(withdrawn)).toBe("The invitation for twice@example.com has been withdrawn.");
     expect(await userRow("twice@example.com")).toBeUndefined();
-    expect((await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data).toMatchObject({ state: "invalid" });
+    expect(
+      (await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data,
+    ).toMatchObject({ state: "invalid" });
   });
 
   it("refuses a bad address or role with messages and keeps what was typed; an existing address is refused", async () => {
@@ -249,7 +342,8 @@ describe("invitations by e-mail", () => {
 });
 
 describe("forgot password and reset links", () => {
-  const forgot = (email: string) => run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context } as never));
+  const forgot = (email: string) =>
+    run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context } as never));
 
   it("answers the same sentence whether or not the account exists; the link works once, for 1 hour, and ends every session", async () => {
     await createStaffAccount("forgetful@example.com", PASSWORD, "Fran", "editor");
@@ -264,7 +358,13 @@ describe("forgot password and reset links", () => {
     expect(smtp.messages.some((m) => JSON.stringify(m.to).includes("nobody@example.com"))).toBe(false);
 
     const reset = (password: string) =>
-      run(() => resetRoute.action({ request: post(`/admin/reset-password/${token}`, { password, confirm: password }), params: { token }, context } as never));
+      run(() =>
+        resetRoute.action({
+          request: post(`/admin/reset-password/${token}`, { password, confirm: password }),
+          params: { token },
+          context,
+        } as never),
+      );
     expect((await reset("123qweasdzxc")).data?.errors?.password).toMatch(/10,000 most common/);
     const done = await reset("a-brand-new-passphrase");
     expect(done.status).toBe(302);
@@ -280,9 +380,16 @@ describe("forgot password and reset links", () => {
     await forgot("forgetful@example.com");
     const mails = smtp.messages.filter((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
     await new Promise((r) => setTimeout(r, 300));
-    const latest = await smtp.waitFor((m) => smtp.messages.filter((x) => JSON.stringify(x.to).includes("forgetful@example.com")).length > mails.length && m === smtp.messages.at(-1));
+    const latest = await smtp.waitFor(
+      (m) =>
+        smtp.messages.filter((x) => JSON.stringify(x.to).includes("forgetful@example.com")).length > mails.length &&
+        m === smtp.messages.at(-1),
+    );
     const token = linkIn(latest.text ?? "", "reset-password");
-    await db().update(staffTokens).set({ expires_at: new Date(Date.now() - 1) }).where(eq(staffTokens.kind, "reset"));
+    await db()
+      .update(staffTokens)
+      .set({ expires_at: new Date(Date.now() - 1) })
+      .where(eq(staffTokens.kind, "reset"));
     const page = await run(() => resetRoute.loader({ request: new Request(ORIGIN), params: { token }, context } as never));
     expect(page.data).toMatchObject({ state: "expired" });
   });
@@ -293,29 +400,34 @@ describe("roles, the last owner, deactivation", () => {
     await createStaffAccount("admin@example.com", PASSWORD, "Ada Admin", "admin");
     const admin = await signedIn("admin@example.com");
     const ownerRow = await userRow("owner@example.com");
-    const act = (cookie: string, fields: Record<string, string>) => run(() => staffRoute.action({ request: post("/dashboard/staff", fields, cookie), params: {}, context } as never));
+    const act = (cookie: string, fields: Record<string, string>) =>
+      run(() => staffRoute.action({ request: post("/dashboard/staff", fields, cookie), params: {}, context } as never));
     // An admin cannot invite an owner, nor touch an owner's account.
     expect((await invite("new-owner@example.com", "owner", admin)).data?.errors?.role).toBe("Only an owner can make someone an owner.");
-    expect((await act(admin, { intent: "deactivate", id: ownerRow!.id })).status).toBe(403);
-    expect((await act(admin, { intent: "role", id: ownerRow!.id, role: "editor" })).status).toBe(403);
+    expect((await act(admin, { intent: "deactivate", id: ownerRow.id })).status).toBe(403);
+    expect((await act(admin, { intent: "role", id: ownerRow.id, role: "editor" })).status).toBe(403);
     // The owner cannot demote or deactivate itself (and is the last owner).
-    const self = await act(owner, { intent: "role", id: ownerRow!.id, role: "admin" });
+    const self = await act(owner, { intent: "role", id: ownerRow.id, role: "admin" });
     expect(self.data?.status?.text).toMatch(/cannot change your own role/);
-    expect((await userRow("owner@example.com"))!.role).toBe("owner");
+    expect((await userRow("owner@example.com")).role).toBe("owner");
     // A second owner may demote the first; the last owner cannot be demoted or deactivated.
     const adminRow = await userRow("admin@example.com");
-    expect((await act(owner, { intent: "role", id: adminRow!.id, role: "owner" })).status).toBe(302);
+    expect((await act(owner, { intent: "role", id: adminRow.id, role: "owner" })).status).toBe(302);
     const second = await signedIn("admin@example.com");
-    expect((await act(second, { intent: "role", id: ownerRow!.id, role: "admin" })).status).toBe(302);
+    expect((await act(second, { intent: "role", id: ownerRow.id, role: "admin" })).status).toBe(302);
     const first = await signedIn("owner@example.com");
-    expect((await userRow("owner@example.com"))!.role).toBe("admin");
-    const last = await act(second, { intent: "role", id: ownerRow!.id, role: "owner" });
+    expect((await userRow("owner@example.com")).role).toBe("admin");
+    const last = await act(second, { intent: "role", id: ownerRow.id, role: "owner" });
     expect(last.status).toBe(302);
     // Now two owners again: restore, then check the last-owner rule directly in the query module (the actor is another owner).
     const { changeRole, deactivateStaff } = await import("~/.server/db/staff");
-    await changeRole(adminRow!.id, "admin", { userId: ownerRow!.id, label: "owner@example.com", ip: "" }, "owner");
-    await expect(changeRole(ownerRow!.id, "editor", { userId: "someone-else", label: "x", ip: "" }, "owner")).rejects.toThrow(/last active owner/);
-    await expect(deactivateStaff(ownerRow!.id, { userId: "someone-else", label: "x", ip: "" }, "owner")).rejects.toThrow(/last active owner/);
+    await changeRole(adminRow.id, "admin", { userId: ownerRow.id, label: "owner@example.com", ip: "" }, "owner");
+    await expect(changeRole(ownerRow.id, "editor", { userId: "someone-else", label: "x", ip: "" }, "owner")).rejects.toThrow(
+      /last active owner/,
+    );
+    await expect(deactivateStaff(ownerRow.id, { userId: "someone-else", label: "x", ip: "" }, "owner")).rejects.toThrow(
+      /last active owner/,
+    );
     expect(first).not.toBe("");
     const roleChanges = await db().select().from(auditLog).where(eq(auditLog.action, "role-change")).orderBy(desc(auditLog.id));
     expect(roleChanges[0]).toMatchObject({ item_label: "admin@example.com", changes: { role: { before: "owner", after: "admin" } } });
@@ -325,15 +437,33 @@ describe("roles, the last owner, deactivation", () => {
     await createStaffAccount("leaver@example.com", PASSWORD, "Lee Leaver", "editor");
     const cookie = await signedIn("leaver@example.com");
     const target = await userRow("leaver@example.com");
-    const answer = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "deactivate", id: target!.id }, owner), params: {}, context } as never));
+    const answer = await run(() =>
+      staffRoute.action({
+        request: post("/dashboard/staff", { intent: "deactivate", id: target.id }, owner),
+        params: {},
+        context,
+      } as never),
+    );
     expect(await flashOf(answer)).toBe("leaver@example.com has been deactivated and signed out everywhere.");
-    expect(await db().select().from(session).where(eq(session.userId, target!.id))).toHaveLength(0);
-    const next = await run(() => hoursRoute.action({ request: post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie), params: {}, context } as never));
+    expect(await db().select().from(session).where(eq(session.userId, target.id))).toHaveLength(0);
+    const next = await run(() =>
+      hoursRoute.action({
+        request: post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie),
+        params: {},
+        context,
+      } as never),
+    );
     expect(next.status).toBe(401);
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(false);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "deactivate")).orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({ actor_label: "owner@example.com", item_label: "leaver@example.com", ip: context.clientIp });
-    await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "reactivate", id: target!.id }, owner), params: {}, context } as never));
+    await run(() =>
+      staffRoute.action({
+        request: post("/dashboard/staff", { intent: "reactivate", id: target.id }, owner),
+        params: {},
+        context,
+      } as never),
+    );
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(true);
   });
 });
@@ -345,37 +475,68 @@ describe("an editor and the staff-only actions", () => {
     const target = await userRow("ed@example.com");
     const [mail] = await db().select().from(mailOutbox).limit(1);
     const snapshot = async () =>
-      JSON.stringify(await db().execute(sql`select (select json_agg(u order by u.id) from "user" u) as u, (select json_agg(t order by t.id) from staff_tokens t) as t, (select json_agg(s) from site_settings s) as s, (select json_agg(m.status order by m.id) from mail_outbox m) as m`));
+      JSON.stringify(
+        await db().execute(
+          sql`select (select json_agg(u order by u.id) from "user" u) as u, (select json_agg(t order by t.id) from staff_tokens t) as t, (select json_agg(s) from site_settings s) as s, (select json_agg(m.status order by m.id) from mail_outbox m) as m`,
+        ),
+      );
     const routes = [
       ["routes/admin/staff.tsx", "/dashboard/staff", {}],
       ["routes/admin/outbox.tsx", "/dashboard/outbox", {}],
-      ["routes/admin/outbox-message.tsx", `/dashboard/outbox/${mail!.id}`, { id: String(mail!.id) }],
+      ["routes/admin/outbox-message.tsx", `/dashboard/outbox/${mail.id}`, { id: String(mail.id) }],
     ] as const;
     const intents: Record<string, string>[] = [
       { intent: "invite", email: "sneaky@example.com", role: "owner" },
-      { intent: "role", id: target!.id, role: "owner" },
-      { intent: "deactivate", id: target!.id },
-      { intent: "reactivate", id: target!.id },
-      { intent: "resend", id: target!.id },
-      { intent: "withdraw", id: target!.id },
+      { intent: "role", id: target.id, role: "owner" },
+      { intent: "deactivate", id: target.id },
+      { intent: "reactivate", id: target.id },
+      { intent: "resend", id: target.id },
+      { intent: "withdraw", id: target.id },
       { intent: "security", require_two_factor: "on" },
-      { intent: "resend", id: String(mail!.id) },
+      { intent: "resend", id: String(mail.id) },
     ];
     const admin = await signedIn("admin@example.com");
     const before = await snapshot();
     for (const [file, path, params] of routes) {
-      const mod = (await import(`~/${file.replace(/\.tsx$/, "")}`)) as { action: (a: unknown) => Promise<unknown>; loader: (a: unknown) => Promise<unknown> };
-      expect((await run(() => mod.loader({ request: new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context }))).status, `${file} loader`).toBe(403);
+      const mod = (await import(`~/${file.replace(/\.tsx$/, "")}`)) as {
+        action: (a: unknown) => Promise<unknown>;
+        loader: (a: unknown) => Promise<unknown>;
+      };
+      expect(
+        (await run(() => mod.loader({ request: new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context })))
+          .status,
+        `${file} loader`,
+      ).toBe(403);
       for (const fields of intents) {
         const answer = await run(() => mod.action({ request: post(path, fields, editor), params, context }));
         expect(answer.status, `${file} ${fields.intent}`).toBe(403);
       }
     }
     const activity = await import("~/routes/admin/activity");
-    expect((await run(() => activity.loader({ request: new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }), params: {}, context } as never))).status).toBe(403);
+    expect(
+      (
+        await run(() =>
+          activity.loader({
+            request: new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }),
+            params: {},
+            context,
+          } as never),
+        )
+      ).status,
+    ).toBe(403);
     expect(await snapshot()).toBe(before);
     // An admin may use the Staff screen but not the owners' security setting or the outbox.
-    expect((await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin), params: {}, context } as never))).status).toBe(403);
+    expect(
+      (
+        await run(() =>
+          staffRoute.action({
+            request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin),
+            params: {},
+            context,
+          } as never),
+        )
+      ).status,
+    ).toBe(403);
     expect(await snapshot()).toBe(before);
   });
 });
@@ -397,7 +558,9 @@ describe("two-factor sign-in", () => {
   it("set up from the shown key, confirmed with a code; sign-in then asks for the code; recovery codes work once; wrong codes are limited", async () => {
     await createStaffAccount("careful@example.com", PASSWORD, "Cam", "editor");
     let cookie = await signedIn("careful@example.com");
-    expect((await setup(cookie, { intent: "start", current: "wrong-password-here" })).data?.errors?.current).toBe("The current password is not correct.");
+    expect((await setup(cookie, { intent: "start", current: "wrong-password-here" })).data?.errors?.current).toBe(
+      "The current password is not correct.",
+    );
     const started = await setup(cookie, { intent: "start", current: PASSWORD });
     expect(started.data?.step).toBe("confirm");
     expect(String(started.data?.qr)).toMatch(/^data:image\/png;base64,/);
@@ -413,17 +576,31 @@ describe("two-factor sign-in", () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     cookie = cookiesOf(confirmed.headers) || cookie;
-    expect((await userRow("careful@example.com"))!.twoFactorEnabled).toBe(true);
+    expect((await userRow("careful@example.com")).twoFactorEnabled).toBe(true);
 
     // Password alone no longer signs in: the code step follows.
-    const login = () => run(() => loginRoute.action({ request: post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }), params: {}, context } as never));
+    const login = () =>
+      run(() =>
+        loginRoute.action({
+          request: post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }),
+          params: {},
+          context,
+        } as never),
+      );
     const step = await login();
     expect(step.status).toBe(302);
     expect(step.location).toBe("/admin/two-factor?redirectTo=%2Fdashboard%2Fhours%2Fedit");
     const pending = cookiesOf(step.headers);
     expect(pending).toContain("two_factor");
     expect(pending).not.toContain("session_token=");
-    const code = (value: string, c = pending) => run(() => twoFactorRoute.action({ request: post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c), params: {}, context } as never));
+    const code = (value: string, c = pending) =>
+      run(() =>
+        twoFactorRoute.action({
+          request: post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c),
+          params: {},
+          context,
+        } as never),
+      );
     const bad = await code("123456");
     expect(bad.status).toBe(401);
     expect(bad.data?.status?.text).toMatch(/That code is not correct/);
@@ -432,13 +609,17 @@ describe("two-factor sign-in", () => {
     expect(good.location).toBe("/dashboard");
     const session2 = cookiesOf(good.headers);
     expect((await getStaff(new Request(ORIGIN, { headers: { cookie: session2 } })))?.email).toBe("careful@example.com");
-    const [signInEntry] = await db().select().from(auditLog).where(and(eq(auditLog.action, "sign-in"), eq(auditLog.actor_label, "careful@example.com"))).orderBy(desc(auditLog.id));
-    expect(signInEntry!.changes).toEqual({ method: { after: "password and authenticator code" } });
+    const [signInEntry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "sign-in"), eq(auditLog.actor_label, "careful@example.com")))
+      .orderBy(desc(auditLog.id));
+    expect(signInEntry.changes).toEqual({ method: { after: "password and authenticator code" } });
 
     // A recovery code works once.
-    const viaRecovery = await code(codes[0]!, cookiesOf((await login()).headers));
+    const viaRecovery = await code(codes[0], cookiesOf((await login()).headers));
     expect(viaRecovery.status).toBe(302);
-    const reuse = await code(codes[0]!, cookiesOf((await login()).headers));
+    const reuse = await code(codes[0], cookiesOf((await login()).headers));
     expect(reuse.status).toBe(401);
 
     // Wrong codes count like wrong passwords: the 5th failure in 15 minutes locks the account.
@@ -448,13 +629,26 @@ describe("two-factor sign-in", () => {
     expect(last!.data?.status?.text ?? "").toMatch(/Too many failed sign-in attempts|sign in again/i);
     const locked = await login();
     expect(locked.data?.status?.text).toMatch(/Too many failed sign-in attempts/);
-    expect((await db().select().from(auditLog).where(and(eq(auditLog.action, "lockout"), eq(auditLog.item_label, "careful@example.com")))).length).toBeGreaterThan(0);
+    expect(
+      (
+        await db()
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.action, "lockout"), eq(auditLog.item_label, "careful@example.com")))
+      ).length,
+    ).toBeGreaterThan(0);
   });
 
   it("a plugin's change and its trail entry are one transaction: when the entry cannot be written, the change is undone", async () => {
     await createStaffAccount("atomic@example.com", PASSWORD, "Ada", "editor");
     const cookie = await turnOnTwoFactor(await signedIn("atomic@example.com"));
-    const entries = async () => (await db().select().from(auditLog).where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "atomic@example.com")))).length;
+    const entries = async () =>
+      (
+        await db()
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "atomic@example.com")))
+      ).length;
     // Set-up started, then confirmed.
     expect(await entries()).toBe(2);
     const request = new Request(ORIGIN, { headers: { cookie } });
@@ -462,16 +656,16 @@ describe("two-factor sign-in", () => {
     await expect(
       withAuthTransaction(async (tx) => {
         await getAuth().api.disableTwoFactor({ body: { password: PASSWORD }, headers: authHeaders(request) });
-        expect((await tx.select().from(user).where(eq(user.email, "atomic@example.com")))[0]!.twoFactorEnabled).toBe(false);
+        expect((await tx.select().from(user).where(eq(user.email, "atomic@example.com")))[0].twoFactorEnabled).toBe(false);
         throw new Error("the audit entry could not be written");
       }),
     ).rejects.toThrow("the audit entry could not be written");
-    expect((await userRow("atomic@example.com"))!.twoFactorEnabled).toBe(true);
+    expect((await userRow("atomic@example.com")).twoFactorEnabled).toBe(true);
     expect(await entries()).toBe(2);
     // Through the screen: the change and its entry together.
     const off = await setup(cookie, { intent: "disable", current: PASSWORD });
     expect(off.status).toBeLessThan(500);
-    expect((await userRow("atomic@example.com"))!.twoFactorEnabled).toBe(false);
+    expect((await userRow("atomic@example.com")).twoFactorEnabled).toBe(false);
     expect(await entries()).toBe(3);
   });
 
@@ -480,22 +674,60 @@ describe("two-factor sign-in", () => {
     await createStaffAccount("second-owner@example.com", PASSWORD, "Sam", "owner");
     let ownerCookie = await signedIn("second-owner@example.com");
     // An owner without it cannot require it for everyone (that would lock the owner out first).
-    const refused = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie), params: {}, context } as never));
+    const refused = await run(() =>
+      staffRoute.action({
+        request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
+        params: {},
+        context,
+      } as never),
+    );
     expect(refused.data?.status?.text).toMatch(/Set up two-factor sign-in for your own account first/);
     ownerCookie = await turnOnTwoFactor(ownerCookie);
-    const on = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie), params: {}, context } as never));
+    const on = await run(() =>
+      staffRoute.action({
+        request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
+        params: {},
+        context,
+      } as never),
+    );
     expect(await flashOf(on)).toBe("Two-factor sign-in is now required for every staff account.");
     const dashboard = await import("~/routes/admin/dashboard");
-    const sent = await run(() => dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never));
+    const sent = await run(() =>
+      dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never),
+    );
     expect(sent.status).toBe(302);
     expect(sent.location).toBe("/dashboard/account/two-factor");
-    const write = await run(() => hoursRoute.action({ request: post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin), params: {}, context } as never));
+    const write = await run(() =>
+      hoursRoute.action({
+        request: post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin),
+        params: {},
+        context,
+      } as never),
+    );
     expect(write.status).toBe(403);
     // The set-up page itself opens.
-    expect((await run(() => twoFactorSetupRoute.loader({ request: new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }), params: {}, context } as never))).status).toBe(200);
-    const off = await run(() => staffRoute.action({ request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context } as never));
+    expect(
+      (
+        await run(() =>
+          twoFactorSetupRoute.loader({
+            request: new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }),
+            params: {},
+            context,
+          } as never),
+        )
+      ).status,
+    ).toBe(200);
+    const off = await run(() =>
+      staffRoute.action({ request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context } as never),
+    );
     expect(off.status).toBe(302);
-    expect((await run(() => dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never))).status).toBe(200);
+    expect(
+      (
+        await run(() =>
+          dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never),
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -504,12 +736,26 @@ describe("My account", () => {
     await createStaffAccount("mover@example.com", PASSWORD, "Mo", "editor");
     const here = await signedIn("mover@example.com");
     const elsewhere = await signedIn("mover@example.com");
-    const act = (fields: Record<string, string>) => run(() => accountRoute.action({ request: post("/dashboard/account", fields, here), params: {}, context } as never));
-    const page = await run(() => accountRoute.loader({ request: new Request(`${ORIGIN}/dashboard/account`, { headers: { cookie: here, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0" } }), params: {}, context } as never));
+    const act = (fields: Record<string, string>) =>
+      run(() => accountRoute.action({ request: post("/dashboard/account", fields, here), params: {}, context } as never));
+    const page = await run(() =>
+      accountRoute.loader({
+        request: new Request(`${ORIGIN}/dashboard/account`, {
+          headers: { cookie: here, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0" },
+        }),
+        params: {},
+        context,
+      } as never),
+    );
     const sessions = (page.data as unknown as { sessions: { current: boolean; ip: string }[] }).sessions;
     expect(sessions).toHaveLength(2);
     expect(sessions[0]).toMatchObject({ current: true, ip: "192.0.2.1" });
-    const wrong = await act({ intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" });
+    const wrong = await act({
+      intent: "password",
+      current: "not-my-password-x",
+      password: "a-moving-passphrase",
+      confirm: "a-moving-passphrase",
+    });
     expect(wrong.data?.errors?.current).toBe("The current password is not correct.");
     const changed = await act({ intent: "password", current: PASSWORD, password: "a-moving-passphrase", confirm: "a-moving-passphrase" });
     expect(await flashOf(changed)).toBe("Your password has been changed; 1 other session was signed out.");
@@ -521,12 +767,13 @@ describe("My account", () => {
     expect(await getStaff(new Request(ORIGIN, { headers: { cookie: third } }))).toBeNull();
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "password-change")).orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({ actor_label: "mover@example.com" });
-    expect(JSON.stringify(entry!.changes)).not.toContain("a-moving-passphrase");
+    expect(JSON.stringify(entry.changes)).not.toContain("a-moving-passphrase");
   });
 });
 
 const HOUR = 3_600_000;
-const forgotFrom = (email: string, ctx = context) => run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context: ctx } as never));
+const forgotFrom = (email: string, ctx = context) =>
+  run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context: ctx } as never));
 
 describe("e-mailed links: how long they work, and the trail", () => {
   it("an invitation expires 72 hours after it is issued, a reset link 1 hour after", async () => {
@@ -534,18 +781,24 @@ describe("e-mailed links: how long they work, and the trail", () => {
     await invite("expiry@example.com", "editor");
     const after = Date.now();
     const invited = await userRow("expiry@example.com");
-    const [invitation] = await db().select().from(staffTokens).where(and(eq(staffTokens.user_id, invited!.id), eq(staffTokens.kind, "invitation")));
-    expect(invitation!.expires_at.getTime()).toBeGreaterThanOrEqual(before + 72 * HOUR);
-    expect(invitation!.expires_at.getTime()).toBeLessThanOrEqual(after + 72 * HOUR);
+    const [invitation] = await db()
+      .select()
+      .from(staffTokens)
+      .where(and(eq(staffTokens.user_id, invited.id), eq(staffTokens.kind, "invitation")));
+    expect(invitation.expires_at.getTime()).toBeGreaterThanOrEqual(before + 72 * HOUR);
+    expect(invitation.expires_at.getTime()).toBeLessThanOrEqual(after + 72 * HOUR);
 
     await createStaffAccount("expiry-reset@example.com", PASSWORD, "Rae", "editor");
     const account = await userRow("expiry-reset@example.com");
     const start = Date.now();
     await forgotFrom("expiry-reset@example.com");
     const end = Date.now();
-    const [reset] = await db().select().from(staffTokens).where(and(eq(staffTokens.user_id, account!.id), eq(staffTokens.kind, "reset")));
-    expect(reset!.expires_at.getTime()).toBeGreaterThanOrEqual(start + HOUR);
-    expect(reset!.expires_at.getTime()).toBeLessThanOrEqual(end + HOUR);
+    const [reset] = await db()
+      .select()
+      .from(staffTokens)
+      .where(and(eq(staffTokens.user_id, account.id), eq(staffTokens.kind, "reset")));
+    expect(reset.expires_at.getTime()).toBeGreaterThanOrEqual(start + HOUR);
+    expect(reset.expires_at.getTime()).toBeLessThanOrEqual(end + HOUR);
   });
 
   it("a reset link issued by Forgot password? is recorded on the account, without the token", async () => {
@@ -554,7 +807,10 @@ describe("e-mailed links: how long they work, and the trail", () => {
     await forgotFrom("asked@example.com", { ...context, clientIp: "192.0.2.60" });
     const token = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("asked@example.com"))).text ?? "", "reset-password");
     expect(token).not.toBe("");
-    const entries = await db().select().from(auditLog).where(and(eq(auditLog.item_id, account!.id), eq(auditLog.action, "password-reset")));
+    const entries = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.item_id, account.id), eq(auditLog.action, "password-reset")));
     expect(entries).toHaveLength(1);
     // Who asked is not known (nobody is signed in): no account, the address it came from.
     expect(entries[0]).toMatchObject({ item_type: "staff", item_label: "asked@example.com", actor_id: null, ip: "192.0.2.60" });
@@ -570,14 +826,24 @@ describe("the trail of one's own account", () => {
     await createStaffAccount("starter@example.com", PASSWORD, "Stu", "editor");
     const account = await userRow("starter@example.com");
     const cookie = await signedIn("starter@example.com");
-    const twoFactorEntries = () => db().select().from(auditLog).where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "starter@example.com")));
+    const twoFactorEntries = () =>
+      db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "two-factor"), eq(auditLog.item_label, "starter@example.com")));
     expect((await setup(cookie, { intent: "start", current: "not-the-password-1" })).status).toBe(400);
     expect(await twoFactorEntries()).toHaveLength(0);
     const started = await setup(cookie, { intent: "start", current: PASSWORD });
     expect(started.data?.step).toBe("confirm");
     const entries = await twoFactorEntries();
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actor_id: account!.id, actor_label: "starter@example.com", item_type: "staff", item_id: account!.id, ip: context.clientIp });
+    expect(entries[0]).toMatchObject({
+      actor_id: account.id,
+      actor_label: "starter@example.com",
+      item_type: "staff",
+      item_id: account.id,
+      ip: context.clientIp,
+    });
     const secret = String(started.data?.secret).replace(/\s+/g, "");
     expect(JSON.stringify(entries[0])).not.toContain(secret);
   });
@@ -588,23 +854,51 @@ describe("the trail of one's own account", () => {
     const cookie = await signedIn("guesser@example.com");
     const ctx = { ...context, clientIp: "192.0.2.77" };
     const guess = () =>
-      run(() => accountRoute.action({ request: post("/dashboard/account", { intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" }, cookie), params: {}, context: ctx } as never));
+      run(() =>
+        accountRoute.action({
+          request: post(
+            "/dashboard/account",
+            { intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" },
+            cookie,
+          ),
+          params: {},
+          context: ctx,
+        } as never),
+      );
     for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(400);
     expect((await guess()).status).toBe(429);
     const entries = await db().select().from(auditLog).where(eq(auditLog.item_label, "guesser@example.com")).orderBy(auditLog.id);
     const failures = entries.filter((e) => e.action === "failed-sign-in");
     expect(failures).toHaveLength(5);
-    for (const e of failures) expect(e).toMatchObject({ actor_id: account!.id, item_type: "session", item_id: account!.id, ip: "192.0.2.77", changes: { reason: { after: "current password (My account)" } } });
-    expect(entries.filter((e) => e.action === "lockout")).toMatchObject([{ actor_id: account!.id, item_id: account!.id, ip: "192.0.2.77" }]);
+    for (const e of failures)
+      expect(e).toMatchObject({
+        actor_id: account.id,
+        item_type: "session",
+        item_id: account.id,
+        ip: "192.0.2.77",
+        changes: { reason: { after: "current password (My account)" } },
+      });
+    expect(entries.filter((e) => e.action === "lockout")).toMatchObject([{ actor_id: account.id, item_id: account.id, ip: "192.0.2.77" }]);
     expect(JSON.stringify(entries)).not.toContain("not-my-password-x");
   });
 });
 
 describe("Outbox: send again", () => {
   const resend = (id: number) =>
-    run(() => outboxMessageRoute.action({ request: post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner), params: { id: String(id) }, context } as never));
-  const mailEntries = (id: number) => db().select().from(auditLog).where(and(eq(auditLog.action, "mail"), eq(auditLog.item_id, String(id))));
-  const status = async (id: number) => (await db().select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!.status;
+    run(() =>
+      outboxMessageRoute.action({
+        request: post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner),
+        params: { id: String(id) },
+        context,
+      } as never),
+    );
+  const mailEntries = (id: number) =>
+    db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "mail"), eq(auditLog.item_id, String(id))));
+  const status = async (id: number) =>
+    (await db().select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.id, id)))[0].status;
   async function failedMessage(subject: string): Promise<number> {
     smtp.refuse = true;
     try {
@@ -620,26 +914,30 @@ describe("Outbox: send again", () => {
     const id = await failedMessage("Send again, once");
     const ownerRow = await userRow("owner@example.com");
     // The entry cannot be written (PostgreSQL refuses a NUL character): the message is not claimed, nor sent.
-    await expect(resendMail(id, { userId: ownerRow!.id, label: "broken\u0000actor", ip: "" })).rejects.toThrow();
+    await expect(resendMail(id, { userId: ownerRow.id, label: "broken\u0000actor", ip: "" })).rejects.toThrow();
     expect(await status(id)).toBe("failed");
     expect(await mailEntries(id)).toHaveLength(0);
     // The retry job took it first: nothing claimed, nothing recorded.
     await db().update(mailOutbox).set({ status: "sending" }).where(eq(mailOutbox.id, id));
-    expect(await resendMail(id, { userId: ownerRow!.id, label: "owner@example.com", ip: "" })).toBeUndefined();
+    expect(await resendMail(id, { userId: ownerRow.id, label: "owner@example.com", ip: "" })).toBeUndefined();
     expect(await mailEntries(id)).toHaveLength(0);
     await db().update(mailOutbox).set({ status: "failed" }).where(eq(mailOutbox.id, id));
     // From the screen: sent, with one entry by the owner.
     const answer = await resend(id);
     expect(answer.status).toBe(302);
     expect(await flashOf(answer)).toBe("The message to late-reader@example.com has been sent.");
-    expect(await mailEntries(id)).toMatchObject([{ actor_id: ownerRow!.id, actor_label: "owner@example.com", ip: context.clientIp, changes: { send: { after: "again" } } }]);
+    expect(await mailEntries(id)).toMatchObject([
+      { actor_id: ownerRow.id, actor_label: "owner@example.com", ip: context.clientIp, changes: { send: { after: "again" } } },
+    ]);
   });
 
   it("pressed twice at once: one send and one entry; the other press is told", async () => {
     const id = await failedMessage("Send again, twice");
     const answers = await Promise.all([resend(id), resend(id)]);
     expect(answers.map((a) => a.status).sort()).toEqual([302, 409]);
-    expect(answers.find((a) => a.status === 409)!.data?.status?.text).toMatch(/^That message (is being sent right now|has already been sent)\.$/);
+    expect(answers.find((a) => a.status === 409)!.data?.status?.text).toMatch(
+      /^That message (is being sent right now|has already been sent)\.$/,
+    );
     expect(await mailEntries(id)).toHaveLength(1);
     await smtp.waitFor((m) => m.subject === "Send again, twice");
     expect(smtp.messages.filter((m) => m.subject === "Send again, twice")).toHaveLength(1);

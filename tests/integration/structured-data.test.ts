@@ -92,7 +92,7 @@ describe("every public page's head", () => {
       expect(titles.get(title), `${name} repeats the title of ${titles.get(title)}`).toBeUndefined();
       titles.set(title, name);
       // Pages of one list (filters, tabs, later pages) may share the list's description.
-      const family = url.split("?")[0]!;
+      const family = url.split("?")[0];
       const owner = descriptions.get(description);
       expect(owner === undefined || owner === family, `${name} repeats the description of ${owner}`).toBe(true);
       descriptions.set(description, family);
@@ -130,7 +130,9 @@ describe("every public page's head", () => {
     const { tags: noPhoto } = await render(lawyer, "/lawyer/Patrick-Lindqvist", { slug: "Patrick-Lindqvist" });
     expect(content(noPhoto, "property", "og:image")).toBe(`${SITE}/og-default.jpg`);
     const article = await getArticleBySlug("Firm-Expands-Cyber-Incident-Response-Team");
-    const { tags: postTags } = await render(post, "/post/Firm-Expands-Cyber-Incident-Response-Team", { slug: "Firm-Expands-Cyber-Incident-Response-Team" });
+    const { tags: postTags } = await render(post, "/post/Firm-Expands-Cyber-Incident-Response-Team", {
+      slug: "Firm-Expands-Cyber-Incident-Response-Team",
+    });
     expect(content(postTags, "property", "og:image")).toBe(`${SITE}/og/articles/${article!.img.replace(/\.\w+$/, "")}.jpg`);
     expect(content(postTags, "property", "og:type")).toBe("article");
     const { tags: homeTags } = await render(home, "/");
@@ -152,7 +154,16 @@ const SCHEMA: Record<string, { parent?: string; required?: string[]; props: Reco
   Thing: { props: { "@id": "URL", name: "Text", description: "Text", url: "URL", image: ["URL", "ImageObject"] } },
   Organization: {
     parent: "Thing",
-    props: { address: ["PostalAddress"], telephone: "Telephone", faxNumber: "Telephone", email: "Email", logo: ["URL", "ImageObject"], areaServed: ["AdministrativeArea", "Text"], knowsAbout: "Text", hasOfferCatalog: ["OfferCatalog"] },
+    props: {
+      address: ["PostalAddress"],
+      telephone: "Telephone",
+      faxNumber: "Telephone",
+      email: "Email",
+      logo: ["URL", "ImageObject"],
+      areaServed: ["AdministrativeArea", "Text"],
+      knowsAbout: "Text",
+      hasOfferCatalog: ["OfferCatalog"],
+    },
   },
   LegalService: {
     parent: "Organization", // LocalBusiness: both Organization and Place
@@ -167,11 +178,27 @@ const SCHEMA: Record<string, { parent?: string; required?: string[]; props: Reco
   },
   CreativeWork: {
     parent: "Thing",
-    props: { headline: "Text", datePublished: "DateTime", dateModified: "DateTime", author: ["Organization", "Person"], publisher: ["Organization"], mainEntityOfPage: ["WebPage", "URL"], inLanguage: "Text" },
+    props: {
+      headline: "Text",
+      datePublished: "DateTime",
+      dateModified: "DateTime",
+      author: ["Organization", "Person"],
+      publisher: ["Organization"],
+      mainEntityOfPage: ["WebPage", "URL"],
+      inLanguage: "Text",
+    },
   },
   Article: { parent: "CreativeWork", props: { articleSection: "Text" } },
-  NewsArticle: { parent: "Article", required: ["headline", "datePublished", "dateModified", "image", "author", "publisher", "mainEntityOfPage"], props: {} },
-  BlogPosting: { parent: "Article", required: ["headline", "datePublished", "dateModified", "image", "author", "publisher", "mainEntityOfPage"], props: {} },
+  NewsArticle: {
+    parent: "Article",
+    required: ["headline", "datePublished", "dateModified", "image", "author", "publisher", "mainEntityOfPage"],
+    props: {},
+  },
+  BlogPosting: {
+    parent: "Article",
+    required: ["headline", "datePublished", "dateModified", "image", "author", "publisher", "mainEntityOfPage"],
+    props: {},
+  },
   WebPage: { parent: "CreativeWork", required: ["@id"], props: {} },
   ImageObject: { parent: "CreativeWork", required: ["url"], props: { width: "Integer", height: "Integer" } },
   PostalAddress: {
@@ -179,7 +206,11 @@ const SCHEMA: Record<string, { parent?: string; required?: string[]; props: Reco
     required: ["streetAddress", "addressLocality", "addressRegion", "postalCode", "addressCountry"],
     props: { streetAddress: "Text", addressLocality: "Text", addressRegion: "Text", postalCode: "Text", addressCountry: "Text" },
   },
-  OpeningHoursSpecification: { parent: "Thing", required: ["dayOfWeek", "opens", "closes"], props: { dayOfWeek: "DayOfWeek", opens: "Time", closes: "Time" } },
+  OpeningHoursSpecification: {
+    parent: "Thing",
+    required: ["dayOfWeek", "opens", "closes"],
+    props: { dayOfWeek: "DayOfWeek", opens: "Time", closes: "Time" },
+  },
   AdministrativeArea: { parent: "Thing", required: ["name"], props: {} },
   OfferCatalog: { parent: "Thing", required: ["itemListElement"], props: { itemListElement: ["Offer"] } },
   Offer: { parent: "Thing", required: ["itemOffered"], props: { itemOffered: ["Service"] } },
@@ -203,7 +234,8 @@ function checkValue(kind: Kind, value: unknown, where: string, errors: string[])
   if (Array.isArray(kind)) {
     if (typeof value === "string" && kind.includes("URL")) return checkValue("URL", value, where, errors);
     if (typeof value === "string" && kind.includes("Text")) return;
-    if (!value || typeof value !== "object" || !("@type" in value)) return void errors.push(`${where}: expected ${kind.join(" or ")}, got ${JSON.stringify(value)}`);
+    if (!value || typeof value !== "object" || !("@type" in value))
+      return void errors.push(`${where}: expected ${kind.join(" or ")}, got ${JSON.stringify(value)}`);
     const node = value as Node;
     if (!kind.some((k) => isA(node["@type"], k))) errors.push(`${where}: @type ${node["@type"]} is not ${kind.join(" or ")}`);
     return validateNode(node, where, errors);
@@ -219,7 +251,10 @@ function checkValue(kind: Kind, value: unknown, where: string, errors: string[])
         return false;
       }
     },
-    DateTime: () => typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
+    DateTime: () =>
+      typeof value === "string" &&
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+      !Number.isNaN(Date.parse(value)),
     Time: () => typeof value === "string" && /^([01]\d|2[0-3]):[0-5]\d$/.test(value),
     Integer: () => Number.isInteger(value),
     Email: () => typeof value === "string" && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
@@ -234,7 +269,7 @@ function validateNode(node: Node, where: string, errors: string[]) {
   const type = node["@type"];
   if (!SCHEMA[type]) return void errors.push(`${where}: unknown @type ${type}`);
   const props = propsOf(type);
-  for (const name of SCHEMA[type]!.required ?? []) if (node[name] === undefined) errors.push(`${where}: ${type} lacks ${name}`);
+  for (const name of SCHEMA[type].required ?? []) if (node[name] === undefined) errors.push(`${where}: ${type} lacks ${name}`);
   for (const [name, value] of Object.entries(node)) {
     if (name === "@type" || name === "@context") continue;
     const kind = props[name];
@@ -259,17 +294,32 @@ function validate(blocks: Node[]): string[] {
 
 describe("JSON-LD", () => {
   it("the validator catches what it should (a missing property, a wrong type, a bad date, a relative URL, a made-up property)", () => {
-    const person = { "@context": "https://schema.org", "@type": "Person", name: "A", jobTitle: "Partner", email: "a@b.example", telephone: "+1-416-555-0142", url: `${SITE}/x` };
+    const person = {
+      "@context": "https://schema.org",
+      "@type": "Person",
+      name: "A",
+      jobTitle: "Partner",
+      email: "a@b.example",
+      telephone: "+1-416-555-0142",
+      url: `${SITE}/x`,
+    };
     expect(validate([person as Node])).toEqual([]);
     const { url: _url, ...noUrl } = person;
     expect(validate([noUrl as Node])).toEqual([expect.stringMatching(/lacks url/)]);
     const broken = {
       ...person,
-      worksFor: { "@type": "PostalAddress", streetAddress: "1", addressLocality: "T", addressRegion: "ON", postalCode: "M", addressCountry: "CA" },
+      worksFor: {
+        "@type": "PostalAddress",
+        streetAddress: "1",
+        addressLocality: "T",
+        addressRegion: "ON",
+        postalCode: "M",
+        addressCountry: "CA",
+      },
       url: "/lawyer/x",
       birthPlace: "Toronto",
     };
-    const errors = validate([broken as Node]);
+    const errors = validate([broken]);
     expect(errors.join("\n")).toMatch(/PostalAddress is not LegalService or Organization/);
     expect(errors.join("\n")).toMatch(/not a valid URL/);
     expect(errors.join("\n")).toMatch(/birthPlace is not a property of Person/);
@@ -299,7 +349,7 @@ describe("JSON-LD", () => {
   it("home: the hours follow the row after staff change it", async () => {
     const { updateOfficeHours } = await import("~/.server/db/office-hours");
     await updateOfficeHours({ start_time: "8:30", end_time: "4:30" }, TEST_ACTOR);
-    const firm = jsonLd((await render(home, "/")).tags)[0]!;
+    const firm = jsonLd((await render(home, "/")).tags)[0];
     expect(firm.openingHoursSpecification).toMatchObject([{ opens: "08:30", closes: "16:30" }]);
     await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, TEST_ACTOR);
   });
@@ -328,7 +378,9 @@ describe("JSON-LD", () => {
   });
 
   it("posts: NewsArticle for news and BlogPosting otherwise, with ISO dates, and the trail Home > News & Insights > title", async () => {
-    const news = jsonLd((await render(post, "/post/Firm-Expands-Cyber-Incident-Response-Team", { slug: "Firm-Expands-Cyber-Incident-Response-Team" })).tags);
+    const news = jsonLd(
+      (await render(post, "/post/Firm-Expands-Cyber-Incident-Response-Team", { slug: "Firm-Expands-Cyber-Incident-Response-Team" })).tags,
+    );
     expect(validate(news)).toEqual([]);
     const article = (await getArticleBySlug("Firm-Expands-Cyber-Incident-Response-Team"))!;
     expect(news[0]).toMatchObject({
@@ -340,15 +392,22 @@ describe("JSON-LD", () => {
       publisher: { "@type": "Organization", name: "Harrow Kline LLP" },
     });
     const trail = news.find((b) => b["@type"] === "BreadcrumbList")!;
-    expect((trail.itemListElement as { name: string }[]).map((i) => i.name)).toEqual(["Home", "News & Insights", "Firm Expands Cyber Incident Response Team"]);
-    const blog = jsonLd((await render(post, "/post/Delay-Claims-Proving-Critical-Path-Impact", { slug: "Delay-Claims-Proving-Critical-Path-Impact" })).tags);
+    expect((trail.itemListElement as { name: string }[]).map((i) => i.name)).toEqual([
+      "Home",
+      "News & Insights",
+      "Firm Expands Cyber Incident Response Team",
+    ]);
+    const blog = jsonLd(
+      (await render(post, "/post/Delay-Claims-Proving-Critical-Path-Impact", { slug: "Delay-Claims-Proving-Critical-Path-Impact" })).tags,
+    );
     expect(validate(blog)).toEqual([]);
-    expect(blog[0]!["@type"]).toBe("BlogPosting");
+    expect(blog[0]["@type"]).toBe("BlogPosting");
     // The demo's insights name their authors (Person, with the profile's URL); its news is by the firm.
-    const authors = blog[0]!.author as { "@type": string; name: string; url: string }[];
+    const authors = blog[0].author as { "@type": string; name: string; url: string }[];
     expect(authors.length).toBeGreaterThan(0);
-    for (const a of authors) expect(a).toEqual({ "@type": "Person", name: expect.any(String), url: expect.stringMatching(new RegExp(`^${SITE}/lawyer/[^/]+$`)) });
-    expect(news[0]!.author).toMatchObject({ "@type": "Organization", name: "Harrow Kline LLP" });
+    for (const a of authors)
+      expect(a).toEqual({ "@type": "Person", name: expect.any(String), url: expect.stringMatching(new RegExp(`^${SITE}/lawyer/[^/]+$`)) });
+    expect(news[0].author).toMatchObject({ "@type": "Organization", name: "Harrow Kline LLP" });
   });
 
   it("practice pages: the trail Home > practice", async () => {
@@ -360,7 +419,7 @@ describe("JSON-LD", () => {
       const blocks = jsonLd((await render(practice, url)).tags);
       expect(validate(blocks)).toEqual([]);
       expect(blocks).toHaveLength(1);
-      expect((blocks[0]!.itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item])).toEqual([
+      expect((blocks[0].itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item])).toEqual([
         ["Home", `${SITE}/`],
         [title, `${SITE}/${url.slice(1).split("?")[0]}`],
       ]);
@@ -369,7 +428,8 @@ describe("JSON-LD", () => {
 });
 
 describe("the 1200×630 link-preview picture route", () => {
-  const get = (kind: string, file: string) => ogImage({ params: { kind, file }, request: new Request(`${SITE}/og/${kind}/${file}`), context: {} } as never);
+  const get = (kind: string, file: string) =>
+    ogImage({ params: { kind, file }, request: new Request(`${SITE}/og/${kind}/${file}`), context: {} } as never);
 
   it("cuts a lawyer's photo and an article's picture to a 1200×630 JPEG, stored once", async () => {
     for (const [kind, slug, read] of [
@@ -399,7 +459,7 @@ describe("the 1200×630 link-preview picture route", () => {
       ["team", "x.png"],
       ["team", "X.jpg"],
     ]) {
-      const res = await get(kind!, file!);
+      const res = await get(kind, file);
       expect(res.status, `${kind}/${file}`).toBe(404);
     }
   });

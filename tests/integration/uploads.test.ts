@@ -13,7 +13,17 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteImage, getImageVariant, ImageRejected, pictureWork, inspectImage, MAX_AVIF_PIXELS, MAX_PIXELS, MAX_UPLOAD_BYTES, saveImage } from "~/.server/images";
+import {
+  deleteImage,
+  getImageVariant,
+  ImageRejected,
+  pictureWork,
+  inspectImage,
+  MAX_AVIF_PIXELS,
+  MAX_PIXELS,
+  MAX_UPLOAD_BYTES,
+  saveImage,
+} from "~/.server/images";
 import { diskStorage, getStorage, IMAGE_FOLDERS, isValidKey } from "~/.server/storage";
 import { imageKeys, uploadKeys } from "~/lib/images";
 
@@ -111,8 +121,14 @@ async function peakRssGrowth(work: () => Promise<unknown>): Promise<number> {
   return Math.max(peak, process.memoryUsage().rss) - base;
 }
 
-const smallJpeg = () => sharp({ create: { width: 64, height: 48, channels: 3, background: "#8a3" } }).jpeg().toBuffer();
-const smallPng = () => sharp({ create: { width: 64, height: 48, channels: 3, background: "#38a" } }).png().toBuffer();
+const smallJpeg = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: "#8a3" } })
+    .jpeg()
+    .toBuffer();
+const smallPng = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: "#38a" } })
+    .png()
+    .toBuffer();
 
 const PAYLOADS = ["<script>", "alert(", "<html", "onload=", "PK\u0003\u0004", "META-INF"];
 
@@ -146,7 +162,9 @@ describe("memory: bombs and the largest accepted pictures", () => {
       const started = Date.now();
       const growth = (await peakRssGrowth(async () => (name = await saveImage("articles", bytes)))) / 1024 / 1024;
       expect(name, spec.format).toMatch(/^[0-9a-f-]{36}\.(jpg|png|webp|avif)$/);
-      figures.push(`${spec.format} ${spec.width}×${spec.height} (${(bytes.length / 1024).toFixed(0)} KB): ${Date.now() - started} ms, peak RSS +${growth.toFixed(0)} MB`);
+      figures.push(
+        `${spec.format} ${spec.width}×${spec.height} (${(bytes.length / 1024).toFixed(0)} KB): ${Date.now() - started} ms, peak RSS +${growth.toFixed(0)} MB`,
+      );
       growths.push([spec.format, growth]);
     }
     console.info(`largest accepted:\n  ${figures.join("\n  ")}`);
@@ -212,11 +230,40 @@ describe("memory: bombs and the largest accepted pictures", () => {
 describe("files that are not an allowed picture are refused with a message for the form", () => {
   const ONLY = /JPEG, PNG, WebP or AVIF/;
   it.each([
-    ["an SVG (scripts inside)", () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><script>alert(2)</script><rect width="10" height="10"/></svg>'), ONLY],
-    ["an SVG with an XML prolog", () => Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'), ONLY],
-    ["an HTML file renamed .jpg", () => Buffer.from("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>"), ONLY],
-    ["HTML behind a fake JPEG start (FF D8 FF)", () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("<html><script>alert(1)</script></html>")]), ONLY],
-    ["a GIF", () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } }).gif().toBuffer(), ONLY],
+    [
+      "an SVG (scripts inside)",
+      () =>
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><script>alert(2)</script><rect width="10" height="10"/></svg>',
+        ),
+      ONLY,
+    ],
+    [
+      "an SVG with an XML prolog",
+      () =>
+        Buffer.from(
+          '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+        ),
+      ONLY,
+    ],
+    [
+      "an HTML file renamed .jpg",
+      () => Buffer.from("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>"),
+      ONLY,
+    ],
+    [
+      "HTML behind a fake JPEG start (FF D8 FF)",
+      () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("<html><script>alert(1)</script></html>")]),
+      ONLY,
+    ],
+    [
+      "a GIF",
+      () =>
+        sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } })
+          .gif()
+          .toBuffer(),
+      ONLY,
+    ],
     ["a zero-byte file", () => Buffer.alloc(0), /empty/],
     ["a file over 10 MB", () => Buffer.alloc(MAX_UPLOAD_BYTES + 1, 0xff), /larger than 10 MB/],
     ["a truncated JPEG", async () => (await smallJpeg()).subarray(0, 200), /could not be read|not a picture/],
@@ -330,7 +377,12 @@ describe("storage keys", () => {
 
 describe("AVIF widths, made from the original on first request", () => {
   it("are made once, kept, served as real AVIF of the width asked, and removed with the picture", async () => {
-    const name = await saveImage("team", await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#2a4" } }).jpeg().toBuffer());
+    const name = await saveImage(
+      "team",
+      await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#2a4" } })
+        .jpeg()
+        .toBuffer(),
+    );
     const stem = name.replace(/\.jpg$/, "");
     const key = `team/${stem}-320.avif`;
     expect(await getStorage().get(key)).toBeUndefined();
@@ -338,7 +390,7 @@ describe("AVIF widths, made from the original on first request", () => {
     const [first, second] = await Promise.all([getImageVariant(key), getImageVariant(key)]);
     expect(first).toBeDefined();
     expect(second).toBe(first);
-    const meta = await sharp(first!).metadata();
+    const meta = await sharp(first).metadata();
     expect(meta.format).toBe("heif");
     expect(meta.compression).toBe("av1");
     expect(meta.width).toBe(320);
@@ -347,7 +399,7 @@ describe("AVIF widths, made from the original on first request", () => {
     expect(await getImageVariant(key)).toEqual(first);
     // A WebP width that went missing is made again the same way.
     await getStorage().delete(`team/${stem}-640.webp`);
-    expect((await sharp((await getImageVariant(`team/${stem}-640.webp`))!).metadata()).format).toBe("webp");
+    expect((await sharp(await getImageVariant(`team/${stem}-640.webp`)).metadata()).format).toBe("webp");
 
     await deleteImage("team", name);
     for (const k of imageKeys("team", name)) expect(await getStorage().get(k), k).toBeUndefined();
@@ -369,7 +421,9 @@ describe("AVIF widths, made from the original on first request", () => {
 
 describe("picture work is queued", () => {
   it("several uploads and a width made on request at once are processed one at a time, uploads in order of arrival, and all succeed", async () => {
-    const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#468" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#468" } })
+      .jpeg()
+      .toBuffer();
     const first = await saveImage("articles", photo);
     let most = 0;
     let queued = 0;

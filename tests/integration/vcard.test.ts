@@ -48,7 +48,11 @@ function readWithVobject(card: string): Parsed {
 }
 
 async function card(slug: string): Promise<{ response: Response; text: string }> {
-  const response = (await loader({ params: { slug }, request: new Request(`http://localhost:3000/lawyer/${slug}/vcard`), context: {} } as never)) as Response;
+  const response = await loader({
+    params: { slug },
+    request: new Request(`http://localhost:3000/lawyer/${slug}/vcard`),
+    context: {},
+  } as never);
   return { response, text: await response.clone().text() };
 }
 
@@ -57,11 +61,27 @@ beforeAll(async () => {
   // A detailed portrait (noise does not compress), so the size limit is really tested.
   const noise = Buffer.alloc(600 * 750 * 3);
   for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919 + (i >> 5) * 104729) % 251;
-  const portrait = await sharp(noise, { raw: { width: 600, height: 750, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  const portrait = await sharp(noise, { raw: { width: 600, height: 750, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
   img = await saveImage("team", new Uint8Array(portrait));
   const base = { desc: "", AOP: ["cyber"], area_details: [], staff: [] };
-  await createTeamMember({ ...base, full_name: "Zoë O'Brien-Müller", title: "Partner, Cyber; Incident Response", email: "zoe@harrowkline.example", extension: 117, mobile: "416 555 0190", img }, TEST_ACTOR);
-  await createTeamMember({ ...base, full_name: "Patrick Lindqvist", title: "Associate", email: "pl@harrowkline.example", extension: 104, mobile: "", img: "" }, TEST_ACTOR);
+  await createTeamMember(
+    {
+      ...base,
+      full_name: "Zoë O'Brien-Müller",
+      title: "Partner, Cyber; Incident Response",
+      email: "zoe@harrowkline.example",
+      extension: 117,
+      mobile: "416 555 0190",
+      img,
+    },
+    TEST_ACTOR,
+  );
+  await createTeamMember(
+    { ...base, full_name: "Patrick Lindqvist", title: "Associate", email: "pl@harrowkline.example", extension: 104, mobile: "", img: "" },
+    TEST_ACTOR,
+  );
 });
 
 describe.skipIf(!hasVobject)("vCard 3.0 read by vobject", () => {
@@ -82,7 +102,14 @@ describe.skipIf(!hasVobject)("vCard 3.0 read by vobject", () => {
       { value: "+1 416-555-0190", params: { TYPE: ["CELL"] } },
     ]);
     expect(parsed.adr).toEqual([
-      { street: "100 Wellington Street West, Suite 2100", city: "Toronto", region: "ON", code: "M5K 1A1", country: "CA", params: { TYPE: ["WORK"] } },
+      {
+        street: "100 Wellington Street West, Suite 2100",
+        city: "Toronto",
+        region: "ON",
+        code: "M5K 1A1",
+        country: "CA",
+        params: { TYPE: ["WORK"] },
+      },
     ]);
     expect(parsed.url).toBe(`http://localhost:3000/lawyer/${encodeURIComponent("Zoë-O'Brien-Müller")}`);
   });
@@ -90,8 +117,8 @@ describe.skipIf(!hasVobject)("vCard 3.0 read by vobject", () => {
   it("embeds the portrait: a square JPEG of at most 30 KB made from the stored picture, byte for byte", async () => {
     const { text } = await card("Zoë-O'Brien-Müller");
     const [photo] = readWithVobject(text).photo;
-    expect(photo!.params).toEqual({ ENCODING: ["b"], TYPE: ["JPEG"] });
-    const bytes = Buffer.from(photo!.base64, "base64");
+    expect(photo.params).toEqual({ ENCODING: ["b"], TYPE: ["JPEG"] });
+    const bytes = Buffer.from(photo.base64, "base64");
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(bytes.length).toBeLessThanOrEqual(VCARD_PHOTO_MAX_BYTES);
     const meta = await sharp(bytes).metadata();

@@ -17,6 +17,6 @@ export function adminRoutes(): { file: string; url: string; params: Record<strin
       if (e.children) walk(e.children, here, inside || isAdminLayout);
     }
   };
-  walk(routes as unknown as Entry[], "", false);
+  walk(routes, "", false);
   return out;
 }

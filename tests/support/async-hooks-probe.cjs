@@ -7,7 +7,8 @@
 // instead of passing it vacuously with a count of 0.
 const { AsyncLocalStorage, executionAsyncResource } = require("node:async_hooks");
 
-const enabledHere = () => Object.getOwnPropertySymbols(executionAsyncResource()).filter((symbol) => symbol.description === "kResourceStore").length;
+const enabledHere = () =>
+  Object.getOwnPropertySymbols(executionAsyncResource()).filter((symbol) => symbol.description === "kResourceStore").length;
 
 process.on("SIGUSR2", () => {
   setTimeout(() => {

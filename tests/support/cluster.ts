@@ -139,7 +139,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       instances,
       env,
       async restart(i) {
-        const old = instances[i]!;
+        const old = instances[i];
         const fresh = await startServer({ port: old.port, dataDir: old.dataDir, env, quiet: true });
         instances[i] = fresh;
         return fresh;

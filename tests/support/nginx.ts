@@ -30,7 +30,10 @@ export function localSiteConfig(options: { instances: string[]; port: number; ca
   if (!first) throw new Error(`${REFERENCE_CONFIG}: no "# instance" server line`);
   const params = first[2] ?? "";
   text = text.replace(new RegExp(instanceLine.source, "gm"), "");
-  text = text.replace(/^(\s*upstream\s+\S+\s*\{)/m, (m) => `${m}\n${options.instances.map((a) => `${first[1]}server ${a}${params};`).join("\n")}`);
+  text = text.replace(
+    /^(\s*upstream\s+\S+\s*\{)/m,
+    (m) => `${m}\n${options.instances.map((a) => `${first[1]}server ${a}${params};`).join("\n")}`,
+  );
   text = text.replace(/# BEGIN http-redirect[\s\S]*?# END http-redirect\n?/, "");
   if (!/listen 443 ssl[^;]*;/.test(text)) throw new Error(`${REFERENCE_CONFIG}: no "listen 443 ssl" line`);
   text = text.replace(/^\s*listen 443 ssl[^;]*;/m, `    listen 127.0.0.1:${options.port};`);
@@ -68,8 +71,12 @@ export async function startNginx(options: {
   accessLog?: boolean;
 }): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-nginx-"));
-  for (const sub of ["cache", "tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"]) fs.mkdirSync(path.join(dir, sub), { recursive: true });
-  fs.writeFileSync(path.join(dir, "site.conf"), localSiteConfig({ instances: options.instances, port: options.port, cacheDir: path.join(dir, "cache") }));
+  for (const sub of ["cache", "tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"])
+    fs.mkdirSync(path.join(dir, sub), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "site.conf"),
+    localSiteConfig({ instances: options.instances, port: options.port, cacheDir: path.join(dir, "cache") }),
+  );
   // The http {} settings of Debian's /etc/nginx/nginx.conf, without its users, paths and logs.
   // As root (CI) nginx would run its workers as nobody, who cannot write the cache in this folder.
   const main = `${process.getuid?.() === 0 ? "user root;\n" : ""}daemon off;

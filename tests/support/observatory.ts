@@ -25,13 +25,15 @@ function csp(headers: Headers) {
   const style = d.get("style-src") ?? fallback;
   const broad = (v: string[] | undefined) => !v || v.some((s) => ["*", "http:", "https:", "data:", "'unsafe-inline'"].includes(s));
   const hasNonceOrHash = script?.some((s) => /^'(nonce|sha(256|384|512))-/.test(s));
-  const scriptUnsafe = !script || script.some((s) => ["*", "http:", "https:", "data:"].includes(s)) || (script.includes("'unsafe-inline'") && !hasNonceOrHash);
+  const scriptUnsafe =
+    !script || script.some((s) => ["*", "http:", "https:", "data:"].includes(s)) || (script.includes("'unsafe-inline'") && !hasNonceOrHash);
   if (scriptUnsafe || broad(object)) return { result: "csp-implemented-with-unsafe-inline", modifier: -20 };
   if ([...d.values()].some((v) => v.includes("'unsafe-eval'"))) return { result: "csp-implemented-with-unsafe-eval", modifier: -10 };
   if (style?.some((s) => ["'unsafe-inline'", "data:", "https:", "*"].includes(s))) {
     return { result: "csp-implemented-with-unsafe-inline-in-style-src-only", modifier: 0 };
   }
-  if (fallback?.length === 1 && fallback[0] === "'none'") return { result: "csp-implemented-with-no-unsafe-default-src-none", modifier: 10 };
+  if (fallback?.length === 1 && fallback[0] === "'none'")
+    return { result: "csp-implemented-with-no-unsafe-default-src-none", modifier: 10 };
   return { result: "csp-implemented-with-no-unsafe", modifier: 5 };
 }
 
@@ -41,7 +43,8 @@ function cookies(setCookies: string[]) {
   if (all.some((c) => !/;\s*secure/.test(c))) return { result: "cookies-session-without-secure-flag", modifier: -40 };
   if (all.some((c) => !/;\s*httponly/.test(c))) return { result: "cookies-session-without-httponly-flag", modifier: -30 };
   if (all.some((c) => /;\s*samesite=(?!lax|strict)/.test(c))) return { result: "cookies-samesite-flag-invalid", modifier: -20 };
-  if (all.every((c) => /;\s*samesite=(lax|strict)/.test(c))) return { result: "cookies-secure-with-httponly-sessions-and-samesite", modifier: 5 };
+  if (all.every((c) => /;\s*samesite=(lax|strict)/.test(c)))
+    return { result: "cookies-secure-with-httponly-sessions-and-samesite", modifier: 5 };
   return { result: "cookies-secure-with-httponly-sessions", modifier: 0 };
 }
 
@@ -58,7 +61,8 @@ function hsts(headers: Headers) {
 function referrer(headers: Headers) {
   const h = headers.get("referrer-policy")?.split(",").pop()?.trim().toLowerCase();
   if (!h) return { result: "referrer-policy-not-implemented", modifier: 0 };
-  if (["no-referrer", "same-origin", "strict-origin", "strict-origin-when-cross-origin"].includes(h)) return { result: "referrer-policy-private", modifier: 5 };
+  if (["no-referrer", "same-origin", "strict-origin", "strict-origin-when-cross-origin"].includes(h))
+    return { result: "referrer-policy-private", modifier: 5 };
   if (["origin", "origin-when-cross-origin", "unsafe-url"].includes(h)) return { result: "referrer-policy-unsafe", modifier: -5 };
   return { result: "referrer-policy-header-invalid", modifier: -5 };
 }

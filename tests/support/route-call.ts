@@ -7,7 +7,11 @@ export type RouteResult = { status: number; location?: string | null; data?: unk
 
 export const TEST_ROUTE_CONTEXT = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
 
-export async function callRoute(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}): Promise<RouteResult> {
+export async function callRoute(
+  fn: (args: never) => Promise<unknown>,
+  request: Request,
+  params: Record<string, string> = {},
+): Promise<RouteResult> {
   let out: unknown;
   try {
     out = await fn({ request, params, context: TEST_ROUTE_CONTEXT } as never);

@@ -5,7 +5,13 @@
 import S3rver from "s3rver";
 
 const [directory, bucket, port = "0"] = process.argv.slice(2);
-const server = new S3rver({ port: Number(port), address: "127.0.0.1", directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
+const server = new S3rver({
+  port: Number(port),
+  address: "127.0.0.1",
+  directory,
+  silent: true,
+  configureBuckets: [{ name: bucket, configs: [] }],
+});
 const address = await server.run();
 process.stdout.write(JSON.stringify({ port: address.port }) + "\n");
 const stop = () => server.close().finally(() => process.exit(0));

@@ -80,7 +80,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         const waiter = { match, resolve };
         waiters.add(waiter);
         setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error(`No matching e-mail arrived at the test SMTP server within ${timeoutMs} ms (${messages.length} received).`));
+          if (waiters.delete(waiter))
+            reject(new Error(`No matching e-mail arrived at the test SMTP server within ${timeoutMs} ms (${messages.length} received).`));
         }, timeoutMs).unref();
       });
     },

@@ -62,14 +62,21 @@ export async function startTwoFactor(
       const uri = (result as { totpURI?: string }).totpURI;
       // No key to show: nothing of it is kept (no change without its entry).
       if (!uri) throw new NoTwoFactorKey();
-      await recordAudit(tx, actor, { action: "two-factor", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { two_factor: { after: "set-up started (not on until confirmed with a code)" } } });
+      await recordAudit(tx, actor, {
+        action: "two-factor",
+        itemType: "staff",
+        itemId: staff.userId,
+        itemLabel: staff.email,
+        changes: { two_factor: { after: "set-up started (not on until confirmed with a code)" } },
+      });
       return uri;
     });
     return { ok: true, uri };
   } catch (error) {
     if (error instanceof NoTwoFactorKey) return { ok: false, message: TWO_FACTOR_MSG.restart };
     if (isWrongPassword(error)) return { ok: false, message: TWO_FACTOR_MSG.wrongPassword, field: "current" };
-    if (error instanceof APIError && /ALREADY/.test(String(error.body?.code ?? ""))) return { ok: false, message: TWO_FACTOR_MSG.alreadyOn };
+    if (error instanceof APIError && /ALREADY/.test(String(error.body?.code ?? "")))
+      return { ok: false, message: TWO_FACTOR_MSG.alreadyOn };
     throw error;
   }
 }
@@ -84,14 +91,26 @@ export async function confirmTwoFactor(
   let result, codes;
   try {
     ({ result, codes } = await withAuthTransaction(async (tx) => {
-      const result = await getAuth().api.verifyTOTP({ body: { code: code.replace(/\s+/g, "") }, headers: authHeaders(request), returnHeaders: true });
+      const result = await getAuth().api.verifyTOTP({
+        body: { code: code.replace(/\s+/g, "") },
+        headers: authHeaders(request),
+        returnHeaders: true,
+      });
       const codes = await getAuth().api.viewBackupCodes({ body: { userId: staff.userId } });
-      await recordAudit(tx, actor, { action: "two-factor", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { two_factor: { before: "off", after: "on" } } });
+      await recordAudit(tx, actor, {
+        action: "two-factor",
+        itemType: "staff",
+        itemId: staff.userId,
+        itemLabel: staff.email,
+        changes: { two_factor: { before: "off", after: "on" } },
+      });
       return { result, codes };
     }));
   } catch (error) {
-    if (error instanceof APIError && /INVALID_CODE|INVALID/.test(String(error.body?.code ?? ""))) return { ok: false, message: TWO_FACTOR_MSG.wrongCode };
-    if (error instanceof APIError && /NOT_ENABLED/.test(String(error.body?.code ?? ""))) return { ok: false, message: TWO_FACTOR_MSG.restart };
+    if (error instanceof APIError && /INVALID_CODE|INVALID/.test(String(error.body?.code ?? "")))
+      return { ok: false, message: TWO_FACTOR_MSG.wrongCode };
+    if (error instanceof APIError && /NOT_ENABLED/.test(String(error.body?.code ?? "")))
+      return { ok: false, message: TWO_FACTOR_MSG.restart };
     throw error;
   }
   const token = (result.response as { token?: string }).token;
@@ -107,7 +126,13 @@ export async function disableTwoFactor(request: Request, staff: StaffSession, ac
   try {
     const result = await withAuthTransaction(async (tx) => {
       const result = await getAuth().api.disableTwoFactor({ body: { password }, headers: authHeaders(request), returnHeaders: true });
-      await recordAudit(tx, actor, { action: "two-factor", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { two_factor: { before: "on", after: "off" } } });
+      await recordAudit(tx, actor, {
+        action: "two-factor",
+        itemType: "staff",
+        itemId: staff.userId,
+        itemLabel: staff.email,
+        changes: { two_factor: { before: "on", after: "off" } },
+      });
       return result;
     });
     return { ok: true as const, headers: setCookies(result.headers) };
@@ -121,7 +146,13 @@ export async function newRecoveryCodes(request: Request, staff: StaffSession, ac
   try {
     const result = await withAuthTransaction(async (tx) => {
       const result = await getAuth().api.generateBackupCodes({ body: { password }, headers: authHeaders(request) });
-      await recordAudit(tx, actor, { action: "two-factor", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { recovery_codes: { after: "replaced" } } });
+      await recordAudit(tx, actor, {
+        action: "two-factor",
+        itemType: "staff",
+        itemId: staff.userId,
+        itemLabel: staff.email,
+        changes: { recovery_codes: { after: "replaced" } },
+      });
       return result;
     });
     return { ok: true as const, codes: (result as { backupCodes?: string[] }).backupCodes ?? [] };
@@ -136,7 +167,11 @@ export async function newRecoveryCodes(request: Request, staff: StaffSession, ac
 export type PasskeyRow = { id: string; name: string; createdAt: string | null };
 
 export async function listPasskeys(request: Request): Promise<PasskeyRow[]> {
-  const rows = (await getAuth().api.listPasskeys({ headers: authHeaders(request) })) as { id: string; name?: string | null; createdAt?: Date | string | null }[];
+  const rows = (await getAuth().api.listPasskeys({ headers: authHeaders(request) })) as {
+    id: string;
+    name?: string | null;
+    createdAt?: Date | string | null;
+  }[];
   return rows.map((p) => ({ id: p.id, name: p.name || "Passkey", createdAt: p.createdAt ? new Date(p.createdAt).toISOString() : null }));
 }
 
@@ -149,7 +184,13 @@ export async function addPasskey(request: Request, staff: StaffSession, actor: A
   try {
     await withAuthTransaction(async (tx) => {
       await getAuth().api.verifyPasskeyRegistration({ body: { response, name }, headers: authHeaders(request) });
-      await recordAudit(tx, actor, { action: "passkey", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { passkey: { after: `added: ${name}` } } });
+      await recordAudit(tx, actor, {
+        action: "passkey",
+        itemType: "staff",
+        itemId: staff.userId,
+        itemLabel: staff.email,
+        changes: { passkey: { after: `added: ${name}` } },
+      });
     });
   } catch (error) {
     if (error instanceof APIError) return false;
@@ -164,7 +205,13 @@ export async function removePasskey(request: Request, staff: StaffSession, actor
   if (!found) return false;
   await withAuthTransaction(async (tx) => {
     await getAuth().api.deletePasskey({ body: { id }, headers: authHeaders(request) });
-    await recordAudit(tx, actor, { action: "passkey", itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes: { passkey: { before: found.name, after: "removed" } } });
+    await recordAudit(tx, actor, {
+      action: "passkey",
+      itemType: "staff",
+      itemId: staff.userId,
+      itemLabel: staff.email,
+      changes: { passkey: { before: found.name, after: "removed" } },
+    });
   });
   return true;
 }

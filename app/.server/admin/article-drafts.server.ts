@@ -110,7 +110,12 @@ export async function autosaveAction(request: Request, context: { clientIp: stri
     }
     const parsed = autosaveValuesSchema.safeParse(raw);
     if (!parsed.success) return json({ error: MSG.unreadableForm }, 400);
-    const savedAt = await saveAutosave(actor.userId!, articleId, cleanDraft(parsed.data), articleId === null ? null : (formVersion(form.get("version")) ?? null));
+    const savedAt = await saveAutosave(
+      actor.userId!,
+      articleId,
+      cleanDraft(parsed.data),
+      articleId === null ? null : (formVersion(form.get("version")) ?? null),
+    );
     return json({ savedAt: savedAt.toISOString() });
   } catch (error) {
     log("error", "article draft not kept", { article: articleId, error: (error as Error).message });
@@ -121,7 +126,10 @@ export async function autosaveAction(request: Request, context: { clientIp: stri
 export async function keptDraftFor(userId: string, articleId: number | null): Promise<KeptDraftData> {
   try {
     const found = await getAutosave(userId, articleId);
-    return { userId, autosave: found ? { values: cleanDraft(found.values), baseVersion: found.baseVersion, savedAt: found.savedAt.toISOString() } : null };
+    return {
+      userId,
+      autosave: found ? { values: cleanDraft(found.values), baseVersion: found.baseVersion, savedAt: found.savedAt.toISOString() } : null,
+    };
   } catch (error) {
     // The form opens without it; the copy kept in the browser still comes back.
     log("warn", "article draft not read", { article: articleId, error: (error as Error).message });

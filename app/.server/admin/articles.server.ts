@@ -77,7 +77,12 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   if (Object.keys(errors).length || !parsed.success) {
     if (file) errors.photo ??= MSG.chooseImageAgain;
     if (socialFile) errors.social_photo ??= MSG.chooseImageAgain;
-    const text = !existing && !file && !Object.keys(errors).some((k) => k !== "photo") ? MSG.articleImageRequired : hasMissing(errors) ? MSG.missingFields : MSG.checkFields;
+    const text =
+      !existing && !file && !Object.keys(errors).some((k) => k !== "photo")
+        ? MSG.articleImageRequired
+        : hasMissing(errors)
+          ? MSG.missingFields
+          : MSG.checkFields;
     return fail(400, { status: { tone: "error", text }, errors, values });
   }
 
@@ -86,7 +91,10 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   const discard = async () => {
     for (const img of Object.values(saved)) await deleteImage("articles", img);
   };
-  for (const [field, upload] of [["photo", file], ["social_photo", socialFile]] as const) {
+  for (const [field, upload] of [
+    ["photo", file],
+    ["social_photo", socialFile],
+  ] as const) {
     if (!upload) continue;
     try {
       saved[field] = await saveImage("articles", new Uint8Array(await upload.arrayBuffer()));
@@ -94,7 +102,8 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
       await discard();
       if (!(error instanceof ImageRejected)) log("error", "article picture not saved", { field, error: (error as Error).message });
       // A store that does not answer: 503 with what was typed, and a message that says it is not the picture.
-      const message = error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
+      const message =
+        error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
       const other = field === "photo" ? (socialFile ? "social_photo" : null) : file ? "photo" : null;
       return fail(error instanceof ImageRejected ? 400 : error instanceof StorageUnavailable ? 503 : 500, {
         status: { tone: "error", text: MSG.imageUploadError },
@@ -123,7 +132,11 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
     } catch (error) {
       log("error", "article not added", { error: (error as Error).message });
       await discard();
-      return fail(500, { status: { tone: "error", text: MSG.articleAddError }, values, errors: { photo: MSG.chooseImageAgain, ...chooseAgain } });
+      return fail(500, {
+        status: { tone: "error", text: MSG.articleAddError },
+        values,
+        errors: { photo: MSG.chooseImageAgain, ...chooseAgain },
+      });
     }
     await forgetAutosave(actor.userId, null);
     return redirect("/dashboard/articles/new", { headers: await flashHeaders({ tone: "success", text: MSG.articleAdded }) });
@@ -151,9 +164,12 @@ export async function saveArticleAction(request: Request, actor: Actor, existing
   }
   if (result.before.img && result.before.img !== result.after.img) await deleteImage("articles", result.before.img);
   // The social picture replaced or removed: the old one goes.
-  if (result.before.social_img && result.before.social_img !== result.after.social_img) await deleteImage("articles", result.before.social_img);
+  if (result.before.social_img && result.before.social_img !== result.after.social_img)
+    await deleteImage("articles", result.before.social_img);
   await forgetAutosave(actor.userId, existing.id);
-  return redirect(`/dashboard/articles/${result.after.id}/edit`, { headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }) });
+  return redirect(`/dashboard/articles/${result.after.id}/edit`, {
+    headers: await flashHeaders({ tone: "success", text: MSG.articleUpdated }),
+  });
 }
 
 export async function deleteArticleAction(request: Request, actor: Actor) {

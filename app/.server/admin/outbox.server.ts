@@ -11,8 +11,17 @@ export const RESEND_ERROR = "An error occurred: the message was not sent again. 
 
 /** The answer when the message is gone, sent, or being sent by someone else (the retry job). */
 function notResendable(message: { status: string } | null) {
-  if (!message) return data<FailureData>({ status: { tone: "error", text: "That message no longer exists. Reload the page." } }, { status: 404 });
-  return data<FailureData>({ status: { tone: "error", text: message.status === "sent" ? "That message has already been sent." : "That message is being sent right now." } }, { status: 409 });
+  if (!message)
+    return data<FailureData>({ status: { tone: "error", text: "That message no longer exists. Reload the page." } }, { status: 404 });
+  return data<FailureData>(
+    {
+      status: {
+        tone: "error",
+        text: message.status === "sent" ? "That message has already been sent." : "That message is being sent right now.",
+      },
+    },
+    { status: 409 },
+  );
 }
 
 export async function resendAction(request: Request, context: { clientIp: string }, back: (id: number) => string) {
@@ -21,7 +30,8 @@ export async function resendAction(request: Request, context: { clientIp: string
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const id = parseId(form.get("id"));
-  if (form.get("intent") !== "resend" || !id) return data<FailureData>({ status: { tone: "error", text: MSG.unreadableForm } }, { status: 400 });
+  if (form.get("intent") !== "resend" || !id)
+    return data<FailureData>({ status: { tone: "error", text: MSG.unreadableForm } }, { status: 400 });
   try {
     const message = await getOutboxMessage(id);
     if (!message || message.status === "sent" || message.status === "sending") return notResendable(message);

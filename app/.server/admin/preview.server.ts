@@ -19,7 +19,10 @@ export async function previewIntent(request: Request): Promise<{ intent: (typeof
   // These forms are a few bytes, sent with their length: anything else is left to the item's own form (which checks sizes before reading).
   const length = Number(request.headers.get("content-length") ?? "");
   if (!Number.isFinite(length) || length <= 0 || length > 4096) return null;
-  const form = await request.clone().formData().catch(() => null);
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
   if (!form) return null;
   const intent = form.get("intent");
   return intent === "share-preview" || intent === "revoke-preview" ? { intent, form } : null;
@@ -35,7 +38,10 @@ export async function previewAction(
       const { token, expires } = await createPreviewLink(item.type, item.id, item.label, actor);
       const shareUrl = `${getEnv().publicUrl}/preview/shared/${item.kind}/${token}`;
       return data<PreviewActionData>({
-        status: { tone: "success", text: `Preview link made. It works until ${expires.toLocaleDateString("en-CA", { timeZone: "America/Toronto", dateStyle: "long" })} unless revoked.` },
+        status: {
+          tone: "success",
+          text: `Preview link made. It works until ${expires.toLocaleDateString("en-CA", { timeZone: "America/Toronto", dateStyle: "long" })} unless revoked.`,
+        },
         shareUrl,
       });
     }
@@ -47,6 +53,9 @@ export async function previewAction(
     );
   } catch (error) {
     log("error", "preview link not changed", { error: (error as Error).message });
-    return data<PreviewActionData>({ status: { tone: "error", text: "The preview link could not be changed. Please try again." } }, { status: 500 });
+    return data<PreviewActionData>(
+      { status: { tone: "error", text: "The preview link could not be changed. Please try again." } },
+      { status: 500 },
+    );
   }
 }

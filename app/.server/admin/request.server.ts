@@ -5,6 +5,7 @@ import { staffActor, type Actor } from "../audit";
 import { isSessionCheckUnavailable, requireStaff } from "../auth";
 import { MAX_UPLOAD_BYTES } from "../images";
 import type { Permission } from "../roles";
+import { requestInfo } from "../request-context";
 
 /** A picture of at most 10 MB plus the rest of the form. */
 export const MAX_FORM_BYTES = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
@@ -33,14 +34,14 @@ export type Refusal = DataWithResponseInit<FailureData>;
  */
 export async function actingStaff(
   request: Request,
-  context: { clientIp: string },
+  context: unknown,
   failure: string,
   /** null: any signed-in staff member (their own account). */
   permission: Permission | null = "content",
   options: { twoFactorSetup?: boolean } = {},
 ): Promise<Actor | Refusal> {
   try {
-    return staffActor(await requireStaff(request, permission ?? undefined, options), context.clientIp);
+    return staffActor(await requireStaff(request, permission ?? undefined, options), requestInfo(context).clientIp);
   } catch (error) {
     if (isSessionCheckUnavailable(error)) return refuse(503, failure);
     throw error;
@@ -61,7 +62,8 @@ export async function readForm(request: Request, maxBytes = MAX_TEXT_FORM_BYTES)
     return await readFormOrThrow(request, maxBytes);
   } catch (error) {
     if (error instanceof FormData) return error;
-    if (error && typeof error === "object" && "type" in error && (error as { type: string }).type === "DataWithResponseInit") return error as Refusal;
+    if (error && typeof error === "object" && "type" in error && (error as { type: string }).type === "DataWithResponseInit")
+      return error as Refusal;
     return refuse(400, MSG.unreadableForm);
   }
 }

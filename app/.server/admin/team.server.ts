@@ -40,7 +40,8 @@ export async function saveTeamMemberAction(request: Request, actor: Actor, exist
   // Without JavaScript the support-staff buttons post the form: change the list, save nothing.
   if (intent === "add-staff") {
     const checked = checkStaffEntry(values.new_staff ?? {});
-    if (!checked.ok) return fail(400, { status: { tone: "error", text: checked.message }, staffMessage: checked.message, staffOpen: true, values });
+    if (!checked.ok)
+      return fail(400, { status: { tone: "error", text: checked.message }, staffMessage: checked.message, staffOpen: true, values });
     return data<TeamActionData>({ values: { ...values, staff: [...values.staff, checked.value], new_staff: undefined } });
   }
   if (intent.startsWith("remove-staff:")) {
@@ -63,7 +64,8 @@ export async function saveTeamMemberAction(request: Request, actor: Actor, exist
     } catch (error) {
       if (!(error instanceof ImageRejected)) log("error", "team picture not saved", { error: (error as Error).message });
       // A store that does not answer: 503 with what was typed, and a message that says it is not the picture.
-      const message = error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
+      const message =
+        error instanceof ImageRejected ? error.message : error instanceof StorageUnavailable ? MSG.pictureStoreDown : MSG.imageUploadError;
       return fail(error instanceof ImageRejected ? 400 : error instanceof StorageUnavailable ? 503 : 500, {
         status: { tone: "error", text: MSG.imageUploadError },
         errors: { photo: `${message} ${MSG.chooseImageAgain}` },
@@ -81,7 +83,11 @@ export async function saveTeamMemberAction(request: Request, actor: Actor, exist
     } catch (error) {
       log("error", "team member not added", { error: (error as Error).message });
       if (newImg) await deleteImage("team", newImg);
-      return fail(500, { status: { tone: "error", text: MSG.teamAddError }, values, errors: newImg ? { photo: MSG.chooseImageAgain } : undefined });
+      return fail(500, {
+        status: { tone: "error", text: MSG.teamAddError },
+        values,
+        errors: newImg ? { photo: MSG.chooseImageAgain } : undefined,
+      });
     }
     return redirect("/dashboard/lawyers/new", { headers: await flashHeaders({ tone: "success", text: MSG.teamAdded(created.full_name) }) });
   }
@@ -104,7 +110,11 @@ export async function saveTeamMemberAction(request: Request, actor: Actor, exist
   }
   if (!result) {
     if (newImg) await deleteImage("team", newImg);
-    return fail(500, { status: { tone: "error", text: MSG.updateError }, values, errors: newImg ? { photo: MSG.chooseImageAgain } : undefined });
+    return fail(500, {
+      status: { tone: "error", text: MSG.updateError },
+      values,
+      errors: newImg ? { photo: MSG.chooseImageAgain } : undefined,
+    });
   }
   if (result.before.img && result.before.img !== result.after.img) await deleteImage("team", result.before.img);
   return redirect(`/dashboard/lawyer/${encodeURIComponent(result.after.slug)}`, {

@@ -50,7 +50,15 @@ function where(f: ActivityFilters): SQL | undefined {
 /** Where a content item is now: its edit page, the Trash (deleted, not yet purged), or gone. */
 type ContentPlace = "live" | "trash" | null;
 
-function hrefOf(e: { itemType: string; itemId: string | null; teamSlug: string | null; team: ContentPlace; article: ContentPlace; staffExists: boolean; enquiryExists: boolean }): string | null {
+function hrefOf(e: {
+  itemType: string;
+  itemId: string | null;
+  teamSlug: string | null;
+  team: ContentPlace;
+  article: ContentPlace;
+  staffExists: boolean;
+  enquiryExists: boolean;
+}): string | null {
   switch (e.itemType) {
     case "team":
       return e.team === "trash" ? "/dashboard/trash" : e.team === "live" && e.teamSlug ? `/dashboard/lawyer/${e.teamSlug}` : null;
@@ -74,9 +82,15 @@ function hrefOf(e: { itemType: string; itemId: string | null; teamSlug: string |
   }
 }
 
-export async function listActivity(filters: ActivityFilters, page: number): Promise<{ entries: ActivityEntry[]; total: number; pageCount: number; page: number }> {
+export async function listActivity(
+  filters: ActivityFilters,
+  page: number,
+): Promise<{ entries: ActivityEntry[]; total: number; pageCount: number; page: number }> {
   const condition = where(filters);
-  const [{ n }] = (await db().select({ n: sql<number>`count(*)::int` }).from(auditLog).where(condition)) as [{ n: number }];
+  const [{ n }] = (await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(auditLog)
+    .where(condition)) as [{ n: number }];
   const total = Number(n);
   const pageCount = Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pageCount);
@@ -94,7 +108,9 @@ export async function listActivity(filters: ActivityFilters, page: number): Prom
       itemLabel: auditLog.item_label,
       changes: auditLog.changes,
       // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
-      teamSlug: sql<string | null>`(select t."slug" from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
+      teamSlug: sql<
+        string | null
+      >`(select t."slug" from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
       // 'live', 'trash' (deleted_at set: its edit page is 404, the Trash has it) or null (gone).
       team: sql<ContentPlace>`(select case when t."deleted_at" is null then 'live' else 'trash' end from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
       article: sql<ContentPlace>`(select case when a."deleted_at" is null then 'live' else 'trash' end from "articles" a where "audit_log"."item_type" = 'article' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and a."id" = "audit_log"."item_id"::int)`,
@@ -138,10 +154,7 @@ export async function listActivity(filters: ActivityFilters, page: number): Prom
 
 /** The people who appear in the trail, for the filter (accounts by name; entries outlive accounts, so labels too). */
 export async function activityPeople(): Promise<{ id: string; label: string }[]> {
-  const rows = await db()
-    .select({ id: user.id, name: user.name, email: user.email })
-    .from(user)
-    .orderBy(user.email);
+  const rows = await db().select({ id: user.id, name: user.name, email: user.email }).from(user).orderBy(user.email);
   return rows.map((r) => ({ id: r.id, label: r.name && r.name !== r.email.split("@")[0] ? `${r.name} (${r.email})` : r.email }));
 }
 

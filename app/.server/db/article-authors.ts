@@ -12,7 +12,6 @@ import { db, type Db } from "./client";
 import { articleAuthors, team } from "./schema";
 import { teamMemberIsPublic, teamMemberNotTrashed } from "./visibility";
 
-
 /** An author as revisions and the audit trail keep it: the member's id and name at the time. */
 export type AuthorRef = { id: number; name: string };
 
@@ -37,7 +36,8 @@ export async function setAuthors(tx: Db, articleId: number, memberIds: readonly 
   const byId = new Map(existing.map((m) => [m.id, m]));
   const kept = wanted.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   await tx.delete(articleAuthors).where(eq(articleAuthors.article_id, articleId));
-  if (kept.length) await tx.insert(articleAuthors).values(kept.map((m, position) => ({ article_id: articleId, member_id: m.id, position })));
+  if (kept.length)
+    await tx.insert(articleAuthors).values(kept.map((m, position) => ({ article_id: articleId, member_id: m.id, position })));
   return kept;
 }
 

@@ -53,7 +53,12 @@ export type ArticlePreview = Pick<Article, Exclude<keyof typeof previewColumns, 
 
 /** The home teaser: the most recently published articles. */
 export async function listLatestArticles(limit = 6): Promise<ArticlePreview[]> {
-  return db().select(previewColumns).from(articles).where(articleIsPublic()).orderBy(desc(articles.published_at), desc(articles.id)).limit(limit);
+  return db()
+    .select(previewColumns)
+    .from(articles)
+    .where(articleIsPublic())
+    .orderBy(desc(articles.published_at), desc(articles.id))
+    .limit(limit);
 }
 
 function filterWhere(filter: ArticleFilter): SQL {
@@ -84,7 +89,10 @@ async function countArticlesCached(filter: string, where: SQL): Promise<number> 
   const known = perFilter.get(filter);
   if (known !== undefined) return known;
   const generation = countsGeneration;
-  const [{ total } = { total: 0 }] = await database.select({ total: sql<number>`count(*)::int` }).from(articles).where(where);
+  const [{ total } = { total: 0 }] = await database
+    .select({ total: sql<number>`count(*)::int` })
+    .from(articles)
+    .where(where);
   if (generation === countsGeneration) perFilter.set(filter, total);
   return total;
 }
@@ -106,7 +114,8 @@ export async function listArticlePage(options: {
 }): Promise<ArticlePage> {
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const author = options.authorId;
-  const where = author === undefined ? filterWhere(options.filter) : and(filterWhere(options.filter), inArray(articles.id, articlesByAuthor(author)))!;
+  const where =
+    author === undefined ? filterWhere(options.filter) : and(filterWhere(options.filter), inArray(articles.id, articlesByAuthor(author)))!;
   const total = await countArticlesCached(author === undefined ? options.filter : `${options.filter}|author:${author}`, where);
   const page = clampPage(options.page, total, pageSize);
   const offset = pageOffset(page, pageSize);
@@ -141,7 +150,11 @@ export async function listArticlePage(options: {
 export async function getArticleBySlug(slug: string): Promise<Article | undefined> {
   // No slug holds a NUL (PostgreSQL would refuse the query with an error).
   if (slug.includes("\0")) return undefined;
-  const [row] = await db().select().from(articles).where(and(eq(articles.slug, slug), articleIsPublic())).limit(1);
+  const [row] = await db()
+    .select()
+    .from(articles)
+    .where(and(eq(articles.slug, slug), articleIsPublic()))
+    .limit(1);
   return row;
 }
 
@@ -173,7 +186,10 @@ export async function listArticlesForAdmin(options: { search?: string; page?: nu
   // PostgreSQL cannot hold a NUL character in text: a search for one is a search for the rest.
   const q = (options.search ?? "").replace(/\0/g, "").trim();
   const where = and(articleNotTrashed(), q ? ilike(articles.title, `%${escapeLike(q)}%`) : undefined);
-  const [{ total } = { total: 0 }] = await db().select({ total: sql<number>`count(*)::int` }).from(articles).where(where);
+  const [{ total } = { total: 0 }] = await db()
+    .select({ total: sql<number>`count(*)::int` })
+    .from(articles)
+    .where(where);
   const page = clampPage(options.page ?? 1, total, ADMIN_ARTICLES_PAGE_SIZE);
   const rows = await db()
     .select({
@@ -207,9 +223,9 @@ async function freeSlug(tx: Db, title: string, exceptId?: number): Promise<strin
 /** Pin only means something for news (SPEC §4): not news forces it off. */
 function normalise(input: ArticleInput) {
   const { title, img, category, news, priority, copy, summary, seo_title, seo_description, social_img } = input;
-  const optional = Object.fromEntries(Object.entries({ summary, seo_title, seo_description, social_img }).filter(([, v]) => v !== undefined)) as Partial<
-    Pick<Article, "summary" | "seo_title" | "seo_description" | "social_img">
-  >;
+  const optional = Object.fromEntries(
+    Object.entries({ summary, seo_title, seo_description, social_img }).filter(([, v]) => v !== undefined),
+  ) as Partial<Pick<Article, "summary" | "seo_title" | "seo_description" | "social_img">>;
   return { title, img, category, news, priority: news ? priority : false, copy, ...optional };
 }
 
@@ -224,7 +240,8 @@ export function stateColumns(state: ArticleStateInput, before?: Pick<Article, "s
     const at = state.publishAt ?? now;
     return { status: "scheduled", published_at: at, date: articleDateText(at) };
   }
-  if (before?.status === "published" && before.published_at) return { status: "published", published_at: before.published_at, date: before.date };
+  if (before?.status === "published" && before.published_at)
+    return { status: "published", published_at: before.published_at, date: before.date };
   const at = state.publishAt && state.publishAt <= now ? state.publishAt : now;
   return { status: "published", published_at: at, date: articleDateText(at) };
 }
@@ -234,7 +251,10 @@ export function stateColumns(state: ArticleStateInput, before?: Pick<Article, "s
  * `state` defaults to published (at `created_at`, or now); `date` overrides the
  * shown date text (callers written before publish dates existed).
  */
-export async function createArticle(input: ArticleInput & { state?: ArticleStateInput; created_at?: Date; date?: string }, actor: Actor): Promise<Article> {
+export async function createArticle(
+  input: ArticleInput & { state?: ArticleStateInput; created_at?: Date; date?: string },
+  actor: Actor,
+): Promise<Article> {
   const state = input.state ?? { status: "published", publishAt: input.created_at ?? null };
   const row = await withSlugRetry(() =>
     db().transaction(async (tx) => {
@@ -249,11 +269,17 @@ export async function createArticle(input: ArticleInput & { state?: ArticleState
           slug,
         })
         .returning();
-      const authors = await setAuthors(tx, created!.id, input.authors ?? []);
+      const authors = await setAuthors(tx, created.id, input.authors ?? []);
       // Created straight onto the public site: a publish (the Activity screen's "publish" filter finds it).
-      await recordAudit(tx, actor, { action: created!.status === "published" ? "publish" : "create", itemType: "article", itemId: created!.id, itemLabel: created!.title, changes: fieldChanges(null, { ...created!, authors: authorNames(authors) }, { ignore: ["id"] }) });
-      await recordRevision(tx, "article", { ...created!, authors }, actor);
-      return created!;
+      await recordAudit(tx, actor, {
+        action: created.status === "published" ? "publish" : "create",
+        itemType: "article",
+        itemId: created.id,
+        itemLabel: created.title,
+        changes: fieldChanges(null, { ...created, authors: authorNames(authors) }, { ignore: ["id"] }),
+      });
+      await recordRevision(tx, "article", { ...created, authors }, actor);
+      return created;
     }),
   );
   contentChanged("articles");
@@ -266,25 +292,50 @@ export async function createArticle(input: ArticleInput & { state?: ArticleState
  * version the form was opened on) a save over someone else's newer save
  * throws EditConflict and writes nothing.
  */
-export async function updateArticle(id: number, input: ArticleInput & { state?: ArticleStateInput; expectedVersion?: number }, actor: Actor) {
+export async function updateArticle(
+  id: number,
+  input: ArticleInput & { state?: ArticleStateInput; expectedVersion?: number },
+  actor: Actor,
+) {
   const result = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const [before] = await tx.select().from(articles).where(and(eq(articles.id, id), articleNotTrashed())).for("update");
+      const [before] = await tx
+        .select()
+        .from(articles)
+        .where(and(eq(articles.id, id), articleNotTrashed()))
+        .for("update");
       if (!before) return undefined;
       await checkVersion(tx, "article", id, before.version, input.expectedVersion);
       const authorsBefore = await authorsOf(tx, id);
       const slug = before.title === input.title ? before.slug : await freeSlug(tx, input.title, id);
       const [after] = await tx
         .update(articles)
-        .set({ ...normalise(input), ...stateColumns(input.state ?? { status: before.status as ArticleState, publishAt: before.published_at }, before), slug, updated_at: new Date(), version: before.version + 1 })
+        .set({
+          ...normalise(input),
+          ...stateColumns(input.state ?? { status: before.status as ArticleState, publishAt: before.published_at }, before),
+          slug,
+          updated_at: new Date(),
+          version: before.version + 1,
+        })
         .where(eq(articles.id, id))
         .returning();
       const authors = input.authors === undefined ? authorsBefore : await setAuthors(tx, id, input.authors);
       // Going live is a publish, leaving the public site an unpublish; anything else an update (the diff is kept in each case).
-      const action = before.status !== "published" && after!.status === "published" ? "publish" : before.status === "published" && after!.status !== "published" ? "unpublish" : "update";
-      await recordAudit(tx, actor, { action, itemType: "article", itemId: id, itemLabel: after!.title, changes: fieldChanges({ ...before, authors: authorNames(authorsBefore) }, { ...after!, authors: authorNames(authors) }) });
-      await recordRevision(tx, "article", { ...after!, authors }, actor);
-      return { before, after: after! };
+      const action =
+        before.status !== "published" && after.status === "published"
+          ? "publish"
+          : before.status === "published" && after.status !== "published"
+            ? "unpublish"
+            : "update";
+      await recordAudit(tx, actor, {
+        action,
+        itemType: "article",
+        itemId: id,
+        itemLabel: after.title,
+        changes: fieldChanges({ ...before, authors: authorNames(authorsBefore) }, { ...after, authors: authorNames(authors) }),
+      });
+      await recordRevision(tx, "article", { ...after, authors }, actor);
+      return { before, after: after };
     }),
   );
   if (result) contentChanged("articles");
@@ -303,7 +354,14 @@ export async function deleteArticle(id: number, actor: Actor): Promise<Article |
       .set({ deleted_at: new Date() })
       .where(and(eq(articles.id, id), articleNotTrashed()))
       .returning();
-    if (trashed) await recordAudit(tx, actor, { action: "delete", itemType: "article", itemId: id, itemLabel: trashed.title, changes: { trash: { after: "moved to the Trash" } } });
+    if (trashed)
+      await recordAudit(tx, actor, {
+        action: "delete",
+        itemType: "article",
+        itemId: id,
+        itemLabel: trashed.title,
+        changes: { trash: { after: "moved to the Trash" } },
+      });
     return trashed;
   });
   if (row) contentChanged("articles");
@@ -311,7 +369,9 @@ export async function deleteArticle(id: number, actor: Actor): Promise<Article |
 }
 
 export async function countArticles(): Promise<number> {
-  const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(articles);
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(articles);
   return row?.n ?? 0;
 }
 
@@ -329,7 +389,13 @@ export async function publishDueArticles(actor: Actor, now = new Date()): Promis
       .where(and(eq(articles.status, "scheduled"), lte(articles.published_at, now), isNull(articles.deleted_at)))
       .returning();
     for (const row of rows) {
-      await recordAudit(tx, actor, { action: "publish", itemType: "article", itemId: row.id, itemLabel: row.title, changes: { status: { before: "scheduled", after: "published" } } });
+      await recordAudit(tx, actor, {
+        action: "publish",
+        itemType: "article",
+        itemId: row.id,
+        itemLabel: row.title,
+        changes: { status: { before: "scheduled", after: "published" } },
+      });
       // The new version has its revision, so History and an editor's conflict message name "scheduled publishing".
       await recordRevision(tx, "article", { ...row, authors: await authorsOf(tx, row.id) }, actor, now);
     }

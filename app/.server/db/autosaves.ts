@@ -16,10 +16,18 @@ export type Autosave = { values: AutosaveValues; baseVersion: number | null; sav
 export const AUTOSAVE_DAYS = 30;
 
 const slot = (userId: string, articleId: number | null) =>
-  and(eq(articleAutosaves.user_id, userId), articleId === null ? isNull(articleAutosaves.article_id) : eq(articleAutosaves.article_id, articleId));
+  and(
+    eq(articleAutosaves.user_id, userId),
+    articleId === null ? isNull(articleAutosaves.article_id) : eq(articleAutosaves.article_id, articleId),
+  );
 
 /** Stores (or replaces) a person's working copy; when it was saved. */
-export async function saveAutosave(userId: string, articleId: number | null, values: AutosaveValues, baseVersion: number | null): Promise<Date> {
+export async function saveAutosave(
+  userId: string,
+  articleId: number | null,
+  values: AutosaveValues,
+  baseVersion: number | null,
+): Promise<Date> {
   const [row] = await db()
     .insert(articleAutosaves)
     .values({ user_id: userId, article_id: articleId, values, base_version: baseVersion })
@@ -28,7 +36,7 @@ export async function saveAutosave(userId: string, articleId: number | null, val
       set: { values, base_version: baseVersion, saved_at: sql`now()` },
     })
     .returning({ saved_at: articleAutosaves.saved_at });
-  return row!.saved_at;
+  return row.saved_at;
 }
 
 export async function getAutosave(userId: string, articleId: number | null): Promise<Autosave | undefined> {
@@ -46,7 +54,9 @@ export async function deleteAutosave(userId: string, articleId: number | null): 
 export async function forgetAutosave(userId: string | null, articleId: number | null): Promise<void> {
   if (!userId) return;
   // The save is done; a copy left behind only offers the saved text again (and goes after 30 days).
-  await deleteAutosave(userId, articleId).catch((error: unknown) => log("warn", "article draft not removed", { error: (error as Error).message }));
+  await deleteAutosave(userId, articleId).catch((error: unknown) =>
+    log("warn", "article draft not removed", { error: (error as Error).message }),
+  );
 }
 
 /** The trash-sweep job: working copies nobody came back to. */

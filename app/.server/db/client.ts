@@ -42,10 +42,7 @@ export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzl
  */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
-export type OpenOptions =
-  | { url: string }
-  | { dataDir: string }
-  | { memory: true; loadDataDir?: Blob | File };
+export type OpenOptions = { url: string } | { dataDir: string } | { memory: true; loadDataDir?: Blob | File };
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if ("url" in options) return openPostgres(options.url);

@@ -4,14 +4,7 @@ import { contentChanged } from "../content-events";
 import { db } from "./client";
 import { team } from "./schema";
 import { TEST_ACTOR, useTestDatabase } from "../../../tests/support/database";
-import {
-  createArticle,
-  deleteArticle,
-  getArticleBySlug,
-  listArticlePage,
-  listLatestArticles,
-  updateArticle,
-} from "./articles";
+import { createArticle, deleteArticle, getArticleBySlug, listArticlePage, listLatestArticles, updateArticle } from "./articles";
 import { getOfficeHours, updateOfficeHours } from "./office-hours";
 import { getPageHeaderText, listPageHeaders, updatePageHeader } from "./page-headers";
 import {
@@ -46,7 +39,9 @@ describe("team", () => {
     expect(a.slug).toBe("Jane-Doe");
     expect(b.slug).toBe("Jane-Doe-2");
     expect((await getTeamMemberBySlug("Jane-Doe-2"))?.title).toBe("Associate");
-    expect((await getTeamMemberBySlug("Jane-Doe"))?.staff).toEqual([{ name: "A B", title: "Clerk", email: "a@example.com", extension: "1" }]);
+    expect((await getTeamMemberBySlug("Jane-Doe"))?.staff).toEqual([
+      { name: "A B", title: "Clerk", email: "a@example.com", extension: "1" },
+    ]);
   });
 
   it("lists the public grid in title rank then last name order", async () => {
@@ -101,16 +96,19 @@ describe("articles", () => {
   it("pages in the database, filters by category and news, pinned first when asked", async () => {
     const base = Date.UTC(2025, 0, 1);
     for (let i = 0; i < 14; i++) {
-      await createArticle({
-        title: `Post ${i}`,
-        img: "",
-        category: i % 2 ? "Cyber" : "insurance",
-        news: i % 3 === 0,
-        priority: i === 3,
-        copy: "<p>x</p>",
-        date: "d",
-        created_at: new Date(base + i * 86_400_000),
-      }, TEST_ACTOR);
+      await createArticle(
+        {
+          title: `Post ${i}`,
+          img: "",
+          category: i % 2 ? "Cyber" : "insurance",
+          news: i % 3 === 0,
+          priority: i === 3,
+          copy: "<p>x</p>",
+          date: "d",
+          created_at: new Date(base + i * 86_400_000),
+        },
+        TEST_ACTOR,
+      );
     }
     const first = await listArticlePage({ filter: "all", page: 1 });
     expect(first.total).toBe(14);
@@ -136,10 +134,17 @@ describe("articles", () => {
   });
 
   it("forces pin off when not news, slugs titles without punctuation, updates and deletes", async () => {
-    const a = await createArticle({ title: "What's new: Cyber, 2025?", img: "", category: "cyber", news: false, priority: true, copy: "", date: "d" }, TEST_ACTOR);
+    const a = await createArticle(
+      { title: "What's new: Cyber, 2025?", img: "", category: "cyber", news: false, priority: true, copy: "", date: "d" },
+      TEST_ACTOR,
+    );
     expect(a.priority).toBe(false);
     expect(a.slug).toBe("Whats-new-Cyber-2025");
-    const updated = await updateArticle(a.id, { title: "Renamed", img: "", category: "cyber", news: true, priority: true, copy: "<p>b</p>" }, TEST_ACTOR);
+    const updated = await updateArticle(
+      a.id,
+      { title: "Renamed", img: "", category: "cyber", news: true, priority: true, copy: "<p>b</p>" },
+      TEST_ACTOR,
+    );
     expect(updated?.after.slug).toBe("Renamed");
     expect(updated?.after.priority).toBe(true);
     expect((await getArticleBySlug("Renamed"))?.copy).toBe("<p>b</p>");

@@ -43,7 +43,7 @@ export async function createEnquiry(input: NewEnquiry, now = new Date()): Promis
       updated_at: now,
     })
     .returning();
-  return row!;
+  return row;
 }
 
 /**
@@ -100,13 +100,20 @@ export async function updateEnquiry(id: number, update: EnquiryUpdate, actor: Ac
     if (!before) return undefined;
     const [after] = await tx
       .update(enquiries)
-      .set({ state: update.state, staff_note: update.staff_note, updated_at: now, handled_by_id: actor.userId, handled_by: actor.label, handled_at: now })
+      .set({
+        state: update.state,
+        staff_note: update.staff_note,
+        updated_at: now,
+        handled_by_id: actor.userId,
+        handled_by: actor.label,
+        handled_at: now,
+      })
       .where(eq(enquiries.id, id))
       .returning();
     const changes: Record<string, { before?: unknown; after?: unknown; hidden?: true }> = {};
-    if (before.state !== after!.state) changes.state = { before: before.state, after: after!.state };
+    if (before.state !== after.state) changes.state = { before: before.state, after: after.state };
     // The note may hold personal details: the trail (kept longer than the enquiry) says only that it changed.
-    if (before.staff_note !== after!.staff_note) changes.staff_note = { hidden: true };
+    if (before.staff_note !== after.staff_note) changes.staff_note = { hidden: true };
     await recordAudit(tx, actor, { action: "update", itemType: "enquiry", itemId: id, itemLabel: enquiryLabel(id), changes });
     return after;
   });
@@ -129,7 +136,9 @@ export async function deleteEnquiry(id: number, actor: Actor): Promise<Enquiry |
  */
 export async function purgeExpiredEnquiries(retentionDays: number, actor: Actor, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * HOUR_MS);
-  await db().delete(enquiryAttempts).where(lt(enquiryAttempts.at, new Date(now.getTime() - ATTEMPT_KEEP_MS)));
+  await db()
+    .delete(enquiryAttempts)
+    .where(lt(enquiryAttempts.at, new Date(now.getTime() - ATTEMPT_KEEP_MS)));
   let removed = 0;
   // In batches, each batch and its audit entries in one transaction.
   for (;;) {
@@ -144,7 +153,10 @@ export async function purgeExpiredEnquiries(retentionDays: number, actor: Actor,
           .for("update", { skipLocked: true })
       ).map((r) => r.id);
       if (!ids.length) return 0;
-      const gone = await tx.delete(enquiries).where(inArray(enquiries.id, ids)).returning({ id: enquiries.id, created_at: enquiries.created_at });
+      const gone = await tx
+        .delete(enquiries)
+        .where(inArray(enquiries.id, ids))
+        .returning({ id: enquiries.id, created_at: enquiries.created_at });
       for (const row of gone) {
         await recordAudit(tx, actor, {
           action: "purge",
@@ -164,6 +176,8 @@ export async function purgeExpiredEnquiries(retentionDays: number, actor: Actor,
 
 /** Test and monitoring helper: how many attempts are kept. */
 export async function countAttempts(): Promise<number> {
-  const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(enquiryAttempts);
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(enquiryAttempts);
   return Number(row?.n ?? 0);
 }

@@ -6,7 +6,9 @@ import { mailOutbox } from "./schema";
 export const OUTBOX_PAGE_SIZE = 50;
 
 export async function listOutbox(page: number) {
-  const [{ n }] = (await db().select({ n: sql<number>`count(*)::int` }).from(mailOutbox)) as [{ n: number }];
+  const [{ n }] = (await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mailOutbox)) as [{ n: number }];
   const total = Number(n);
   const pageCount = Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pageCount);

@@ -28,7 +28,13 @@ export async function updatePageHeader(name: string, headerText: string, actor: 
       .insert(headers)
       .values({ name, value: name, header_text: headerText })
       .onConflictDoUpdate({ target: headers.name, set: { header_text: headerText, updated_at: new Date() } });
-    await recordAudit(tx, actor, { action: "update", itemType: "header", itemId: name, itemLabel: `${name} page header`, changes: fieldChanges(before ?? { header_text: null }, { header_text: headerText }) });
+    await recordAudit(tx, actor, {
+      action: "update",
+      itemType: "header",
+      itemId: name,
+      itemLabel: `${name} page header`,
+      changes: fieldChanges(before ?? { header_text: null }, { header_text: headerText }),
+    });
   });
   contentChanged("headers");
 }

@@ -16,9 +16,17 @@ export type RevisionKind = "article" | "team";
 /** Fields kept: everything but the bookkeeping columns. */
 const SKIP = new Set(["id", "created_at", "updated_at", "deleted_at", "version"]);
 
-export async function recordRevision(tx: Db, kind: RevisionKind, row: Record<string, unknown> & { id: number; version: number }, actor: Actor, at = new Date()) {
+export async function recordRevision(
+  tx: Db,
+  kind: RevisionKind,
+  row: Record<string, unknown> & { id: number; version: number },
+  actor: Actor,
+  at = new Date(),
+) {
   const fields = Object.fromEntries(Object.entries(row).filter(([k]) => !SKIP.has(k)));
-  await tx.insert(revisions).values({ item_type: kind, item_id: row.id, version: row.version, at, actor_id: actor.userId, actor_label: actor.label, fields });
+  await tx
+    .insert(revisions)
+    .values({ item_type: kind, item_id: row.id, version: row.version, at, actor_id: actor.userId, actor_label: actor.label, fields });
   // Keep the newest REVISIONS_KEPT.
   const [cut] = await tx
     .select({ id: revisions.id })
@@ -27,7 +35,8 @@ export async function recordRevision(tx: Db, kind: RevisionKind, row: Record<str
     .orderBy(desc(revisions.id))
     .offset(REVISIONS_KEPT)
     .limit(1);
-  if (cut) await tx.delete(revisions).where(and(eq(revisions.item_type, kind), eq(revisions.item_id, row.id), sql`${revisions.id} <= ${cut.id}`));
+  if (cut)
+    await tx.delete(revisions).where(and(eq(revisions.item_type, kind), eq(revisions.item_id, row.id), sql`${revisions.id} <= ${cut.id}`));
 }
 
 export async function listRevisions(kind: RevisionKind, itemId: number): Promise<RevisionRow[]> {

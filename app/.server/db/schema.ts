@@ -50,9 +50,18 @@ export const team = pgTable(
     mobile: text("mobile").notNull().default(""),
     desc: text("desc").notNull().default(""),
     img: text("img").notNull().default(""),
-    AOP: text("AOP").array().notNull().default(sql`'{}'::text[]`),
-    area_details: text("area_details").array().notNull().default(sql`'{}'::text[]`),
-    staff: jsonb("staff").$type<SupportStaff[]>().notNull().default(sql`'[]'::jsonb`),
+    AOP: text("AOP")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    area_details: text("area_details")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    staff: jsonb("staff")
+      .$type<SupportStaff[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** Shown on the public site (visibility.ts says exactly when a member is public). */
     visible: boolean("visible").notNull().default(true),
     /** A hidden member becomes visible at this moment (the `scheduled-publishing` job); null: no change planned. */
@@ -112,12 +121,18 @@ export const articles = pgTable(
     // Ascending indexes: scanned backward they give ORDER BY … DESC (NULLS FIRST, the default),
     // scanned forward the ascending order used for pages in the second half of a list.
     index("articles_public_idx").on(t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
-    index("articles_category_idx").on(sql`lower(${t.category})`, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
-    index("articles_category_priority_idx").on(sql`lower(${t.category})`, t.priority, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
+    index("articles_category_idx")
+      .on(sql`lower(${t.category})`, t.published_at, t.id)
+      .where(PUBLIC_ARTICLE_SQL),
+    index("articles_category_priority_idx")
+      .on(sql`lower(${t.category})`, t.priority, t.published_at, t.id)
+      .where(PUBLIC_ARTICLE_SQL),
     index("articles_news_idx").on(t.news, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
     index("articles_news_priority_idx").on(t.news, t.priority, t.published_at, t.id).where(PUBLIC_ARTICLE_SQL),
     // The scheduled-publishing job: what falls due.
-    index("articles_scheduled_idx").on(t.published_at).where(sql`status = 'scheduled'`),
+    index("articles_scheduled_idx")
+      .on(t.published_at)
+      .where(sql`status = 'scheduled'`),
   ],
 );
 
@@ -510,7 +525,10 @@ export const articleAutosaves = pgTable(
     values: jsonb("values").$type<Record<string, string | string[]>>().notNull(),
     saved_at: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [unique("article_autosaves_user_article_unique").on(t.user_id, t.article_id).nullsNotDistinct(), index("article_autosaves_article_idx").on(t.article_id)],
+  (t) => [
+    unique("article_autosaves_user_article_unique").on(t.user_id, t.article_id).nullsNotDistinct(),
+    index("article_autosaves_article_idx").on(t.article_id),
+  ],
 );
 
 export type ArticleAutosaveRow = typeof articleAutosaves.$inferSelect;

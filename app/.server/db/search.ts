@@ -136,7 +136,7 @@ type Row = {
 const KIND_OF_ROW = { lawyer: "lawyers", insight: "insights", practice: "practice" } as const;
 
 function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+  return (result as { rows?: T[] }).rows ?? (result as T[]);
 }
 
 /**
@@ -155,7 +155,8 @@ export function searchSql(opts: { tsQuery: string; phrase: string; near: boolean
     near ? sql`${phrase} <% ${name}` : sql`${vector} @@ to_tsquery('english'::regconfig, ${tsQuery})`;
   const rank = (vector: SQL, name: SQL) =>
     near ? sql`word_similarity(${phrase}, ${name})::float8` : sql`ts_rank(${vector}, q.query)::float8`;
-  const kindFilter = kind === "all" ? sql`true` : sql`h.kind = ${({ lawyers: "lawyer", insights: "insight", practice: "practice" } as const)[kind]}`;
+  const kindFilter =
+    kind === "all" ? sql`true` : sql`h.kind = ${({ lawyers: "lawyer", insights: "insight", practice: "practice" } as const)[kind]}`;
   return sql`
     with q as (select to_tsquery('english', ${tsQuery}) as query),
     practice_doc as (
@@ -239,11 +240,13 @@ export async function searchSite(raw: string, options: { kind?: SearchKind; page
   const kind = options.kind ?? "all";
   const requested = Math.max(1, Math.floor(options.page ?? 1));
   const terms = searchTerms(raw);
-  if (terms.length === 0) return { terms, nearMatches: false, counts: { ...EMPTY_COUNTS }, more: false, total: 0, page: 1, pageCount: 1, items: [] };
+  if (terms.length === 0)
+    return { terms, nearMatches: false, counts: { ...EMPTY_COUNTS }, more: false, total: 0, page: 1, pageCount: 1, items: [] };
 
   const tsQuery = tsQueryText(terms);
   const phrase = terms.join(" ");
-  const totalOf = (counts: Record<ResultKind, number>) => (kind === "all" ? counts.lawyers + counts.insights + counts.practice : counts[kind]);
+  const totalOf = (counts: Record<ResultKind, number>) =>
+    kind === "all" ? counts.lawyers + counts.insights + counts.practice : counts[kind];
   const run = (near: boolean, page: number) => runSearch({ tsQuery, phrase, near, kind, offset: (page - 1) * SEARCH_PAGE_SIZE });
 
   let near = false;
@@ -260,5 +263,14 @@ export async function searchSite(raw: string, options: { kind?: SearchKind; page
     page = pageCount;
     result = await run(near, page);
   }
-  return { terms, nearMatches: near, counts: result.counts, more: result.more && (kind === "all" || kind === "insights"), total, page, pageCount, items: result.items };
+  return {
+    terms,
+    nearMatches: near,
+    counts: result.counts,
+    more: result.more && (kind === "all" || kind === "insights"),
+    total,
+    page,
+    pageCount,
+    items: result.items,
+  };
 }

@@ -18,7 +18,11 @@ import { createTeamMember } from "./team";
 /** True when no content table has a row (a brand-new database). */
 export async function isContentEmpty(): Promise<boolean> {
   const counts = await Promise.all(
-    [team, articles, headers, hours].map((table) => db().select({ n: sql<number>`count(*)::int` }).from(table)),
+    [team, articles, headers, hours].map((table) =>
+      db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(table),
+    ),
   );
   return counts.every(([row]) => (row?.n ?? 0) === 0);
 }
@@ -103,7 +107,10 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
     const img = await saveImage("articles", await demoArticleImage(hue, i + 1));
     // Insights are written by lawyers of their practice (one, every third article two); news and events by the firm.
     const practice = lawyers.filter((l) => l.AOP.includes(article.category));
-    const authors = article.news || !practice.length ? [] : [practice[i % practice.length]!.id, ...(i % 3 === 0 && practice.length > 1 ? [practice[(i + 1) % practice.length]!.id] : [])];
+    const authors =
+      article.news || !practice.length
+        ? []
+        : [practice[i % practice.length].id, ...(i % 3 === 0 && practice.length > 1 ? [practice[(i + 1) % practice.length].id] : [])];
     await createArticle({ ...article, img, authors, state: { status: "published", publishAt: created }, created_at: created }, DEMO_ACTOR);
   }
   for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text, DEMO_ACTOR);

@@ -17,10 +17,20 @@ export async function sitemapEntries() {
       .orderBy(desc(articles.published_at), desc(articles.id))
       .limit(SITEMAP_ARTICLE_LIMIT),
     Promise.all([
-      db().select({ at: max(team.updated_at) }).from(team).where(teamMemberIsPublic()),
-      db().select({ at: max(articles.updated_at) }).from(articles).where(articleIsPublic()),
-      db().select({ at: max(headers.updated_at) }).from(headers),
-      db().select({ at: max(hours.updated_at) }).from(hours),
+      db()
+        .select({ at: max(team.updated_at) })
+        .from(team)
+        .where(teamMemberIsPublic()),
+      db()
+        .select({ at: max(articles.updated_at) })
+        .from(articles)
+        .where(articleIsPublic()),
+      db()
+        .select({ at: max(headers.updated_at) })
+        .from(headers),
+      db()
+        .select({ at: max(hours.updated_at) })
+        .from(hours),
     ]),
   ]);
   const [t, a, h, o] = contentDates.map(([r]) => r?.at ?? null);
@@ -50,7 +60,11 @@ export async function isPublicPicture(kind: ImageKind, stem: string): Promise<bo
   const pattern = `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
   const rows =
     kind === "team"
-      ? await db().select({ id: team.id }).from(team).where(and(like(team.img, pattern), teamMemberIsPublic())).limit(1)
+      ? await db()
+          .select({ id: team.id })
+          .from(team)
+          .where(and(like(team.img, pattern), teamMemberIsPublic()))
+          .limit(1)
       : await db()
           .select({ id: articles.id })
           .from(articles)

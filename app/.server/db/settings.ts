@@ -14,7 +14,11 @@ export async function twoFactorRequired(): Promise<boolean> {
 
 export async function setTwoFactorRequired(value: boolean, actor: Actor): Promise<void> {
   await db().transaction(async (tx) => {
-    const [before] = await tx.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, REQUIRE_TWO_FACTOR)).for("update");
+    const [before] = await tx
+      .select({ value: siteSettings.value })
+      .from(siteSettings)
+      .where(eq(siteSettings.key, REQUIRE_TWO_FACTOR))
+      .for("update");
     const was = before?.value === true;
     await tx
       .insert(siteSettings)

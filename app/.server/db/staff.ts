@@ -61,7 +61,9 @@ async function issueToken(tx: Db, kind: TokenKind, userId: string, now = new Dat
   await tx.delete(staffTokens).where(and(eq(staffTokens.user_id, userId), eq(staffTokens.kind, kind)));
   const token = newToken();
   const hours = kind === "invitation" ? INVITATION_HOURS : RESET_HOURS;
-  await tx.insert(staffTokens).values({ kind, user_id: userId, token_hash: tokenHash(token), expires_at: new Date(now.getTime() + hours * 3_600_000) });
+  await tx
+    .insert(staffTokens)
+    .values({ kind, user_id: userId, token_hash: tokenHash(token), expires_at: new Date(now.getTime() + hours * 3_600_000) });
   return token;
 }
 
@@ -92,7 +94,9 @@ export async function listStaff(): Promise<StaffRow[]> {
       createdAt: user.createdAt,
       // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
       passkeys: sql<number>`(select count(*)::int from "passkey" p where p."user_id" = "user"."id")`,
-      invitationExpiresAt: sql<string | null>`(select max(t."expires_at") from "staff_tokens" t where t."user_id" = "user"."id" and t."kind" = 'invitation')`,
+      invitationExpiresAt: sql<
+        string | null
+      >`(select max(t."expires_at") from "staff_tokens" t where t."user_id" = "user"."id" and t."kind" = 'invitation')`,
     })
     .from(user)
     .orderBy(sql`case ${user.role} when 'owner' then 0 when 'admin' then 1 else 2 end`, asc(user.email));
@@ -134,7 +138,11 @@ async function keepAnOwner(tx: Db, target: Target) {
 }
 
 /** Creates an invited account and its link; returns the token for the e-mail. */
-export async function inviteStaff(input: { email: string; role: Role }, actor: Actor, actorRole: Role): Promise<{ id: string; token: string }> {
+export async function inviteStaff(
+  input: { email: string; role: Role },
+  actor: Actor,
+  actorRole: Role,
+): Promise<{ id: string; token: string }> {
   if (!canManageRole(actorRole, input.role)) throw new StaffError(STAFF_MSG.ownerOnly, 403, "role");
   const email = input.email.trim().toLowerCase();
   return db().transaction(async (tx) => {
@@ -142,7 +150,16 @@ export async function inviteStaff(input: { email: string; role: Role }, actor: A
     if (existing) throw new StaffError(STAFF_MSG.exists, 409, "email");
     const id = generateId();
     const now = new Date();
-    await tx.insert(user).values({ id, email, name: email.split("@")[0]!.slice(0, 100), emailVerified: false, role: input.role, status: "invited", createdAt: now, updatedAt: now });
+    await tx.insert(user).values({
+      id,
+      email,
+      name: email.split("@")[0].slice(0, 100),
+      emailVerified: false,
+      role: input.role,
+      status: "invited",
+      createdAt: now,
+      updatedAt: now,
+    });
     const token = await issueToken(tx, "invitation", id, now);
     await recordAudit(tx, actor, {
       action: "invitation",
@@ -162,7 +179,13 @@ export async function resendInvitation(id: string, actor: Actor, actorRole: Role
     checkManage(actor, actorRole, target);
     if (target.status !== "invited") throw new StaffError(STAFF_MSG.notInvited, 409);
     const token = await issueToken(tx, "invitation", id);
-    await recordAudit(tx, actor, { action: "invitation", itemType: "staff", itemId: id, itemLabel: target.email, changes: { invitation: { after: "sent again" } } });
+    await recordAudit(tx, actor, {
+      action: "invitation",
+      itemType: "staff",
+      itemId: id,
+      itemLabel: target.email,
+      changes: { invitation: { after: "sent again" } },
+    });
     return { email: target.email, role: target.role, token };
   });
 }
@@ -193,7 +216,13 @@ export async function changeRole(id: string, role: Role, actor: Actor, actorRole
     if (target.role === role) return { email: target.email, before: target.role };
     if (role !== "owner") await keepAnOwner(tx, target);
     await tx.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, id));
-    await recordAudit(tx, actor, { action: "role-change", itemType: "staff", itemId: id, itemLabel: target.email, changes: { role: { before: target.role, after: role } } });
+    await recordAudit(tx, actor, {
+      action: "role-change",
+      itemType: "staff",
+      itemId: id,
+      itemLabel: target.email,
+      changes: { role: { before: target.role, after: role } },
+    });
     return { email: target.email, before: target.role };
   });
 }
@@ -226,7 +255,13 @@ export async function reactivateStaff(id: string, actor: Actor, actorRole: Role)
     checkManage(actor, actorRole, target);
     if (target.status !== "deactivated") return target.email;
     await tx.update(user).set({ status: "active", updatedAt: new Date() }).where(eq(user.id, id));
-    await recordAudit(tx, actor, { action: "reactivate", itemType: "staff", itemId: id, itemLabel: target.email, changes: { status: { before: "deactivated", after: "active" } } });
+    await recordAudit(tx, actor, {
+      action: "reactivate",
+      itemType: "staff",
+      itemId: id,
+      itemLabel: target.email,
+      changes: { status: { before: "deactivated", after: "active" } },
+    });
     return target.email;
   });
 }
@@ -242,7 +277,14 @@ export type LinkCheck =
 export async function checkLink(kind: TokenKind, token: string, now = new Date()): Promise<LinkCheck> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { state: "invalid" };
   const [row] = await db()
-    .select({ expiresAt: staffTokens.expires_at, userId: user.id, email: user.email, name: user.name, role: user.role, status: user.status })
+    .select({
+      expiresAt: staffTokens.expires_at,
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      status: user.status,
+    })
     .from(staffTokens)
     .innerJoin(user, eq(user.id, staffTokens.user_id))
     .where(and(eq(staffTokens.token_hash, tokenHash(token)), eq(staffTokens.kind, kind)));
@@ -260,7 +302,11 @@ async function consumeLink(tx: Db, kind: TokenKind, token: string, status: Staff
     .where(and(eq(staffTokens.token_hash, tokenHash(token)), eq(staffTokens.kind, kind), gt(staffTokens.expires_at, new Date())))
     .returning({ userId: staffTokens.user_id });
   if (!row) return null;
-  const [target] = await tx.select({ id: user.id, email: user.email, status: user.status }).from(user).where(eq(user.id, row.userId)).for("update");
+  const [target] = await tx
+    .select({ id: user.id, email: user.email, status: user.status })
+    .from(user)
+    .where(eq(user.id, row.userId))
+    .for("update");
   if (!target || target.status !== status) return null;
   return target;
 }
@@ -277,20 +323,35 @@ async function setPassword(tx: Db, userId: string, hash: string) {
 }
 
 /** Accepts an invitation: sets the name and password and activates the account. Null when the link is not usable. */
-export async function acceptInvitation(token: string, input: { name: string; password: string }, ip: string): Promise<{ email: string } | null> {
+export async function acceptInvitation(
+  token: string,
+  input: { name: string; password: string },
+  ip: string,
+): Promise<{ email: string } | null> {
   const hash = await hashPassword(input.password);
   return db().transaction(async (tx) => {
     const target = await consumeLink(tx, "invitation", token, "invited");
     if (!target) return null;
     await setPassword(tx, target.id, hash);
-    await tx.update(user).set({ name: input.name, status: "active", emailVerified: true, updatedAt: new Date() }).where(eq(user.id, target.id));
-    await recordAudit(tx, { userId: target.id, label: target.email, ip }, {
-      action: "invitation",
-      itemType: "staff",
-      itemId: target.id,
-      itemLabel: target.email,
-      changes: { invitation: { before: "sent", after: "accepted" }, status: { before: "invited", after: "active" }, password: { hidden: true } },
-    });
+    await tx
+      .update(user)
+      .set({ name: input.name, status: "active", emailVerified: true, updatedAt: new Date() })
+      .where(eq(user.id, target.id));
+    await recordAudit(
+      tx,
+      { userId: target.id, label: target.email, ip },
+      {
+        action: "invitation",
+        itemType: "staff",
+        itemId: target.id,
+        itemLabel: target.email,
+        changes: {
+          invitation: { before: "sent", after: "accepted" },
+          status: { before: "invited", after: "active" },
+          password: { hidden: true },
+        },
+      },
+    );
     return { email: target.email };
   });
 }
@@ -303,10 +364,24 @@ export async function renewExpiredInvitation(token: string, ip: string): Promise
       .where(and(eq(staffTokens.token_hash, tokenHash(token)), eq(staffTokens.kind, "invitation"), lt(staffTokens.expires_at, new Date())))
       .returning({ userId: staffTokens.user_id });
     if (!row) return null;
-    const [target] = await tx.select({ id: user.id, email: user.email, role: user.role, status: user.status }).from(user).where(eq(user.id, row.userId)).for("update");
+    const [target] = await tx
+      .select({ id: user.id, email: user.email, role: user.role, status: user.status })
+      .from(user)
+      .where(eq(user.id, row.userId))
+      .for("update");
     if (!target || target.status !== "invited") return null;
     const fresh = await issueToken(tx, "invitation", target.id);
-    await recordAudit(tx, { userId: null, label: target.email, ip }, { action: "invitation", itemType: "staff", itemId: target.id, itemLabel: target.email, changes: { invitation: { before: "expired", after: "sent again" } } });
+    await recordAudit(
+      tx,
+      { userId: null, label: target.email, ip },
+      {
+        action: "invitation",
+        itemType: "staff",
+        itemId: target.id,
+        itemLabel: target.email,
+        changes: { invitation: { before: "expired", after: "sent again" } },
+      },
+    );
     return { email: target.email, role: target.role as Role, token: fresh };
   });
 }
@@ -320,21 +395,35 @@ export async function renewExpiredInvitation(token: string, ip: string): Promise
 export async function requestPasswordReset(email: string, ip = ""): Promise<{ email: string; token: string } | null> {
   const key = email.trim().toLowerCase();
   return db().transaction(async (tx) => {
-    const [target] = await tx.select({ id: user.id, email: user.email, status: user.status }).from(user).where(eq(user.email, key)).for("update");
+    const [target] = await tx
+      .select({ id: user.id, email: user.email, status: user.status })
+      .from(user)
+      .where(eq(user.email, key))
+      .for("update");
     if (!target || target.status !== "active") return null;
     const [recent] = await tx
       .select({ n: count() })
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.kind, "password-reset"), eq(mailOutbox.to_address, target.email), gt(mailOutbox.created_at, new Date(Date.now() - 3_600_000))));
+      .where(
+        and(
+          eq(mailOutbox.kind, "password-reset"),
+          eq(mailOutbox.to_address, target.email),
+          gt(mailOutbox.created_at, new Date(Date.now() - 3_600_000)),
+        ),
+      );
     if (Number(recent?.n ?? 0) >= RESETS_PER_HOUR) return null;
     const token = await issueToken(tx, "reset", target.id);
-    await recordAudit(tx, { userId: null, label: target.email, ip }, {
-      action: "password-reset",
-      itemType: "staff",
-      itemId: target.id,
-      itemLabel: target.email,
-      changes: { reset_link: { after: `sent (Forgot password?), works for ${RESET_HOURS} hour` } },
-    });
+    await recordAudit(
+      tx,
+      { userId: null, label: target.email, ip },
+      {
+        action: "password-reset",
+        itemType: "staff",
+        itemId: target.id,
+        itemLabel: target.email,
+        changes: { reset_link: { after: `sent (Forgot password?), works for ${RESET_HOURS} hour` } },
+      },
+    );
     return { email: target.email, token };
   });
 }
@@ -347,13 +436,17 @@ export async function completePasswordReset(token: string, password: string, ip:
     if (!target) return null;
     await setPassword(tx, target.id, hash);
     const ended = await tx.delete(session).where(eq(session.userId, target.id)).returning({ id: session.id });
-    await recordAudit(tx, { userId: target.id, label: target.email, ip }, {
-      action: "password-reset",
-      itemType: "staff",
-      itemId: target.id,
-      itemLabel: target.email,
-      changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
-    });
+    await recordAudit(
+      tx,
+      { userId: target.id, label: target.email, ip },
+      {
+        action: "password-reset",
+        itemType: "staff",
+        itemId: target.id,
+        itemLabel: target.email,
+        changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
+      },
+    );
     return { email: target.email };
   });
 }
@@ -369,7 +462,11 @@ export async function checkCurrentPassword(userId: string, password: string): Pr
 }
 
 /** Changes one's own password (current one checked by the caller) and ends one's other sessions. */
-export async function changeOwnPassword(staff: { userId: string; email: string; sessionToken: string }, password: string, ip: string): Promise<number> {
+export async function changeOwnPassword(
+  staff: { userId: string; email: string; sessionToken: string },
+  password: string,
+  ip: string,
+): Promise<number> {
   const hash = await hashPassword(password);
   return db().transaction(async (tx) => {
     await setPassword(tx, staff.userId, hash);
@@ -377,13 +474,17 @@ export async function changeOwnPassword(staff: { userId: string; email: string; 
       .delete(session)
       .where(and(eq(session.userId, staff.userId), ne(session.token, staff.sessionToken)))
       .returning({ id: session.id });
-    await recordAudit(tx, { userId: staff.userId, label: staff.email, ip }, {
-      action: "password-change",
-      itemType: "staff",
-      itemId: staff.userId,
-      itemLabel: staff.email,
-      changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
-    });
+    await recordAudit(
+      tx,
+      { userId: staff.userId, label: staff.email, ip },
+      {
+        action: "password-change",
+        itemType: "staff",
+        itemId: staff.userId,
+        itemLabel: staff.email,
+        changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
+      },
+    );
     return ended.length;
   });
 }
@@ -394,12 +495,26 @@ export type OwnSession = { id: string; current: boolean; userAgent: string; ip: 
 
 export async function listOwnSessions(userId: string, currentToken: string): Promise<OwnSession[]> {
   const rows = await db()
-    .select({ id: session.id, token: session.token, userAgent: session.userAgent, ip: session.ipAddress, updatedAt: session.updatedAt, createdAt: session.createdAt })
+    .select({
+      id: session.id,
+      token: session.token,
+      userAgent: session.userAgent,
+      ip: session.ipAddress,
+      updatedAt: session.updatedAt,
+      createdAt: session.createdAt,
+    })
     .from(session)
     .where(and(eq(session.userId, userId), gt(session.expiresAt, new Date())))
     .orderBy(desc(session.updatedAt));
   return rows
-    .map((r) => ({ id: r.id, current: r.token === currentToken, userAgent: r.userAgent ?? "", ip: r.ip ?? "", lastSeen: r.updatedAt, createdAt: r.createdAt }))
+    .map((r) => ({
+      id: r.id,
+      current: r.token === currentToken,
+      userAgent: r.userAgent ?? "",
+      ip: r.ip ?? "",
+      lastSeen: r.updatedAt,
+      createdAt: r.createdAt,
+    }))
     .sort((a, b) => Number(b.current) - Number(a.current));
 }
 
@@ -411,13 +526,17 @@ export async function endOtherSessions(staff: { userId: string; email: string; s
       .where(and(eq(session.userId, staff.userId), ne(session.token, staff.sessionToken)))
       .returning({ id: session.id });
     if (ended.length) {
-      await recordAudit(tx, { userId: staff.userId, label: staff.email, ip }, {
-        action: "sign-out",
-        itemType: "session",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { sessions_ended: { after: ended.length } },
-      });
+      await recordAudit(
+        tx,
+        { userId: staff.userId, label: staff.email, ip },
+        {
+          action: "sign-out",
+          itemType: "session",
+          itemId: staff.userId,
+          itemLabel: staff.email,
+          changes: { sessions_ended: { after: ended.length } },
+        },
+      );
     }
     return ended.length;
   });
@@ -425,7 +544,10 @@ export async function endOtherSessions(staff: { userId: string; email: string; s
 
 /** Records where a new session was opened from (better-auth is given no address: its endpoints are not mounted). */
 export async function noteSessionAddress(token: string, ip: string, tx: Db = db()): Promise<void> {
-  await tx.update(session).set({ ipAddress: ip.slice(0, 100) }).where(eq(session.token, token));
+  await tx
+    .update(session)
+    .set({ ipAddress: ip.slice(0, 100) })
+    .where(eq(session.token, token));
 }
 
 /** Removes links past their expiry by more than a week (the retention job). */

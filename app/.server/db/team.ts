@@ -61,8 +61,8 @@ const cardColumns = {
 export type TeamCard = Pick<TeamMember, keyof typeof cardColumns>;
 
 /** Every member for the public grid, in the spec's order; kept until the next content change. */
-export const listTeamCards: () => Promise<TeamCard[]> = memoUntilContentChange(async () =>
-  Object.freeze(sortTeam(await db().select(cardColumns).from(team).where(teamMemberIsPublic()))) as TeamCard[],
+export const listTeamCards: () => Promise<TeamCard[]> = memoUntilContentChange(
+  async () => Object.freeze(sortTeam(await db().select(cardColumns).from(team).where(teamMemberIsPublic()))) as TeamCard[],
 );
 
 /** Dashboard list: sorted by full name; optional case-insensitive search on name. */
@@ -89,14 +89,22 @@ export async function listTeamForAdmin(search = "") {
 export async function getTeamMemberBySlug(slug: string): Promise<TeamMember | undefined> {
   // No slug holds a NUL (PostgreSQL would refuse the query with an error).
   if (slug.includes("\0")) return undefined;
-  const [row] = await db().select().from(team).where(and(eq(team.slug, slug), teamMemberIsPublic())).limit(1);
+  const [row] = await db()
+    .select()
+    .from(team)
+    .where(and(eq(team.slug, slug), teamMemberIsPublic()))
+    .limit(1);
   return row;
 }
 
 /** Any member not in the Trash by URL, whatever its visibility (dashboard, staff previews). */
 export async function getTeamMemberBySlugForStaff(slug: string): Promise<TeamMember | undefined> {
   if (slug.includes("\0")) return undefined;
-  const [row] = await db().select().from(team).where(and(eq(team.slug, slug), teamMemberNotTrashed())).limit(1);
+  const [row] = await db()
+    .select()
+    .from(team)
+    .where(and(eq(team.slug, slug), teamMemberNotTrashed()))
+    .limit(1);
   return row;
 }
 
@@ -128,9 +136,15 @@ export async function createTeamMember(input: TeamMemberInput & { visibility?: T
         .insert(team)
         .values({ ...fields, ...(visibility ? visibilityColumns(visibility) : {}), slug })
         .returning();
-      await recordAudit(tx, actor, { action: "create", itemType: "team", itemId: created!.id, itemLabel: created!.full_name, changes: fieldChanges(null, created!, { ignore: ["id"] }) });
-      await recordRevision(tx, "team", created!, actor);
-      return created!;
+      await recordAudit(tx, actor, {
+        action: "create",
+        itemType: "team",
+        itemId: created.id,
+        itemLabel: created.full_name,
+        changes: fieldChanges(null, created, { ignore: ["id"] }),
+      });
+      await recordRevision(tx, "team", created, actor);
+      return created;
     }),
   );
   contentChanged("team");
@@ -139,11 +153,19 @@ export async function createTeamMember(input: TeamMemberInput & { visibility?: T
 
 /** Updates a member (and records it); returns the row before and after (undefined when it does not exist). */
 /** With `expectedVersion`, a save over someone else's newer save throws EditConflict and writes nothing. */
-export async function updateTeamMember(id: number, input: TeamMemberInput & { visibility?: TeamVisibilityInput; expectedVersion?: number }, actor: Actor) {
+export async function updateTeamMember(
+  id: number,
+  input: TeamMemberInput & { visibility?: TeamVisibilityInput; expectedVersion?: number },
+  actor: Actor,
+) {
   const { visibility, expectedVersion, ...fields } = input;
   const result = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const [before] = await tx.select().from(team).where(and(eq(team.id, id), teamMemberNotTrashed())).for("update");
+      const [before] = await tx
+        .select()
+        .from(team)
+        .where(and(eq(team.id, id), teamMemberNotTrashed()))
+        .for("update");
       if (!before) return undefined;
       await checkVersion(tx, "team", id, before.version, expectedVersion);
       const slug = before.full_name === input.full_name ? before.slug : await freeSlug(tx, input.full_name, id);
@@ -153,10 +175,16 @@ export async function updateTeamMember(id: number, input: TeamMemberInput & { vi
         .where(eq(team.id, id))
         .returning();
       // Shown or hidden by hand: a publish or unpublish, like the scheduled change (the diff is kept).
-      const action = !before.visible && after!.visible ? "publish" : before.visible && !after!.visible ? "unpublish" : "update";
-      await recordAudit(tx, actor, { action, itemType: "team", itemId: id, itemLabel: after!.full_name, changes: fieldChanges(before, after!) });
-      await recordRevision(tx, "team", after!, actor);
-      return { before, after: after! };
+      const action = !before.visible && after.visible ? "publish" : before.visible && !after.visible ? "unpublish" : "update";
+      await recordAudit(tx, actor, {
+        action,
+        itemType: "team",
+        itemId: id,
+        itemLabel: after.full_name,
+        changes: fieldChanges(before, after),
+      });
+      await recordRevision(tx, "team", after, actor);
+      return { before, after: after };
     }),
   );
   if (result) contentChanged("team");
@@ -174,7 +202,14 @@ export async function deleteTeamMember(id: number, actor: Actor): Promise<TeamMe
       .set({ deleted_at: new Date() })
       .where(and(eq(team.id, id), teamMemberNotTrashed()))
       .returning();
-    if (trashed) await recordAudit(tx, actor, { action: "delete", itemType: "team", itemId: id, itemLabel: trashed.full_name, changes: { trash: { after: "moved to the Trash" } } });
+    if (trashed)
+      await recordAudit(tx, actor, {
+        action: "delete",
+        itemType: "team",
+        itemId: id,
+        itemLabel: trashed.full_name,
+        changes: { trash: { after: "moved to the Trash" } },
+      });
     return trashed;
   });
   if (row) contentChanged("team");
@@ -182,7 +217,9 @@ export async function deleteTeamMember(id: number, actor: Actor): Promise<TeamMe
 }
 
 export async function countTeam(): Promise<number> {
-  const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(team);
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(team);
   return row?.n ?? 0;
 }
 
@@ -205,8 +242,22 @@ export async function applyDueTeamVisibility(actor: Actor, now = new Date()): Pr
       .set({ visible: false, hidden_from: null, updated_at: now, version: sql`${team.version} + 1` })
       .where(and(isNotNull(team.hidden_from), lte(team.hidden_from, now), isNull(team.deleted_at)))
       .returning();
-    for (const m of shown) await recordAudit(tx, actor, { action: "publish", itemType: "team", itemId: m.id, itemLabel: m.full_name, changes: { visible: { before: false, after: true } } });
-    for (const m of hidden) await recordAudit(tx, actor, { action: "unpublish", itemType: "team", itemId: m.id, itemLabel: m.full_name, changes: { visible: { before: true, after: false } } });
+    for (const m of shown)
+      await recordAudit(tx, actor, {
+        action: "publish",
+        itemType: "team",
+        itemId: m.id,
+        itemLabel: m.full_name,
+        changes: { visible: { before: false, after: true } },
+      });
+    for (const m of hidden)
+      await recordAudit(tx, actor, {
+        action: "unpublish",
+        itemType: "team",
+        itemId: m.id,
+        itemLabel: m.full_name,
+        changes: { visible: { before: true, after: false } },
+      });
     // Each new version has its revision (History, and the conflict message of someone editing meanwhile).
     for (const m of [...shown, ...hidden]) await recordRevision(tx, "team", m, actor, now);
     return { shown: shown.length, hidden: hidden.length };

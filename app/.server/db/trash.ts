@@ -25,11 +25,16 @@ export async function listTrash(): Promise<TrashItem[]> {
       .from(articles)
       .where(isNotNull(articles.deleted_at))
       .orderBy(desc(articles.deleted_at)),
-    db().select({ id: team.id, label: team.full_name, deleted_at: team.deleted_at, img: team.img }).from(team).where(isNotNull(team.deleted_at)).orderBy(desc(team.deleted_at)),
+    db()
+      .select({ id: team.id, label: team.full_name, deleted_at: team.deleted_at, img: team.img })
+      .from(team)
+      .where(isNotNull(team.deleted_at))
+      .orderBy(desc(team.deleted_at)),
   ]);
-  return [...a.map((r) => ({ ...r, kind: "article" as const, deleted_at: r.deleted_at! })), ...t.map((r) => ({ ...r, kind: "team" as const, deleted_at: r.deleted_at! }))].sort(
-    (x, y) => y.deleted_at.getTime() - x.deleted_at.getTime(),
-  );
+  return [
+    ...a.map((r) => ({ ...r, kind: "article" as const, deleted_at: r.deleted_at! })),
+    ...t.map((r) => ({ ...r, kind: "team" as const, deleted_at: r.deleted_at! })),
+  ].sort((x, y) => y.deleted_at.getTime() - x.deleted_at.getTime());
 }
 
 function labelOf(row: Record<string, unknown>): string {
@@ -50,8 +55,14 @@ export async function restoreFromTrash(kind: TrashKind, id: number, actor: Actor
       .where(and(eq(table.id, id), isNotNull(table.deleted_at)))
       .returning();
     if (!row) return undefined;
-    const name = labelOf(row as Record<string, unknown>);
-    await recordAudit(tx, actor, { action: "restore", itemType: kind, itemId: id, itemLabel: name, changes: { trash: { before: "in the Trash", after: "restored" } } });
+    const name = labelOf(row);
+    await recordAudit(tx, actor, {
+      action: "restore",
+      itemType: kind,
+      itemId: id,
+      itemLabel: name,
+      changes: { trash: { before: "in the Trash", after: "restored" } },
+    });
     return name;
   });
   if (label !== undefined) contentChanged(kind === "article" ? "articles" : "team");
@@ -71,7 +82,7 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     if (!row) return undefined;
     await tx.delete(revisions).where(and(eq(revisions.item_type, kind), eq(revisions.item_id, id)));
     await tx.delete(previewLinks).where(and(eq(previewLinks.item_type, kind), eq(previewLinks.item_id, id)));
-    const name = labelOf(row as Record<string, unknown>);
+    const name = labelOf(row);
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
     // An article's social picture (link previews) goes with it too.
     const socialImg = "social_img" in row ? row.social_img : "";

@@ -4,7 +4,17 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { linkClass } from "./styles";
 
-export function AdminPage({ title, back, children, actions }: { title: string; back?: { to: string; label: string }; children: ReactNode; actions?: ReactNode }) {
+export function AdminPage({
+  title,
+  back,
+  children,
+  actions,
+}: {
+  title: string;
+  back?: { to: string; label: string };
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       {back ? (

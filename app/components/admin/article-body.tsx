@@ -41,13 +41,20 @@ export function ArticleBody({ defaultValue, error }: { defaultValue: string; err
         </label>
       )}
       <p id={hintId} className="mt-1 text-sm text-muted">
-        Headings, bold, italic, lists, links, block quotes and pictures (each with a description). Without the editor, separate paragraphs with an empty line; pictures need the editor.
+        Headings, bold, italic, lists, links, block quotes and pictures (each with a description). Without the editor, separate paragraphs
+        with an empty line; pictures need the editor.
       </p>
       <div className="mt-1">
         {hydrated ? (
           <Suspense fallback={textarea}>
             <input type="hidden" name="copy" value={html} />
-            <RichTextEditor initialHtml={html} onChange={setHtml} labelId={labelId} describedBy={describedBy(hintId, error && errorId)} invalid={!!error} />
+            <RichTextEditor
+              initialHtml={html}
+              onChange={setHtml}
+              labelId={labelId}
+              describedBy={describedBy(hintId, error && errorId)}
+              invalid={!!error}
+            />
           </Suspense>
         ) : (
           textarea

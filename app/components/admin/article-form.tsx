@@ -41,7 +41,12 @@ export function ArticleForm(props: {
     },
     status: (errors) => ({
       tone: "error",
-      text: Object.keys(errors).length === 1 && errors.photo === MSG.articleImageRequired ? MSG.articleImageRequired : Object.keys(errors).some((k) => k !== "photo") || errors.photo === MSG.articleImageRequired ? MSG.missingFields : MSG.checkFields,
+      text:
+        Object.keys(errors).length === 1 && errors.photo === MSG.articleImageRequired
+          ? MSG.articleImageRequired
+          : Object.keys(errors).some((k) => k !== "photo") || errors.photo === MSG.articleImageRequired
+            ? MSG.missingFields
+            : MSG.checkFields,
     }),
   });
   const errors = clientErrors ?? props.errors ?? {};
@@ -53,7 +58,15 @@ export function ArticleForm(props: {
   const pinDisabled = hydrated && news !== "yes";
 
   return (
-    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="space-y-6">
+    <Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby="page-title"
+      className="space-y-6"
+    >
       {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
       <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
       <ImageInput label="Photo" required={props.mode === "create"} error={errors.photo} current={props.currentImage} />
@@ -130,7 +143,14 @@ export function ArticleForm(props: {
         <div className="mt-1 flex flex-wrap gap-6">
           {(Object.keys(ARTICLE_STATUS_LABELS) as ArticleStatus[]).map((option) => (
             <label key={option} className="flex items-center gap-2">
-              <input type="radio" name="status" value={option} defaultChecked={v.status === option} className="size-4" onChange={() => setStatus(option)} />
+              <input
+                type="radio"
+                name="status"
+                value={option}
+                defaultChecked={v.status === option}
+                className="size-4"
+                onChange={() => setStatus(option)}
+              />
               {ARTICLE_STATUS_LABELS[option]}
             </label>
           ))}

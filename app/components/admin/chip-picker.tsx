@@ -63,13 +63,7 @@ export function ChipPicker(props: {
           <label htmlFor={`${id}-select`} className="text-sm text-muted">
             {props.selectLabel}
           </label>
-          <select
-            id={`${id}-select`}
-            ref={select}
-            value={pick}
-            onChange={(e) => setPick(e.target.value)}
-            className={inputClass}
-          >
+          <select id={`${id}-select`} ref={select} value={pick} onChange={(e) => setPick(e.target.value)} className={inputClass}>
             <option value="">Select…</option>
             {props.choices.map((c) => (
               <option key={c.value} value={c.value} disabled={selected.includes(c.value)}>
@@ -85,7 +79,10 @@ export function ChipPicker(props: {
       {selected.length ? (
         <ul className="mt-3 flex flex-wrap gap-2" aria-label={props.legend}>
           {selected.map((value) => (
-            <li key={value} className="inline-flex items-center gap-1 rounded-full border border-accent bg-white py-1 pr-1 pl-3 text-sm text-ink">
+            <li
+              key={value}
+              className="inline-flex items-center gap-1 rounded-full border border-accent bg-white py-1 pr-1 pl-3 text-sm text-ink"
+            >
               {labelOf(value)}
               <input type="hidden" name={props.name} value={value} />
               <button

@@ -21,7 +21,19 @@ function ListPlace({ q, page }: { q: string; page?: number }) {
   );
 }
 
-export function DeleteForm({ id, q, page, label, className = "" }: { id: number; q: string; page?: number; label: string; className?: string }) {
+export function DeleteForm({
+  id,
+  q,
+  page,
+  label,
+  className = "",
+}: {
+  id: number;
+  q: string;
+  page?: number;
+  label: string;
+  className?: string;
+}) {
   return (
     <Form method="post" aria-label={`Confirm: ${label}`} className={className}>
       <input type="hidden" name="intent" value="delete" />
@@ -43,7 +55,8 @@ export function ConfirmDelete({ id, name, q, page }: { id: number; name: string;
   // The dialog stays open (the page behind it inert) until the server has answered the delete: leaving the page in
   // that moment would cancel the request. It then closes, unless the list it was in has gone with the row.
   const navigation = useNavigation();
-  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete" && navigation.formData.get("id") === String(id);
+  const deleting =
+    navigation.state !== "idle" && navigation.formData?.get("intent") === "delete" && navigation.formData.get("id") === String(id);
   useEffect(() => {
     if (!deleting) dialog.current?.close();
   }, [deleting]);

@@ -58,7 +58,12 @@ export function InsertPictureDialog({ onInsert, onClose }: { onInsert: (picture:
     let answer: Answer | undefined;
     let status = 0;
     try {
-      const res = await fetch(BODY_PICTURE_URL, { method: "POST", body, signal: controller.signal, headers: { Accept: "application/json" } });
+      const res = await fetch(BODY_PICTURE_URL, {
+        method: "POST",
+        body,
+        signal: controller.signal,
+        headers: { Accept: "application/json" },
+      });
       status = res.status;
       answer = (res.headers.get("content-type") ?? "").includes("json") ? ((await res.json()) as Answer) : undefined;
     } catch {

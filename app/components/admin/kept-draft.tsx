@@ -49,7 +49,12 @@ function readLocal(key: string): LocalDraft | undefined {
     if (!raw || typeof raw.changedAt !== "number" || Date.now() - raw.changedAt > LOCAL_MAX_AGE_MS) return undefined;
     const values = autosaveValuesSchema.safeParse(raw.values);
     if (!values.success) return undefined;
-    return { values: values.data, baseVersion: typeof raw.baseVersion === "number" ? raw.baseVersion : null, changedAt: raw.changedAt, synced: raw.synced === true };
+    return {
+      values: values.data,
+      baseVersion: typeof raw.baseVersion === "number" ? raw.baseVersion : null,
+      changedAt: raw.changedAt,
+      synced: raw.synced === true,
+    };
   } catch {
     return undefined;
   }
@@ -109,7 +114,12 @@ export function KeptDraft(props: {
     if (values) body.append("values", JSON.stringify(values));
     const size = values ? JSON.stringify(values).length : 0;
     try {
-      return await fetch(AUTOSAVE_URL, { method: "POST", body, headers: { Accept: "application/json" }, keepalive: leaving && size < KEEPALIVE_MAX });
+      return await fetch(AUTOSAVE_URL, {
+        method: "POST",
+        body,
+        headers: { Accept: "application/json" },
+        keepalive: leaving && size < KEEPALIVE_MAX,
+      });
     } catch {
       return undefined;
     }

@@ -14,7 +14,15 @@ export function NewPasswordFields({ errors, label = "New password" }: { errors: 
         error={errors.password}
         hint="12 to 128 characters. A long phrase is easier to remember than a short password; the 10,000 most common passwords are refused."
       />
-      <TextField name="confirm" label="Type it again" type="password" autoComplete="new-password" required maxLength={256} error={errors.confirm} />
+      <TextField
+        name="confirm"
+        label="Type it again"
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={256}
+        error={errors.confirm}
+      />
     </>
   );
 }

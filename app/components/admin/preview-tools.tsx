@@ -37,7 +37,12 @@ export function PreviewTools(props: {
           <label htmlFor="share-url" className="block font-semibold">
             Preview link (7 days; copy it now)
           </label>
-          <input id="share-url" readOnly value={props.shareUrl} className="mt-1 w-full rounded border border-line px-2 py-1 font-mono text-sm" />
+          <input
+            id="share-url"
+            readOnly
+            value={props.shareUrl}
+            className="mt-1 w-full rounded border border-line px-2 py-1 font-mono text-sm"
+          />
         </p>
       ) : null}
       {props.links.length ? (

@@ -41,7 +41,7 @@ function safeHref(raw: string): string | null {
  */
 const BodyPicture = Image.extend({
   parseHTML() {
-    return [{ tag: "img[src]", getAttrs: (el) => (BODY_PICTURE_SRC.test((el as HTMLElement).getAttribute("src") ?? "") ? null : false) }];
+    return [{ tag: "img[src]", getAttrs: (el) => (BODY_PICTURE_SRC.test(el.getAttribute("src") ?? "") ? null : false) }];
   },
   addInputRules() {
     return [];
@@ -296,8 +296,15 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
             const { selection, doc } = editor.state;
             if (selectedPicture(selection)) {
               const after = selection.to;
-              if (doc.resolve(after).nodeAfter?.isTextblock) chain().setTextSelection(after + 1).run();
-              else chain().insertContentAt(after, { type: "paragraph" }).setTextSelection(after + 1).run();
+              if (doc.resolve(after).nodeAfter?.isTextblock)
+                chain()
+                  .setTextSelection(after + 1)
+                  .run();
+              else
+                chain()
+                  .insertContentAt(after, { type: "paragraph" })
+                  .setTextSelection(after + 1)
+                  .run();
             }
           }}
           onClose={() => {

@@ -65,7 +65,14 @@ export function StaffEditor(props: { initial: StaffEntry[]; draft?: StaffEntry; 
             formNoValidate
             aria-label={`Remove ${s.name}`}
             className="inline-flex items-center gap-1 rounded px-2 py-1 text-sm font-semibold text-error hover:bg-soft"
-            onClick={hydrated ? () => { setStaff(staff.filter((_, j) => j !== i)); toggle.current?.focus(); } : undefined}
+            onClick={
+              hydrated
+                ? () => {
+                    setStaff(staff.filter((_, j) => j !== i));
+                    toggle.current?.focus();
+                  }
+                : undefined
+            }
           >
             <X aria-hidden="true" className="size-4" /> Remove
           </button>
@@ -131,7 +138,13 @@ export function StaffEditor(props: { initial: StaffEntry[]; draft?: StaffEntry; 
           >
             <Plus aria-hidden="true" className="size-4" /> ADD NEW STAFF MEMBER
           </button>
-          <div id="new-staff" hidden={!open} role="group" aria-label="New support staff member" className="mt-3 rounded border border-line bg-soft p-4">
+          <div
+            id="new-staff"
+            hidden={!open}
+            role="group"
+            aria-label="New support staff member"
+            className="mt-3 rounded border border-line bg-soft p-4"
+          >
             {fields}
             <p id={messageId} className="mt-2 text-sm font-semibold text-error">
               {message}

@@ -34,15 +34,55 @@ export function TeamForm(props: {
   const v = props.values;
 
   return (
-    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="space-y-6">
+    <Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby="page-title"
+      className="space-y-6"
+    >
       {/* The default button for Enter in any field, before the staff buttons. */}
-      <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"} />
+      <button
+        type="submit"
+        name="intent"
+        value="save"
+        hidden
+        tabIndex={-1}
+        aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
+      />
       {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
-      <TextField name="full_name" label="Full name" required defaultValue={v.full_name} error={errors.full_name} maxLength={200} autoComplete="off" />
-      <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={200} hint="For example Partner or Associate." />
+      <TextField
+        name="full_name"
+        label="Full name"
+        required
+        defaultValue={v.full_name}
+        error={errors.full_name}
+        maxLength={200}
+        autoComplete="off"
+      />
+      <TextField
+        name="title"
+        label="Title"
+        required
+        defaultValue={v.title}
+        error={errors.title}
+        maxLength={200}
+        hint="For example Partner or Associate."
+      />
       <TextField name="email" label="Email" type="email" required defaultValue={v.email} error={errors.email} maxLength={320} />
       <div className="grid gap-6 sm:grid-cols-2">
-        <TextField name="extension" label="Extension" inputMode="numeric" required defaultValue={v.extension} error={errors.extension} maxLength={6} hint="Digits only." />
+        <TextField
+          name="extension"
+          label="Extension"
+          inputMode="numeric"
+          required
+          defaultValue={v.extension}
+          error={errors.extension}
+          maxLength={6}
+          hint="Digits only."
+        />
         <TextField name="mobile" label="Mobile" type="tel" defaultValue={v.mobile} error={errors.mobile} maxLength={40} hint="Optional." />
       </div>
       <TextField name="desc" label="Bio" multiline rows={8} required defaultValue={v.desc} error={errors.desc} maxLength={20000} />
@@ -81,8 +121,22 @@ export function TeamForm(props: {
           ))}
         </div>
         <div className="mt-4 grid gap-6 sm:grid-cols-2">
-          <TextField name="visible_from" label="Visible from" type="datetime-local" defaultValue={v.visible_from} error={errors.visible_from} hint="Optional, Toronto time: a hidden profile is shown at this time." />
-          <TextField name="hidden_from" label="Hidden from" type="datetime-local" defaultValue={v.hidden_from} error={errors.hidden_from} hint="Optional, Toronto time: the profile is taken down at this time." />
+          <TextField
+            name="visible_from"
+            label="Visible from"
+            type="datetime-local"
+            defaultValue={v.visible_from}
+            error={errors.visible_from}
+            hint="Optional, Toronto time: a hidden profile is shown at this time."
+          />
+          <TextField
+            name="hidden_from"
+            label="Hidden from"
+            type="datetime-local"
+            defaultValue={v.hidden_from}
+            error={errors.hidden_from}
+            hint="Optional, Toronto time: the profile is taken down at this time."
+          />
         </div>
       </fieldset>
       <StaffEditor initial={v.staff} draft={v.new_staff} open={props.staffOpen} message={props.staffMessage} error={errors.staff} />

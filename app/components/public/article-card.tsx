@@ -15,7 +15,7 @@ export type ArticleCardData = {
 
 export function categoryLabel(category: string): string {
   const c = category.trim().toLowerCase();
-  return c ? c[0]!.toUpperCase() + c.slice(1) : "";
+  return c ? c[0].toUpperCase() + c.slice(1) : "";
 }
 
 /** One article preview, named by its title (each card of a list has its own name); the title link covers the whole card. */

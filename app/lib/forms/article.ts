@@ -19,7 +19,12 @@ export const ARTICLE_LISTS = ["authors"] as const;
 
 /** Visible text of an HTML fragment (rough; the server sanitises for real). */
 export function htmlHasText(html: string): boolean {
-  return html.replace(/<[^>]*>/g, "").replace(/&nbsp;|&#160;/g, " ").trim().length > 0;
+  return (
+    html
+      .replace(/<[^>]*>/g, "")
+      .replace(/&nbsp;|&#160;/g, " ")
+      .trim().length > 0
+  );
 }
 
 /** Optional plain text: trimmed, whitespace (line breaks too) made single spaces. */
@@ -27,13 +32,15 @@ const plainText = (label: string, max: number) => text(label, max, { optional: t
 
 /** Team member ids from the authors checkboxes (none: no authors), duplicates dropped, order kept. */
 const authorIds = z
-  .preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Select the authors from the list of team members." })))
+  .preprocess(
+    (v) => (v == null ? [] : Array.isArray(v) ? v : [v]),
+    z.array(z.string({ error: "Select the authors from the list of team members." })),
+  )
   .refine((ids) => ids.every((id) => /^[1-9]\d{0,8}$/.test(id)), "Select the authors from the list of team members.")
   .transform((ids) => [...new Set(ids.map(Number))])
   .refine((ids) => ids.length <= MAX_AUTHORS, `At most ${MAX_AUTHORS} authors can be named.`);
 
-const yesNo = (label: string) =>
-  z.enum(["yes", "no"], { error: `Choose whether this is ${label}.` }).transform((v) => v === "yes");
+const yesNo = (label: string) => z.enum(["yes", "no"], { error: `Choose whether this is ${label}.` }).transform((v) => v === "yes");
 
 export const articleSchema = z
   .object({
@@ -46,7 +53,10 @@ export const articleSchema = z
       .max(MAX_COPY, `The article body must be at most ${MAX_COPY.toLocaleString("en-CA")} characters.`)
       .refine(htmlHasText, "Article body is required.")
       .refine(hasNoNul, nulMessage("The article body")),
-    status: z.preprocess((v) => (v == null || v === "" ? "published" : v), z.enum(["draft", "scheduled", "published"], { error: "Choose draft, scheduled or published." })),
+    status: z.preprocess(
+      (v) => (v == null || v === "" ? "published" : v),
+      z.enum(["draft", "scheduled", "published"], { error: "Choose draft, scheduled or published." }),
+    ),
     publish_at: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
     summary: plainText("Summary", SUMMARY_MAX),
     seo_title: plainText("SEO title", SEO_TITLE_MAX),
@@ -126,22 +136,27 @@ export function articleValuesFromForm(v: Record<string, string | string[]>): Art
     summary: s(v.summary, SUMMARY_MAX + 200),
     seo_title: s(v.seo_title, SEO_TITLE_MAX + 200),
     seo_description: s(v.seo_description, SEO_DESCRIPTION_MAX + 200),
-    authors: (Array.isArray(v.authors) ? v.authors : typeof v.authors === "string" ? [v.authors] : []).filter((id) => /^\d{1,9}$/.test(id)).slice(0, 200),
+    authors: (Array.isArray(v.authors) ? v.authors : typeof v.authors === "string" ? [v.authors] : [])
+      .filter((id) => /^\d{1,9}$/.test(id))
+      .slice(0, 200),
   };
 }
 
-export function articleValuesFromRow(a: {
-  title: string;
-  category: string;
-  news: boolean;
-  priority: boolean;
-  copy: string;
-  status: string;
-  published_at: Date | string | null;
-  summary?: string;
-  seo_title?: string;
-  seo_description?: string;
-}, authorIds: readonly number[] = []): ArticleFormValues {
+export function articleValuesFromRow(
+  a: {
+    title: string;
+    category: string;
+    news: boolean;
+    priority: boolean;
+    copy: string;
+    status: string;
+    published_at: Date | string | null;
+    summary?: string;
+    seo_title?: string;
+    seo_description?: string;
+  },
+  authorIds: readonly number[] = [],
+): ArticleFormValues {
   return {
     title: a.title,
     category: a.category.toLowerCase(),

@@ -20,7 +20,10 @@ const fieldValue = z.string().max(MAX_COPY + 1_000);
 export const autosaveValuesSchema = z
   .record(fieldName, z.union([fieldValue, z.array(z.string().max(MAX_FIELD)).max(MAX_LIST)]))
   .refine((v) => Object.keys(v).length <= MAX_FIELDS, "Too many fields.")
-  .refine((v) => Object.entries(v).every(([k, x]) => k === "copy" || typeof x !== "string" || x.length <= MAX_FIELD), "A field is too long.")
+  .refine(
+    (v) => Object.entries(v).every(([k, x]) => k === "copy" || typeof x !== "string" || x.length <= MAX_FIELD),
+    "A field is too long.",
+  )
   .refine((v) => !JSON.stringify(v).includes("\\u0000"), "A field holds a NUL character.");
 
 export type DraftValues = z.infer<typeof autosaveValuesSchema>;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { enquirySchema, enquiryValuesFrom, isMostlyLinks, linkShare } from "./enquiry";
 
-const valid = { name: "Dana", email: "dana@example.com", phone: "", practice_area: "cyber", message: "We had a breach last night.", consent: "yes" };
+const valid = {
+  name: "Dana",
+  email: "dana@example.com",
+  phone: "",
+  practice_area: "cyber",
+  message: "We had a breach last night.",
+  consent: "yes",
+};
 
 describe("the enquiry form's schema", () => {
   it("accepts a valid enquiry, trimming text and allowing an empty phone", () => {
@@ -12,7 +19,14 @@ describe("the enquiry form's schema", () => {
     }
   });
   it("refuses what a person must fix, field by field", () => {
-    const result = enquirySchema.safeParse({ name: "", email: "x", phone: "call me", practice_area: "tax", message: "short", consent: "no" });
+    const result = enquirySchema.safeParse({
+      name: "",
+      email: "x",
+      phone: "call me",
+      practice_area: "tax",
+      message: "short",
+      consent: "no",
+    });
     expect(result.success).toBe(false);
     const fields = new Set(result.error!.issues.map((i) => String(i.path[0])));
     expect([...fields].sort()).toEqual(["consent", "email", "message", "name", "phone", "practice_area"]);

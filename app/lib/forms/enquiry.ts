@@ -84,7 +84,8 @@ export function enquiryValuesFrom(raw: Record<string, unknown>): EnquiryValues {
 
 // ---- "mostly links" ----
 
-const LINK = /\b(?:https?:\/\/|ftp:\/\/|www\.)[^\s<>"]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|ru|cn|xyz|top|io|co|me|ca|us|uk|de|site|online|shop|club|live|link|click)(?:\/[^\s<>"]*)?/gi;
+const LINK =
+  /\b(?:https?:\/\/|ftp:\/\/|www\.)[^\s<>"]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|ru|cn|xyz|top|io|co|me|ca|us|uk|de|site|online|shop|club|live|link|click)(?:\/[^\s<>"]*)?/gi;
 
 /** The share of a text's non-space characters that belong to links or bare web addresses (0 to 1). */
 export function linkShare(text: string): number {

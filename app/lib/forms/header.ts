@@ -10,6 +10,11 @@ export const headerSchema = z.object({
   header_text: z
     .string({ error: "Header text is required." })
     .transform((v) => v.trim())
-    .pipe(z.string().max(MAX_HEADER_TEXT, `Header text must be at most ${MAX_HEADER_TEXT} characters.`).refine(hasNoNul, nulMessage("Header text"))),
+    .pipe(
+      z
+        .string()
+        .max(MAX_HEADER_TEXT, `Header text must be at most ${MAX_HEADER_TEXT} characters.`)
+        .refine(hasNoNul, nulMessage("Header text")),
+    ),
 });
 export type HeaderForm = z.infer<typeof headerSchema>;

@@ -12,7 +12,17 @@ describe("login form schema", () => {
 describe("redirect after sign-in", () => {
   it("allows only a path on this site", () => {
     expect(safeRedirect("/dashboard/lawyers?q=a")).toBe("/dashboard/lawyers?q=a");
-    for (const bad of ["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "", null, undefined, ["/x"], "/a\nb"]) {
+    for (const bad of [
+      "//evil.example",
+      "/\\evil.example",
+      "https://evil.example",
+      "javascript:alert(1)",
+      "",
+      null,
+      undefined,
+      ["/x"],
+      "/a\nb",
+    ]) {
       expect(safeRedirect(bad)).toBe("/dashboard");
     }
   });

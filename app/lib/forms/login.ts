@@ -7,7 +7,10 @@ export const loginSchema = z.object({
     .string({ error: "Email is required." })
     .transform((v) => v.trim())
     .pipe(z.string().min(1, "Email is required.").max(320, "Email must be at most 320 characters.").refine(hasNoNul, nulMessage("Email"))),
-  password: z.string({ error: "Password is required." }).min(1, "Password is required.").max(256, "Password must be at most 256 characters."),
+  password: z
+    .string({ error: "Password is required." })
+    .min(1, "Password is required.")
+    .max(256, "Password must be at most 256 characters."),
 });
 
 /** Where to go after sign-in: only a path on this site ("/…", not "//…"); else the dashboard. */

@@ -30,23 +30,30 @@ export function passwordsMatch(v: { password: string; confirm: string }) {
   return v.password === v.confirm;
 }
 
-export const setPasswordSchema = z
-  .object(newPasswordFields)
-  .refine(passwordsMatch, { message: PASSWORD_MSG.mismatch, path: ["confirm"] });
+export const setPasswordSchema = z.object(newPasswordFields).refine(passwordsMatch, { message: PASSWORD_MSG.mismatch, path: ["confirm"] });
 
 export const invitationSchema = z
   .object({
     name: z
       .string({ error: "Your name is required." })
       .transform((v) => v.trim())
-      .pipe(z.string().min(1, "Your name is required.").max(100, "Your name must be at most 100 characters.").refine(hasNoNul, nulMessage("Name"))),
+      .pipe(
+        z
+          .string()
+          .min(1, "Your name is required.")
+          .max(100, "Your name must be at most 100 characters.")
+          .refine(hasNoNul, nulMessage("Name")),
+      ),
     ...newPasswordFields,
   })
   .refine(passwordsMatch, { message: PASSWORD_MSG.mismatch, path: ["confirm"] });
 
 export const changePasswordSchema = z
   .object({
-    current: z.string({ error: PASSWORD_MSG.current }).min(1, PASSWORD_MSG.current).max(256, "The current password must be at most 256 characters."),
+    current: z
+      .string({ error: PASSWORD_MSG.current })
+      .min(1, PASSWORD_MSG.current)
+      .max(256, "The current password must be at most 256 characters."),
     ...newPasswordFields,
   })
   .refine(passwordsMatch, { message: PASSWORD_MSG.mismatch, path: ["confirm"] });

@@ -64,8 +64,14 @@ describe("team member form schema", () => {
 
 describe("support staff entry", () => {
   it("needs all four fields, with the spec's message", () => {
-    expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "", extension: "1" })).toEqual({ ok: false, message: MSG.staffIncomplete });
-    expect(checkStaffEntry({ name: " ", title: "Clerk", email: "s@example.com", extension: "1" })).toEqual({ ok: false, message: MSG.staffIncomplete });
+    expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "", extension: "1" })).toEqual({
+      ok: false,
+      message: MSG.staffIncomplete,
+    });
+    expect(checkStaffEntry({ name: " ", title: "Clerk", email: "s@example.com", extension: "1" })).toEqual({
+      ok: false,
+      message: MSG.staffIncomplete,
+    });
     expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "s@example.com", extension: "1" }).ok).toBe(true);
     expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "nope", extension: "1" }).ok).toBe(false);
     expect(checkStaffEntry({ name: "Sam", title: "Clerk", email: "s@example.com", extension: "x".repeat(21) }).ok).toBe(false);

@@ -31,10 +31,10 @@ export type StaffEntry = z.infer<typeof staffEntrySchema>;
 
 /** Checks a new support staff entry; the spec's message when any field is blank. */
 export function checkStaffEntry(entry: Record<string, unknown>): { ok: true; value: StaffEntry } | { ok: false; message: string } {
-  const blank = ["name", "title", "email", "extension"].some((k) => typeof entry[k] !== "string" || !(entry[k] as string).trim());
+  const blank = ["name", "title", "email", "extension"].some((k) => typeof entry[k] !== "string" || !entry[k].trim());
   if (blank) return { ok: false, message: MSG.staffIncomplete };
   const parsed = staffEntrySchema.safeParse(entry);
-  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]!.message };
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message };
   return { ok: true, value: parsed.data };
 }
 
@@ -51,15 +51,15 @@ export const teamMemberSchema = z
     ),
     desc: text("Bio", 20_000),
     AOP: z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), uniqueList(PRACTICE_AREAS, "an area of practice")),
-    area_details: z.preprocess(
-      (v) => (v == null ? [] : Array.isArray(v) ? v : [v]),
-      uniqueList(EXPERTISE_CHOICES, "a field of expertise"),
-    ),
+    area_details: z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), uniqueList(EXPERTISE_CHOICES, "a field of expertise")),
     staff_name: list,
     staff_title: list,
     staff_email: list,
     staff_extension: list,
-    visibility: z.preprocess((v) => (v == null || v === "" ? "visible" : v), z.enum(["visible", "hidden"], { error: "Choose visible or hidden." })),
+    visibility: z.preprocess(
+      (v) => (v == null || v === "" ? "visible" : v),
+      z.enum(["visible", "hidden"], { error: "Choose visible or hidden." }),
+    ),
     visible_from: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
     hidden_from: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
   })
@@ -93,15 +93,33 @@ export const teamMemberSchema = z
     }
     const staff: StaffEntry[] = [];
     for (let i = 0; i < n; i++) {
-      const checked = checkStaffEntry({ name: v.staff_name[i], title: v.staff_title[i], email: v.staff_email[i], extension: v.staff_extension[i] });
+      const checked = checkStaffEntry({
+        name: v.staff_name[i],
+        title: v.staff_title[i],
+        email: v.staff_email[i],
+        extension: v.staff_extension[i],
+      });
       if (!checked.ok) {
         ctx.addIssue({ code: "custom", path: ["staff"], message: `Support staff ${i + 1}: ${checked.message}` });
         return z.NEVER;
       }
       staff.push(checked.value);
     }
-    const { staff_name: _a, staff_title: _b, staff_email: _c, staff_extension: _d, visibility, visible_from: _e, hidden_from: _f, ...rest } = v;
-    return { ...rest, staff, visibility: { visible: visibility === "visible", visibleFrom: times.visible_from, hiddenFrom: times.hidden_from } };
+    const {
+      staff_name: _a,
+      staff_title: _b,
+      staff_email: _c,
+      staff_extension: _d,
+      visibility,
+      visible_from: _e,
+      hidden_from: _f,
+      ...rest
+    } = v;
+    return {
+      ...rest,
+      staff,
+      visibility: { visible: visibility === "visible", visibleFrom: times.visible_from, hiddenFrom: times.hidden_from },
+    };
   });
 
 export type TeamMemberForm = z.infer<typeof teamMemberSchema>;
@@ -140,7 +158,13 @@ export const EMPTY_TEAM_VALUES: TeamFormValues = {
 };
 
 const str = (v: unknown, max = 20_000) => (typeof v === "string" ? v.slice(0, max) : "");
-const strs = (v: unknown, max = 50) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").slice(0, max).map((x) => x.slice(0, 400)) : []);
+const strs = (v: unknown, max = 50) =>
+  Array.isArray(v)
+    ? v
+        .filter((x): x is string => typeof x === "string")
+        .slice(0, max)
+        .map((x) => x.slice(0, 400))
+    : [];
 
 export function teamValuesFromForm(v: Record<string, string | string[]>): TeamFormValues {
   const names = strs(v.staff_name, MAX_STAFF);
@@ -192,7 +216,12 @@ export function teamValuesFromMember(m: {
     desc: m.desc ?? "",
     AOP: [...(m.AOP ?? [])],
     area_details: [...(m.area_details ?? [])],
-    staff: (m.staff ?? []).map((s) => ({ name: s.name ?? "", title: s.title ?? "", email: s.email ?? "", extension: String(s.extension ?? "") })),
+    staff: (m.staff ?? []).map((s) => ({
+      name: s.name ?? "",
+      title: s.title ?? "",
+      email: s.email ?? "",
+      extension: String(s.extension ?? ""),
+    })),
     visibility: m.visible === false ? "hidden" : "visible",
     visible_from: toFirmLocalInput(m.visible_from),
     hidden_from: toFirmLocalInput(m.hidden_from),

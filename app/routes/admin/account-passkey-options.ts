@@ -12,6 +12,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     return Response.json(options, { headers });
   } catch (error) {
     log("error", "passkey options unavailable", { error: (error as Error).message });
-    return Response.json({ error: "Passkeys are briefly unavailable. Please try again in a moment." }, { status: 503, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { error: "Passkeys are briefly unavailable. Please try again in a moment." },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
   }
 }

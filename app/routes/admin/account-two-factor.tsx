@@ -38,9 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { enabled: staff.twoFactor, required: await twoFactorRequired() };
 }
 
-type Step =
-  | { step: "confirm"; uri: string; qr: string; secret: string }
-  | { step: "codes"; codes: string[] };
+type Step = { step: "confirm"; uri: string; qr: string; secret: string } | { step: "codes"; codes: string[] };
 type TwoFactorData = FailureData & Partial<{ step: Step["step"]; uri: string; qr: string; secret: string; codes: string[] }>;
 
 const OTPAUTH = /^otpauth:\/\/totp\/[^\s]{1,500}$/;
@@ -56,16 +54,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const values = formValues(form);
-  const text = (name: string, max = 256) => (typeof values[name] === "string" ? (values[name] as string).slice(0, max) : "");
+  const text = (name: string, max = 256) => (typeof values[name] === "string" ? values[name].slice(0, max) : "");
   const password = text("current");
-  const needPassword = () => data<TwoFactorData>({ status: { tone: "error", text: "Type your current password." }, errors: { current: "Current password is required." } }, { status: 400 });
+  const needPassword = () =>
+    data<TwoFactorData>(
+      { status: { tone: "error", text: "Type your current password." }, errors: { current: "Current password is required." } },
+      { status: 400 },
+    );
   try {
     switch (values.intent) {
       case "start": {
         if (staff.twoFactor) return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.alreadyOn } }, { status: 409 });
         if (!password || password.includes("\u0000")) return needPassword();
         const started = await startTwoFactor(request, staff, actor, password);
-        if (!started.ok) return data<TwoFactorData>({ status: { tone: "error", text: started.message }, errors: started.field ? { current: started.message } : undefined }, { status: 400 });
+        if (!started.ok)
+          return data<TwoFactorData>(
+            { status: { tone: "error", text: started.message }, errors: started.field ? { current: started.message } : undefined },
+            { status: 400 },
+          );
         return data<TwoFactorData>({ status: { tone: "success", text: TWO_FACTOR_MSG.started }, ...(await confirmStep(started.uri)) });
       }
       case "confirm": {
@@ -75,31 +81,54 @@ export async function action({ request, context }: Route.ActionArgs) {
         const code = text("code", 20).replace(/\s+/g, "");
         if (!uri) return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.restart } }, { status: 400 });
         if (!/^\d{6}$/.test(code)) {
-          return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.wrongCode }, errors: { code: "Type the 6 digits your app shows." }, ...(await confirmStep(uri)) }, { status: 400 });
+          return data<TwoFactorData>(
+            {
+              status: { tone: "error", text: TWO_FACTOR_MSG.wrongCode },
+              errors: { code: "Type the 6 digits your app shows." },
+              ...(await confirmStep(uri)),
+            },
+            { status: 400 },
+          );
         }
         const confirmed = await confirmTwoFactor(request, staff, actor, code);
         if (!confirmed.ok) {
           const restart = confirmed.message === TWO_FACTOR_MSG.restart;
           return data<TwoFactorData>(
-            { status: { tone: "error", text: confirmed.message }, errors: restart ? undefined : { code: confirmed.message }, ...(restart ? {} : await confirmStep(uri)) },
+            {
+              status: { tone: "error", text: confirmed.message },
+              errors: restart ? undefined : { code: confirmed.message },
+              ...(restart ? {} : await confirmStep(uri)),
+            },
             { status: 400 },
           );
         }
-        return data<TwoFactorData>({ status: { tone: "success", text: TWO_FACTOR_MSG.enabled }, step: "codes", codes: confirmed.codes }, { headers: confirmed.headers });
+        return data<TwoFactorData>(
+          { status: { tone: "success", text: TWO_FACTOR_MSG.enabled }, step: "codes", codes: confirmed.codes },
+          { headers: confirmed.headers },
+        );
       }
       case "codes": {
         if (!staff.twoFactor) return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.restart } }, { status: 409 });
         if (!password) return needPassword();
         const result = await newRecoveryCodes(request, staff, actor, password);
-        if (!result.ok) return data<TwoFactorData>({ status: { tone: "error", text: result.message }, errors: { current: result.message } }, { status: 400 });
+        if (!result.ok)
+          return data<TwoFactorData>(
+            { status: { tone: "error", text: result.message }, errors: { current: result.message } },
+            { status: 400 },
+          );
         return data<TwoFactorData>({ status: { tone: "success", text: TWO_FACTOR_MSG.newCodes }, step: "codes", codes: result.codes });
       }
       case "disable": {
         if (!staff.twoFactor) return redirect(PATH);
-        if (await twoFactorRequired()) return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.requiredOn } }, { status: 409 });
+        if (await twoFactorRequired())
+          return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.requiredOn } }, { status: 409 });
         if (!password) return needPassword();
         const result = await disableTwoFactor(request, staff, actor, password);
-        if (!result.ok) return data<TwoFactorData>({ status: { tone: "error", text: result.message }, errors: { current: result.message } }, { status: 400 });
+        if (!result.ok)
+          return data<TwoFactorData>(
+            { status: { tone: "error", text: result.message }, errors: { current: result.message } },
+            { status: 400 },
+          );
         const headers = await flashHeaders({ tone: "success", text: TWO_FACTOR_MSG.disabled });
         for (const c of result.headers.getSetCookie()) headers.append("Set-Cookie", c);
         return redirect("/dashboard/account", { headers });
@@ -115,14 +144,37 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** The name of each password form (its landmark). */
-const FORM_LABELS: Record<string, string> = { start: "Set up two-factor sign-in", codes: "New recovery codes", disable: "Turn off two-factor sign-in" };
+const FORM_LABELS: Record<string, string> = {
+  start: "Set up two-factor sign-in",
+  codes: "New recovery codes",
+  disable: "Turn off two-factor sign-in",
+};
 
-function PasswordForm({ intent, label, danger, errors }: { intent: string; label: string; danger?: boolean; errors: Record<string, string> }) {
+function PasswordForm({
+  intent,
+  label,
+  danger,
+  errors,
+}: {
+  intent: string;
+  label: string;
+  danger?: boolean;
+  errors: Record<string, string>;
+}) {
   const busy = useNavigation().state === "submitting";
   return (
     <Form method="post" noValidate aria-label={FORM_LABELS[intent] ?? label} className="mt-4 max-w-md space-y-4">
       <input type="hidden" name="intent" value={intent} />
-      <TextField name="current" id={`${intent}-current`} label="Current password" type="password" autoComplete="current-password" required maxLength={256} error={errors.current} />
+      <TextField
+        name="current"
+        id={`${intent}-current`}
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={256}
+        error={errors.current}
+      />
       <button type="submit" className={danger ? btnDanger : btnPrimary} disabled={busy}>
         {label}
       </button>
@@ -154,7 +206,8 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
               Your recovery codes
             </h2>
             <p className="mt-1">
-              Each code signs you in once if you lose your authenticator app. Print them or keep them in a password manager: they are shown only now.
+              Each code signs you in once if you lose your authenticator app. Print them or keep them in a password manager: they are shown
+              only now.
             </p>
             <ol className="mt-4 grid grid-cols-2 gap-2 font-mono text-lg" aria-label="Recovery codes" data-testid="recovery-codes">
               {codes.map((c) => (
@@ -174,7 +227,13 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
             <h2 id="scan-title" className="text-xl font-semibold">
               Scan this code with your authenticator app
             </h2>
-            <img src={confirm.qr} width={240} height={240} alt="QR code for your authenticator app (the same key is written below)" className="mt-4 border border-line" />
+            <img
+              src={confirm.qr}
+              width={240}
+              height={240}
+              alt="QR code for your authenticator app (the same key is written below)"
+              className="mt-4 border border-line"
+            />
             <p className="mt-4">Cannot scan it? Add an account in the app by hand with this key (time-based, 6 digits):</p>
             <p className="mt-2 font-mono text-lg break-all" data-testid="totp-secret">
               {confirm.secret}
@@ -182,7 +241,16 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
             <Form method="post" noValidate aria-labelledby="scan-title" className="mt-6 max-w-md space-y-4">
               <input type="hidden" name="intent" value="confirm" />
               <input type="hidden" name="uri" value={confirm.uri} />
-              <TextField name="code" label="Code from the app" required autoComplete="one-time-code" inputMode="numeric" maxLength={20} error={errors.code} hint="6 digits; a new code appears every 30 seconds." />
+              <TextField
+                name="code"
+                label="Code from the app"
+                required
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                maxLength={20}
+                error={errors.code}
+                hint="6 digits; a new code appears every 30 seconds."
+              />
               <button type="submit" className={btnPrimary} disabled={busy}>
                 TURN ON
               </button>
@@ -215,7 +283,8 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
               Set up with an authenticator app
             </h2>
             <p className="mt-1">
-              You need an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password). First confirm it is you:
+              You need an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password). First
+              confirm it is you:
             </p>
             <PasswordForm intent="start" label="CONTINUE" errors={errors} />
             <p className="mt-4">

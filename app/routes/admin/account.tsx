@@ -30,6 +30,7 @@ import { changePasswordSchema } from "~/lib/forms/password";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { formatWhen } from "~/lib/activity";
 import { describeBrowser } from "~/lib/user-agent";
+import { requestInfo } from "~/.server/request-context";
 
 const PATH = "/dashboard/account";
 const ACCOUNT_ERROR = "An error occurred: your account was not changed. Please try again later.";
@@ -73,24 +74,48 @@ export async function action({ request, context }: Route.ActionArgs) {
     switch (values.intent) {
       case "password": {
         const checked = checkNewPassword(changePasswordSchema, values);
-        if (!checked.ok) return data<AccountData>({ status: { tone: "error", text: MSG.checkFields }, errors: checked.errors, form: "password" }, { status: 400 });
+        if (!checked.ok)
+          return data<AccountData>(
+            { status: { tone: "error", text: MSG.checkFields }, errors: checked.errors, form: "password" },
+            { status: 400 },
+          );
         // A wrong current password counts like a failed sign-in (a stolen session cannot guess it freely),
         // and is recorded like one: a failed-sign-in entry, and a lockout when it reaches the limit.
-        const blocked = await signInBlocked(staff.email, context.clientIp);
+        const blocked = await signInBlocked(staff.email, requestInfo(context).clientIp);
         if (blocked) return data<AccountData>({ status: { tone: "error", text: blocked }, form: "password" }, { status: 429 });
         if (!(await checkCurrentPassword(staff.userId, checked.data.current))) {
-          await recordFailedSignIn(staff.email, context.clientIp, "current password (My account)");
-          return data<AccountData>({ status: { tone: "error", text: "The current password is not correct." }, errors: { current: "The current password is not correct." }, form: "password" }, { status: 400 });
+          await recordFailedSignIn(staff.email, requestInfo(context).clientIp, "current password (My account)");
+          return data<AccountData>(
+            {
+              status: { tone: "error", text: "The current password is not correct." },
+              errors: { current: "The current password is not correct." },
+              form: "password",
+            },
+            { status: 400 },
+          );
         }
         if (checked.data.current === checked.data.password) {
-          return data<AccountData>({ status: { tone: "error", text: MSG.checkFields }, errors: { password: "The new password must differ from the current one." }, form: "password" }, { status: 400 });
+          return data<AccountData>(
+            {
+              status: { tone: "error", text: MSG.checkFields },
+              errors: { password: "The new password must differ from the current one." },
+              form: "password",
+            },
+            { status: 400 },
+          );
         }
-        const ended = await changeOwnPassword(staff, checked.data.password, context.clientIp);
-        return done(`Your password has been changed${ended ? `; ${ended} other ${ended === 1 ? "session was" : "sessions were"} signed out` : ""}.`);
+        const ended = await changeOwnPassword(staff, checked.data.password, requestInfo(context).clientIp);
+        return done(
+          `Your password has been changed${ended ? `; ${ended} other ${ended === 1 ? "session was" : "sessions were"} signed out` : ""}.`,
+        );
       }
       case "sign-out-others": {
-        const ended = await endOtherSessions(staff, context.clientIp);
-        return done(ended ? `Signed out everywhere else (${ended} ${ended === 1 ? "session" : "sessions"}).` : "You were not signed in anywhere else.");
+        const ended = await endOtherSessions(staff, requestInfo(context).clientIp);
+        return done(
+          ended
+            ? `Signed out everywhere else (${ended} ${ended === 1 ? "session" : "sessions"}).`
+            : "You were not signed in anywhere else.",
+        );
       }
       case "add-passkey": {
         let answer: unknown = null;
@@ -99,8 +124,16 @@ export async function action({ request, context }: Route.ActionArgs) {
         } catch {
           answer = null;
         }
-        const name = typeof values.name === "string" && values.name.trim() && !values.name.includes("\u0000") ? values.name.trim().slice(0, 60) : "Passkey";
-        if (!answer || typeof answer !== "object" || Array.isArray(answer) || !(await addPasskey(request, staff, actor, answer as Record<string, unknown>, name))) {
+        const name =
+          typeof values.name === "string" && values.name.trim() && !values.name.includes("\u0000")
+            ? values.name.trim().slice(0, 60)
+            : "Passkey";
+        if (
+          !answer ||
+          typeof answer !== "object" ||
+          Array.isArray(answer) ||
+          !(await addPasskey(request, staff, actor, answer as Record<string, unknown>, name))
+        ) {
           return data<AccountData>({ status: { tone: "error", text: STAFF_TEXT.passkeyAddFailure }, form: "passkey" }, { status: 400 });
         }
         return done("The passkey has been added. You can now sign in with it.");
@@ -108,7 +141,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "remove-passkey": {
         const id = typeof values.id === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(values.id) ? values.id : "";
         if (!id || !(await removePasskey(request, staff, actor, id))) {
-          return data<AccountData>({ status: { tone: "error", text: "That passkey no longer exists. Reload the page." }, form: "passkey" }, { status: 404 });
+          return data<AccountData>(
+            { status: { tone: "error", text: "That passkey no longer exists. Reload the page." }, form: "passkey" },
+            { status: 404 },
+          );
         }
         return done("The passkey has been removed.");
       }
@@ -145,7 +181,15 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-1 text-muted">Your other sessions are signed out when the password changes.</p>
         <Form key={key} ref={passwordRef} method="post" noValidate aria-labelledby="password-title" className="mt-4 max-w-md space-y-5">
           <input type="hidden" name="intent" value="password" />
-          <TextField name="current" label="Current password" type="password" autoComplete="current-password" required maxLength={256} error={errors.current} />
+          <TextField
+            name="current"
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={256}
+            error={errors.current}
+          />
           <NewPasswordFields errors={errors} />
           <button type="submit" className={btnPrimary} disabled={busy}>
             CHANGE PASSWORD
@@ -173,7 +217,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <h2 id="passkeys-title" className="flex items-center gap-2 text-xl font-semibold">
           <KeyRound aria-hidden="true" className="size-5 text-accent" /> Passkeys
         </h2>
-        <p className="mt-1 text-muted">A passkey signs you in with your device's fingerprint, face or PIN instead of a password and code.</p>
+        <p className="mt-1 text-muted">
+          A passkey signs you in with your device's fingerprint, face or PIN instead of a password and code.
+        </p>
         {loaderData.passkeys.length ? (
           <ul className="mt-3 divide-y divide-line rounded border border-line" aria-label="Your passkeys">
             {loaderData.passkeys.map((p) => (
@@ -217,9 +263,15 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <caption className="sr-only">Your active sessions</caption>
             <thead className="border-b border-line text-sm">
               <tr>
-                <th scope="col" className="py-2 pr-4">Browser</th>
-                <th scope="col" className="py-2 pr-4">Address</th>
-                <th scope="col" className="py-2 pr-4">Last seen</th>
+                <th scope="col" className="py-2 pr-4">
+                  Browser
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Address
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Last seen
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-line">
@@ -246,5 +298,3 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     </AdminPage>
   );
 }
-
-

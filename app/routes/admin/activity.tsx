@@ -39,7 +39,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     people,
     actions: ACTIVITY_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] ?? a })),
     items: ACTIVITY_ITEMS.map((i) => ({ value: i, label: ITEM_LABELS[i] ?? i })),
-    values: { person: filters.person, item: filters.item, action: filters.action, from: filters.from ? from : "", to: filters.to ? to : "" },
+    values: {
+      person: filters.person,
+      item: filters.item,
+      action: filters.action,
+      from: filters.from ? from : "",
+      to: filters.to ? to : "",
+    },
     ...result,
     entries: result.entries.map((e) => ({ ...e, at: e.at.toISOString(), when: formatWhen(e.at) })),
   };
@@ -49,7 +55,8 @@ function changeText(changes: Record<string, unknown> | null): string[] {
   if (!changes) return [];
   return Object.entries(changes).map(([field, raw]) => {
     const c = (raw ?? {}) as { before?: unknown; after?: unknown; diff?: string; hidden?: boolean };
-    const show = (v: unknown) => (v === undefined ? "" : typeof v === "string" ? `“${v.length > 80 ? `${v.slice(0, 80)}…` : v}”` : JSON.stringify(v));
+    const show = (v: unknown) =>
+      v === undefined ? "" : typeof v === "string" ? `“${v.length > 80 ? `${v.slice(0, 80)}…` : v}”` : JSON.stringify(v);
     if (c.hidden) return `${field}: changed (not recorded)`;
     if (c.diff !== undefined) return `${field}: ${c.diff}`;
     if ("before" in c && "after" in c) return `${field}: ${show(c.before)} → ${show(c.after)}`;
@@ -84,8 +91,18 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
   );
   return (
     <AdminPage title="Activity" back={{ to: "/dashboard", label: "Dashboard" }}>
-      <Form method="get" className="mb-6 grid gap-4 rounded border border-line bg-white p-5 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter the activity">
-        {select("person", "Person", [...people.map((p) => ({ value: p.id, label: p.label })), { value: "system", label: "No account (system, unknown names)" }], values.person, "Everyone")}
+      <Form
+        method="get"
+        className="mb-6 grid gap-4 rounded border border-line bg-white p-5 sm:grid-cols-2 lg:grid-cols-3"
+        aria-label="Filter the activity"
+      >
+        {select(
+          "person",
+          "Person",
+          [...people.map((p) => ({ value: p.id, label: p.label })), { value: "system", label: "No account (system, unknown names)" }],
+          values.person,
+          "Everyone",
+        )}
         {select("item", "Kind of item", loaderData.items, values.item, "All kinds")}
         {select("action", "Action", loaderData.actions, values.action, "All actions")}
         <div>
@@ -110,7 +127,9 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       <p className="mb-3 text-muted" aria-live="polite">
-        {total === 0 ? "No activity matches." : `${total} ${total === 1 ? "entry" : "entries"}, newest first${pageCount > 1 ? ` (page ${page} of ${pageCount})` : ""}.`}
+        {total === 0
+          ? "No activity matches."
+          : `${total} ${total === 1 ? "entry" : "entries"}, newest first${pageCount > 1 ? ` (page ${page} of ${pageCount})` : ""}.`}
       </p>
       {entries.length ? (
         <ol className="divide-y divide-line rounded border border-line bg-white" aria-label="Activity entries">

@@ -36,7 +36,11 @@ async function findArticle(id: string | undefined): Promise<Article | undefined 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, "content");
   const article = await findArticle(params.id);
-  if (!article) return data({ article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [] }, { status: article === null ? 500 : 404 });
+  if (!article)
+    return data(
+      { article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [] },
+      { status: article === null ? 500 : 404 },
+    );
   const authorIds = await articleAuthorIds(article.id);
   // Sanitised again before it is shown (also in the editor).
   return {
@@ -80,7 +84,11 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
   return (
     <AdminPage title="Edit article" back={{ to: "/dashboard/articles", label: "Manage Articles" }}>
       <p className="-mt-4 mb-6 text-muted">
-        {article.status === "published" ? article.date : article.status === "scheduled" && article.published_at ? `Scheduled for ${firmDateTimeText(article.published_at)}` : "Draft"}
+        {article.status === "published"
+          ? article.date
+          : article.status === "scheduled" && article.published_at
+            ? `Scheduled for ${firmDateTimeText(article.published_at)}`
+            : "Draft"}
       </p>
       {failed?.conflict ? (
         <p className="mb-6">
@@ -115,9 +123,15 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
             version={kept.version}
             values={kept.values}
             errors={failed?.errors}
-            currentImage={hasImage(article.img) ? { url: imageUrl("articles", article.img), alt: `Current picture of “${article.title}”` } : undefined}
+            currentImage={
+              hasImage(article.img) ? { url: imageUrl("articles", article.img), alt: `Current picture of “${article.title}”` } : undefined
+            }
             authorChoices={loaderData.authorChoices}
-            currentSocialImage={hasImage(article.social_img) ? { url: imageUrl("articles", article.social_img), alt: `Current social picture of “${article.title}”` } : undefined}
+            currentSocialImage={
+              hasImage(article.social_img)
+                ? { url: imageUrl("articles", article.social_img), alt: `Current social picture of “${article.title}”` }
+                : undefined
+            }
           />
         )}
       </KeptDraft>

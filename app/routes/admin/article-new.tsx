@@ -32,7 +32,15 @@ export default function ArticleNew({ loaderData, actionData }: Route.ComponentPr
   return (
     <AdminPage title="Add an article" back={{ to: "/dashboard/articles", label: "Manage Articles" }}>
       <KeptDraft key={key} articleId={null} draft={loaderData.draft} values={actionData?.values ?? EMPTY_ARTICLE_VALUES}>
-        {(kept) => <ArticleForm key={kept.key} mode="create" values={kept.values} errors={actionData?.errors} authorChoices={loaderData.authorChoices} />}
+        {(kept) => (
+          <ArticleForm
+            key={kept.key}
+            mode="create"
+            values={kept.values}
+            errors={actionData?.errors}
+            authorChoices={loaderData.authorChoices}
+          />
+        )}
       </KeptDraft>
     </AdminPage>
   );

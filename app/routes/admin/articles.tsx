@@ -46,7 +46,11 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
         details: (
           <>
             <span className="capitalize">{a.category}</span> ·{" "}
-            {a.status === "published" ? a.date : a.status === "scheduled" && a.published_at ? `Scheduled for ${firmDateTimeText(a.published_at)}` : "Draft"}
+            {a.status === "published"
+              ? a.date
+              : a.status === "scheduled" && a.published_at
+                ? `Scheduled for ${firmDateTimeText(a.published_at)}`
+                : "Draft"}
             {a.news ? " · News" : ""}
             {a.news && a.priority ? (
               <span className="ml-1 inline-flex items-center gap-0.5">

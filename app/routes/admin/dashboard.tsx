@@ -10,7 +10,11 @@ import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
 export async function loader({ request }: Route.LoaderArgs) {
   const staff = await requireStaff(request);
   return {
-    cards: DASHBOARD_SCREENS.filter((s) => s.permission === null || can(staff.role, s.permission)).map(({ to, title, text }) => ({ to, title, text })),
+    cards: DASHBOARD_SCREENS.filter((s) => s.permission === null || can(staff.role, s.permission)).map(({ to, title, text }) => ({
+      to,
+      title,
+      text,
+    })),
   };
 }
 
@@ -34,7 +38,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           const Icon = ICONS[to] ?? LayoutGrid;
           return (
             <li key={to}>
-              <Link to={to} className="flex h-full items-start gap-4 rounded border border-line bg-white p-5 shadow-sm hover:border-accent hover:shadow">
+              <Link
+                to={to}
+                className="flex h-full items-start gap-4 rounded border border-line bg-white p-5 shadow-sm hover:border-accent hover:shadow"
+              >
                 <Icon aria-hidden="true" className="mt-1 size-7 shrink-0 text-accent" />
                 <span>
                   <span className="block font-serif text-xl font-semibold text-ink">{title}</span>

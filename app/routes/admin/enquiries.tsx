@@ -52,12 +52,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function Enquiries({ loaderData }: Route.ComponentProps) {
   const { state, page, pages, rows, counts, total, retentionDays } = loaderData;
   const all = Object.values(counts).reduce((a, b) => a + b, 0);
-  const pageLink = (p: number) => `/dashboard/enquiries?${new URLSearchParams({ ...(state ? { state } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
+  const pageLink = (p: number) =>
+    `/dashboard/enquiries?${new URLSearchParams({ ...(state ? { state } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
   return (
     <AdminPage title="Enquiries" back={{ to: "/dashboard", label: "Dashboard" }}>
       <p className="mb-6 text-muted">
-        Sent through the enquiry form of the website. Each is deleted automatically {retentionDays} days after it arrived; delete one
-        sooner when the sender asks.
+        Sent through the enquiry form of the website. Each is deleted automatically {retentionDays} days after it arrived; delete one sooner
+        when the sender asks.
       </p>
       <Form method="get" aria-label="Which enquiries to show" className="mb-6 flex flex-wrap items-end gap-2">
         <div>
@@ -78,7 +79,9 @@ export default function Enquiries({ loaderData }: Route.ComponentProps) {
         </button>
       </Form>
       {rows.length === 0 ? (
-        <p className="py-8 text-center text-muted">{state ? `No enquiries are ${ENQUIRY_STATE_LABELS[state as EnquiryState].toLowerCase()}.` : "No enquiries yet."}</p>
+        <p className="py-8 text-center text-muted">
+          {state ? `No enquiries are ${ENQUIRY_STATE_LABELS[state as EnquiryState].toLowerCase()}.` : "No enquiries yet."}
+        </p>
       ) : (
         <ul className="divide-y divide-line rounded border border-line bg-white" aria-label="Enquiries">
           {rows.map((r) => (

@@ -87,10 +87,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!gone) return fail(404, { status: { tone: "error", text: ENQUIRY_ADMIN_MSG.deleteError } });
     return redirect("/dashboard/enquiries", { headers: await flashHeaders({ tone: "success", text: ENQUIRY_ADMIN_MSG.deleted }) });
   }
-  const values = { state: String(raw.state ?? "").slice(0, 40), staff_note: String(raw.staff_note ?? "").slice(0, ENQUIRY_NOTE_MAX + 1000) };
+  const values = {
+    state: String(raw.state ?? "").slice(0, 40),
+    staff_note: String(raw.staff_note ?? "").slice(0, ENQUIRY_NOTE_MAX + 1000),
+  };
   if (!id) return fail(404, { status: { tone: "error", text: ENQUIRY_ADMIN_MSG.loadError }, values });
   const parsed = enquiryUpdateSchema.safeParse(raw);
-  if (!parsed.success) return fail(400, { status: { tone: "error", text: MSG.checkFields }, errors: fieldErrors(parsed.error.issues), values });
+  if (!parsed.success)
+    return fail(400, { status: { tone: "error", text: MSG.checkFields }, errors: fieldErrors(parsed.error.issues), values });
   let updated;
   try {
     updated = await updateEnquiry(id, parsed.data, actor);
@@ -114,7 +118,11 @@ export default function EnquiryScreen({ loaderData, actionData }: Route.Componen
   }, [failed?.errors]);
   const deleteName = `${e.label} from ${e.name}`;
   return (
-    <AdminPage title={e.label} back={{ to: "/dashboard/enquiries", label: "Enquiries" }} actions={<ConfirmDelete id={e.id} name={deleteName} q="" />}>
+    <AdminPage
+      title={e.label}
+      back={{ to: "/dashboard/enquiries", label: "Enquiries" }}
+      actions={<ConfirmDelete id={e.id} name={deleteName} q="" />}
+    >
       {confirming ? <ConfirmPanel id={e.id} name={deleteName} q="" cancelTo={`/dashboard/enquiries/${e.id}`} /> : null}
       <section aria-labelledby="sent-title" className="rounded border border-line bg-white p-5">
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -131,7 +139,15 @@ export default function EnquiryScreen({ loaderData, actionData }: Route.Componen
             </a>
           </dd>
           <dt className="font-semibold">Phone</dt>
-          <dd>{e.phone ? <a className={linkClass} href={`tel:${e.phone.replace(/[^\d+]/g, "")}`}>{e.phone}</a> : <span className="text-muted">Not given</span>}</dd>
+          <dd>
+            {e.phone ? (
+              <a className={linkClass} href={`tel:${e.phone.replace(/[^\d+]/g, "")}`}>
+                {e.phone}
+              </a>
+            ) : (
+              <span className="text-muted">Not given</span>
+            )}
+          </dd>
           <dt className="font-semibold">Area</dt>
           <dd>{e.area}</dd>
           <dt className="font-semibold">Received</dt>

@@ -13,6 +13,7 @@ import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import type { Status } from "~/lib/forms/messages";
 import { forgotSchema, STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
+import { requestInfo } from "~/.server/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;
@@ -39,17 +40,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = forgotSchema.safeParse(values);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error.issues);
-    return data<ForgotData>({ status: { tone: "error", text: errors.email ?? "Type your e-mail address." }, email, errors }, { status: 400 });
+    return data<ForgotData>(
+      { status: { tone: "error", text: errors.email ?? "Type your e-mail address." }, email, errors },
+      { status: 400 },
+    );
   }
   try {
-    if (!(await addressBlocked(context.clientIp))) {
-      const link = await requestPasswordReset(parsed.data.email, context.clientIp);
+    if (!(await addressBlocked(requestInfo(context).clientIp))) {
+      const link = await requestPasswordReset(parsed.data.email, requestInfo(context).clientIp);
       // Sent without waiting: the answer takes as long whether or not the account exists (the outbox keeps the message).
-      if (link) void sendPasswordReset(link.email, link.token).catch((error) => log("error", "reset e-mail not sent", { error: (error as Error).message }));
+      if (link)
+        void sendPasswordReset(link.email, link.token).catch((error) =>
+          log("error", "reset e-mail not sent", { error: (error as Error).message }),
+        );
     }
   } catch (error) {
     log("error", "password reset unavailable", { error: (error as Error).message });
-    return data<ForgotData>({ status: { tone: "error", text: "Password reset is temporarily unavailable. Please try again in a moment." }, email }, { status: 503 });
+    return data<ForgotData>(
+      { status: { tone: "error", text: "Password reset is temporarily unavailable. Please try again in a moment." }, email },
+      { status: 503 },
+    );
   }
   return data<ForgotData>({ status: { tone: "success", text: STAFF_TEXT.forgotAnswer }, sent: true });
 }
@@ -63,7 +73,16 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     <AuthPage title="Forgot password" status={submitting ? null : answer?.status}>
       <Form ref={formRef} method="post" className={authCard}>
         <p className="text-muted">Type the e-mail address of your staff account. We will send it a link to choose a new password.</p>
-        <TextField name="email" label="Email" type="email" autoComplete="email" required defaultValue={answer?.email ?? ""} error={answer?.errors?.email} maxLength={320} />
+        <TextField
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={answer?.email ?? ""}
+          error={answer?.errors?.email}
+          maxLength={320}
+        />
         <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
           Send the link
         </button>

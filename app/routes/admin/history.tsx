@@ -54,11 +54,16 @@ async function findItem(kind: RevisionKind, id: number) {
 /** Authors as a revision keeps them: `{ id, name }` pairs. */
 function authorRefs(value: unknown): { id: number; name: string }[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((a): a is { id: number; name: string } => !!a && typeof a === "object" && typeof (a as { id?: unknown }).id === "number").map((a) => ({ id: a.id, name: String(a.name ?? "") }));
+  return value
+    .filter((a): a is { id: number; name: string } => !!a && typeof a === "object" && typeof (a as { id?: unknown }).id === "number")
+    .map((a) => ({ id: a.id, name: String(a.name ?? "") }));
 }
 
 function textOf(field: string, value: unknown): string {
-  if (field === "authors") return authorRefs(value).map((a) => a.name).join(", ");
+  if (field === "authors")
+    return authorRefs(value)
+      .map((a) => a.name)
+      .join(", ");
   const s = typeof value === "string" ? value : value == null ? "" : String(value);
   return field === "copy" ? articleText(s) : s;
 }
@@ -79,7 +84,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       .map(([field, label]) => {
         const a = textOf(field, before?.fields[field]);
         const b = textOf(field, selected.fields[field]);
-        return { field, label, parts: a === b ? [] : diffWordsWithSpace(a, b).map((p) => ({ value: p.value, added: p.added || undefined, removed: p.removed || undefined })) };
+        return {
+          field,
+          label,
+          parts:
+            a === b
+              ? []
+              : diffWordsWithSpace(a, b).map((p) => ({ value: p.value, added: p.added || undefined, removed: p.removed || undefined })),
+        };
       })
       .filter((c) => c.parts.length);
   }
@@ -87,8 +99,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     kind,
     id,
     item,
-    revisions: list.map((r) => ({ id: r.id, version: r.version, by: r.actor_label, at: firmDateTimeText(r.at), current: r.version === item.version })),
-    selected: selected ? { id: selected.id, version: selected.version, first: !changes.length && list[list.length - 1]?.id === selected.id } : null,
+    revisions: list.map((r) => ({
+      id: r.id,
+      version: r.version,
+      by: r.actor_label,
+      at: firmDateTimeText(r.at),
+      current: r.version === item.version,
+    })),
+    selected: selected
+      ? { id: selected.id, version: selected.version, first: !changes.length && list[list.length - 1]?.id === selected.id }
+      : null,
     changes,
   };
 }
@@ -102,11 +122,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = parseId(params.id);
   const revId = parseId(form.get("revision"));
   const rev = kind && id && revId ? await getRevision(kind, id, revId) : undefined;
-  if (!kind || !id || !rev || form.get("intent") !== "restore") return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
+  if (!kind || !id || !rev || form.get("intent") !== "restore")
+    return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
   const f = rev.fields;
-  const str = (k: string) => (typeof f[k] === "string" ? (f[k] as string) : "");
+  const str = (k: string) => (typeof f[k] === "string" ? f[k] : "");
   /** A field the revision may predate (summary, SEO texts, authors): left out, the current value stays. */
-  const optionalStr = (k: string) => (typeof f[k] === "string" ? (f[k] as string) : undefined);
+  const optionalStr = (k: string) => (typeof f[k] === "string" ? f[k] : undefined);
   try {
     let result: { after: { version: number } } | undefined;
     if (kind === "article") {
@@ -155,7 +176,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
   } catch (error) {
     log("error", "revision not restored", { kind, id, error: (error as Error).message });
-    return data({ status: { tone: "error" as const, text: "An error occurred while restoring the version. Please try again." } }, { status: 500 });
+    return data(
+      { status: { tone: "error" as const, text: "An error occurred while restoring the version. Please try again." } },
+      { status: 500 },
+    );
   }
 }
 
@@ -187,7 +211,9 @@ export default function History({ loaderData }: Route.ComponentProps) {
           <h2 id="changes" className="font-serif text-xl font-semibold">
             {selected ? `What version ${selected.version} changed` : "No saved versions yet"}
           </h2>
-          {selected && !changes.length ? <p className="mt-2 text-muted">{selected.first ? "The first saved version." : "No change to the text fields."}</p> : null}
+          {selected && !changes.length ? (
+            <p className="mt-2 text-muted">{selected.first ? "The first saved version." : "No change to the text fields."}</p>
+          ) : null}
           {changes.map((c) => (
             <div key={c.field} className="mt-4">
               <h3 className="font-semibold">{c.label}</h3>

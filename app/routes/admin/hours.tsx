@@ -61,9 +61,33 @@ export default function Hours({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AdminPage title="Update Office Hours" back={{ to: "/dashboard", label: "Dashboard" }}>
       <p className="mb-6 text-muted">Shown on the home page as the weekday opening hours (Monday to Friday).</p>
-      <Form key={key} ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="max-w-md space-y-6">
-        <TextField name="start_time" label="Start time" required defaultValue={values.start_time} error={errors.start_time} maxLength={40} hint="For example 9:00" />
-        <TextField name="end_time" label="End time" required defaultValue={values.end_time} error={errors.end_time} maxLength={40} hint="For example 5:00" />
+      <Form
+        key={key}
+        ref={formRef}
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        aria-labelledby="page-title"
+        className="max-w-md space-y-6"
+      >
+        <TextField
+          name="start_time"
+          label="Start time"
+          required
+          defaultValue={values.start_time}
+          error={errors.start_time}
+          maxLength={40}
+          hint="For example 9:00"
+        />
+        <TextField
+          name="end_time"
+          label="End time"
+          required
+          defaultValue={values.end_time}
+          error={errors.end_time}
+          maxLength={40}
+          hint="For example 5:00"
+        />
         <button type="submit" className={btnPrimary}>
           SAVE HOURS
         </button>

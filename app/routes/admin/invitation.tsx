@@ -21,6 +21,7 @@ import { MSG, type Status } from "~/lib/forms/messages";
 import { invitationSchema } from "~/lib/forms/password";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
+import { requestInfo } from "~/.server/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;
@@ -44,7 +45,13 @@ export async function loader({ params }: Route.LoaderArgs) {
 type InvitationData = { status: Status; errors?: Record<string, string>; state?: State; name?: string };
 
 const messageOf = (state: State) =>
-  state === "expired" ? STAFF_TEXT.invitationExpired : state === "invalid" ? STAFF_TEXT.invitationInvalid : state === "renewed" ? STAFF_TEXT.invitationRenewed : null;
+  state === "expired"
+    ? STAFF_TEXT.invitationExpired
+    : state === "invalid"
+      ? STAFF_TEXT.invitationInvalid
+      : state === "renewed"
+        ? STAFF_TEXT.invitationRenewed
+        : null;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readForm(request);
@@ -53,8 +60,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const token = params.token ?? "";
   try {
     if (values.intent === "renew") {
-      const renewed = await renewExpiredInvitation(token, context.clientIp);
-      if (!renewed) return data<InvitationData>({ status: { tone: "error", text: STAFF_TEXT.invitationInvalid }, state: "invalid" }, { status: 410 });
+      const renewed = await renewExpiredInvitation(token, requestInfo(context).clientIp);
+      if (!renewed)
+        return data<InvitationData>({ status: { tone: "error", text: STAFF_TEXT.invitationInvalid }, state: "invalid" }, { status: 410 });
       const sent = await sendInvitation(renewed.email, renewed.role, renewed.token, "The site");
       // Like the Staff screen's invitations: a refused or unreachable SMTP server is said (the message stays in the Outbox to retry).
       if (sent.status === "failed") log("error", "renewed invitation not sent: kept in the outbox", { id: sent.id });
@@ -62,11 +70,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     const name = typeof values.name === "string" ? values.name.slice(0, 200) : "";
     const checked = checkNewPassword(invitationSchema, values);
-    if (!checked.ok) return data<InvitationData>({ status: { tone: "error", text: MSG.checkFields }, errors: checked.errors, name }, { status: 400 });
+    if (!checked.ok)
+      return data<InvitationData>({ status: { tone: "error", text: MSG.checkFields }, errors: checked.errors, name }, { status: 400 });
     const link = await checkLink("invitation", token);
-    if (link.state !== "valid") return data<InvitationData>({ status: { tone: "error", text: messageOf(link.state)! }, state: link.state }, { status: 410 });
-    const done = await acceptInvitation(token, { name: checked.data.name, password: checked.data.password }, context.clientIp);
-    if (!done) return data<InvitationData>({ status: { tone: "error", text: STAFF_TEXT.invitationInvalid }, state: "invalid" }, { status: 410 });
+    if (link.state !== "valid")
+      return data<InvitationData>({ status: { tone: "error", text: messageOf(link.state)! }, state: link.state }, { status: 410 });
+    const done = await acceptInvitation(token, { name: checked.data.name, password: checked.data.password }, requestInfo(context).clientIp);
+    if (!done)
+      return data<InvitationData>({ status: { tone: "error", text: STAFF_TEXT.invitationInvalid }, state: "invalid" }, { status: 410 });
   } catch (error) {
     log("error", "invitation failed", { error: (error as Error).message });
     return data<InvitationData>({ status: { tone: "error", text: MSG.updateError } }, { status: 503 });
@@ -82,7 +93,10 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   const state = answer?.state ?? loaderData.state;
   const message = messageOf(state);
   return (
-    <AuthPage title="Accept your invitation" status={submitting ? null : (answer?.status ?? (message ? { tone: "error", text: message } : null))}>
+    <AuthPage
+      title="Accept your invitation"
+      status={submitting ? null : (answer?.status ?? (message ? { tone: "error", text: message } : null))}
+    >
       {state === "valid" ? (
         <Form ref={formRef} method="post" className={authCard}>
           <p className="text-muted">
@@ -90,7 +104,15 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
             <strong className="text-ink">{loaderData.email}</strong>.
           </p>
           <input type="hidden" name="intent" value="accept" />
-          <TextField name="name" label="Your name" required autoComplete="name" maxLength={100} defaultValue={answer?.name ?? ""} error={answer?.errors?.name} />
+          <TextField
+            name="name"
+            label="Your name"
+            required
+            autoComplete="name"
+            maxLength={100}
+            defaultValue={answer?.name ?? ""}
+            error={answer?.errors?.name}
+          />
           <NewPasswordFields errors={answer?.errors ?? {}} label="Choose a password" />
           <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
             Set my password

@@ -30,7 +30,8 @@ async function findMember(slug: string | undefined): Promise<TeamMember | undefi
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireStaff(request, "content");
   const member = await findMember(params.slug);
-  if (!member) return data({ member: null, loadError: MSG.teamLoadError, links: [], isPublic: false }, { status: member === null ? 500 : 404 });
+  if (!member)
+    return data({ member: null, loadError: MSG.teamLoadError, links: [], isPublic: false }, { status: member === null ? 500 : 404 });
   return { member, loadError: null, links: await listPreviewLinks("team", member.id), isPublic: isTeamRowPublic(member) };
 }
 

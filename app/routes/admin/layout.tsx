@@ -5,7 +5,17 @@
  */
 import { House, LogOut } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { data, Form, isRouteErrorResponse, Link, NavLink, Outlet, type ShouldRevalidateFunctionArgs, useLocation, useNavigation } from "react-router";
+import {
+  data,
+  Form,
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  type ShouldRevalidateFunctionArgs,
+  useLocation,
+  useNavigation,
+} from "react-router";
 import type { Route } from "./+types/layout";
 import { requireStaff } from "~/.server/auth";
 import { twoFactorRequired } from "~/.server/db/settings";
@@ -36,7 +46,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { status, headers } = await readFlash(request);
   // Only the screens this role may open (roles.ts); while two-factor sign-in is required and not set up, none.
   const blocked = !staff.twoFactor && (await twoFactorRequired());
-  const nav = blocked ? [] : DASHBOARD_SCREENS.filter((s) => s.nav && (s.permission === null || can(staff.role, s.permission))).map(({ to, title }) => ({ to, title }));
+  const nav = blocked
+    ? []
+    : DASHBOARD_SCREENS.filter((s) => s.nav && (s.permission === null || can(staff.role, s.permission))).map(({ to, title }) => ({
+        to,
+        title,
+      }));
   return data({ email: staff.email, flash: status, nav }, { headers });
 }
 
@@ -72,7 +87,10 @@ function Frame({ email, nav = [], children }: { email?: string; nav?: { to: stri
               <ul className="flex flex-wrap gap-1">
                 {nav.map((item) => (
                   <li key={item.to}>
-                    <NavLink to={item.to} className="block rounded px-3 py-1.5 font-semibold text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline">
+                    <NavLink
+                      to={item.to}
+                      className="block rounded px-3 py-1.5 font-semibold text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline"
+                    >
                       {item.title}
                     </NavLink>
                   </li>
@@ -83,7 +101,10 @@ function Frame({ email, nav = [], children }: { email?: string; nav?: { to: stri
           <div className="flex items-center gap-3">
             {email ? <span className="hidden text-sm text-white/90 sm:inline">{email}</span> : null}
             <Form method="post" action="/logout" aria-label="Logout">
-              <button type="submit" className="inline-flex items-center gap-2 rounded border border-white/70 px-3 py-1.5 font-semibold hover:bg-ink-2">
+              <button
+                type="submit"
+                className="inline-flex items-center gap-2 rounded border border-white/70 px-3 py-1.5 font-semibold hover:bg-ink-2"
+              >
                 <LogOut aria-hidden="true" className="size-4" /> LOGOUT
               </button>
             </Form>

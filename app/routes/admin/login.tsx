@@ -21,6 +21,7 @@ import { loginSchema, safeRedirect } from "~/lib/forms/login";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
+import { requestInfo } from "~/.server/request-context";
 
 /** The sign-in page runs React in the browser (lib/hydrate.ts). */
 export const handle = HYDRATE;
@@ -69,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!answer || typeof answer !== "object" || Array.isArray(answer)) {
       return data<LoginData>({ status: { tone: "error", text: STAFF_TEXT.passkeyFailure } }, { status: 400 });
     }
-    const result = await passkeySignIn(request, answer as Record<string, unknown>, context.clientIp);
+    const result = await passkeySignIn(request, answer as Record<string, unknown>, requestInfo(context).clientIp);
     if (result.ok !== true) {
       const message = result.ok === false ? result.message : STAFF_TEXT.passkeyFailure;
       return data<LoginData>({ status: { tone: "error", text: message } }, { status: result.ok === false ? result.status : 400 });
@@ -79,14 +80,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = typeof values.email === "string" ? values.email.slice(0, 320) : "";
   const parsed = loginSchema.safeParse(values);
   if (!parsed.success) {
-    return data<LoginData>({ status: { tone: "error", text: MSG.loginError }, email, errors: fieldErrors(parsed.error.issues) }, { status: 400 });
+    return data<LoginData>(
+      { status: { tone: "error", text: MSG.loginError }, email, errors: fieldErrors(parsed.error.issues) },
+      { status: 400 },
+    );
   }
   let result: Awaited<ReturnType<typeof signIn>>;
   try {
-    result = await signIn(request, parsed.data.email, parsed.data.password, context.clientIp);
+    result = await signIn(request, parsed.data.email, parsed.data.password, requestInfo(context).clientIp);
   } catch (error) {
     log("error", "sign-in unavailable", { error: (error as Error).message });
-    return data<LoginData>({ status: { tone: "error", text: SIGN_IN_UNAVAILABLE }, email }, { status: 503, headers: { "Retry-After": "5" } });
+    return data<LoginData>(
+      { status: { tone: "error", text: SIGN_IN_UNAVAILABLE }, email },
+      { status: 503, headers: { "Retry-After": "5" } },
+    );
   }
   if (result.ok === false) return data<LoginData>({ status: { tone: "error", text: result.message }, email }, { status: result.status });
   const target = safeRedirect(values.redirectTo);
@@ -108,8 +115,25 @@ export default function Login({ loaderData, actionData: raw }: Route.ComponentPr
       <AuthPage title="Staff login" status={status}>
         <Form ref={formRef} method="post" className={authCard} onSubmit={() => setClientStatus(null)}>
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-          <TextField name="email" label="Email" inputMode="email" autoComplete="username webauthn" required defaultValue={actionData?.email ?? ""} error={errors.email} maxLength={320} />
-          <TextField name="password" label="Password" type="password" autoComplete="current-password" required error={errors.password} maxLength={256} />
+          <TextField
+            name="email"
+            label="Email"
+            inputMode="email"
+            autoComplete="username webauthn"
+            required
+            defaultValue={actionData?.email ?? ""}
+            error={errors.email}
+            maxLength={320}
+          />
+          <TextField
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={errors.password}
+            maxLength={256}
+          />
           <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
             Login
           </button>

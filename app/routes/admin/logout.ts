@@ -6,6 +6,7 @@ import { flashHeaders } from "~/.server/admin/flash.server";
 import { log } from "~/.server/log";
 import { signOut } from "~/.server/sign-in";
 import { MSG } from "~/lib/forms/messages";
+import { requestInfo } from "~/.server/request-context";
 
 export function loader() {
   return redirect("/dashboard");
@@ -15,7 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const staff = await getStaff(request);
     if (!staff) return redirect("/");
-    const headers = await signOut(request, staff, context.clientIp);
+    const headers = await signOut(request, staff, requestInfo(context).clientIp);
     const out = new Headers();
     for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
     return redirect("/", { headers: out });

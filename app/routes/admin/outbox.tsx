@@ -38,7 +38,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return resendAction(request, context, () => "/dashboard/outbox");
 }
 
-
 export default function Outbox({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const { rows, page, pageCount } = loaderData;
@@ -57,11 +56,21 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
             <caption className="sr-only">E-mails, newest first</caption>
             <thead className="border-b border-line bg-soft text-sm">
               <tr>
-                <th scope="col" className="px-4 py-2">Subject</th>
-                <th scope="col" className="px-4 py-2">To</th>
-                <th scope="col" className="px-4 py-2">Made</th>
-                <th scope="col" className="px-4 py-2">Status</th>
-                <th scope="col" className="px-4 py-2">Actions</th>
+                <th scope="col" className="px-4 py-2">
+                  Subject
+                </th>
+                <th scope="col" className="px-4 py-2">
+                  To
+                </th>
+                <th scope="col" className="px-4 py-2">
+                  Made
+                </th>
+                <th scope="col" className="px-4 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-2">
+                  Actions
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-line">

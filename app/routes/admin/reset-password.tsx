@@ -15,6 +15,7 @@ import { MSG, type Status } from "~/lib/forms/messages";
 import { setPasswordSchema } from "~/lib/forms/password";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
+import { requestInfo } from "~/.server/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;
@@ -46,9 +47,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     const link = await checkLink("reset", params.token ?? "");
     if (link.state !== "valid") {
-      return data<ResetData>({ status: { tone: "error", text: link.state === "expired" ? STAFF_TEXT.resetExpired : STAFF_TEXT.resetInvalid }, state: link.state }, { status: 410 });
+      return data<ResetData>(
+        {
+          status: { tone: "error", text: link.state === "expired" ? STAFF_TEXT.resetExpired : STAFF_TEXT.resetInvalid },
+          state: link.state,
+        },
+        { status: 410 },
+      );
     }
-    done = await completePasswordReset(params.token ?? "", checked.data.password, context.clientIp);
+    done = await completePasswordReset(params.token ?? "", checked.data.password, requestInfo(context).clientIp);
   } catch (error) {
     log("error", "password reset failed", { error: (error as Error).message });
     return data<ResetData>({ status: { tone: "error", text: MSG.updateError } }, { status: 503 });
@@ -65,7 +72,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const state = failed?.state ?? loaderData.state;
   const message = state === "expired" ? STAFF_TEXT.resetExpired : state === "invalid" ? STAFF_TEXT.resetInvalid : null;
   return (
-    <AuthPage title="Choose a new password" status={submitting ? null : (failed?.status ?? (message ? { tone: "error", text: message } : null))}>
+    <AuthPage
+      title="Choose a new password"
+      status={submitting ? null : (failed?.status ?? (message ? { tone: "error", text: message } : null))}
+    >
       {state === "valid" ? (
         <Form ref={formRef} method="post" className={authCard}>
           <p className="text-muted">

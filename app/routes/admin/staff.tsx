@@ -81,8 +81,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const raw = formValues(form);
   const intent = typeof raw.intent === "string" ? raw.intent : "";
   const id = typeof raw.id === "string" && ID.test(raw.id) ? raw.id : null;
-  const fail = (text: string, status = 400, extra: Partial<StaffData> = {}) => data<StaffData>({ status: { tone: "error", text }, ...extra }, { status });
-  const done = async (text: string, tone: "success" | "error" = "success") => redirect(PATH, { headers: await flashHeaders({ tone, text }) });
+  const fail = (text: string, status = 400, extra: Partial<StaffData> = {}) =>
+    data<StaffData>({ status: { tone: "error", text }, ...extra }, { status });
+  const done = async (text: string, tone: "success" | "error" = "success") =>
+    redirect(PATH, { headers: await flashHeaders({ tone, text }) });
   try {
     switch (intent) {
       case "invite": {
@@ -90,23 +92,35 @@ export async function action({ request, context }: Route.ActionArgs) {
         const parsed = inviteSchema.safeParse(raw);
         if (!parsed.success) {
           const errors = fieldErrors(parsed.error.issues);
-          return fail(Object.keys(errors).length > 1 || errors.email?.endsWith("required.") ? MSG.missingFields : MSG.checkFields, 400, { errors, values });
+          return fail(Object.keys(errors).length > 1 || errors.email?.endsWith("required.") ? MSG.missingFields : MSG.checkFields, 400, {
+            errors,
+            values,
+          });
         }
         let invited;
         try {
           invited = await inviteStaff(parsed.data, actor, me.role);
         } catch (error) {
-          if (error instanceof StaffError) return fail(error.message, error.status, { errors: error.field ? { [error.field]: error.message } : undefined, values });
+          if (error instanceof StaffError)
+            return fail(error.message, error.status, { errors: error.field ? { [error.field]: error.message } : undefined, values });
           throw error;
         }
-        const sent = await sendInvitation(parsed.data.email, parsed.data.role, invited.token, me.name && me.name !== "Staff" ? me.name : me.email);
+        const sent = await sendInvitation(
+          parsed.data.email,
+          parsed.data.role,
+          invited.token,
+          me.name && me.name !== "Staff" ? me.name : me.email,
+        );
         const status = mailStatus(sent, `${parsed.data.email} has been invited as ${ROLE_LABELS[parsed.data.role].toLowerCase()}.`);
         return done(status.text, status.tone);
       }
       case "resend": {
         if (!id) return fail(MSG.unreadableForm);
         const again = await resendInvitation(id, actor, me.role);
-        const status = mailStatus(await sendInvitation(again.email, again.role, again.token, me.email), `A new invitation for ${again.email} has been made; the earlier link no longer works.`);
+        const status = mailStatus(
+          await sendInvitation(again.email, again.role, again.token, me.email),
+          `A new invitation for ${again.email} has been made; the earlier link no longer works.`,
+        );
         return done(status.text, status.tone);
       }
       case "withdraw": {
@@ -118,7 +132,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         const role = raw.role;
         if (!id || !isRole(role)) return fail("Choose a role.", 400, { errors: { role: "Choose a role." } });
         const changed = await changeRole(id, role, actor, me.role);
-        return done(changed.before === role ? `${changed.email} is already ${ROLE_LABELS[role].toLowerCase()}.` : `${changed.email} is now ${ROLE_LABELS[role].toLowerCase()}.`);
+        return done(
+          changed.before === role
+            ? `${changed.email} is already ${ROLE_LABELS[role].toLowerCase()}.`
+            : `${changed.email} is now ${ROLE_LABELS[role].toLowerCase()}.`,
+        );
       }
       case "deactivate": {
         if (!id) return fail(MSG.unreadableForm);
@@ -134,9 +152,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         // Owners only (roles.ts: "security"): 403 for anyone else, nothing written.
         await requireStaff(request, "security");
         const on = raw.require_two_factor === "on";
-        if (on && !me.twoFactor) return fail("Set up two-factor sign-in for your own account first (My account), then require it for everyone.", 409);
+        if (on && !me.twoFactor)
+          return fail("Set up two-factor sign-in for your own account first (My account), then require it for everyone.", 409);
         await setTwoFactorRequired(on, actor);
-        return done(on ? "Two-factor sign-in is now required for every staff account." : "Two-factor sign-in is no longer required (each person may still use it).");
+        return done(
+          on
+            ? "Two-factor sign-in is now required for every staff account."
+            : "Two-factor sign-in is no longer required (each person may still use it).",
+        );
       }
       default:
         return fail(MSG.unreadableForm);
@@ -151,7 +174,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 function StatusBadge({ status, expired }: { status: string; expired: boolean }) {
   const text = status === "invited" ? (expired ? "Invited (link expired)" : "Invited") : status === "active" ? "Active" : "Deactivated";
-  const tone = status === "active" ? "border-success text-success" : status === "invited" ? "border-accent text-accent-dark" : "border-muted text-muted";
+  const tone =
+    status === "active"
+      ? "border-success text-success"
+      : status === "invited"
+        ? "border-accent text-accent-dark"
+        : "border-muted text-muted";
   return <span className={`inline-block rounded border px-2 py-0.5 text-sm font-semibold ${tone}`}>{text}</span>;
 }
 
@@ -174,7 +202,15 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <UserPlus aria-hidden="true" className="size-5 text-accent" /> Invite someone
         </h2>
         <p className="mt-1 text-muted">They receive an e-mail with a link to choose their password. The link works once, for 72 hours.</p>
-        <Form key={key} ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-labelledby="invite-title" className="mt-4 flex flex-wrap items-start gap-4">
+        <Form
+          key={key}
+          ref={formRef}
+          method="post"
+          noValidate
+          onSubmit={onSubmit}
+          aria-labelledby="invite-title"
+          className="mt-4 flex flex-wrap items-start gap-4"
+        >
           <input type="hidden" name="intent" value="invite" />
           <TextField
             name="email"
@@ -244,12 +280,24 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <caption className="sr-only">Staff accounts</caption>
           <thead className="border-b border-line bg-soft text-sm">
             <tr>
-              <th scope="col" className="px-4 py-2">Person</th>
-              <th scope="col" className="px-4 py-2">Role</th>
-              <th scope="col" className="px-4 py-2">Status</th>
-              <th scope="col" className="px-4 py-2">Two-factor</th>
-              <th scope="col" className="px-4 py-2">Last sign-in</th>
-              <th scope="col" className="px-4 py-2">Actions</th>
+              <th scope="col" className="px-4 py-2">
+                Person
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Role
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Two-factor
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Last sign-in
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Actions
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-line">
@@ -271,7 +319,9 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                 </td>
                 <td className="px-4 py-3">
                   {a.twoFactor ? "On" : "Off"}
-                  {a.passkeys ? <span className="block text-sm text-muted">{a.passkeys === 1 ? "1 passkey" : `${a.passkeys} passkeys`}</span> : null}
+                  {a.passkeys ? (
+                    <span className="block text-sm text-muted">{a.passkeys === 1 ? "1 passkey" : `${a.passkeys} passkeys`}</span>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3">{a.lastSignIn}</td>
                 <td className="px-4 py-3">
@@ -285,7 +335,12 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                             <label htmlFor={`role-${a.id}`} className="block text-sm font-semibold">
                               Role of {a.email}
                             </label>
-                            <select id={`role-${a.id}`} name="role" defaultValue={a.role} className="mt-1 rounded border border-muted bg-white px-2 py-1.5">
+                            <select
+                              id={`role-${a.id}`}
+                              name="role"
+                              defaultValue={a.role}
+                              className="mt-1 rounded border border-muted bg-white px-2 py-1.5"
+                            >
                               {roles.map((r) => (
                                 <option key={r.value} value={r.value}>
                                   {r.label}
@@ -300,7 +355,13 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                       ) : null}
                       {a.status === "invited" ? (
                         <>
-                          <AccountAction intent="resend" id={a.id} busy={busy} form={`Send the invitation to ${a.email} again`} name={`Send again: the invitation to ${a.email}`}>
+                          <AccountAction
+                            intent="resend"
+                            id={a.id}
+                            busy={busy}
+                            form={`Send the invitation to ${a.email} again`}
+                            name={`Send again: the invitation to ${a.email}`}
+                          >
                             Send again
                           </AccountAction>
                           <AccountAction intent="withdraw" id={a.id} busy={busy} danger form={`Withdraw the invitation to ${a.email}`}>
@@ -320,7 +381,9 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                       ) : null}
                     </div>
                   ) : (
-                    <span className="text-sm text-muted">{a.id === loaderData.me ? "Your account: see My account" : "Only an owner can change this account"}</span>
+                    <span className="text-sm text-muted">
+                      {a.id === loaderData.me ? "Your account: see My account" : "Only an owner can change this account"}
+                    </span>
                   )}
                 </td>
               </tr>
@@ -333,7 +396,23 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
 }
 
 /** One account's one-button form (send again, withdraw, deactivate, reactivate): its own name, the button's name starting with its text. */
-function AccountAction({ intent, id, busy, danger = false, form, name = form, children }: { intent: string; id: string; busy: boolean; danger?: boolean; form: string; name?: string; children: string }) {
+function AccountAction({
+  intent,
+  id,
+  busy,
+  danger = false,
+  form,
+  name = form,
+  children,
+}: {
+  intent: string;
+  id: string;
+  busy: boolean;
+  danger?: boolean;
+  form: string;
+  name?: string;
+  children: string;
+}) {
   return (
     <Form method="post" aria-label={form}>
       <input type="hidden" name="intent" value={intent} />

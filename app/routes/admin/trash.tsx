@@ -45,7 +45,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const kind = kindOf(form.get("kind"));
   const id = parseId(form.get("id"));
   const intent = form.get("intent");
-  if (!kind || !id || (intent !== "restore" && intent !== "purge")) return data({ status: { tone: "error" as const, text: FAILED } }, { status: 400 });
+  if (!kind || !id || (intent !== "restore" && intent !== "purge"))
+    return data({ status: { tone: "error" as const, text: FAILED } }, { status: 400 });
   let label: string | undefined;
   try {
     label = intent === "restore" ? await restoreFromTrash(kind, id, actor) : await purgeFromTrash(kind, id, actor);
@@ -53,7 +54,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     log("error", "trash not changed", { kind, id, error: (error as Error).message });
     return data({ status: { tone: "error" as const, text: FAILED } }, { status: 500 });
   }
-  if (label === undefined) return data({ status: { tone: "error" as const, text: "That item is no longer in the Trash." } }, { status: 404 });
+  if (label === undefined)
+    return data({ status: { tone: "error" as const, text: "That item is no longer in the Trash." } }, { status: 404 });
   const text = intent === "restore" ? `“${label}” was restored.` : `“${label}” was deleted permanently.`;
   return redirect("/dashboard/trash", { headers: await flashHeaders({ tone: "success", text }) });
 }
@@ -62,7 +64,9 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
   const { items, confirm, days } = loaderData;
   return (
     <AdminPage title="Trash" back={{ to: "/dashboard", label: "Dashboard" }}>
-      <p className="mb-6 text-muted">Deleted team members and articles stay here for {days} days, then they and their pictures are removed for good.</p>
+      <p className="mb-6 text-muted">
+        Deleted team members and articles stay here for {days} days, then they and their pictures are removed for good.
+      </p>
       {items.length === 0 ? (
         <p className="py-8 text-center text-muted">The Trash is empty.</p>
       ) : (
@@ -85,7 +89,11 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
                   </button>
                 </Form>
                 {confirm === item.key ? (
-                  <div role="alertdialog" aria-labelledby={`purge-${item.key}`} className="w-full rounded border border-error p-3 sm:w-auto">
+                  <div
+                    role="alertdialog"
+                    aria-labelledby={`purge-${item.key}`}
+                    className="w-full rounded border border-error p-3 sm:w-auto"
+                  >
                     <p id={`purge-${item.key}`} className="font-semibold">
                       Delete “{item.label}” permanently? This cannot be undone.
                     </p>

@@ -11,6 +11,7 @@ import { formValues } from "~/lib/forms/form-data";
 import { safeRedirect } from "~/lib/forms/login";
 import type { Status } from "~/lib/forms/messages";
 import { HYDRATE } from "~/lib/hydrate";
+import { requestInfo } from "~/.server/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!code || code.length > 40 || code.includes("\u0000")) {
     return data<CodeData>({ status: { tone: "error", text: CODE_REQUIRED }, errors: { code: CODE_REQUIRED } }, { status: 400 });
   }
-  const result = await verifySecondFactor(request, code, context.clientIp);
+  const result = await verifySecondFactor(request, code, requestInfo(context).clientIp);
   if (!result.ok) {
     if (result.restart) throw redirect("/admin", { headers: await flashHeaders({ tone: "error", text: result.message }) });
     return data<CodeData>({ status: { tone: "error", text: result.message }, errors: { code: result.message } }, { status: result.status });

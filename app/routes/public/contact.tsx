@@ -36,7 +36,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
-  const state = actionData as EnquiryFormState | undefined;
+  const state = actionData;
   return (
     <main id="main" tabIndex={-1} className="outline-none">
       <PageBanner eyebrow="Contact" title="Send us an enquiry" text="Tell us about the claim, the project or the incident. A lawyer will respond, usually the same business day." />

@@ -62,7 +62,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export function meta({ matches, data }: Route.MetaArgs) {
   const filter = data?.filter ?? "all";
   const page = data?.page ?? 1;
-  const label = filter === "all" ? "" : ` — ${FILTER_LABELS[filter][0]!.toUpperCase()}${FILTER_LABELS[filter].slice(1)}`;
+  const label = filter === "all" ? "" : ` — ${FILTER_LABELS[filter][0].toUpperCase()}${FILTER_LABELS[filter].slice(1)}`;
   const author = data?.author ?? null;
   return publicMeta(matches, {
     title: `News & Insights${author ? ` by ${author.full_name}` : ""}${label}${page > 1 ? `, page ${page}` : ""}`,

@@ -2,6 +2,15 @@ import { absoluteUrl } from "~/.server/site-url";
 
 /** /robots.txt: everything public; the dashboard and sign-in excluded. */
 export function loader() {
-  const body = ["User-agent: *", "Allow: /", "Disallow: /dashboard", "Disallow: /admin", "Disallow: /logout", "", `Sitemap: ${absoluteUrl("/sitemap.xml")}`, ""].join("\n");
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /dashboard",
+    "Disallow: /admin",
+    "Disallow: /logout",
+    "",
+    `Sitemap: ${absoluteUrl("/sitemap.xml")}`,
+    "",
+  ].join("\n");
   return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

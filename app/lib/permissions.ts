@@ -1,0 +1,21 @@
+/**
+ * What a dashboard screen or action may need. Which role has which is decided
+ * in one place, app/.server/roles.ts; routes declare the one they need in their
+ * `handle` (app/lib/route-handle.ts).
+ */
+export const PERMISSIONS = [
+  /** Team members, articles, office hours, page headers (and their history and trash). */
+  "content",
+  /** The Staff screen: invite, change roles, deactivate (owners only for owner accounts). */
+  "staff",
+  /** The Activity screen (the audit trail). */
+  "activity",
+  /** Enquiries sent through the public form. */
+  "enquiries",
+  /** The mail outbox (it holds invitation and reset links). */
+  "outbox",
+  /** Security settings such as requiring two-factor sign-in for everyone. */
+  "security",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
