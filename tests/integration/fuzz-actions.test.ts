@@ -788,7 +788,11 @@ describe("every action under generated bad input (with a staff session)", () => 
         else if (session === "garbage") sessionCookie = "firm.session_token=%zz\u00ff; ;;=";
         const { body, type } = buildBody(form, {});
         const before = await snapshot();
-        const result = await call(mod.action!, { request: await post("/logout", body, type, sessionCookie), params: {}, context: context() });
+        const result = await call(mod.action!, {
+          request: await post("/logout", body, type, sessionCookie),
+          params: {},
+          context: context(),
+        });
         expect(result.thrown, `${session} ${String((result.thrown as Error)?.stack)}`).toBeNull();
         expect([302, 303]).toContain(result.status);
         expect(result.location).toBe("/");
