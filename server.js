@@ -1,13 +1,10 @@
-// The Node entry: start-up, the HTTP server and shutdown. In production it
-// runs the Vite-built bundle (build/server/index.js); in development it loads
-// server/app.ts through Vite with hot reload. See ARCHITECTURE.md.
+// The Node entry: start-up, the HTTP server (node:http) and shutdown. In
+// production it runs the Vite-built bundle (build/server/index.js); in
+// development it loads server/app.ts through Vite with hot reload. See
+// ARCHITECTURE.md.
 import http from "node:http";
 import { missingNodeArgs } from "./server/node-args.js";
-import { keepNextTickShape } from "./server/next-tick-shape.js";
 import { nodeVersionProblem } from "./server/node-version.js";
-
-// Before anything else runs: keeps nextTick's objects on V8's fast path (server/next-tick-shape.js).
-await keepNextTickShape();
 
 const DEV = process.env.NODE_ENV !== "production";
 // After SIGTERM readiness answers 503 at once, but the server keeps accepting
@@ -63,23 +60,23 @@ try {
 
 let handler;
 if (DEV) {
-  const { default: express } = await import("express");
-  const app = express();
-  const apps = new WeakMap(); // one Express app per reloaded module
-  app.use(vite.middlewares);
-  app.use(async (req, res, next) => {
-    try {
-      const fresh = await vite.ssrLoadModule("./server/app.ts");
-      if (!apps.has(fresh)) apps.set(fresh, fresh.createApp());
-      apps.get(fresh)(req, res, next);
-    } catch (error) {
-      vite.ssrFixStacktrace(error);
-      next(error);
-    }
-  });
-  handler = app;
+  // Vite's own middleware first (the browser's modules, hot reload), then the app of the latest module.
+  const listeners = new WeakMap(); // one listener per reloaded module
+  handler = (req, res) => {
+    vite.middlewares(req, res, async () => {
+      try {
+        const fresh = await vite.ssrLoadModule("./server/app.ts");
+        if (!listeners.has(fresh)) listeners.set(fresh, fresh.createDevelopmentListener());
+        listeners.get(fresh)(req, res);
+      } catch (error) {
+        vite.ssrFixStacktrace(error);
+        logLine("error", error.message);
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" }).end(error.stack);
+      }
+    });
+  };
 } else {
-  handler = mod.createProductionHandler();
+  handler = mod.createProductionListener();
 }
 
 let lastConnectionAt = 0;
@@ -88,8 +85,7 @@ let inFlight = 0;
 // "request" listener makes every emit copy the listener list). A cache hit is answered before the
 // handler returns: it is not counted and gets no listener (this is on the path of every hit).
 const finished = () => inFlight--;
-// In production, requests and responses made with the properties Express adds, so it never changes their shape (server/request-shapes.ts).
-const server = http.createServer(DEV ? {} : mod.requestShapes(), (req, res) => {
+const server = http.createServer((req, res) => {
   handler(req, res);
   if (!res.writableEnded) {
     inFlight++;

@@ -1,7 +1,8 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import path from "node:path";
+import { precompress } from "./vite-plugins/precompress.ts";
 import { publicEnhancement } from "./vite-plugins/public-enhancement.ts";
 
 /**
@@ -20,46 +21,12 @@ const clientChunks = {
   ],
 };
 
-/**
- * The server bundle runs React Router's production build: its package exports
- * only the development build to Node (extra checks and warnings on every
- * render). React Router and its Node adapters are bundled, with the package
- * resolved to its dist/production files (docs/performance.md).
- */
-const reactRouterProduction = path.resolve(import.meta.dirname, "node_modules/react-router/dist/production/index.mjs");
-
-/**
- * React DOM's server renderer, bundled into the server build as its production
- * file, with a synchronous stand-in for the AsyncLocalStorage it would
- * otherwise turn on for the whole process at the first render
- * (server/react-request-storage.ts; docs/performance.md). `react` and
- * `react-dom` themselves stay external (one instance for everything).
- */
-const reactDomServerProduction = path.resolve(import.meta.dirname, "node_modules/react-dom/cjs/react-dom-server.node.production.js");
-const reactRequestStorage = path.resolve(import.meta.dirname, "server/react-request-storage.ts");
-function reactDomServerWithoutAsyncHooks(): Plugin {
-  return {
-    name: "react-dom-server-without-async-hooks",
-    enforce: "pre",
-    apply: (_config, env) => Boolean(env.isSsrBuild),
-    resolveId(source, importer) {
-      if (source === "react-dom/server") return reactDomServerProduction;
-      if ((source === "async_hooks" || source === "node:async_hooks") && importer === reactDomServerProduction) return reactRequestStorage;
-      return undefined;
-    },
-  };
-}
-
-export default defineConfig(({ isSsrBuild }) => ({
-  build: {
-    rolldownOptions: isSsrBuild ? { input: "./server/app.ts" } : { output: { codeSplitting: clientChunks } },
+export default defineConfig({
+  environments: {
+    // The server bundle's entry is our HTTP application (server/app.ts), which imports React Router's server build.
+    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
+    client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
-  resolve: {
-    alias: [
-      { find: "~", replacement: path.resolve(import.meta.dirname, "app") },
-      ...(isSsrBuild ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
-    ],
-  },
-  ssr: isSsrBuild ? { noExternal: ["react-router", "@react-router/node", "@react-router/express"] } : undefined,
-  plugins: [reactDomServerWithoutAsyncHooks(), tailwindcss(), reactRouter(), publicEnhancement()],
-}));
+  resolve: { alias: [{ find: "~", replacement: path.resolve(import.meta.dirname, "app") }] },
+  plugins: [tailwindcss(), reactRouter(), publicEnhancement(), precompress()],
+});

@@ -57,7 +57,7 @@ function Stylesheet() {
   const matches = useMatches();
   const css = wantsHydration(matches)
     ? undefined
-    : (matches.find((m) => m.id === "routes/public/layout")?.data as { css?: string } | undefined)?.css;
+    : (matches.find((m) => m.id === "routes/public/layout")?.loaderData as { css?: string } | undefined)?.css;
   return css ? <style dangerouslySetInnerHTML={{ __html: css }} /> : <link rel="stylesheet" href={cssHref} />;
 }
 

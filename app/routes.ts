@@ -18,10 +18,10 @@ export default [
     route("privacy", "routes/public/privacy.tsx"),
     route("search", "routes/public/search.tsx"),
     // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/preview.ts; never cached).
-    route("preview/post/:slug", "routes/public/post.tsx", { id: "preview-post" }),
-    route("preview/lawyer/:slug", "routes/public/lawyer.tsx", { id: "preview-lawyer" }),
-    route("preview/shared/post/:slug", "routes/public/post.tsx", { id: "preview-shared-post" }),
-    route("preview/shared/lawyer/:slug", "routes/public/lawyer.tsx", { id: "preview-shared-lawyer" }),
+    route("preview/post/:slug", "routes/public/preview-post.tsx", { id: "preview-post" }),
+    route("preview/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-lawyer" }),
+    route("preview/shared/post/:slug", "routes/public/preview-post.tsx", { id: "preview-shared-post" }),
+    route("preview/shared/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-shared-lawyer" }),
     route("*", "routes/public/not-found.tsx"),
   ]),
   // Resource routes.

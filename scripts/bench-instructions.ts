@@ -20,7 +20,7 @@
  * WARM_UP (10000), SETTLE (1000), MEASURED (4000), INSTRUCTIONS_NODE_ARGS (extra node
  * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map),
  * INSTRUCTIONS_VALGRIND_ARGS (extra callgrind options, e.g. --cache-sim=yes to
- * count simulated cache misses as well), EXPRESS_FIRST (default 3000, 0 for
+ * count simulated cache misses as well), OTHER_FIRST (default 3000, 0 for
  * none: requests to routes Express answers — /healthz, a static file, the
  * sign-in page — sent to the app before its warm-up, as a site's other traffic
  * would; without them the count missed what that traffic costs the hits
@@ -43,7 +43,7 @@ const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 const WARM_UP = Number(process.env.WARM_UP ?? 10_000);
 const SETTLE = Number(process.env.SETTLE ?? 1000);
 const MEASURED = Number(process.env.MEASURED ?? 4000);
-const EXPRESS_FIRST = Number(process.env.EXPRESS_FIRST ?? 3000);
+const OTHER_FIRST = Number(process.env.OTHER_FIRST ?? 3000);
 const STAFF_FIRST = process.env.STAFF_FIRST !== "0";
 const OUT = path.resolve("bench-results");
 
@@ -139,12 +139,12 @@ async function measure(name: string, args: string[], env: Record<string, string>
     console.log(`[instructions] ${name}: starting under valgrind…`);
     await waitFor(url, child, () => err);
     const body = Buffer.from(await (await fetch(url)).arrayBuffer());
-    if (EXPRESS_FIRST && name === "app") {
+    if (OTHER_FIRST && name === "app") {
       const signIn = await (await fetch(`http://127.0.0.1:${port}/admin`)).text();
       const asset = /\/assets\/[^"]+\.(?:js|css)/.exec(signIn)?.[0];
       if (!asset) throw new Error("no /assets/ file linked from the sign-in page");
-      console.log(`[instructions] ${name}: ${EXPRESS_FIRST} requests Express answers (/healthz, ${asset}, /admin)…`);
-      for (const p of ["/healthz", asset, "/admin"]) await send(`http://127.0.0.1:${port}${p}`, Math.ceil(EXPRESS_FIRST / 3));
+      console.log(`[instructions] ${name}: ${OTHER_FIRST} requests that are not page-cache hits (/healthz, ${asset}, /admin)…`);
+      for (const p of ["/healthz", asset, "/admin"]) await send(`http://127.0.0.1:${port}${p}`, Math.ceil(OTHER_FIRST / 3));
     }
     if (STAFF_FIRST && name === "app") {
       console.log(`[instructions] ${name}: a staff member signs in and opens the dashboard…`);

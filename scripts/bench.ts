@@ -277,7 +277,7 @@ async function main() {
     server = await startServer({ dataDir: bigDir, env, logFile: cachedLog, nodeArgs: NODE_ARGS });
     servers.push(server);
     // As in production, where staff use the dashboard every day: better-auth has run in this process
-    // before the public pages are measured (a hit must not pay for it afterwards: inBetterAuth, app/.server/auth.ts).
+    // before the public pages are measured (as on a firm's server every working day).
     if (process.env.BENCH_STAFF !== "0") {
       say("a staff member signs in and opens the dashboard…");
       await staffVisit(localUrl(server));

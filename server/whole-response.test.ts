@@ -1,32 +1,51 @@
-import express from "express";
+import http from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wholeResponse } from "./whole-response";
+import { sendWhole } from "./whole-response";
 
 const page = "<!doctype html><title>Dashboard</title>" + "<p>Manage Team</p>".repeat(400);
 let release: () => void = () => {};
-let server: ReturnType<express.Express["listen"]>;
+let server: http.Server;
 let port = 0;
 
+/** A body written in parts, as a streamed render is: the first part now, the rest when `rest` resolves. */
+function streamed(first: string, rest: Promise<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(encoder.encode(first));
+      controller.enqueue(encoder.encode(await rest));
+      controller.close();
+    },
+  });
+}
+
 beforeAll(async () => {
-  const app = express();
-  app.use(wholeResponse);
-  // Written in parts with a pause between them, as a streamed render is.
-  app.get("/slow", (_req, res) => {
-    res.type("html");
-    res.write(page.slice(0, 100));
-    release = () => res.end(page.slice(100));
+  server = http.createServer((req, res) => {
+    const html = { "Content-Type": "text/html; charset=utf-8" };
+    let response: Response;
+    if (req.url === "/slow") {
+      response = new Response(streamed(page.slice(0, 100), new Promise((resolve) => (release = () => resolve(page.slice(100))))), {
+        headers: html,
+      });
+    } else if (req.url === "/page") {
+      response = new Response(streamed(page.slice(0, 1000), new Promise((resolve) => setTimeout(() => resolve(page.slice(1000)), 5))), {
+        headers: html,
+      });
+    } else if (req.url === "/cookies") {
+      const headers = new Headers({ "Content-Type": "text/plain", "Cache-Control": "public, max-age=60" });
+      headers.append("Set-Cookie", "a=1; Path=/");
+      headers.append("Set-Cookie", "b=2; Path=/");
+      response = new Response("two cookies", { status: 201, headers });
+    } else {
+      response = new Response("ok", { headers: { "Content-Type": "text/plain" } });
+    }
+    void sendWhole(req, res, response);
   });
-  app.get("/page", (_req, res) => {
-    res.type("html");
-    res.write(page.slice(0, 1000));
-    setTimeout(() => res.end(page.slice(1000)), 5);
-  });
-  app.get("/small", (_req, res) => void res.type("text/plain").send("ok"));
-  server = app.listen(0, "127.0.0.1");
+  server.listen(0, "127.0.0.1");
   await once(server, "listening");
   port = (server.address() as AddressInfo).port;
 });
@@ -84,10 +103,19 @@ describe("whole responses", () => {
     expect(await plain.text()).toBe(page);
   });
 
-  it("leaves small bodies as they are", async () => {
+  it("leaves small bodies as they are, and keeps a response out of every cache unless it says otherwise", async () => {
     const r = await fetch(`http://127.0.0.1:${port}/small`, { headers: { "accept-encoding": "br" } });
     expect(r.headers.get("content-encoding")).toBeNull();
     expect(r.headers.get("content-length")).toBe("2");
+    expect(r.headers.get("cache-control")).toBe("private, no-store");
     expect(await r.text()).toBe("ok");
+  });
+
+  it("sends the status, every cookie and the route's own Cache-Control", async () => {
+    const r = await fetch(`http://127.0.0.1:${port}/cookies`);
+    expect(r.status).toBe(201);
+    expect(r.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(r.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(await r.text()).toBe("two cookies");
   });
 });

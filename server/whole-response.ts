@@ -1,38 +1,33 @@
-import type { NextFunction, Request, Response } from "express";
-import zlib from "node:zlib";
-import { pickEncoding } from "~/.server/page-cache";
-
 /**
- * Dynamic responses (the dashboard, the sign-in pages, uncached public pages
- * with a cookie, actions) are written in ONE piece: the body is collected,
- * compressed at once and sent with its head in a single write, with a
- * Content-Length.
+ * Writes React Router's answer (a Fetch Response) to a Node response in ONE
+ * piece: the body is read whole, compressed at once and sent with its head
+ * and a Content-Length in a single write.
  *
- * Why: a response streamed in parts (React Router writes a document chunk by
- * chunk, and the `compression` middleware flushes each through zlib on the
- * thread pool) leaves a window where the head has gone out and the rest has
- * not. If the instance dies in that window (a crash, a SIGKILL, an OOM kill),
- * a proxy in front cannot retry the request on another instance — it has
- * already started answering — and the visitor gets a cut-off page
- * (tests/e2e/multi-instance.test.ts). Written whole, a response has either
- * not started (nginx retries a GET elsewhere: `proxy_next_upstream`) or has
- * been handed to the kernel complete. These responses are small (tens of KB)
- * and have no streamed parts, so nothing is shown later.
+ * Why: a response streamed in parts leaves a window where the head has gone
+ * out and the rest has not. If the instance dies in that window (a crash, a
+ * SIGKILL, an OOM kill), a proxy in front cannot retry the request on another
+ * instance — it has already started answering — and the visitor gets a
+ * cut-off page (tests/e2e/multi-instance.test.ts). Written whole, a response
+ * has either not started (nginx retries a GET elsewhere: `proxy_next_upstream`)
+ * or has been handed to the kernel complete. These responses are small (tens
+ * of KB: the dashboard, sign-in pages, uncached public pages, actions) and
+ * have no streamed parts, so nothing is shown later.
+ *
+ * A response without Cache-Control is never stored by a browser or proxy
+ * (`private, no-store`); a route that wants caching says so itself.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import zlib from "node:zlib";
+import { pickEncoding } from "~/.server/page-cache-writer";
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|rss\+xml|atom\+xml|manifest\+json|ld\+json)|image\/svg\+xml)/i;
 /** Below this, compressing costs more than it saves. */
 const MIN_COMPRESS = 1024;
 
-type Chunk = string | Uint8Array;
-
-function toBuffer(chunk: Chunk, encoding?: BufferEncoding): Buffer {
-  return typeof chunk === "string" ? Buffer.from(chunk, encoding ?? "utf8") : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-
-function encodeBody(req: Request, res: Response, body: Buffer): Buffer {
+/** The body as the client accepts it: brotli, gzip or as it is (setting Content-Encoding and Vary). */
+export function encodeBody(req: IncomingMessage, res: ServerResponse, body: Buffer): Buffer {
   if (req.method === "HEAD" || body.length < MIN_COMPRESS) return body;
-  if (res.statusCode === 204 || res.statusCode === 304 || res.getHeader("Content-Encoding")) return body;
+  if (res.statusCode === 204 || res.statusCode === 304 || res.hasHeader("Content-Encoding")) return body;
   const type = String(res.getHeader("Content-Type") ?? "");
   if (!COMPRESSIBLE.test(type) || /\bno-transform\b/.test(String(res.getHeader("Cache-Control") ?? ""))) return body;
   const vary = String(res.getHeader("Vary") ?? "");
@@ -51,45 +46,28 @@ function encodeBody(req: Request, res: Response, body: Buffer): Buffer {
   return body;
 }
 
-export function wholeResponse(req: Request, res: Response, next: NextFunction) {
-  const chunks: Buffer[] = [];
-  const write = res.write;
-  const end = res.end;
-  const callWrite = (c: Buffer) => (write as (this: Response, c: Buffer) => boolean).call(res, c);
-  const callEnd = (body?: Buffer, done?: () => void) =>
-    (end as (this: Response, body?: Buffer, done?: () => void) => Response).call(res, body, done);
-
-  res.write = function (
-    chunk: Chunk,
-    encoding?: BufferEncoding | ((error?: Error | null) => void),
-    callback?: (error?: Error | null) => void,
-  ) {
-    if (chunk != null) chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (done) process.nextTick(done);
-    return true;
-  } as Response["write"];
-
-  res.end = function (this: Response, chunk?: Chunk | (() => void), encoding?: BufferEncoding | (() => void), callback?: () => void) {
-    if (typeof chunk === "function") {
-      callback = chunk;
-      chunk = undefined;
-    } else if (typeof encoding === "function") {
-      callback = encoding;
-      encoding = undefined;
+/** Sends `response` whole (see above), after the headers already set on `res` (security headers, request id). */
+export async function sendWhole(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie" && name !== "content-length" && name !== "transfer-encoding") {
+      res.setHeader(name, value);
     }
-    if (chunk != null) chunks.push(toBuffer(chunk, encoding as BufferEncoding | undefined));
-    res.write = write;
-    res.end = end;
-    if (res.headersSent) {
-      // Someone sent the head already (flushHeaders): nothing to gain, pass the body on.
-      for (const c of chunks) callWrite(c);
-      return callEnd(undefined, callback);
-    }
-    const body = encodeBody(req, res, Buffer.concat(chunks));
-    if (!res.getHeader("Transfer-Encoding")) res.setHeader("Content-Length", body.length);
-    return callEnd(body, callback);
-  } as Response["end"];
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("Set-Cookie", cookies);
+  if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", "private, no-store");
+  const encoded = encodeBody(req, res, body);
+  res.setHeader("Content-Length", encoded.length);
+  res.end(req.method === "HEAD" ? undefined : encoded);
+}
 
-  next();
+/** A short plain-text answer (health checks, refusals, errors). */
+export function sendText(res: ServerResponse, status: number, text: string, cacheControl = "no-store") {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", cacheControl);
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
 }

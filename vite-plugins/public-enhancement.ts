@@ -44,14 +44,12 @@ async function bundle(root: string): Promise<Built> {
 
 export function publicEnhancement(): Plugin {
   let command: "build" | "serve" = "build";
-  let ssr = false;
   let root = process.cwd();
   let built: Promise<Built> | undefined;
   return {
     name: "public-enhancement",
     configResolved(config) {
       command = config.command;
-      ssr = Boolean(config.build.ssr);
       root = config.root;
     },
     resolveId(id) {
@@ -64,7 +62,8 @@ export function publicEnhancement(): Plugin {
       return `export default ${JSON.stringify(`/${(await built).fileName}`)};`;
     },
     async generateBundle() {
-      if (command !== "build" || ssr) return;
+      // Written once, into the browser's files (the server build only needs its name).
+      if (command !== "build" || this.environment.name !== "client") return;
       built ??= bundle(root);
       const { fileName, code } = await built;
       this.emitFile({ type: "asset", fileName, source: code });

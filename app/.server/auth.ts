@@ -7,11 +7,6 @@
  * call through `auth.api` the same way (decision 0011).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  getCurrentAuthContextAsyncLocalStorage,
-  getCurrentDBAdapterAsyncLocalStorage,
-  getRequestStateAsyncLocalStorage,
-} from "@better-auth/core/context";
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
@@ -19,6 +14,7 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import { FIRM } from "~/config/firm";
+import { isWriteMethod } from "~/lib/http";
 import { recordAudit, systemActor, type Actor } from "./audit";
 import { db, type Db } from "./db/client";
 import { isUniqueViolation } from "./db/team";
@@ -57,69 +53,10 @@ const authDatabase = new Proxy({} as Db, {
  * (through `authDatabase`); pass `tx` to `recordAudit`. A throw rolls back both.
  */
 export function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  return inAuthTransaction(() => db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db))));
-}
-
-/**
- * Counts the calls under way that may use `storages`, and switches them off
- * when none is. An AsyncLocalStorage's first run() turns async_hooks on for
- * the whole process, and they stay on while any storage is enabled: every
- * async resource of every later request, page-cache hits included, pays a
- * hook (a third more instructions a hit, docs/performance.md). Once no call
- * is under way the stores are empty everywhere, so switching them off loses
- * nothing; the next run() switches a storage on again.
- */
-function switchedOffWhenIdle(storages: () => Promise<AsyncLocalStorage<unknown>[]>) {
-  let calls = 0;
-  return async function <T>(call: () => Promise<T>): Promise<T> {
-    calls++;
-    try {
-      return await call();
-    } finally {
-      if (--calls === 0) {
-        const idle = await storages();
-        // A call may have started while the storages were looked up: it needs them.
-        if (calls === 0) for (const storage of idle) storage.disable();
-      }
-    }
-  };
-}
-
-/** Our transactions for better-auth's writes (`withAuthTransaction`). */
-const inAuthTransaction = switchedOffWhenIdle(async () => [authTransaction]);
-
-/**
- * Runs one call into better-auth, which keeps each call's state in three
- * AsyncLocalStorages of its own. Every call into better-auth goes through
- * here: `getAuth().api` does it for each endpoint, and the uses of its
- * adapter through `$context` are wrapped by hand.
- */
-const inBetterAuth = switchedOffWhenIdle(() =>
-  Promise.all([
-    getRequestStateAsyncLocalStorage(),
-    getCurrentDBAdapterAsyncLocalStorage(),
-    // Deprecated for reading the context (better-auth has other functions for that); it is the one way to the storage.
-    getCurrentAuthContextAsyncLocalStorage(),
-  ]),
-);
-
-/** better-auth's API with every endpoint call counted by `inBetterAuth`. */
-function countedApi<Api extends object>(api: Api): Api {
-  return new Proxy(api, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => inBetterAuth(async () => (value as (...a: unknown[]) => unknown).apply(target, args));
-    },
-  });
+  return db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db)));
 }
 
 function createAuth() {
-  const auth = createBetterAuth();
-  return Object.assign(auth, { api: countedApi(auth.api) });
-}
-
-function createBetterAuth() {
   const env = getEnv();
   const site = new URL(env.publicUrl);
   return betterAuth({
@@ -250,7 +187,7 @@ async function checkStaff(request: Request): Promise<StaffSession | null> {
   if (age > SESSION_ABSOLUTE_SECONDS * 1000 || user.status !== "active" || !isRole(user.role)) {
     // Past 12 hours, or the account was deactivated (or is not a staff account): the session ends here.
     const ctx = await auth.$context;
-    await inBetterAuth(() => ctx.internalAdapter.deleteSession(result.session.token));
+    await ctx.internalAdapter.deleteSession(result.session.token);
     return null;
   }
   return {
@@ -261,10 +198,6 @@ async function checkStaff(request: Request): Promise<StaffSession | null> {
     sessionToken: result.session.token,
     twoFactor: user.twoFactorEnabled === true,
   };
-}
-
-function isMutation(request: Request) {
-  return !["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase());
 }
 
 export const SESSION_CHECK_UNAVAILABLE = "The dashboard is briefly unavailable. Please try again in a moment.";
@@ -306,7 +239,7 @@ export async function requireStaff(
   if (staff) {
     if (!staff.twoFactor && !options.twoFactorSetup && (await twoFactorRequiredOrUnavailable(request))) {
       // An owner requires two-factor sign-in: nothing else opens until it is set up.
-      if (isMutation(request)) throw new Response(TWO_FACTOR_REQUIRED_MESSAGE, { status: 403 });
+      if (isWriteMethod(request.method)) throw new Response(TWO_FACTOR_REQUIRED_MESSAGE, { status: 403 });
       throw redirect(TWO_FACTOR_SETUP_PATH);
     }
     if (permission && !can(staff.role, permission)) {
@@ -315,7 +248,7 @@ export async function requireStaff(
     }
     return staff;
   }
-  if (isMutation(request)) {
+  if (isWriteMethod(request.method)) {
     throw new Response("Your session has ended. Sign in again; nothing was saved.", { status: 401 });
   }
   const url = new URL(request.url);
@@ -344,35 +277,32 @@ export async function createStaffAccount(
   role: Role = "owner",
   actor: Actor = systemActor("staff account set-up"),
 ): Promise<boolean> {
-  // Its adapter may run better-auth's storages: counted like an API call.
-  return inBetterAuth(async () => {
-    const ctx = await getAuth().$context;
-    const normalised = email.trim().toLowerCase();
-    if (await ctx.internalAdapter.findUserByEmail(normalised)) return false;
-    // Hashed before the transaction opens (scrypt takes a while; nothing is locked meanwhile).
-    const hash = await hashPassword(password);
-    try {
-      return await withAuthTransaction(async (tx) => {
-        const user = await ctx.internalAdapter.createUser(
-          { email: normalised, name, emailVerified: true, role, status: "active" },
-          { method: "admin" },
-        );
-        await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
-        await recordAudit(tx, actor, {
-          action: "create",
-          itemType: "staff",
-          itemId: user.id,
-          itemLabel: normalised,
-          changes: { role: { after: role }, status: { after: "active" }, password: { hidden: true } },
-        });
-        return true;
+  const ctx = await getAuth().$context;
+  const normalised = email.trim().toLowerCase();
+  if (await ctx.internalAdapter.findUserByEmail(normalised)) return false;
+  // Hashed before the transaction opens (scrypt takes a while; nothing is locked meanwhile).
+  const hash = await hashPassword(password);
+  try {
+    return await withAuthTransaction(async (tx) => {
+      const user = await ctx.internalAdapter.createUser(
+        { email: normalised, name, emailVerified: true, role, status: "active" },
+        { method: "admin" },
+      );
+      await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+      await recordAudit(tx, actor, {
+        action: "create",
+        itemType: "staff",
+        itemId: user.id,
+        itemLabel: normalised,
+        changes: { role: { after: role }, status: { after: "active" }, password: { hidden: true } },
       });
-    } catch (error) {
-      // Another process (a second server starting at the same time) created it first: nothing of ours was kept.
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
-  });
+      return true;
+    });
+  } catch (error) {
+    // Another process (a second server starting at the same time) created it first: nothing of ours was kept.
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
 }
 
 /**
@@ -385,34 +315,31 @@ export async function resetStaffPassword(
   password: string,
   actor: Actor = systemActor("staff account set-up"),
 ): Promise<boolean> {
-  // Its adapter may run better-auth's storages: counted like an API call.
-  return inBetterAuth(async () => {
-    const ctx = await getAuth().$context;
-    const normalised = email.trim().toLowerCase();
-    if (!(await ctx.internalAdapter.findUserByEmail(normalised))) return false;
-    const hash = await hashPassword(password);
-    return withAuthTransaction(async (tx) => {
-      // Looked up again inside the transaction: the account may have gone meanwhile.
-      const found = await ctx.internalAdapter.findUserByEmail(normalised);
-      if (!found) return false;
-      const accounts = await ctx.internalAdapter.findAccounts(found.user.id);
-      if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(found.user.id, hash);
-      else
-        await ctx.internalAdapter.linkAccount({
-          userId: found.user.id,
-          providerId: "credential",
-          accountId: found.user.id,
-          password: hash,
-        });
-      const ended = await tx.delete(schema.session).where(eq(schema.session.userId, found.user.id)).returning({ id: schema.session.id });
-      await recordAudit(tx, actor, {
-        action: "password-reset",
-        itemType: "staff",
-        itemId: found.user.id,
-        itemLabel: found.user.email,
-        changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
+  const ctx = await getAuth().$context;
+  const normalised = email.trim().toLowerCase();
+  if (!(await ctx.internalAdapter.findUserByEmail(normalised))) return false;
+  const hash = await hashPassword(password);
+  return withAuthTransaction(async (tx) => {
+    // Looked up again inside the transaction: the account may have gone meanwhile.
+    const found = await ctx.internalAdapter.findUserByEmail(normalised);
+    if (!found) return false;
+    const accounts = await ctx.internalAdapter.findAccounts(found.user.id);
+    if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(found.user.id, hash);
+    else
+      await ctx.internalAdapter.linkAccount({
+        userId: found.user.id,
+        providerId: "credential",
+        accountId: found.user.id,
+        password: hash,
       });
-      return true;
+    const ended = await tx.delete(schema.session).where(eq(schema.session.userId, found.user.id)).returning({ id: schema.session.id });
+    await recordAudit(tx, actor, {
+      action: "password-reset",
+      itemType: "staff",
+      itemId: found.user.id,
+      itemLabel: found.user.email,
+      changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
     });
+    return true;
   });
 }

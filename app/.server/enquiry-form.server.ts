@@ -34,7 +34,7 @@ import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken } from "./enq
 import { getEnv } from "./env";
 import { log } from "./log";
 import { sendMail } from "./mail";
-import { requestInfo } from "./request-context";
+import { requestInfo, type RequestContext } from "./request-context";
 
 /** The form is text only: a generous cap, read before parsing. */
 export const MAX_ENQUIRY_FORM_BYTES = 64 * 1024;
@@ -65,7 +65,7 @@ export function addressKey(ip: string): string {
     .slice(0, 32);
 }
 
-export async function enquiryAction(request: Request, context: unknown) {
+export async function enquiryAction(request: Request, context: RequestContext) {
   const form = await readForm(request, MAX_ENQUIRY_FORM_BYTES);
   if (isRefusal(form)) {
     const status = form.init?.status ?? 400;

@@ -133,11 +133,11 @@ describe("health endpoints and graceful shutdown", () => {
     const mod = (await import(pathToFileURL(path.resolve(BUILD_DIR, "server/index.js")).href)) as {
       startServices(): Promise<unknown>;
       stopServices(): Promise<void>;
-      createProductionHandler(): http.RequestListener;
+      createProductionListener(): http.RequestListener;
       markShuttingDown(): void;
     };
     await mod.startServices();
-    const httpServer = http.createServer(mod.createProductionHandler());
+    const httpServer = http.createServer(mod.createProductionListener());
     await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(httpServer.address() as { port: number }).port}`;
     try {

@@ -3,6 +3,7 @@
  * database), filters by person, kind of item, action and date range (the
  * firm's local days), and links to items that still exist.
  */
+import { testContext } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -19,7 +20,8 @@ import { useTestDatabase } from "../support/database";
 useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "192.0.2.9", requestId: "t", nonce: "n" };
+const CLIENT_IP = "192.0.2.9";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let ownerId = "";
 let articleId = 0;

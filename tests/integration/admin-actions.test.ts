@@ -4,6 +4,7 @@
  * picture; a replaced or deleted one is removed), bad input is a 400 with
  * nothing written (never a 500), oversize bodies are refused before parsing.
  */
+import { testContext } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -24,7 +25,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let jpeg: Buffer;
 

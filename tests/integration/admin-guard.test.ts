@@ -3,6 +3,7 @@
  * new route cannot be missed): without a session its loader redirects to
  * /admin and its action answers 401/403 and writes nothing.
  */
+import { testContext } from "../support/route-call";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 const ORIGIN = "http://localhost:3000";
 
 async function counts() {

@@ -10,6 +10,7 @@
  * The browser side (the form really keeps its values, the save works after
  * recovery) is tests/e2e/reliability-pg-outage.test.ts.
  */
+import { testContext } from "../support/route-call";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -20,7 +21,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 const state = useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@
  * status message instead of the error page; the sign-in page returns to the
  * form; old copies are pruned.
  */
+import { testContext } from "../support/route-call";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -27,7 +28,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let otherCookie = "";
 let userId = "";

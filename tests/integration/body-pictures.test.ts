@@ -11,6 +11,7 @@
  *   autosaved copy as used; purging an article removes its body pictures
  *   (those nothing else names), with the Trash's 30-day sweep too.
  */
+import { testContext } from "../support/route-call";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -36,7 +37,8 @@ import { startS3, type TestBucket } from "../support/s3";
 useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let jpeg: Buffer;
 let png: Buffer;

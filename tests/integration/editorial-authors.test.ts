@@ -7,6 +7,7 @@
  * description and the social picture (form, meta tags, cards, RSS, search,
  * link-preview pictures, replaced and purged pictures, the picture sweep).
  */
+import { testContext } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -35,7 +36,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let JPEG: Buffer;
 
@@ -75,7 +77,7 @@ function postForm(path: string, fields: Record<string, string | string[]>, files
   for (const [k, bytes] of Object.entries(files)) body.append(k, new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), `${k}.jpg`);
   return new Request(`${ORIGIN}${path}`, { method: "POST", body, headers: { cookie, origin: ORIGIN } });
 }
-const publicGet = (path: string) => ({ request: new Request(`http://localhost${path}`), params: {}, context: {} });
+const publicGet = (path: string) => ({ request: new Request(`http://localhost${path}`), params: {}, context: testContext() });
 async function articleRows(): Promise<number> {
   const r = await db().execute(sql`select (select count(*) from articles)::int + (select count(*) from article_authors)::int as n`);
   return Number(((r as { rows: { n: number }[] }).rows ?? (r as { n: number }[]))[0].n);
@@ -358,7 +360,7 @@ describe("the public post", () => {
   });
 
   it("title, description and link-preview picture: SEO texts when set, else summary, else derived from the body", async () => {
-    const meta = (data: unknown) => post.meta({ matches: [], data, params: {} } as never) as Record<string, string>[];
+    const meta = (data: unknown) => post.meta({ matches: [], loaderData: data, params: {} } as never) as Record<string, string>[];
     const tag = (tags: Record<string, string>[], key: string) =>
       tags.find((t) => t.property === key || t.name === key || ("title" in t && key === "title"));
     const derived = await createArticle(

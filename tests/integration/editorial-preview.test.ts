@@ -3,6 +3,7 @@
  * banner, noindex, private/no-store), and share-a-preview links: work signed
  * out, show the latest saved version, expire after 7 days, can be revoked.
  */
+import { testContext } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { createArticle, updateArticle } from "~/.server/db/articles";
@@ -18,7 +19,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let draftId = 0;
 
@@ -99,7 +101,8 @@ describe("staff preview", () => {
     expect(visitor.status).toBe(302);
     expect(visitor.location).toMatch(/^\/admin\?redirectTo=/);
     expect((await run(postRoute.loader, "/post/Draft-For-Review", { slug: "Draft-For-Review" })).status).toBe(404);
-    expect(isCacheable("/preview/post/Draft-For-Review")).toBe(false);
+    expect(await isCacheable("/preview/post/Draft-For-Review")).toBe(false);
+    expect(await isCacheable("/post/Draft-For-Review")).toBe(true);
   });
 
   it("shows a hidden member to staff", async () => {

@@ -2,6 +2,7 @@
  * Revisions (every save kept, last 50, History diff, Restore as a new
  * version) and the two-people-editing check (version number).
  */
+import { testContext } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { createArticle, getArticleById, updateArticle } from "~/.server/db/articles";
@@ -13,7 +14,8 @@ import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 const cookies: Record<string, string> = {};
 
 beforeAll(async () => {

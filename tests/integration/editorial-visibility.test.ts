@@ -4,6 +4,7 @@
  * publishing puts them live — also when no server ran at their time, and
  * exactly once when two runs race — with an audit entry and a content change.
  */
+import { testContext } from "../support/route-call";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { onContentChange } from "~/.server/content-events";
@@ -55,7 +56,7 @@ async function status(work: () => Promise<unknown>): Promise<number> {
   }
 }
 const args = (url: string, params: Record<string, string> = {}) =>
-  ({ request: new Request(`http://localhost${url}`), params, context: {} }) as never;
+  ({ request: new Request(`http://localhost${url}`), params, context: testContext() }) as never;
 
 let draftId = 0;
 let hiddenId = 0;

@@ -8,6 +8,7 @@
  * note and delete (audited without the sender's details; refused to an
  * editor); the retention job.
  */
+import { testContext } from "../support/route-call";
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -69,7 +70,7 @@ async function send(fields: Record<string, string | undefined>, ip = "198.51.100
   const result = (await contact.action({
     request,
     params: {},
-    context: { clientIp: ip, requestId: "t", nonce: "n" },
+    context: testContext(ip),
   } as never)) as unknown as {
     data: Result["data"];
     init: { status?: number; headers?: HeadersInit } | null;
@@ -231,7 +232,7 @@ describe("the enquiry form (POST /contact)", () => {
     const json = (await contact.action({
       request,
       params: {},
-      context: { clientIp: freshIp(), requestId: "t", nonce: "n" },
+      context: testContext(freshIp()),
     } as never)) as unknown as { init: { status: number } };
     expect(json.init.status).toBe(400);
     expect(await stored()).toBe(before);
@@ -346,7 +347,7 @@ async function staffPost(cookie: string, id: number | string, fields: Record<str
     const result = await enquiryScreen.action({
       request,
       params: { id: String(id) },
-      context: { clientIp: "192.0.2.44", requestId: "t", nonce: "n" },
+      context: testContext("192.0.2.44"),
     } as never);
     if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
     const d = result as unknown as { data: unknown; init?: { status?: number } };
@@ -385,7 +386,7 @@ describe("the Enquiries screen", () => {
       enquiriesList.loader({
         request: new Request(`${ORIGIN}/dashboard/enquiries${query}`, { headers: { cookie } }),
         params: {},
-        context: {},
+        context: testContext(),
       } as never);
     const list = await load(admin);
     const names = list.rows.map((r) => r.name);

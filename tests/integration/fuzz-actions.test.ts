@@ -15,6 +15,7 @@
  *   without its row.
  * The public loaders (params and search params) are fuzzed the same way.
  */
+import { testContext } from "../support/route-call";
 import path from "node:path";
 import fc from "fast-check";
 import sharp from "sharp";
@@ -99,7 +100,7 @@ async function call(fn: (args: unknown) => unknown, args: unknown): Promise<Outc
   return { status: 200, data: value, location: null, thrown: null };
 }
 
-const context = (ip = "127.0.0.1") => ({ clientIp: ip, requestId: "fuzz", nonce: "n" });
+const context = (ip = "127.0.0.1") => testContext(ip);
 
 // ---------- what is stored ----------
 

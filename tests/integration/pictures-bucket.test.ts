@@ -6,6 +6,7 @@
  * sweep works on a paged bucket listing, and export/import read and write
  * buckets.
  */
+import { testContext } from "../support/route-call";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,7 +31,8 @@ import { startS3, type TestBucket } from "../support/s3";
 useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+const CLIENT_IP = "127.0.0.1";
+const context = testContext(CLIENT_IP);
 let cookie = "";
 let jpeg: Buffer;
 let bucket: TestBucket;

@@ -4,6 +4,7 @@
  * working on its next request; every content action works for an editor and
  * is recorded under the editor's name.
  */
+import { testContext } from "../support/route-call";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount, getStaff, requireStaff } from "~/.server/auth";
@@ -20,7 +21,8 @@ import { useTestDatabase } from "../support/database";
 useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const context = { clientIp: "192.0.2.10", requestId: "t", nonce: "n" };
+const CLIENT_IP = "192.0.2.10";
+const context = testContext(CLIENT_IP);
 
 async function signedIn(email: string, role: "owner" | "admin" | "editor") {
   await createStaffAccount(email, "a-long-enough-password", "Staff", role);

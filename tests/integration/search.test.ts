@@ -4,6 +4,7 @@
  * ranking, stemming, prefixes, a typo, the kind filter, paging, highlighted
  * extracts that never carry markup, and odd input.
  */
+import { testContext } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";
 import { updatePageHeader } from "~/.server/db/page-headers";
@@ -282,7 +283,7 @@ describe("site search", () => {
       const data = await searchLoader({
         request: new Request(`http://localhost:3000/search?q=${encodeURIComponent(q)}&kind=%27&page=-1`),
         params: {},
-        context: {},
+        context: testContext(),
       } as never);
       expect(data.q.length).toBeLessThanOrEqual(200);
       expect(data.kind).toBe("all");

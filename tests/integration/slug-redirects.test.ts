@@ -3,6 +3,7 @@
  * spelling, or from before a rename, answers 301 to the current page (through
  * the real loaders); anything else is still the spec's 404.
  */
+import { testContext } from "../support/route-call";
 import { isRouteErrorResponse } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle, deleteArticle, getArticleBySlug, updateArticle } from "~/.server/db/articles";
@@ -31,7 +32,7 @@ const member: TeamMemberInput = {
 async function visit(kind: "lawyer" | "post", slug: string): Promise<string> {
   const loader = kind === "lawyer" ? lawyerLoader : postLoader;
   try {
-    await loader({ params: { slug }, request: new Request(`http://localhost:3000/${kind}/x`), context: {} } as never);
+    await loader({ params: { slug }, request: new Request(`http://localhost:3000/${kind}/x`), context: testContext() } as never);
     return "ok";
   } catch (thrown) {
     if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("location")}`;

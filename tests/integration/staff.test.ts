@@ -10,6 +10,7 @@
  * sessions at once; two-factor sign-in (TOTP computed from the shown key,
  * recovery codes, wrong codes limited) and the owner's "require two-factor".
  */
+import { testContext } from "../support/route-call";
 import { createOTP } from "@better-auth/utils/otp";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +37,8 @@ useTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const PASSWORD = "a-long-enough-password";
-const context = { clientIp: "192.0.2.44", requestId: "t", nonce: "n" };
+const CLIENT_IP = "192.0.2.44";
+const context = testContext(CLIENT_IP);
 let smtp: TestSmtp;
 let owner = "";
 
@@ -456,7 +458,7 @@ describe("roles, the last owner, deactivation", () => {
     expect(next.status).toBe(401);
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(false);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "deactivate")).orderBy(desc(auditLog.id));
-    expect(entry).toMatchObject({ actor_label: "owner@example.com", item_label: "leaver@example.com", ip: context.clientIp });
+    expect(entry).toMatchObject({ actor_label: "owner@example.com", item_label: "leaver@example.com", ip: CLIENT_IP });
     await run(() =>
       staffRoute.action({
         request: post("/dashboard/staff", { intent: "reactivate", id: target.id }, owner),
@@ -804,7 +806,7 @@ describe("e-mailed links: how long they work, and the trail", () => {
   it("a reset link issued by Forgot password? is recorded on the account, without the token", async () => {
     await createStaffAccount("asked@example.com", PASSWORD, "Ash", "editor");
     const account = await userRow("asked@example.com");
-    await forgotFrom("asked@example.com", { ...context, clientIp: "192.0.2.60" });
+    await forgotFrom("asked@example.com", testContext("192.0.2.60"));
     const token = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("asked@example.com"))).text ?? "", "reset-password");
     expect(token).not.toBe("");
     const entries = await db()
@@ -842,7 +844,7 @@ describe("the trail of one's own account", () => {
       actor_label: "starter@example.com",
       item_type: "staff",
       item_id: account.id,
-      ip: context.clientIp,
+      ip: CLIENT_IP,
     });
     const secret = String(started.data?.secret).replace(/\s+/g, "");
     expect(JSON.stringify(entries[0])).not.toContain(secret);
@@ -852,7 +854,7 @@ describe("the trail of one's own account", () => {
     await createStaffAccount("guesser@example.com", PASSWORD, "Gus", "editor");
     const account = await userRow("guesser@example.com");
     const cookie = await signedIn("guesser@example.com");
-    const ctx = { ...context, clientIp: "192.0.2.77" };
+    const ctx = testContext("192.0.2.77");
     const guess = () =>
       run(() =>
         accountRoute.action({
@@ -927,7 +929,7 @@ describe("Outbox: send again", () => {
     expect(answer.status).toBe(302);
     expect(await flashOf(answer)).toBe("The message to late-reader@example.com has been sent.");
     expect(await mailEntries(id)).toMatchObject([
-      { actor_id: ownerRow.id, actor_label: "owner@example.com", ip: context.clientIp, changes: { send: { after: "again" } } },
+      { actor_id: ownerRow.id, actor_label: "owner@example.com", ip: CLIENT_IP, changes: { send: { after: "again" } } },
     ]);
   });
 

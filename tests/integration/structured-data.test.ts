@@ -6,6 +6,7 @@
  * properties, nested types, absolute URLs, ISO dates). Also the picture route
  * that makes the 1200×630 JPEG.
  */
+import { testContext } from "../support/route-call";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
@@ -42,14 +43,14 @@ type PageModule = { loader?: (args: never) => unknown; meta: (args: never) => Ta
 /** Runs a page's loader and meta as React Router does (the layout's data carries the site URL). */
 async function render(mod: PageModule, url: string, params: Record<string, string> = {}) {
   const request = new Request(SITE + url);
-  const data = mod.loader ? await mod.loader({ request, params, context: {} } as never) : undefined;
+  const data = mod.loader ? await mod.loader({ request, params, context: testContext() } as never) : undefined;
   const location = { pathname: new URL(request.url).pathname, search: new URL(request.url).search, hash: "", state: null, key: "default" };
   const matches = [
-    { id: "root", data: undefined },
-    { id: "routes/public/layout", data: { year: 2026, siteUrl: SITE } },
-    { id: "page", data },
+    { id: "root", loaderData: undefined },
+    { id: "routes/public/layout", loaderData: { year: 2026, siteUrl: SITE } },
+    { id: "page", loaderData: data },
   ];
-  const tags = mod.meta({ data, params, location, matches } as never);
+  const tags = mod.meta({ loaderData: data, params, location, matches } as never);
   return { data, tags };
 }
 
@@ -429,7 +430,7 @@ describe("JSON-LD", () => {
 
 describe("the 1200×630 link-preview picture route", () => {
   const get = (kind: string, file: string) =>
-    ogImage({ params: { kind, file }, request: new Request(`${SITE}/og/${kind}/${file}`), context: {} } as never);
+    ogImage({ params: { kind, file }, request: new Request(`${SITE}/og/${kind}/${file}`), context: testContext() } as never);
 
   it("cuts a lawyer's photo and an article's picture to a 1200×630 JPEG, stored once", async () => {
     for (const [kind, slug, read] of [

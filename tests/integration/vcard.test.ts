@@ -5,6 +5,7 @@
  * bytes (a small square JPEG of at most 30 KB made from the stored picture)
  * and the line lengths (CRLF, at most 75 octets).
  */
+import { testContext } from "../support/route-call";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -51,7 +52,7 @@ async function card(slug: string): Promise<{ response: Response; text: string }>
   const response = await loader({
     params: { slug },
     request: new Request(`http://localhost:3000/lawyer/${slug}/vcard`),
-    context: {},
+    context: testContext(),
   } as never);
   return { response, text: await response.clone().text() };
 }

@@ -1,6 +1,9 @@
-/** Whether the page cache would store a GET of this path (previews must not be). */
-import { cacheKey } from "~/.server/page-cache";
+/** Whether the page cache would store a GET of this path (previews must not be), by the route table of app/routes.ts. */
+import { cacheableRoutes, createCacheKeys } from "~/.server/page-cache-routes";
+import { routeTable } from "./route-table";
 
-export function isCacheable(path: string): boolean {
-  return cacheKey("GET", path) !== null;
+const cacheKey = routeTable().then((table) => createCacheKeys(cacheableRoutes(table)));
+
+export async function isCacheable(path: string): Promise<boolean> {
+  return (await cacheKey)("GET", path) !== null;
 }

@@ -5,7 +5,14 @@
  */
 export type RouteResult = { status: number; location?: string | null; data?: unknown };
 
-export const TEST_ROUTE_CONTEXT = { clientIp: "127.0.0.1", requestId: "t", nonce: "n" };
+import { routerContext } from "~/.server/request-context";
+
+/** React Router's request context for a request from `clientIp`, as the server makes it. */
+export function testContext(clientIp = "127.0.0.1") {
+  return routerContext({ clientIp, requestId: "t", nonce: "n" });
+}
+
+export const TEST_ROUTE_CONTEXT = testContext();
 
 export async function callRoute(
   fn: (args: never) => Promise<unknown>,

@@ -8,6 +8,7 @@
  * Both start with actingStaff like every dashboard action and answer JSON,
  * `{ error, errors? }` with 400/401/403/404/413/503 when refused (never a 500).
  */
+import type { RequestContext } from "../request-context";
 import { data } from "react-router";
 import { BODY_PICTURE_TEXT, bodyPictureSrc, checkAlt } from "~/lib/body-pictures";
 import { AUTOSAVE_TEXT, autosaveValuesSchema, MAX_AUTOSAVE_BYTES, type DraftValues, type KeptDraftData } from "~/lib/forms/autosave";
@@ -35,7 +36,7 @@ function refusalJson(refusal: Refusal) {
 }
 
 /** actingStaff for a JSON route: the Actor, or the refusal (401, 403, 503) as JSON instead of an error page. */
-async function jsonActor(request: Request, context: { clientIp: string }, failure: string): Promise<Actor | Response> {
+async function jsonActor(request: Request, context: RequestContext, failure: string): Promise<Actor | Response> {
   try {
     const actor = await actingStaff(request, context, failure);
     return isRefusal(actor) ? refusalJson(actor) : actor;
@@ -52,7 +53,7 @@ export function postOnly() {
   return json({ error: "Send this with POST." }, 405, { Allow: "POST" });
 }
 
-export async function bodyPictureAction(request: Request, context: { clientIp: string }): Promise<Response> {
+export async function bodyPictureAction(request: Request, context: RequestContext): Promise<Response> {
   const actor = await jsonActor(request, context, MSG.imageUploadError);
   if (actor instanceof Response) return actor;
   const form = await readForm(request, MAX_FORM_BYTES);
@@ -88,7 +89,7 @@ function cleanDraft(values: DraftValues): DraftValues {
   return typeof copy === "string" && copy.trim() ? { ...values, copy: sanitizeArticleHtml(bodyHtml(copy)) } : values;
 }
 
-export async function autosaveAction(request: Request, context: { clientIp: string }): Promise<Response> {
+export async function autosaveAction(request: Request, context: RequestContext): Promise<Response> {
   const actor = await jsonActor(request, context, AUTOSAVE_TEXT.unavailable);
   if (actor instanceof Response) return actor;
   const form = await readForm(request, MAX_AUTOSAVE_BYTES);

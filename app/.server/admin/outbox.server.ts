@@ -1,4 +1,5 @@
 /** "Send again" on the Outbox screens (owners only): handed to the mail layer, which claims the message and records it in the trail together. */
+import type { RequestContext } from "../request-context";
 import { data, redirect } from "react-router";
 import { MSG } from "~/lib/forms/messages";
 import { getOutboxMessage } from "../db/outbox";
@@ -24,7 +25,7 @@ function notResendable(message: { status: string } | null) {
   );
 }
 
-export async function resendAction(request: Request, context: { clientIp: string }, back: (id: number) => string) {
+export async function resendAction(request: Request, context: RequestContext, back: (id: number) => string) {
   const actor = await actingStaff(request, context, RESEND_ERROR, "outbox");
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);

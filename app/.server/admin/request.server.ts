@@ -1,11 +1,11 @@
 /** Reading dashboard form posts safely: a size cap before parsing, and 400 (not 500) for a body that cannot be read. */
-import { data, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
+import { data } from "react-router";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { staffActor, type Actor } from "../audit";
 import { isSessionCheckUnavailable, requireStaff } from "../auth";
 import { MAX_UPLOAD_BYTES } from "../images";
 import type { Permission } from "../roles";
-import { requestInfo } from "../request-context";
+import { requestInfo, type RequestContext } from "../request-context";
 
 /** A picture of at most 10 MB plus the rest of the form. */
 export const MAX_FORM_BYTES = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
@@ -14,11 +14,17 @@ export const MAX_TEXT_FORM_BYTES = 1024 * 1024;
 
 export type FailureData = { status?: Status; errors?: Record<string, string>; values?: unknown };
 
-function refuse(status: number, text: string) {
-  return data<FailureData>({ status: { tone: "error", text } }, { status });
-}
+/** A refused request's answer: `data(…, { status })` with the message, as React Router sends it. */
+export type Refusal = ReturnType<typeof data<FailureData>>;
 
-export type Refusal = DataWithResponseInit<FailureData>;
+/** The answers made by `refuse`, so `isRefusal` knows them without looking inside React Router's objects. */
+const refusals = new WeakSet<object>();
+
+function refuse(status: number, text: string): Refusal {
+  const answer = data<FailureData>({ status: { tone: "error", text } }, { status });
+  refusals.add(answer);
+  return answer;
+}
 
 /**
  * The first line of every dashboard action: the signed-in staff member as
@@ -34,7 +40,7 @@ export type Refusal = DataWithResponseInit<FailureData>;
  */
 export async function actingStaff(
   request: Request,
-  context: unknown,
+  context: RequestContext,
   failure: string,
   /** null: any signed-in staff member (their own account). */
   permission: Permission | null = "content",
@@ -50,7 +56,7 @@ export async function actingStaff(
 
 /** True for an answer to return as it is (a refused request), false for the form or the actor. */
 export function isRefusal<T extends object>(value: T | Refusal): value is Refusal {
-  return (value as { type?: unknown }).type === "DataWithResponseInit";
+  return refusals.has(value);
 }
 
 /**
@@ -62,8 +68,7 @@ export async function readForm(request: Request, maxBytes = MAX_TEXT_FORM_BYTES)
     return await readFormOrThrow(request, maxBytes);
   } catch (error) {
     if (error instanceof FormData) return error;
-    if (error && typeof error === "object" && "type" in error && (error as { type: string }).type === "DataWithResponseInit")
-      return error as Refusal;
+    if (error !== null && typeof error === "object" && refusals.has(error)) return error as Refusal;
     return refuse(400, MSG.unreadableForm);
   }
 }

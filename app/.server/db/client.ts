@@ -172,3 +172,21 @@ export function getDatabase(): Database {
 export function db(): Db {
   return getDatabase().db;
 }
+
+/** Whether the database answers a ping within `timeoutMs` (readiness, and telling an outage from a page's own error). */
+export async function databaseAnswers(timeoutMs = 1000): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      getDatabase().ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

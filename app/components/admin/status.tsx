@@ -5,8 +5,10 @@
  */
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { createContext, useContext } from "react";
-import { UNSAFE_DataRouterStateContext } from "react-router";
+import { unstable_useRoute as useRoute, useMatches } from "react-router";
 import type { Status } from "~/lib/forms/messages";
+
+type RouteId = Exclude<Parameters<typeof useRoute>[0], undefined>;
 
 export const AnnounceContext = createContext<(status: Status | null) => void>(() => {});
 
@@ -15,16 +17,17 @@ export function useAnnounce() {
   return useContext(AnnounceContext);
 }
 
-/** The status of the current action answer, whichever dashboard route it came from. */
+/**
+ * The status of the current page's last action answer. The layout's status
+ * region shows it; the action belongs to the page's own route (the last
+ * match), read with React Router's `useRoute(id)` (public, still marked
+ * unstable in React Router 8; decision 0021).
+ */
 export function useActionStatus(): Status | undefined {
-  const state = useContext(UNSAFE_DataRouterStateContext);
-  const all = state?.actionData;
-  if (!all) return undefined;
-  for (const value of Object.values(all)) {
-    const status = (value as { status?: Status } | null)?.status;
-    if (status && typeof status.text === "string") return status;
-  }
-  return undefined;
+  const matches = useMatches();
+  const page = useRoute(matches[matches.length - 1].id as RouteId);
+  const status = (page?.actionData as { status?: Status } | null | undefined)?.status;
+  return status && typeof status.text === "string" ? status : undefined;
 }
 
 export function StatusRegion({ status }: { status: Status | null | undefined }) {

@@ -3,12 +3,12 @@ import { pageMeta } from "~/lib/site";
 import { DEFAULT_SOCIAL_IMAGE, SOCIAL_IMAGE_HEIGHT, SOCIAL_IMAGE_WIDTH } from "~/lib/social";
 import type { JsonLd } from "~/lib/structured-data";
 
-type Match = { id: string; data?: unknown } | undefined;
+type Match = { id: string; loaderData?: unknown } | undefined;
 
 /** The public site's base URL, from the layout loader's data. */
 export function siteUrlOf(matches: readonly Match[]): string | undefined {
   const layout = matches.find((m) => m?.id === "routes/public/layout");
-  return (layout?.data as { siteUrl?: string } | undefined)?.siteUrl;
+  return (layout?.loaderData as { siteUrl?: string } | undefined)?.siteUrl;
 }
 
 export const FEED_TITLE = `News & Insights | ${FIRM.name}`;

@@ -3,6 +3,10 @@ import { LegalPage } from "~/components/public/legal-page";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM, fullAddress } from "~/config/firm";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 export function meta({ matches }: Route.MetaArgs) {
   return publicMeta(matches, {

@@ -13,6 +13,10 @@ import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 export async function loader() {
   return { token: issueFormToken({ shared: true }) };

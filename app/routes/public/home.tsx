@@ -16,6 +16,10 @@ import { FIRM, fullAddress } from "~/config/firm";
 import { PRACTICE_PAGES } from "~/lib/practice";
 import { weekdayHoursText } from "~/lib/site";
 import { legalServiceJsonLd } from "~/lib/structured-data";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 
 const MAP_FRAME_CLASS = "h-full min-h-[360px] w-full border-0";
@@ -37,7 +41,7 @@ export function headers() {
 
 /** The hero's line pattern is part of the first view: fetch it early. */
 
-export function meta({ matches, data: loaderData }: Route.MetaArgs) {
+export function meta({ matches, loaderData }: Route.MetaArgs) {
   return publicMeta(matches, {
     title: FIRM.name,
     description: `${FIRM.name}: ${FIRM.tagline} Litigators for insurers, builders and businesses.`,

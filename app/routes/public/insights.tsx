@@ -15,6 +15,10 @@ import { FIRM } from "~/config/firm";
 import { parsePage } from "~/lib/pagination";
 import { ARTICLE_FILTERS, type ArticleFilter } from "~/lib/practice";
 import { insightsHref, parseArticleFilter } from "~/lib/site";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts), by the query parameters it reads. */
+export const handle = { pageCache: { params: ["author", "category", "page"] } } satisfies RouteHandle;
 
 const AUTHOR_NOT_FOUND = { title: "Author not found", message: "No lawyer of the firm goes by that name any more. Our news & insights page lists every article." };
 
@@ -59,11 +63,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export function meta({ matches, data }: Route.MetaArgs) {
-  const filter = data?.filter ?? "all";
-  const page = data?.page ?? 1;
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const filter = loaderData?.filter ?? "all";
+  const page = loaderData?.page ?? 1;
   const label = filter === "all" ? "" : ` — ${FILTER_LABELS[filter][0].toUpperCase()}${FILTER_LABELS[filter].slice(1)}`;
-  const author = data?.author ?? null;
+  const author = loaderData?.author ?? null;
   return publicMeta(matches, {
     title: `News & Insights${author ? ` by ${author.full_name}` : ""}${label}${page > 1 ? `, page ${page}` : ""}`,
     description: author
@@ -71,7 +75,7 @@ export function meta({ matches, data }: Route.MetaArgs) {
       : `Decisions, developments and events from the insurance defence, construction and cyber practices of ${FIRM.name}.`,
     path: insightsHref(filter, page, author?.slug),
     // An error page (an unknown author) is not indexed.
-    noindex: data ? undefined : true,
+    noindex: loaderData ? undefined : true,
   });
 }
 

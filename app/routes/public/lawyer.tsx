@@ -19,6 +19,10 @@ import { firstName, insightsHref, shortDescription } from "~/lib/site";
 import { socialImagePath } from "~/lib/social";
 import { breadcrumbJsonLd, personJsonLd } from "~/lib/structured-data";
 import { mobileUri } from "~/lib/vcard";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
 /** Articles shown in a profile's "Insights by …" section (the spec's list size). */
@@ -67,7 +71,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return cacheControl ? { "Cache-Control": cacheControl } : {};
 }
 
-export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   if (!loaderData) {
     return publicMeta(matches, { title: "Lawyer not found", description: LAWYER_NOT_FOUND, path: `/lawyer/${params.slug}`, noindex: true });
   }

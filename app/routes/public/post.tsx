@@ -17,6 +17,10 @@ import { responsiveBodyPictures } from "~/lib/body-pictures";
 import { hasImage } from "~/lib/images";
 import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 const NOT_FOUND = "No Article Found";
 
@@ -72,7 +76,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return cacheControl ? { "Cache-Control": cacheControl } : {};
 }
 
-export function meta({ matches, data: loaderData, params }: Route.MetaArgs) {
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   if (!loaderData) return publicMeta(matches, { title: NOT_FOUND, description: NOT_FOUND, path: `/post/${params.slug}`, noindex: true });
   const a = loaderData.article;
   const image = socialImagePath("articles", a.socialImg);

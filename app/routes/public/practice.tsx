@@ -19,6 +19,10 @@ import { parsePage } from "~/lib/pagination";
 import { membersOfArea, PRACTICE_PAGES } from "~/lib/practice";
 import { breadcrumbJsonLd } from "~/lib/structured-data";
 import { shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts), by the query parameters it reads. */
+export const handle = { pageCache: { params: ["page", "tab"] } } satisfies RouteHandle;
 
 const TAB_LABELS: Record<PracticeTab, string> = { overview: "Overview", team: "Team", insights: "Insights" };
 
@@ -46,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { area, tab, headerText, jsonLd, members: null, articles: null };
 }
 
-export function meta({ matches, data: loaderData, location }: Route.MetaArgs) {
+export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   const area = loaderData?.area ?? practiceAreaOfPath(location.pathname) ?? "insurance";
   const page = PRACTICE_PAGES[area];
   const tab = loaderData?.tab ?? "overview";

@@ -38,9 +38,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { q, kind, shortened: typed.trim().length > MAX_QUERY_LENGTH, ...result };
 }
 
-export function meta({ matches, data }: Route.MetaArgs) {
+export function meta({ matches, loaderData }: Route.MetaArgs) {
   return publicMeta(matches, {
-    title: data?.q ? searchStatus({ ...data, q: data.q.slice(0, 60) }) : "Search",
+    title: loaderData?.q ? searchStatus({ ...loaderData, q: loaderData.q.slice(0, 60) }) : "Search",
     description: "Search the lawyers, insights and practice areas of the firm.",
     path: "/search",
     noindex: true,

@@ -7,6 +7,10 @@ import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { TeamGrid } from "~/components/public/team-grid";
 import { FIRM } from "~/config/firm";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 export async function loader() {
   const [headerText, members] = await Promise.all([

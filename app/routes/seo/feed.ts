@@ -3,6 +3,10 @@ import { feedText } from "~/.server/article-text";
 import { absoluteUrl } from "~/.server/site-url";
 import { FIRM } from "~/config/firm";
 import { xmlEscape } from "~/lib/xml";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 /** /insights/feed.xml: RSS 2.0 of the latest 20 articles. */
 export async function loader() {

@@ -1,4 +1,8 @@
 import { absoluteUrl } from "~/.server/site-url";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 /** /robots.txt: everything public; the dashboard and sign-in excluded. */
 export function loader() {

@@ -1,6 +1,10 @@
 import { sitemapEntries } from "~/.server/db/seo";
 import { absoluteUrl } from "~/.server/site-url";
 import { xmlEscape } from "~/lib/xml";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
+export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
 /** /sitemap.xml: every public page, lawyer and post, with last-modified dates. */
 export async function loader() {
