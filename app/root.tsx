@@ -9,13 +9,14 @@ import { wantsHydration } from "./lib/hydrate";
 import { SPECULATION_RULES } from "./lib/speculation-rules";
 import { ErrorPage } from "./components/error-page";
 import { LowPriorityScripts } from "./components/low-priority-scripts";
-import { getEnv } from "./.server/env";
 
-/** Where picture URLs start (components/public/picture.tsx): /images, or PICTURE_BASE_URL. */
-export function loader() {
-  return { pictureBase: getEnv().pictureBase };
-}
-
+/**
+ * The root has no loader, on purpose: an error thrown by a route's middleware
+ * (the dashboard's guard: 403, the sign-in redirect) is shown by the nearest
+ * error boundary at or above the first route with a loader, so the
+ * dashboard's refusals keep the dashboard's own frame. Each layout's loader
+ * gives what every page needs (pictureBase, …).
+ */
 export const links: Route.LinksFunction = () => [
   // Both families are in the first view (body text, the headings that are the largest paint).
   { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },

@@ -22,6 +22,7 @@ import { getEnv } from "~/.server/env";
 import { createLimiter } from "~/.server/limiter";
 import { log, logRequest, newRequestId } from "~/.server/log";
 import { routerContext } from "~/.server/request-context";
+import { handlesByPattern, routeTable } from "~/.server/route-table";
 import { securityHeaders } from "~/.server/security-headers";
 import { startServices, stopServices } from "~/.server/startup";
 import { isWriteMethod } from "~/lib/http";
@@ -63,6 +64,8 @@ export type RequestListener = ((req: IncomingMessage, res: ServerResponse) => vo
 export function createListener(build: ServerBuild, options: { pageCache: boolean; staticFiles: boolean }): RequestListener {
   const env = getEnv();
   const handleRequest = createRequestHandler(build, env.NODE_ENV === "production" ? "production" : "development");
+  // What each route declares (its permission, …), for the middleware that reads it by the matched pattern.
+  const handles = handlesByPattern(routeTable(build.routes));
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
 
@@ -81,7 +84,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       } catch {
         return sendText(res, 400, "Bad request."); // an address that is not a URL
       }
-      const response = await handleRequest(request, routerContext({ clientIp: clientIp(req), requestId, nonce }));
+      const response = await handleRequest(request, routerContext({ clientIp: clientIp(req), requestId, nonce }, handles));
       if (!res.destroyed) await sendWhole(req, res, response);
     } finally {
       release();

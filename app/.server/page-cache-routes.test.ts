@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { routeFiles, routeTable } from "../../tests/support/route-table";
+import { routeFiles, routeModules } from "../../tests/support/route-modules";
 import { cacheableRoutes, createCacheKeys } from "./page-cache-routes";
 
 let table: ServerBuild["routes"];
 let cacheKey: ReturnType<typeof createCacheKeys>;
 beforeAll(async () => {
-  table = await routeTable();
+  table = await routeModules();
   cacheKey = createCacheKeys(cacheableRoutes(table));
 });
 

@@ -9,20 +9,10 @@
  * it says so, and not otherwise.
  */
 import type { ServerBuild } from "react-router";
-import type { RouteHandle } from "~/lib/route-handle";
-
-type Route = ServerBuild["routes"][string];
+import { routeTable } from "./route-table";
 
 /** A cacheable route: its full path as a regular expression, and the query parameters it reads. */
 export type CacheableRoute = { id: string; path: string; pattern: RegExp; params: readonly string[] };
-
-function fullPath(routes: ServerBuild["routes"], route: Route): string {
-  const parts: string[] = [];
-  for (let r: Route | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) {
-    if (r.path) parts.unshift(r.path);
-  }
-  return "/" + parts.join("/").replace(/^\/+|\/+$/g, "");
-}
 
 function patternOf(path: string, page: boolean): RegExp {
   const segments = path === "/" ? [] : path.slice(1).split("/");
@@ -40,15 +30,12 @@ function patternOf(path: string, page: boolean): RegExp {
 
 /** The routes of a server build whose module asks the page cache to keep it. */
 export function cacheableRoutes(routes: ServerBuild["routes"]): CacheableRoute[] {
-  const found: CacheableRoute[] = [];
-  for (const route of Object.values(routes)) {
-    if (!route) continue;
-    const pageCache = (route.module.handle as RouteHandle | undefined)?.pageCache;
-    if (!pageCache) continue;
-    const path = fullPath(routes, route);
-    found.push({ id: route.id, path, pattern: patternOf(path, "default" in route.module), params: pageCache.params });
-  }
-  return found;
+  return routeTable(routes).flatMap((route) => {
+    const pageCache = route.handle?.pageCache;
+    return pageCache
+      ? [{ id: route.id, path: route.pattern, pattern: patternOf(route.pattern, route.page), params: pageCache.params }]
+      : [];
+  });
 }
 
 /** Raw request URLs remembered with their key (a hot page's hits skip the parsing); emptied when full. */

@@ -1,7 +1,9 @@
 /**
  * Roles: the one place that says what each kind of staff account may do.
- * Loaders and actions ask through `requireStaff(request, permission)`
- * (auth.ts), which answers 403 when the role lacks the permission.
+ * Each dashboard route declares the permission it needs in its `handle`; the
+ * dashboard's guard (admin/guard.server.ts, the layout's middleware) asks
+ * here, through `requireStaff(request, permission)` (auth.ts), and answers
+ * 403 when the role lacks it.
  *
  * - owner: everything (the account from ADMIN_EMAIL or `npm run admin:create`);
  * - admin: everything but owners (cannot make, change or remove an owner;

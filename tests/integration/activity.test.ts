@@ -3,7 +3,7 @@
  * database), filters by person, kind of item, action and date range (the
  * firm's local days), and links to items that still exist.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -29,7 +29,7 @@ const boss = () => ({ userId: ownerId, label: "boss@example.com", ip: "192.0.2.1
 
 type Page = Awaited<ReturnType<typeof activity.loader>>;
 async function open(query = ""): Promise<Page> {
-  return activity.loader({
+  return guarded(activity.loader, {
     request: new Request(`${ORIGIN}/dashboard/activity${query}`, { headers: { cookie } }),
     params: {},
     context,

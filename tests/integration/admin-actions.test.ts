@@ -4,7 +4,7 @@
  * picture; a replaced or deleted one is removed), bad input is a 400 with
  * nothing written (never a 500), oversize bodies are refused before parsing.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -51,7 +51,7 @@ type Result = { status: number; data: unknown; location?: string | null };
 async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}): Promise<Result> {
   let out: unknown;
   try {
-    out = await fn({ request, params, context } as never);
+    out = await guarded(fn, { request, params, context });
   } catch (thrown) {
     out = thrown;
   }

@@ -3,7 +3,7 @@
  * new route cannot be missed): without a session its loader redirects to
  * /admin and its action answers 401/403 and writes nothing.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,10 @@ import { db } from "~/.server/db/client";
 import { createEnquiry } from "~/.server/db/enquiries";
 import { signIn } from "~/.server/sign-in";
 import { adminRoutes } from "../support/admin-routes";
+import { routeModules } from "../support/route-modules";
+import { requestInfo, routerContext } from "~/.server/request-context";
+import { handlesByPattern, routeTable, type TableRoute } from "~/.server/route-table";
+import { PERMISSIONS } from "~/lib/permissions";
 import { TEST_ACTOR, useTestDatabase } from "../support/database";
 
 useTestDatabase();
@@ -72,7 +76,7 @@ describe("dashboard access without a session", () => {
     const mod = await import(path.resolve("app", file));
     expect(typeof mod.loader, `${file} must have a loader that checks the session`).toBe("function");
     const request = new Request(`${ORIGIN}${url}`);
-    const result = await settle(mod.loader({ request, params, context }));
+    const result = await settle(guarded(mod.loader, { request, params, context }));
     expect(result).toBeInstanceOf(Response);
     const res = result as Response;
     expect(res.status).toBe(302);
@@ -140,7 +144,7 @@ describe("dashboard access without a session", () => {
     ];
     for (const [type, body] of bodies) {
       const request = new Request(`${ORIGIN}${url}`, { method: "POST", headers: { "content-type": type, origin: ORIGIN }, body });
-      const result = await settle(mod.action({ request, params, context }));
+      const result = await settle(guarded(mod.action, { request, params, context }));
       const status = result instanceof Response ? result.status : (result as { init?: { status?: number } })?.init?.status;
       expect([401, 403]).toContain(status);
     }
@@ -150,7 +154,7 @@ describe("dashboard access without a session", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: "firm.session_token=forged.value" },
       body: "intent=delete&id=1",
     });
-    const result = await settle(mod.action({ request: forged, params, context }));
+    const result = await settle(guarded(mod.action, { request: forged, params, context }));
     // A thrown Response, or (the article forms, which keep what was typed) a 401 answer with the message.
     expect([401, 403]).toContain(result instanceof Response ? result.status : (result as { init?: { status?: number } })?.init?.status);
     expect(await counts()).toEqual(before);
@@ -188,7 +192,9 @@ describe("Enquiries screens with an editor's session", () => {
       const mod = await import(path.resolve("app", file));
       const target = url.replace("/1", `/${enquiryId}`);
       const ps = "id" in params ? { id: String(enquiryId) } : params;
-      const loaded = await settle(mod.loader({ request: new Request(`${ORIGIN}${target}`, { headers: { cookie } }), params: ps, context }));
+      const loaded = await settle(
+        guarded(mod.loader, { request: new Request(`${ORIGIN}${target}`, { headers: { cookie } }), params: ps, context }),
+      );
       expect((loaded as Response).status).toBe(403);
       if (!mod.action) return;
       const before = await counts();
@@ -198,11 +204,89 @@ describe("Enquiries screens with an editor's session", () => {
           headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, cookie },
           body,
         });
-        const result = await settle(mod.action({ request, params: ps, context }));
+        const result = await settle(guarded(mod.action, { request, params: ps, context }));
         const status = result instanceof Response ? result.status : (result as { init?: { status?: number } })?.init?.status;
         expect(status).toBe(403);
       }
       expect(await counts()).toEqual(before);
     },
   );
+});
+
+/** The dashboard's guard (routes/admin/layout.tsx's middleware) reads each route's declared permission. */
+describe("permissions declared by each dashboard route", () => {
+  let table: TableRoute[];
+  let cookie = "";
+  it("signs in an owner", async () => {
+    table = routeTable(await routeModules());
+    await createStaffAccount("guard-owner@example.com", "a-long-enough-password", "Owner", "owner");
+    const result = await signIn(new Request(`${ORIGIN}/admin`), "guard-owner@example.com", "a-long-enough-password", "192.0.2.2");
+    if (!result.ok) throw new Error("sign-in failed");
+    cookie = result.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  });
+
+  const underLayout = () => table.filter((route) => route.parents.includes("routes/admin/layout"));
+
+  it("every route under the dashboard layout declares what it needs", () => {
+    expect(underLayout().length).toBe(list.length - 1); // the layout itself is the guard
+    for (const route of underLayout()) {
+      expect([...PERMISSIONS, "signed-in"], `${route.id} declares handle.permission`).toContain(route.handle?.permission);
+    }
+  });
+
+  it("a route that declares no permission is refused (403) before its loader or action runs, for every dashboard route, even for an owner", async () => {
+    const layout = (await import("~/routes/admin/layout")) as unknown as {
+      middleware: ((args: unknown, next: () => Promise<unknown>) => Promise<unknown>)[];
+    };
+    for (const route of underLayout()) {
+      const handles = new Map(handlesByPattern(table));
+      // The route as a new screen would be if it forgot to say who may open it.
+      handles.set(route.pattern, { ...route.handle, permission: undefined });
+      const url = ORIGIN + route.pattern.replace(/:(\w+)/g, (_m, name: string) => (name === "id" ? "1" : "someone"));
+      for (const method of ["GET", "POST"]) {
+        const request = new Request(url, {
+          method,
+          headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+          ...(method === "POST" ? { body: "intent=delete&id=1" } : {}),
+        });
+        let ran = false;
+        const answer = await settle(
+          layout.middleware[0](
+            {
+              request,
+              params: {},
+              context: routerContext(requestInfo(context), handles),
+              pattern: route.pattern.slice(1),
+              url: new URL(url),
+            },
+            () => {
+              ran = true;
+              return Promise.resolve(new Response("ran"));
+            },
+          ),
+        );
+        expect(ran, `${method} ${route.pattern}`).toBe(false);
+        expect((answer as Response).status, `${method} ${route.pattern}`).toBe(403);
+      }
+      // With its declaration, the same owner gets through.
+      let ran = false;
+      await layout.middleware[0](
+        {
+          request: new Request(url, { headers: { cookie } }),
+          params: {},
+          context: routerContext(requestInfo(context), handlesByPattern(table)),
+          pattern: route.pattern.slice(1),
+          url: new URL(url),
+        },
+        () => {
+          ran = true;
+          return Promise.resolve(new Response("ran"));
+        },
+      );
+      expect(ran, route.pattern).toBe(true);
+    }
+  });
 });

@@ -10,7 +10,7 @@
  * The browser side (the form really keeps its values, the save works after
  * recovery) is tests/e2e/reliability-pg-outage.test.ts.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -62,7 +62,7 @@ describe("the dashboard during a database outage", () => {
   it.each(list)("$file: the loader answers 503, not a 500 or the sign-in page", async ({ file, url, params }) => {
     const mod = await import(path.resolve("app", file));
     const request = new Request(`${ORIGIN}${url}`, { headers: { cookie } });
-    const { thrown, value } = await settle(mod.loader({ request, params, context }));
+    const { thrown, value } = await settle(guarded(mod.loader, { request, params, context }));
     expect(thrown).toBe(true);
     expect(value).toBeInstanceOf(Response);
     expect((value as Response).status).toBe(503);
@@ -85,7 +85,7 @@ describe("the dashboard during a database outage", () => {
       headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
       body,
     });
-    const { thrown, value } = await settle(mod.action({ request, params, context }));
+    const { thrown, value } = await settle(guarded(mod.action, { request, params, context }));
     expect(thrown, `${file} threw ${value instanceof Response ? value.status : String(value)}`).toBe(false);
     if (value instanceof Response) {
       // The editor's JSON routes (a body picture, autosave): the editor shows the answer's error and keeps its text.

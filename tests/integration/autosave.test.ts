@@ -8,7 +8,7 @@
  * status message instead of the error page; the sign-in page returns to the
  * form; old copies are pruned.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -60,7 +60,7 @@ function autosave(fields: Record<string, string>, headers: Record<string, string
 async function answer(request: Request): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: unknown;
   try {
-    res = await autosaveRoute.action({ request, params: {}, context } as never);
+    res = await guarded(autosaveRoute.action, { request, params: {}, context } as never);
   } catch (thrown) {
     res = thrown;
   }
@@ -74,7 +74,7 @@ type LoaderDraft = {
 
 async function newFormDraft(c = cookie) {
   return (
-    (await articleNew.loader({
+    (await guarded(articleNew.loader, {
       request: new Request(`${ORIGIN}/dashboard/articles/new`, { headers: { cookie: c } }),
       params: {},
       context,
@@ -84,7 +84,7 @@ async function newFormDraft(c = cookie) {
 
 async function editFormDraft(id: number, c = cookie) {
   return (
-    (await articleEdit.loader({
+    (await guarded(articleEdit.loader, {
       request: new Request(`${ORIGIN}/dashboard/articles/${id}/edit`, { headers: { cookie: c } }),
       params: { id: String(id) },
       context,
@@ -155,7 +155,7 @@ describe("the new-article form", () => {
     }))
       fd.append(k, v);
     fd.append("photo", new Blob([new Uint8Array(await tinyJpeg())], { type: "image/jpeg" }), "p.jpg");
-    const res = (await articleNew.action({
+    const res = (await guarded(articleNew.action, {
       request: new Request(`${ORIGIN}/dashboard/articles/new`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN } }),
       params: {},
       context,
@@ -220,7 +220,7 @@ describe("an existing article", () => {
       version: String(article.version),
     }))
       fd.append(k, v);
-    const res = (await articleEdit.action({
+    const res = (await guarded(articleEdit.action, {
       request: new Request(`${ORIGIN}/dashboard/articles/${article.id}/edit`, {
         method: "POST",
         body: fd,
@@ -261,7 +261,7 @@ describe("refusals", () => {
     expect(await autosaveCount()).toBe(before);
     let thrown: unknown;
     try {
-      await autosaveRoute.loader({ request: new Request(`${ORIGIN}/dashboard/articles/autosave`), params: {}, context } as never);
+      await guarded(autosaveRoute.loader, { request: new Request(`${ORIGIN}/dashboard/articles/autosave`), params: {}, context } as never);
     } catch (error) {
       thrown = error;
     }
@@ -321,7 +321,7 @@ describe("a session that ends while writing", () => {
       version: String(article.version),
     }))
       fd.append(k, v);
-    const res = (await articleEdit.action({
+    const res = (await guarded(articleEdit.action, {
       request: new Request(`${ORIGIN}/dashboard/articles/${article.id}/edit`, { method: "POST", body: fd, headers: { origin: ORIGIN } }),
       params: { id: String(article.id) },
       context,
@@ -336,7 +336,7 @@ describe("a session that ends while writing", () => {
     });
     expect((await getArticleById(article.id))!.copy).toBe("<p>Before</p>");
 
-    const created = (await articleNew.action({
+    const created = (await guarded(articleNew.action, {
       request: new Request(`${ORIGIN}/dashboard/articles/new`, { method: "POST", body: new FormData(), headers: { origin: ORIGIN } }),
       params: {},
       context,
@@ -344,13 +344,13 @@ describe("a session that ends while writing", () => {
     expect(created.init.status).toBe(401);
 
     // /admin?redirectTo=… keeps a same-site path (and refuses another site).
-    const page = (await login.loader({
+    const page = (await guarded(login.loader, {
       request: new Request(`${ORIGIN}/admin?redirectTo=${encodeURIComponent(`/dashboard/articles/${article.id}/edit`)}`),
       params: {},
       context,
     } as never)) as { data: { redirectTo: string } };
     expect(page.data.redirectTo).toBe(`/dashboard/articles/${article.id}/edit`);
-    const away = (await login.loader({
+    const away = (await guarded(login.loader, {
       request: new Request(`${ORIGIN}/admin?redirectTo=${encodeURIComponent("//evil.example/x")}`),
       params: {},
       context,
@@ -359,7 +359,7 @@ describe("a session that ends while writing", () => {
     // Signed in again, the sign-in page goes straight back to the form.
     let back: unknown;
     try {
-      await login.loader({
+      await guarded(login.loader, {
         request: new Request(`${ORIGIN}/admin?redirectTo=${encodeURIComponent("/dashboard/articles/new")}`, { headers: { cookie } }),
         params: {},
         context,

@@ -11,7 +11,7 @@
  *   autosaved copy as used; purging an article removes its body pictures
  *   (those nothing else names), with the Trash's 30-day sweep too.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -74,7 +74,7 @@ function upload(fields: { picture?: Buffer | string; alt?: string }, headers: Re
 async function answer(request: Request): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: unknown;
   try {
-    res = await picturesRoute.action({ request, params: {}, context } as never);
+    res = await guarded(picturesRoute.action, { request, params: {}, context } as never);
   } catch (thrown) {
     res = thrown;
   }
@@ -145,12 +145,12 @@ describe("the upload route", () => {
     expect(await keys()).toEqual(before);
     let thrown: unknown;
     try {
-      await picturesRoute.loader({ request: new Request(`${ORIGIN}/dashboard/articles/pictures`), params: {}, context } as never);
+      await guarded(picturesRoute.loader, { request: new Request(`${ORIGIN}/dashboard/articles/pictures`), params: {}, context } as never);
     } catch (error) {
       thrown = error;
     }
     expect((thrown as Response).status).toBe(302);
-    const signedIn = await picturesRoute.loader({
+    const signedIn = await guarded(picturesRoute.loader, {
       request: new Request(`${ORIGIN}/dashboard/articles/pictures`, { headers: { cookie } }),
       params: {},
       context,
@@ -214,7 +214,7 @@ describe("the sanitiser and the article save", () => {
         headers: { cookie, origin: ORIGIN },
       });
     };
-    const refused = (await articleEdit.action({
+    const refused = (await guarded(articleEdit.action, {
       request: form(`<p>Text</p><img src="${p.src}" width="300" height="200">`),
       params: { id: String(article.id) },
       context,
@@ -227,7 +227,7 @@ describe("the sanitiser and the article save", () => {
     expect(refused.data.values.copy).toContain(p.src);
     expect((await getArticleById(article.id))!.copy).toBe("<p>First</p>");
 
-    const saved = (await articleEdit.action({
+    const saved = (await guarded(articleEdit.action, {
       request: form(`<p>Text</p>${img(p)}`),
       params: { id: String(article.id) },
       context,
@@ -243,7 +243,7 @@ describe("the sanitiser and the article save", () => {
     const p = body as Uploaded;
     const small = (await answer(upload({ picture: png, alt: "Small one" }))).body as Uploaded;
     const article = await newArticle("Responsive body pictures", `<p>Intro</p>${img(p, "Harbour &amp; skyline")}<p>More</p>${img(small)}`);
-    const page = (await post.loader({
+    const page = (await guarded(post.loader, {
       request: new Request(`${ORIGIN}/post/${article.slug}`),
       params: { slug: article.slug },
       context,

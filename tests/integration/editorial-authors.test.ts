@@ -7,7 +7,7 @@
  * description and the social picture (form, meta tags, cards, RSS, search,
  * link-preview pictures, replaced and purged pictures, the picture sweep).
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -60,7 +60,7 @@ type Outcome = { status: number; location: string | null; data: Record<string, u
 async function run(fn: (args: never) => unknown, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
   let out: unknown;
   try {
-    out = await fn({ request, params, context } as never);
+    out = await guarded(fn, { request, params, context });
   } catch (thrown) {
     out = thrown;
   }
@@ -322,7 +322,7 @@ describe("History: authors and the new fields", () => {
 describe("the public post", () => {
   it("names its visible authors with profile links and as JSON-LD Person; a hidden member is left out", async () => {
     const a = await createArticle({ ...base, title: "Three Authors", authors: [grace, hidden, ada] }, TEST_ACTOR);
-    const data = (await post.loader({ ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } } as never)) as {
+    const data = (await guarded(post.loader, { ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } } as never)) as {
       article: { authors: unknown[] };
       jsonLd: unknown[];
     };
@@ -351,7 +351,7 @@ describe("the public post", () => {
 
   it("with no visible author the firm is the author", async () => {
     const a = await createArticle({ ...base, title: "Firm Article", authors: [hidden] }, TEST_ACTOR);
-    const data = (await post.loader({ ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } } as never)) as unknown as {
+    const data = (await guarded(post.loader, { ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } } as never)) as unknown as {
       article: { authors: unknown[] };
       jsonLd: { author: unknown }[];
     };
@@ -367,7 +367,7 @@ describe("the public post", () => {
       { ...base, title: "Plain Article", img: "aaaa-1.jpg", copy: "<p>The opening words of the body.</p><p>More.</p>" },
       TEST_ACTOR,
     );
-    const load = async (slug: string) => post.loader({ ...publicGet(`/post/${slug}`), params: { slug } } as never);
+    const load = async (slug: string) => guarded(post.loader, { ...publicGet(`/post/${slug}`), params: { slug } } as never);
     let tags = meta(await load(derived.slug));
     expect(tag(tags, "description")!.content).toBe("The opening words of the body. More.");
     expect(tags.find((t) => "title" in t)!.title).toMatch(/^Plain Article \| /);
@@ -428,7 +428,10 @@ describe("Insights by an author", () => {
   });
 
   it("the profile shows the latest 6 published articles (cards with their text) and a link to all", async () => {
-    const data = (await lawyer.loader({ ...publicGet("/lawyer/Prolific-Writer"), params: { slug: "Prolific-Writer" } } as never)) as {
+    const data = (await guarded(lawyer.loader, {
+      ...publicGet("/lawyer/Prolific-Writer"),
+      params: { slug: "Prolific-Writer" },
+    } as never)) as {
       insights: { total: number; items: { title: string; summary: string }[] };
     };
     expect(data.insights.total).toBe(8);
@@ -436,7 +439,7 @@ describe("Insights by an author", () => {
     expect(data.insights.items[0].summary).toBe("Body of the article.");
     // A member with no article has none (the page then has no such section).
     await createTeamMember(person("Quiet Member"), TEST_ACTOR);
-    const none = (await lawyer.loader({ ...publicGet("/lawyer/Quiet-Member"), params: { slug: "Quiet-Member" } } as never)) as {
+    const none = (await guarded(lawyer.loader, { ...publicGet("/lawyer/Quiet-Member"), params: { slug: "Quiet-Member" } } as never)) as {
       insights: { total: number; items: unknown[] };
     };
     expect(none.insights).toEqual({ total: 0, items: [] });

@@ -3,7 +3,7 @@
  * banner, noindex, private/no-store), and share-a-preview links: work signed
  * out, show the latest saved version, expire after 7 days, can be revoked.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { createArticle, updateArticle } from "~/.server/db/articles";
@@ -73,7 +73,7 @@ async function run(
 ): Promise<Out> {
   let out: unknown;
   try {
-    out = await fn({ request: new Request(`${ORIGIN}${url}`, init), params, context } as never);
+    out = await guarded(fn, { request: new Request(`${ORIGIN}${url}`, init), params, context });
   } catch (thrown) {
     out = thrown;
   }

@@ -2,7 +2,7 @@
  * Revisions (every save kept, last 50, History diff, Restore as a new
  * version) and the two-people-editing check (version number).
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { createArticle, getArticleById, updateArticle } from "~/.server/db/articles";
@@ -33,7 +33,7 @@ beforeAll(async () => {
 async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string>) {
   let out: unknown;
   try {
-    out = await fn({ request, params, context } as never);
+    out = await guarded(fn, { request, params, context });
   } catch (thrown) {
     out = thrown;
   }

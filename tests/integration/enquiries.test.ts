@@ -8,7 +8,7 @@
  * note and delete (audited without the sender's details; refused to an
  * editor); the retention job.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
@@ -67,7 +67,7 @@ async function send(fields: Record<string, string | undefined>, ip = "198.51.100
     body,
     headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
   });
-  const result = (await contact.action({
+  const result = (await guarded(contact.action, {
     request,
     params: {},
     context: testContext(ip),
@@ -229,7 +229,7 @@ describe("the enquiry form (POST /contact)", () => {
       body: "{}",
       headers: { origin: ORIGIN, "content-type": "application/json" },
     });
-    const json = (await contact.action({
+    const json = (await guarded(contact.action, {
       request,
       params: {},
       context: testContext(freshIp()),
@@ -344,7 +344,7 @@ async function staffPost(cookie: string, id: number | string, fields: Record<str
     headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
   });
   try {
-    const result = await enquiryScreen.action({
+    const result = await guarded(enquiryScreen.action, {
       request,
       params: { id: String(id) },
       context: testContext("192.0.2.44"),
@@ -383,7 +383,7 @@ describe("the Enquiries screen", () => {
     const first = await createEnquiry({ ...VALID, name: "Older Sender", practice_area: "construction" });
     const second = await createEnquiry({ ...VALID, name: "Newer Sender", practice_area: "insurance" });
     const load = (cookie: string, query = "") =>
-      enquiriesList.loader({
+      guarded(enquiriesList.loader, {
         request: new Request(`${ORIGIN}/dashboard/enquiries${query}`, { headers: { cookie } }),
         params: {},
         context: testContext(),

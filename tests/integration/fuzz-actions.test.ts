@@ -15,7 +15,7 @@
  *   without its row.
  * The public loaders (params and search params) are fuzzed the same way.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import path from "node:path";
 import fc from "fast-check";
 import sharp from "sharp";
@@ -77,7 +77,7 @@ async function call(fn: (args: unknown) => unknown, args: unknown): Promise<Outc
   let value: unknown;
   let threw = false;
   try {
-    value = await fn(args);
+    value = await guarded(fn, args);
   } catch (error) {
     value = error;
     threw = true;

@@ -6,7 +6,7 @@
  * sweep works on a paged bucket listing, and export/import read and write
  * buckets.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -66,7 +66,7 @@ type Result = { status: number; data: unknown; location?: string | null };
 async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}): Promise<Result> {
   let out: unknown;
   try {
-    out = await fn({ request, params, context } as never);
+    out = await guarded(fn, { request, params, context });
   } catch (thrown) {
     out = thrown;
   }

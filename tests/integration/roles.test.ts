@@ -4,7 +4,7 @@
  * working on its next request; every content action works for an editor and
  * is recorded under the editor's name.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount, getStaff, requireStaff } from "~/.server/auth";
@@ -66,7 +66,7 @@ describe("roles on the server", () => {
   it("an editor's content save is recorded under the editor's name and address", async () => {
     const body = new URLSearchParams({ start_time: "8:00", end_time: "4:30" });
     const request = new Request(`${ORIGIN}/dashboard/hours/edit`, { method: "POST", body, headers: { cookie: editor, origin: ORIGIN } });
-    const response = (await hours.action({ request, params: {}, context } as never)) as Response;
+    const response = (await guarded(hours.action, { request, params: {}, context } as never)) as Response;
     expect(response.status).toBe(302);
     expect(await getOfficeHours()).toEqual({ start_time: "8:00", end_time: "4:30" });
     const [entry] = await db().select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
@@ -104,14 +104,14 @@ describe("every staff-only screen refuses an editor", () => {
     for (const route of adminRoutes()) {
       const mod = await import(path.resolve("app", route.file));
       if (!mod.loader) continue;
-      const answer = await thrown(Promise.resolve(mod.loader({ request: get(editor, route.url), params: route.params, context })));
+      const answer = await thrown(Promise.resolve(guarded(mod.loader, { request: get(editor, route.url), params: route.params, context })));
       if (answer?.status !== 403) continue;
       forbidden.push(route.file);
       if (!mod.action) continue;
       for (const intent of ["invite", "role", "deactivate", "reactivate", "resend", "withdraw", "security", "delete", "save", ""]) {
         const body = new URLSearchParams({ intent, id: "1", email: "x@example.com", role: "owner", require_two_factor: "on" });
         const request = new Request(`${ORIGIN}${route.url}`, { method: "POST", body, headers: { cookie: editor, origin: ORIGIN } });
-        const refused = await thrown(Promise.resolve(mod.action({ request, params: route.params, context })));
+        const refused = await thrown(Promise.resolve(guarded(mod.action, { request, params: route.params, context })));
         expect(refused?.status, `${route.file} intent=${intent}`).toBe(403);
       }
     }

@@ -10,7 +10,7 @@
  * sessions at once; two-factor sign-in (TOTP computed from the shown key,
  * recovery codes, wrong codes limited) and the owner's "require two-factor".
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import { createOTP } from "@better-auth/utils/otp";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,13 +112,17 @@ afterAll(async () => {
 
 async function invite(email: string, role: string, cookie = owner) {
   return run(() =>
-    staffRoute.action({ request: post("/dashboard/staff", { intent: "invite", email, role }, cookie), params: {}, context } as never),
+    guarded(staffRoute.action, {
+      request: post("/dashboard/staff", { intent: "invite", email, role }, cookie),
+      params: {},
+      context,
+    } as never),
   );
 }
 
 async function acceptInvitation(token: string, name: string, password: string) {
   return run(() =>
-    invitationRoute.action({
+    guarded(invitationRoute.action, {
       request: post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }),
       params: { token },
       context,
@@ -145,7 +149,7 @@ describe("invitations by e-mail", () => {
 
     // The page opens; a short, then a common password are refused, the name kept.
     const page = await run(() =>
-      invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
     );
     expect(page.data).toMatchObject({ state: "valid", email: "ed@example.com", role: "Editor" });
     const short = await acceptInvitation(token, "Ed Editor", "short");
@@ -155,7 +159,7 @@ describe("invitations by e-mail", () => {
     const common = await acceptInvitation(token, "Ed Editor", "1qaz2wsx3edc");
     expect(common.data?.errors?.password).toMatch(/10,000 most common passwords/);
     const mismatch = await run(() =>
-      invitationRoute.action({
+      guarded(invitationRoute.action, {
         request: post(`/admin/invitation/${token}`, {
           intent: "accept",
           name: "Ed",
@@ -183,7 +187,7 @@ describe("invitations by e-mail", () => {
 
   it("the Staff screen lists every account with role, status, two-factor and last sign-in", async () => {
     const page = await run(() =>
-      staffRoute.loader({
+      guarded(staffRoute.loader, {
         request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
         params: {},
         context,
@@ -209,7 +213,7 @@ describe("invitations by e-mail", () => {
   it("a forged link is refused with a clear message", async () => {
     const token = "forged-token-forged-token-forged-token-xx";
     const page = await run(() =>
-      invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
     );
     expect(page.data).toMatchObject({ state: "invalid" });
     expect((await acceptInvitation(token, "X", "a-good-passphrase-9")).status).toBe(410);
@@ -225,7 +229,7 @@ describe("invitations by e-mail", () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(staffTokens.user_id, target.id));
     const page = await run(() =>
-      invitationRoute.loader({ request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
     );
     expect(page.data).toMatchObject({ state: "expired" });
     expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(
@@ -233,7 +237,11 @@ describe("invitations by e-mail", () => {
     );
     const count = smtp.messages.length;
     const renewed = await run(() =>
-      invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never),
+      guarded(invitationRoute.action, {
+        request: post(`/admin/invitation/${token}`, { intent: "renew" }),
+        params: { token },
+        context,
+      } as never),
     );
     expect(renewed.data?.status).toEqual({
       tone: "success",
@@ -246,7 +254,11 @@ describe("invitations by e-mail", () => {
     expect(
       (
         await run(() =>
-          invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never),
+          guarded(invitationRoute.action, {
+            request: post(`/admin/invitation/${token}`, { intent: "renew" }),
+            params: { token },
+            context,
+          } as never),
         )
       ).status,
     ).toBe(410);
@@ -266,7 +278,11 @@ describe("invitations by e-mail", () => {
     let renewed: Answer;
     try {
       renewed = await run(() =>
-        invitationRoute.action({ request: post(`/admin/invitation/${token}`, { intent: "renew" }), params: { token }, context } as never),
+        guarded(invitationRoute.action, {
+          request: post(`/admin/invitation/${token}`, { intent: "renew" }),
+          params: { token },
+          context,
+        } as never),
       );
     } finally {
       smtp.refuse = false;
@@ -308,7 +324,11 @@ describe("invitations by e-mail", () => {
     const target = await userRow("twice@example.com");
     const count = smtp.messages.length;
     const resent = await run(() =>
-      staffRoute.action({ request: post("/dashboard/staff", { intent: "resend", id: target.id }, owner), params: {}, context } as never),
+      guarded(staffRoute.action, {
+        request: post("/dashboard/staff", { intent: "resend", id: target.id }, owner),
+        params: {},
+        context,
+      } as never),
     );
     expect(await flashOf(resent)).toMatch(/earlier link no longer works/);
     const second = linkIn(
@@ -316,18 +336,24 @@ describe("invitations by e-mail", () => {
       "invitation",
     );
     expect(
-      (await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: first }, context } as never))).data,
+      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: first }, context } as never))).data,
     ).toMatchObject({ state: "invalid" });
     expect(
-      (await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data,
+      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context } as never)))
+        .data,
     ).toMatchObject({ state: "valid" });
     const withdrawn = await run(() =>
-      staffRoute.action({ request: post("/dashboard/staff", { intent: "withdraw", id: target.id }, owner), params: {}, context } as never),
+      guarded(staffRoute.action, {
+        request: post("/dashboard/staff", { intent: "withdraw", id: target.id }, owner),
+        params: {},
+        context,
+      } as never),
     );
     expect(await flashOf(withdrawn)).toBe("The invitation for twice@example.com has been withdrawn.");
     expect(await userRow("twice@example.com")).toBeUndefined();
     expect(
-      (await run(() => invitationRoute.loader({ request: new Request(ORIGIN), params: { token: second }, context } as never))).data,
+      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context } as never)))
+        .data,
     ).toMatchObject({ state: "invalid" });
   });
 
@@ -345,7 +371,7 @@ describe("invitations by e-mail", () => {
 
 describe("forgot password and reset links", () => {
   const forgot = (email: string) =>
-    run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context } as never));
+    run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context } as never));
 
   it("answers the same sentence whether or not the account exists; the link works once, for 1 hour, and ends every session", async () => {
     await createStaffAccount("forgetful@example.com", PASSWORD, "Fran", "editor");
@@ -361,7 +387,7 @@ describe("forgot password and reset links", () => {
 
     const reset = (password: string) =>
       run(() =>
-        resetRoute.action({
+        guarded(resetRoute.action, {
           request: post(`/admin/reset-password/${token}`, { password, confirm: password }),
           params: { token },
           context,
@@ -392,7 +418,7 @@ describe("forgot password and reset links", () => {
       .update(staffTokens)
       .set({ expires_at: new Date(Date.now() - 1) })
       .where(eq(staffTokens.kind, "reset"));
-    const page = await run(() => resetRoute.loader({ request: new Request(ORIGIN), params: { token }, context } as never));
+    const page = await run(() => guarded(resetRoute.loader, { request: new Request(ORIGIN), params: { token }, context } as never));
     expect(page.data).toMatchObject({ state: "expired" });
   });
 });
@@ -403,7 +429,7 @@ describe("roles, the last owner, deactivation", () => {
     const admin = await signedIn("admin@example.com");
     const ownerRow = await userRow("owner@example.com");
     const act = (cookie: string, fields: Record<string, string>) =>
-      run(() => staffRoute.action({ request: post("/dashboard/staff", fields, cookie), params: {}, context } as never));
+      run(() => guarded(staffRoute.action, { request: post("/dashboard/staff", fields, cookie), params: {}, context } as never));
     // An admin cannot invite an owner, nor touch an owner's account.
     expect((await invite("new-owner@example.com", "owner", admin)).data?.errors?.role).toBe("Only an owner can make someone an owner.");
     expect((await act(admin, { intent: "deactivate", id: ownerRow.id })).status).toBe(403);
@@ -440,7 +466,7 @@ describe("roles, the last owner, deactivation", () => {
     const cookie = await signedIn("leaver@example.com");
     const target = await userRow("leaver@example.com");
     const answer = await run(() =>
-      staffRoute.action({
+      guarded(staffRoute.action, {
         request: post("/dashboard/staff", { intent: "deactivate", id: target.id }, owner),
         params: {},
         context,
@@ -449,7 +475,7 @@ describe("roles, the last owner, deactivation", () => {
     expect(await flashOf(answer)).toBe("leaver@example.com has been deactivated and signed out everywhere.");
     expect(await db().select().from(session).where(eq(session.userId, target.id))).toHaveLength(0);
     const next = await run(() =>
-      hoursRoute.action({
+      guarded(hoursRoute.action, {
         request: post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie),
         params: {},
         context,
@@ -460,7 +486,7 @@ describe("roles, the last owner, deactivation", () => {
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "deactivate")).orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({ actor_label: "owner@example.com", item_label: "leaver@example.com", ip: CLIENT_IP });
     await run(() =>
-      staffRoute.action({
+      guarded(staffRoute.action, {
         request: post("/dashboard/staff", { intent: "reactivate", id: target.id }, owner),
         params: {},
         context,
@@ -505,12 +531,15 @@ describe("an editor and the staff-only actions", () => {
         loader: (a: unknown) => Promise<unknown>;
       };
       expect(
-        (await run(() => mod.loader({ request: new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context })))
-          .status,
+        (
+          await run(() =>
+            guarded(mod.loader, { request: new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context }),
+          )
+        ).status,
         `${file} loader`,
       ).toBe(403);
       for (const fields of intents) {
-        const answer = await run(() => mod.action({ request: post(path, fields, editor), params, context }));
+        const answer = await run(() => guarded(mod.action, { request: post(path, fields, editor), params, context }));
         expect(answer.status, `${file} ${fields.intent}`).toBe(403);
       }
     }
@@ -518,7 +547,7 @@ describe("an editor and the staff-only actions", () => {
     expect(
       (
         await run(() =>
-          activity.loader({
+          guarded(activity.loader, {
             request: new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }),
             params: {},
             context,
@@ -531,7 +560,7 @@ describe("an editor and the staff-only actions", () => {
     expect(
       (
         await run(() =>
-          staffRoute.action({
+          guarded(staffRoute.action, {
             request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin),
             params: {},
             context,
@@ -544,7 +573,9 @@ describe("an editor and the staff-only actions", () => {
 });
 
 const setup = (cookie: string, fields: Record<string, string>) =>
-  run(() => twoFactorSetupRoute.action({ request: post("/dashboard/account/two-factor", fields, cookie), params: {}, context } as never));
+  run(() =>
+    guarded(twoFactorSetupRoute.action, { request: post("/dashboard/account/two-factor", fields, cookie), params: {}, context } as never),
+  );
 
 /** Sets up two-factor sign-in as a person would (key shown, code computed from it); returns the new session cookie. */
 async function turnOnTwoFactor(cookie: string): Promise<string> {
@@ -583,7 +614,7 @@ describe("two-factor sign-in", () => {
     // Password alone no longer signs in: the code step follows.
     const login = () =>
       run(() =>
-        loginRoute.action({
+        guarded(loginRoute.action, {
           request: post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }),
           params: {},
           context,
@@ -597,7 +628,7 @@ describe("two-factor sign-in", () => {
     expect(pending).not.toContain("session_token=");
     const code = (value: string, c = pending) =>
       run(() =>
-        twoFactorRoute.action({
+        guarded(twoFactorRoute.action, {
           request: post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c),
           params: {},
           context,
@@ -677,7 +708,7 @@ describe("two-factor sign-in", () => {
     let ownerCookie = await signedIn("second-owner@example.com");
     // An owner without it cannot require it for everyone (that would lock the owner out first).
     const refused = await run(() =>
-      staffRoute.action({
+      guarded(staffRoute.action, {
         request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
         params: {},
         context,
@@ -686,7 +717,7 @@ describe("two-factor sign-in", () => {
     expect(refused.data?.status?.text).toMatch(/Set up two-factor sign-in for your own account first/);
     ownerCookie = await turnOnTwoFactor(ownerCookie);
     const on = await run(() =>
-      staffRoute.action({
+      guarded(staffRoute.action, {
         request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
         params: {},
         context,
@@ -695,12 +726,16 @@ describe("two-factor sign-in", () => {
     expect(await flashOf(on)).toBe("Two-factor sign-in is now required for every staff account.");
     const dashboard = await import("~/routes/admin/dashboard");
     const sent = await run(() =>
-      dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never),
+      guarded(dashboard.loader, {
+        request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
+        params: {},
+        context,
+      } as never),
     );
     expect(sent.status).toBe(302);
     expect(sent.location).toBe("/dashboard/account/two-factor");
     const write = await run(() =>
-      hoursRoute.action({
+      guarded(hoursRoute.action, {
         request: post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin),
         params: {},
         context,
@@ -711,7 +746,7 @@ describe("two-factor sign-in", () => {
     expect(
       (
         await run(() =>
-          twoFactorSetupRoute.loader({
+          guarded(twoFactorSetupRoute.loader, {
             request: new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }),
             params: {},
             context,
@@ -720,13 +755,17 @@ describe("two-factor sign-in", () => {
       ).status,
     ).toBe(200);
     const off = await run(() =>
-      staffRoute.action({ request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context } as never),
+      guarded(staffRoute.action, { request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context } as never),
     );
     expect(off.status).toBe(302);
     expect(
       (
         await run(() =>
-          dashboard.loader({ request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), params: {}, context } as never),
+          guarded(dashboard.loader, {
+            request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
+            params: {},
+            context,
+          } as never),
         )
       ).status,
     ).toBe(200);
@@ -739,9 +778,9 @@ describe("My account", () => {
     const here = await signedIn("mover@example.com");
     const elsewhere = await signedIn("mover@example.com");
     const act = (fields: Record<string, string>) =>
-      run(() => accountRoute.action({ request: post("/dashboard/account", fields, here), params: {}, context } as never));
+      run(() => guarded(accountRoute.action, { request: post("/dashboard/account", fields, here), params: {}, context } as never));
     const page = await run(() =>
-      accountRoute.loader({
+      guarded(accountRoute.loader, {
         request: new Request(`${ORIGIN}/dashboard/account`, {
           headers: { cookie: here, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0" },
         }),
@@ -775,7 +814,7 @@ describe("My account", () => {
 
 const HOUR = 3_600_000;
 const forgotFrom = (email: string, ctx = context) =>
-  run(() => forgotRoute.action({ request: post("/admin/forgot-password", { email }), params: {}, context: ctx } as never));
+  run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context: ctx } as never));
 
 describe("e-mailed links: how long they work, and the trail", () => {
   it("an invitation expires 72 hours after it is issued, a reset link 1 hour after", async () => {
@@ -857,7 +896,7 @@ describe("the trail of one's own account", () => {
     const ctx = testContext("192.0.2.77");
     const guess = () =>
       run(() =>
-        accountRoute.action({
+        guarded(accountRoute.action, {
           request: post(
             "/dashboard/account",
             { intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" },
@@ -888,7 +927,7 @@ describe("the trail of one's own account", () => {
 describe("Outbox: send again", () => {
   const resend = (id: number) =>
     run(() =>
-      outboxMessageRoute.action({
+      guarded(outboxMessageRoute.action, {
         request: post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner),
         params: { id: String(id) },
         context,

@@ -6,7 +6,7 @@
  * properties, nested types, absolute URLs, ISO dates). Also the picture route
  * that makes the 1200×630 JPEG.
  */
-import { testContext } from "../support/route-call";
+import { testContext, guarded } from "../support/route-call";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
@@ -43,7 +43,7 @@ type PageModule = { loader?: (args: never) => unknown; meta: (args: never) => Ta
 /** Runs a page's loader and meta as React Router does (the layout's data carries the site URL). */
 async function render(mod: PageModule, url: string, params: Record<string, string> = {}) {
   const request = new Request(SITE + url);
-  const data = mod.loader ? await mod.loader({ request, params, context: testContext() } as never) : undefined;
+  const data = mod.loader ? await guarded(mod.loader, { request, params, context: testContext() } as never) : undefined;
   const location = { pathname: new URL(request.url).pathname, search: new URL(request.url).search, hash: "", state: null, key: "default" };
   const matches = [
     { id: "root", loaderData: undefined },

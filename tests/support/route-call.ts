@@ -1,11 +1,14 @@
 /**
- * Calls a route's loader or action as the server would, and reads what it
- * answered: a thrown or returned Response (a redirect, a 404), `data(…, { status })`,
- * or plain data (200).
+ * Calling route loaders and actions in tests as the server does: through the
+ * dashboard guard (the layout's middleware) when the request is for a route
+ * under the dashboard layout, with React Router's request context.
  */
-export type RouteResult = { status: number; location?: string | null; data?: unknown };
+import type { RouterContextProvider } from "react-router";
+import { routerContext, requestInfo, type RouteHandles } from "~/.server/request-context";
+import { handlesByPattern, routeTable } from "~/.server/route-table";
+import { routeModules } from "./route-modules";
 
-import { routerContext } from "~/.server/request-context";
+export type RouteResult = { status: number; location?: string | null; data?: unknown };
 
 /** React Router's request context for a request from `clientIp`, as the server makes it. */
 export function testContext(clientIp = "127.0.0.1") {
@@ -14,14 +17,71 @@ export function testContext(clientIp = "127.0.0.1") {
 
 export const TEST_ROUTE_CONTEXT = testContext();
 
+type Prepared = {
+  handles: RouteHandles;
+  /** The dashboard pattern of each loader and action of a route under the dashboard layout. */
+  patterns: Map<unknown, string>;
+  layout: { loader: unknown; paths: { pattern: string; match: RegExp }[] };
+  guard: (args: unknown, next: () => Promise<unknown>) => Promise<unknown>;
+};
+
+let prepared: Promise<Prepared> | undefined;
+function prepare(): Promise<Prepared> {
+  prepared ??= (async () => {
+    const modules = await routeModules();
+    const table = routeTable(modules);
+    const patterns = new Map<unknown, string>();
+    const paths: Prepared["layout"]["paths"] = [];
+    for (const route of table.filter((r) => r.parents.includes("routes/admin/layout"))) {
+      const module = modules[route.id]!.module as { loader?: unknown; action?: unknown };
+      if (module.loader) patterns.set(module.loader, route.pattern);
+      if (module.action) patterns.set(module.action, route.pattern);
+      paths.push({ pattern: route.pattern, match: new RegExp(`^${route.pattern.replace(/:\w+/g, "[^/]*")}$`) });
+    }
+    const layout = modules["routes/admin/layout"]!.module as unknown as { loader: unknown; middleware: Prepared["guard"][] };
+    return { handles: handlesByPattern(table), patterns, layout: { loader: layout.loader, paths }, guard: layout.middleware[0] };
+  })();
+  return prepared;
+}
+
+/**
+ * Calls a loader or action with `args` ({ request, params, context }) as React
+ * Router would: a loader or action of a route under the dashboard layout
+ * passes the dashboard guard first, with that route's pattern (which may
+ * throw, as it does on the server). Returns or throws what the route (or the
+ * guard) does.
+ */
+export async function guarded<F extends (args: never) => unknown>(fn: F, args: unknown): Promise<Awaited<ReturnType<F>>> {
+  const given = args as { request: Request; params?: Record<string, string>; context?: RouterContextProvider };
+  const { handles, patterns, layout, guard } = await prepare();
+  const context = routerContext(requestInfo(given.context ?? TEST_ROUTE_CONTEXT), handles);
+  const call = { ...given, params: given.params ?? {}, context };
+  const url = new URL(given.request.url);
+  // The route as React Router would have matched it (the layout's own loader runs for whichever dashboard page the address is for).
+  const pattern =
+    patterns.get(fn) ??
+    (fn === layout.loader ? (layout.paths.find((p) => p.match.test(url.pathname))?.pattern ?? "/dashboard") : undefined);
+  const run = () => (fn as unknown as (args: unknown) => unknown)(call) as Promise<Awaited<ReturnType<F>>>;
+  if (!pattern) return run();
+  // React Router's pattern has no leading slash ("dashboard/lawyer/:slug").
+  return (await guard({ ...call, pattern: pattern.slice(1), url }, run)) as Awaited<ReturnType<F>>;
+}
+
+/**
+ * Calls a route's loader or action as the server would (through the
+ * dashboard guard for a dashboard route), and reads what it answered: a thrown
+ * or returned Response (a redirect, a 404), `data(…, { status })`, or plain
+ * data (200).
+ */
 export async function callRoute(
   fn: (args: never) => Promise<unknown>,
   request: Request,
   params: Record<string, string> = {},
+  context: RouterContextProvider = TEST_ROUTE_CONTEXT,
 ): Promise<RouteResult> {
   let out: unknown;
   try {
-    out = await fn({ request, params, context: TEST_ROUTE_CONTEXT } as never);
+    out = await guarded(fn, { request, params, context });
   } catch (thrown) {
     out = thrown;
   }

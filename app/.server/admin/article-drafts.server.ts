@@ -5,7 +5,7 @@
  *   article picture pipeline, images.ts) with its alt text, required;
  * - POST /dashboard/articles/autosave: the form's working copy kept (or
  *   discarded) per person and article (db/autosaves.ts).
- * Both start with actingStaff like every dashboard action and answer JSON,
+ * Both start with actorOf like every dashboard action and answer JSON,
  * `{ error, errors? }` with 400/401/403/404/413/503 when refused (never a 500).
  */
 import type { RequestContext } from "../request-context";
@@ -19,7 +19,8 @@ import { ImageRejected, saveBodyPicture } from "../images";
 import { log } from "../log";
 import { sanitizeArticleHtml } from "../sanitize";
 import { StorageUnavailable } from "../storage";
-import { actingStaff, isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type Refusal } from "./request.server";
+import { actorOf } from "./guard.server";
+import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type Refusal } from "./request.server";
 import { bodyHtml, formVersion } from "./articles.server";
 import type { Actor } from "../audit";
 
@@ -29,16 +30,16 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
 }
 
-/** A refusal of readForm or actingStaff (413, 400, 503) as JSON. */
+/** A refusal of readForm or actorOf (413, 400, 503) as JSON. */
 function refusalJson(refusal: Refusal) {
   const text = (refusal.data as { status?: Status }).status?.text ?? MSG.updateError;
   return json({ error: text }, refusal.init?.status ?? 400);
 }
 
-/** actingStaff for a JSON route: the Actor, or the refusal (401, 403, 503) as JSON instead of an error page. */
-async function jsonActor(request: Request, context: RequestContext, failure: string): Promise<Actor | Response> {
+/** actorOf for a JSON route: the Actor, or the refusal (401, 503) as JSON instead of an error page. */
+async function jsonActor(context: RequestContext, failure: string): Promise<Actor | Response> {
   try {
-    const actor = await actingStaff(request, context, failure);
+    const actor = actorOf(context, failure);
     return isRefusal(actor) ? refusalJson(actor) : actor;
   } catch (error) {
     if (error instanceof Response && (error.status === 401 || error.status === 403)) {
@@ -54,7 +55,7 @@ export function postOnly() {
 }
 
 export async function bodyPictureAction(request: Request, context: RequestContext): Promise<Response> {
-  const actor = await jsonActor(request, context, MSG.imageUploadError);
+  const actor = await jsonActor(context, MSG.imageUploadError);
   if (actor instanceof Response) return actor;
   const form = await readForm(request, MAX_FORM_BYTES);
   if (isRefusal(form)) return refusalJson(form);
@@ -90,7 +91,7 @@ function cleanDraft(values: DraftValues): DraftValues {
 }
 
 export async function autosaveAction(request: Request, context: RequestContext): Promise<Response> {
-  const actor = await jsonActor(request, context, AUTOSAVE_TEXT.unavailable);
+  const actor = await jsonActor(context, AUTOSAVE_TEXT.unavailable);
   if (actor instanceof Response) return actor;
   const form = await readForm(request, MAX_AUTOSAVE_BYTES);
   if (isRefusal(form)) return refusalJson(form);

@@ -6,7 +6,8 @@ import { getOutboxMessage } from "../db/outbox";
 import { log } from "../log";
 import { resendMail } from "../mail";
 import { flashHeaders } from "./flash.server";
-import { actingStaff, isRefusal, parseId, readForm, type FailureData } from "./request.server";
+import { actorOf } from "./guard.server";
+import { isRefusal, parseId, readForm, type FailureData } from "./request.server";
 
 export const RESEND_ERROR = "An error occurred: the message was not sent again. Please try again later.";
 
@@ -26,7 +27,7 @@ function notResendable(message: { status: string } | null) {
 }
 
 export async function resendAction(request: Request, context: RequestContext, back: (id: number) => string) {
-  const actor = await actingStaff(request, context, RESEND_ERROR, "outbox");
+  const actor = actorOf(context, RESEND_ERROR);
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;

@@ -1,11 +1,7 @@
 /** Reading dashboard form posts safely: a size cap before parsing, and 400 (not 500) for a body that cannot be read. */
 import { data } from "react-router";
 import { MSG, type Status } from "~/lib/forms/messages";
-import { staffActor, type Actor } from "../audit";
-import { isSessionCheckUnavailable, requireStaff } from "../auth";
 import { MAX_UPLOAD_BYTES } from "../images";
-import type { Permission } from "../roles";
-import { requestInfo, type RequestContext } from "../request-context";
 
 /** A picture of at most 10 MB plus the rest of the form. */
 export const MAX_FORM_BYTES = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
@@ -20,38 +16,11 @@ export type Refusal = ReturnType<typeof data<FailureData>>;
 /** The answers made by `refuse`, so `isRefusal` knows them without looking inside React Router's objects. */
 const refusals = new WeakSet<object>();
 
-function refuse(status: number, text: string): Refusal {
+/** A refused request's answer with the form's message (`isRefusal` knows it). */
+export function refuse(status: number, text: string): Refusal {
   const answer = data<FailureData>({ status: { tone: "error", text } }, { status });
   refusals.add(answer);
   return answer;
-}
-
-/**
- * The first line of every dashboard action: the signed-in staff member as
- * the Actor its writes are recorded under (audit.ts). Without a session it
- * throws requireStaff's 401; without the `permission` (roles.ts) its 403;
- * nothing is written either way. When the database cannot check the session
- * (an outage) it returns the form's own failure message with 503: nothing
- * is written, the page is not replaced by an error page and, as for every
- * failed save, the form keeps what was typed.
- *
- *     const actor = await actingStaff(request, context, MSG.updateError);
- *     if (isRefusal(actor)) return actor;
- */
-export async function actingStaff(
-  request: Request,
-  context: RequestContext,
-  failure: string,
-  /** null: any signed-in staff member (their own account). */
-  permission: Permission | null = "content",
-  options: { twoFactorSetup?: boolean } = {},
-): Promise<Actor | Refusal> {
-  try {
-    return staffActor(await requireStaff(request, permission ?? undefined, options), requestInfo(context).clientIp);
-  } catch (error) {
-    if (isSessionCheckUnavailable(error)) return refuse(503, failure);
-    throw error;
-  }
 }
 
 /** True for an answer to return as it is (a refused request), false for the form or the actor. */

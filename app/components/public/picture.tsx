@@ -14,11 +14,13 @@ type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: Imag
  * AVIF widths are also preloaded from the head, as React does by itself for
  * a plain <img> but not for one inside <picture>.
  *
- * URLs start at the root loader's `pictureBase`: this site's /images, or
- * PICTURE_BASE_URL (the bucket or a CDN serves them).
+ * URLs start at the layout loader's `pictureBase` (public or dashboard):
+ * this site's /images, or PICTURE_BASE_URL (the bucket or a CDN serves them).
  */
 export function Picture({ kind, img, sizes, ...imgProps }: PictureProps) {
-  const base = useRouteLoaderData<{ pictureBase?: string }>("root")?.pictureBase ?? DEFAULT_PICTURE_BASE;
+  const publicBase = useRouteLoaderData<{ pictureBase?: string }>("routes/public/layout")?.pictureBase;
+  const dashboardBase = useRouteLoaderData<{ pictureBase?: string }>("routes/admin/layout")?.pictureBase;
+  const base = publicBase ?? dashboardBase ?? DEFAULT_PICTURE_BASE;
   const src = imageUrl(kind, img, base);
   const webp = imageSrcSet(kind, img, "webp", base);
   if (!webp) return <img src={src} {...imgProps} />;

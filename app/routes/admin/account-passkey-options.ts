@@ -1,11 +1,12 @@
 /** /dashboard/account/passkey-options: options for the browser's prompt to add a passkey to one's own account (JSON, never stored). */
 import type { Route } from "./+types/account-passkey-options";
-import { requireStaff } from "~/.server/auth";
 import { passkeyRegistrationOptions } from "~/.server/admin/account.server";
 import { log } from "~/.server/log";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+export const handle = { permission: "signed-in" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const { options, headers } = await passkeyRegistrationOptions(request);
     headers.set("Cache-Control", "private, no-store");

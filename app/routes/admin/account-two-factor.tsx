@@ -10,7 +10,6 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account-two-factor";
-import { requireStaff } from "~/.server/auth";
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -21,7 +20,7 @@ import {
   TWO_FACTOR_MSG,
 } from "~/.server/admin/account.server";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { actingStaff, isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { twoFactorRequired } from "~/.server/db/settings";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -29,12 +28,16 @@ import { focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { btnDanger, btnPrimary, linkClass } from "~/components/admin/styles";
 import { formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
+import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "signed-in", twoFactorSetup: true } satisfies RouteHandle;
 
 const PATH = "/dashboard/account/two-factor";
 const TWO_FACTOR_ERROR = "An error occurred: two-factor sign-in was not changed. Please try again later.";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request, undefined, { twoFactorSetup: true });
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   return { enabled: staff.twoFactor, required: await twoFactorRequired() };
 }
 
@@ -48,9 +51,9 @@ async function confirmStep(uri: string): Promise<Step> {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, TWO_FACTOR_ERROR, null, { twoFactorSetup: true });
+  const actor = actorOf(context, TWO_FACTOR_ERROR);
   if (isRefusal(actor)) return actor;
-  const staff = await requireStaff(request, undefined, { twoFactorSetup: true });
+  const staff = staffOf(context);
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const values = formValues(form);

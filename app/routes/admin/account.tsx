@@ -8,11 +8,10 @@ import { KeyRound, LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account";
-import { requireStaff } from "~/.server/auth";
 import { addPasskey, listPasskeys, removePasskey } from "~/.server/admin/account.server";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
-import { actingStaff, isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { changeOwnPassword, checkCurrentPassword, endOtherSessions, listOwnSessions } from "~/.server/db/staff";
 import { log } from "~/.server/log";
 import { signInBlocked } from "~/.server/login-limits";
@@ -31,13 +30,17 @@ import { STAFF_TEXT } from "~/lib/forms/staff";
 import { formatWhen } from "~/lib/activity";
 import { describeBrowser } from "~/lib/user-agent";
 import { requestInfo } from "~/.server/request-context";
+import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "signed-in" } satisfies RouteHandle;
 
 const PATH = "/dashboard/account";
 const ACCOUNT_ERROR = "An error occurred: your account was not changed. Please try again later.";
 const MAX_PASSKEY_ANSWER = 64 * 1024;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   const [sessions, passkeys] = await Promise.all([listOwnSessions(staff.userId, staff.sessionToken), listPasskeys(request)]);
   return {
     name: staff.name,
@@ -59,9 +62,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 type AccountData = FailureData & { form?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, ACCOUNT_ERROR, null);
+  const actor = actorOf(context, ACCOUNT_ERROR);
   if (isRefusal(actor)) return actor;
-  const staff = await requireStaff(request);
+  const staff = staffOf(context);
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const values = formValues(form);

@@ -7,15 +7,16 @@
 import { Filter } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/activity";
-import { requireStaff } from "~/.server/auth";
 import { activityPeople, ACTIVITY_ACTIONS, ACTIVITY_ITEMS, listActivity, type ActivityFilters } from "~/.server/db/activity";
 import { AdminPage } from "~/components/admin/admin-page";
 import { Pagination } from "~/components/public/pagination";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { ACTION_LABELS, formatWhen, ITEM_LABELS, startOfLocalDay } from "~/lib/activity";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "activity");
+export const handle = { permission: "activity" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const get = (name: string) => (url.searchParams.get(name) ?? "").slice(0, 100);
   const people = await activityPeople();

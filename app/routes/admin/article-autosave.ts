@@ -6,11 +6,12 @@
  * (admin/article-drafts.server.ts).
  */
 import type { Route } from "./+types/article-autosave";
-import { requireStaff } from "~/.server/auth";
 import { autosaveAction, postOnly } from "~/.server/admin/article-drafts.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export const handle = { permission: "content" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   return postOnly();
 }
 

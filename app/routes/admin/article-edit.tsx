@@ -1,10 +1,9 @@
 /** /dashboard/articles/:id/edit: the edit form; the article resolves from the URL. */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/article-edit";
-import { requireStaff } from "~/.server/auth";
 import { saveArticleAction, type ArticleActionData } from "~/.server/admin/articles.server";
 import { keepFormOnSessionEnd, keptDraftFor } from "~/.server/admin/article-drafts.server";
-import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
+import { parseId, isRefusal } from "~/.server/admin/request.server";
 import { getArticleById, type Article } from "~/.server/db/articles";
 import { articleAuthorIds, listAuthorChoices } from "~/.server/db/article-authors";
 import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";
@@ -21,6 +20,10 @@ import { articleValuesFromRow } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { hasImage, imageUrl } from "~/lib/images";
 import { firmDateTimeText } from "~/lib/firm-time";
+import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "content" } satisfies RouteHandle;
 
 async function findArticle(id: string | undefined): Promise<Article | undefined | null> {
   const n = parseId(id);
@@ -33,8 +36,8 @@ async function findArticle(id: string | undefined): Promise<Article | undefined 
   }
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const staff = await requireStaff(request, "content");
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   const article = await findArticle(params.id);
   if (!article)
     return data(
@@ -58,7 +61,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   // A session that ended: 401 with the form kept as typed (kept-draft.tsx), not the error page.
   return keepFormOnSessionEnd(async () => {
-    const actor = await actingStaff(request, context, MSG.updateError);
+    const actor = actorOf(context, MSG.updateError);
     if (isRefusal(actor)) return actor;
     const article = await findArticle(params.id);
     if (!article) return data({ status: { tone: "error" as const, text: MSG.articleLoadError } }, { status: article === null ? 500 : 404 });

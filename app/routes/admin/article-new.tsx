@@ -1,8 +1,7 @@
 /** /dashboard/articles/new: the create form (picture required). After a save: a fresh form and the spec's message. */
 import type { Route } from "./+types/article-new";
-import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
-import { actingStaff, isRefusal } from "~/.server/admin/request.server";
+import { isRefusal } from "~/.server/admin/request.server";
 import { saveArticleAction } from "~/.server/admin/articles.server";
 import { keepFormOnSessionEnd, keptDraftFor } from "~/.server/admin/article-drafts.server";
 import { listAuthorChoices } from "~/.server/db/article-authors";
@@ -11,9 +10,13 @@ import { ArticleForm } from "~/components/admin/article-form";
 import { KeptDraft } from "~/components/admin/kept-draft";
 import { useFormKey } from "~/components/admin/form-key";
 import { EMPTY_ARTICLE_VALUES } from "~/lib/forms/article";
+import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request, "content");
+export const handle = { permission: "content" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   // The person's autosaved working copy of a new article, if any (kept-draft.tsx).
   return { authorChoices: await listAuthorChoices(), draft: await keptDraftFor(staff.userId, null) };
 }
@@ -21,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   // A session that ended: 401 with the form kept as typed (kept-draft.tsx), not the error page.
   return keepFormOnSessionEnd(async () => {
-    const actor = await actingStaff(request, context, MSG.articleAddError);
+    const actor = actorOf(context, MSG.articleAddError);
     if (isRefusal(actor)) return actor;
     return saveArticleAction(request, actor);
   });

@@ -1,17 +1,19 @@
 /** /dashboard/articles: newest first, 50 a page, search on title, delete with confirmation. */
 import { Pin } from "lucide-react";
 import type { Route } from "./+types/articles";
-import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { deleteArticleAction } from "~/.server/admin/articles.server";
-import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
+import { parseId, isRefusal } from "~/.server/admin/request.server";
 import { getArticleById, listArticlesForAdmin } from "~/.server/db/articles";
 import { parsePage } from "~/lib/pagination";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export const handle = { permission: "content" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 200);
   const { rows: items, page, pageCount, total } = await listArticlesForAdmin({ search: q, page: parsePage(url.searchParams.get("page")) });
@@ -21,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.articleDeleteError);
+  const actor = actorOf(context, MSG.articleDeleteError);
   if (isRefusal(actor)) return actor;
   return deleteArticleAction(request, actor);
 }

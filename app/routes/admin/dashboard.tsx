@@ -2,13 +2,16 @@
 import { Clock, FileText, Heading, History, Inbox, LayoutGrid, Mail, ShieldCheck, UserCog, Users } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { requireStaff } from "~/.server/auth";
 import { can } from "~/.server/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
+import { staffOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request);
+export const handle = { permission: "signed-in" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   return {
     cards: DASHBOARD_SCREENS.filter((s) => s.permission === null || can(staff.role, s.permission)).map(({ to, title, text }) => ({
       to,

@@ -5,7 +5,6 @@
  */
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/enquiries";
-import { requireStaff } from "~/.server/auth";
 import { countEnquiriesByState, ENQUIRIES_PAGE_SIZE, listEnquiries } from "~/.server/db/enquiries";
 import { getEnv } from "~/.server/env";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -14,13 +13,15 @@ import { ENQUIRY_AREA_LABELS, ENQUIRY_STATE_LABELS, ENQUIRY_STATES, type Enquiry
 import { staffDateTime } from "~/lib/dates";
 import { pageCount, parsePage } from "~/lib/pagination";
 import { EnquiryStateBadge } from "~/components/admin/enquiry-state";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "enquiries" } satisfies RouteHandle;
 
 export function meta() {
   return [{ title: "Enquiries | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "enquiries");
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const stateParam = url.searchParams.get("state") ?? "";
   const state = (ENQUIRY_STATES as readonly string[]).includes(stateParam) ? (stateParam as EnquiryState) : undefined;

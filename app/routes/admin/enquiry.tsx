@@ -8,8 +8,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/enquiry";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { actingStaff, isRefusal, parseId, readForm, type FailureData } from "~/.server/admin/request.server";
-import { requireStaff } from "~/.server/auth";
+import { isRefusal, parseId, readForm, type FailureData } from "~/.server/admin/request.server";
 import { deleteEnquiry, enquiryLabel, getEnquiry, updateEnquiry } from "~/.server/db/enquiries";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -31,6 +30,10 @@ import {
 } from "~/lib/forms/enquiry";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "enquiries" } satisfies RouteHandle;
 
 type EnquiryData = FailureData & { values?: { state: string; staff_note: string } };
 
@@ -38,8 +41,7 @@ export function meta() {
   return [{ title: "Enquiry | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, "enquiries");
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const enquiry = id ? await getEnquiry(id) : undefined;
   if (!enquiry) throw data("Not found", { status: 404 });
@@ -69,7 +71,7 @@ function fail(status: number, body: EnquiryData) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, ENQUIRY_ADMIN_MSG.updateError, "enquiries");
+  const actor = actorOf(context, ENQUIRY_ADMIN_MSG.updateError);
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;

@@ -2,9 +2,8 @@
 import { useState } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/headers";
-import { requireStaff } from "~/.server/auth";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, actingStaff, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { listPageHeaders, updatePageHeader } from "~/.server/db/page-headers";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -16,6 +15,10 @@ import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { headerSchema, MAX_HEADER_TEXT } from "~/lib/forms/header";
 import { MSG } from "~/lib/forms/messages";
 import { HEADER_KEYS, type HeaderKey } from "~/lib/practice";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "content" } satisfies RouteHandle;
 
 const PAGE_TITLES: Record<HeaderKey, string> = {
   team: "Our Team",
@@ -27,14 +30,13 @@ const PAGE_TITLES: Record<HeaderKey, string> = {
 
 type HeaderData = FailureData & { name?: string; values?: { header_text: string }; errors?: Record<string, string> };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export async function loader({ request, context }: Route.LoaderArgs) {
   const rows = await listPageHeaders();
   return { headers: HEADER_KEYS.map((name) => ({ name, header_text: rows.find((r) => r.name === name)?.header_text ?? "" })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.updateError);
+  const actor = actorOf(context, MSG.updateError);
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;

@@ -9,8 +9,7 @@ import { diffWordsWithSpace } from "diff";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/history";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { actingStaff, isRefusal, parseId, readForm } from "~/.server/admin/request.server";
-import { requireStaff } from "~/.server/auth";
+import { isRefusal, parseId, readForm } from "~/.server/admin/request.server";
 import { getArticleById, updateArticle } from "~/.server/db/articles";
 import { getRevision, listRevisions, previousRevision, type RevisionKind } from "~/.server/db/revisions";
 import { getTeamMemberById, updateTeamMember } from "~/.server/db/team";
@@ -20,6 +19,10 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { btnSecondary } from "~/components/admin/styles";
 import { firmDateTimeText } from "~/lib/firm-time";
 import type { SupportStaff } from "~/.server/db/schema";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "content" } satisfies RouteHandle;
 
 const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
   article: [
@@ -68,8 +71,7 @@ function textOf(field: string, value: unknown): string {
   return field === "copy" ? articleText(s) : s;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = kindOf(params.kind);
   const id = parseId(params.id);
   const item = kind && id ? await findItem(kind, id) : undefined;
@@ -114,7 +116,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, "An error occurred while restoring the version. Please try again.");
+  const actor = actorOf(context, "An error occurred while restoring the version. Please try again.");
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;

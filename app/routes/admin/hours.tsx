@@ -2,9 +2,8 @@
 import { useEffect, useRef } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/hours";
-import { requireStaff } from "~/.server/auth";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, actingStaff, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { getOfficeHours, updateOfficeHours } from "~/.server/db/office-hours";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -15,16 +14,19 @@ import { btnPrimary } from "~/components/admin/styles";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { hoursSchema } from "~/lib/forms/hours";
 import { MSG } from "~/lib/forms/messages";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "content" } satisfies RouteHandle;
 
 type HoursData = FailureData & { values?: { start_time: string; end_time: string } };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export async function loader({ request, context }: Route.LoaderArgs) {
   return { hours: await getOfficeHours() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.hoursError);
+  const actor = actorOf(context, MSG.hoursError);
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;

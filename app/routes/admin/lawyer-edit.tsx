@@ -1,8 +1,7 @@
 /** /dashboard/lawyer/:slug: the edit form; the member resolves from the URL, so a reload keeps the form. */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer-edit";
-import { requireStaff } from "~/.server/auth";
-import { actingStaff, isRefusal } from "~/.server/admin/request.server";
+import { isRefusal } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { getTeamMemberBySlugForStaff, type TeamMember } from "~/.server/db/team";
 import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";
@@ -16,6 +15,10 @@ import { TeamForm } from "~/components/admin/team-form";
 import { MSG } from "~/lib/forms/messages";
 import { teamValuesFromMember } from "~/lib/forms/team";
 import { hasImage, imageUrl } from "~/lib/images";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "content" } satisfies RouteHandle;
 
 async function findMember(slug: string | undefined): Promise<TeamMember | undefined | null> {
   if (!slug || slug.length > 300) return undefined;
@@ -27,8 +30,7 @@ async function findMember(slug: string | undefined): Promise<TeamMember | undefi
   }
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = await findMember(params.slug);
   if (!member)
     return data({ member: null, loadError: MSG.teamLoadError, links: [], isPublic: false }, { status: member === null ? 500 : 404 });
@@ -36,7 +38,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.updateError);
+  const actor = actorOf(context, MSG.updateError);
   if (isRefusal(actor)) return actor;
   const member = await findMember(params.slug);
   if (!member) return data({ status: { tone: "error" as const, text: MSG.teamLoadError } }, { status: member === null ? 500 : 404 });

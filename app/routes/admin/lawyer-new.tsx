@@ -1,21 +1,23 @@
 /** /dashboard/lawyers/new: the create form. After a save: a fresh form and "{name} has been added successfully". */
 import type { Route } from "./+types/lawyer-new";
-import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
-import { actingStaff, isRefusal } from "~/.server/admin/request.server";
+import { isRefusal } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useFormKey } from "~/components/admin/form-key";
 import { TeamForm } from "~/components/admin/team-form";
 import { EMPTY_TEAM_VALUES } from "~/lib/forms/team";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export const handle = { permission: "content" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.teamAddError);
+  const actor = actorOf(context, MSG.teamAddError);
   if (isRefusal(actor)) return actor;
   return saveTeamMemberAction(request, actor);
 }

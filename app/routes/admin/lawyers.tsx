@@ -1,16 +1,18 @@
 /** /dashboard/lawyers: team members sorted by full name, search on name, delete with confirmation. */
 import type { Route } from "./+types/lawyers";
-import { requireStaff } from "~/.server/auth";
 import { MSG } from "~/lib/forms/messages";
 import { deleteTeamMemberAction } from "~/.server/admin/team.server";
-import { parseId, actingStaff, isRefusal } from "~/.server/admin/request.server";
+import { parseId, isRefusal } from "~/.server/admin/request.server";
 import { listTeamForAdmin } from "~/.server/db/team";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
 import { Picture } from "~/components/public/picture";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export const handle = { permission: "content" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 200);
   const items = await listTeamForAdmin(q);
@@ -20,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, MSG.teamDeleteError);
+  const actor = actorOf(context, MSG.teamDeleteError);
   if (isRefusal(actor)) return actor;
   return deleteTeamMemberAction(request, actor);
 }

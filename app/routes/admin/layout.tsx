@@ -1,7 +1,8 @@
 /**
  * The dashboard frame: home icon to /dashboard, LOGOUT (a POST form), and
- * the one status region. Its loader checks the session on the server first
- * (every child loader and action does too) and reads the one-time message.
+ * the one status region. Its middleware is the dashboard's guard (session and
+ * the route's permission, before any loader or action); its loader reads the
+ * one-time message.
  */
 import { House, LogOut } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
@@ -17,8 +18,9 @@ import {
   useNavigation,
 } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireStaff } from "~/.server/auth";
+import { dashboardGuard, staffOf } from "~/.server/admin/guard.server";
 import { twoFactorRequired } from "~/.server/db/settings";
+import { getEnv } from "~/.server/env";
 import { can } from "~/.server/roles";
 import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
 import { readFlash } from "~/.server/admin/flash.server";
@@ -31,6 +33,9 @@ import { HYDRATE } from "~/lib/hydrate";
 /** The dashboard runs React in the browser (lib/hydrate.ts). */
 export const handle = HYDRATE;
 
+/** Every request for a route under this layout passes the dashboard's guard first: session and the route's permission. */
+export const middleware: Route.MiddlewareFunction[] = [dashboardGuard];
+
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
 export function headers() {
@@ -41,8 +46,8 @@ export function meta() {
   return [{ title: "Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request, undefined, { twoFactorSetup: true });
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   const { status, headers } = await readFlash(request);
   // Only the screens this role may open (roles.ts); while two-factor sign-in is required and not set up, none.
   const blocked = !staff.twoFactor && (await twoFactorRequired());
@@ -52,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         to,
         title,
       }));
-  return data({ email: staff.email, flash: status, nav }, { headers });
+  return data({ email: staff.email, flash: status, nav, pictureBase: getEnv().pictureBase }, { headers });
 }
 
 /**

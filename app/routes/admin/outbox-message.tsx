@@ -2,16 +2,17 @@
 import { Send } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox-message";
-import { requireStaff } from "~/.server/auth";
 import { resendAction } from "~/.server/admin/outbox.server";
 import { parseId } from "~/.server/admin/request.server";
 import { getOutboxMessage } from "~/.server/db/outbox";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnSecondary } from "~/components/admin/styles";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, "outbox");
+export const handle = { permission: "outbox" } satisfies RouteHandle;
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const message = id ? await getOutboxMessage(id) : null;
   if (!message) throw new Response("No such message", { status: 404 });

@@ -7,7 +7,6 @@
 import { Send } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
-import { requireStaff } from "~/.server/auth";
 import { resendAction } from "~/.server/admin/outbox.server";
 import { listOutbox } from "~/.server/db/outbox";
 import { smtpConfigured } from "~/.server/mail";
@@ -15,9 +14,11 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { btnSecondary, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
+import type { RouteHandle } from "~/lib/route-handle";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "outbox");
+export const handle = { permission: "outbox" } satisfies RouteHandle;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const result = await listOutbox(Number.isInteger(page) && page > 0 ? page : 1);
   return {

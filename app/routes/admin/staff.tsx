@@ -9,9 +9,8 @@ import { Mail, ShieldCheck, UserPlus } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
-import { requireStaff } from "~/.server/auth";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { actingStaff, isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { setTwoFactorRequired, twoFactorRequired } from "~/.server/db/settings";
 import {
   changeRole,
@@ -34,6 +33,10 @@ import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass } from "~/c
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { inviteSchema } from "~/lib/forms/staff";
+import { actorOf, requirePermission, staffOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "staff" } satisfies RouteHandle;
 
 const PATH = "/dashboard/staff";
 const STAFF_ERROR = "An error occurred: the staff account was not changed. Please try again later.";
@@ -43,8 +46,8 @@ function when(date: Date | null | undefined): string {
   return new Intl.DateTimeFormat("en-CA", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Toronto" }).format(date);
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request, "staff");
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   const [accounts, required] = await Promise.all([listStaff(), twoFactorRequired()]);
   return {
     me: staff.userId,
@@ -73,9 +76,9 @@ type StaffData = FailureData & { values?: { email: string; role: string } };
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, STAFF_ERROR, "staff");
+  const actor = actorOf(context, STAFF_ERROR);
   if (isRefusal(actor)) return actor;
-  const me = await requireStaff(request, "staff");
+  const me = staffOf(context);
   const form = await readForm(request);
   if (isRefusal(form)) return form;
   const raw = formValues(form);
@@ -150,7 +153,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       case "security": {
         // Owners only (roles.ts: "security"): 403 for anyone else, nothing written.
-        await requireStaff(request, "security");
+        requirePermission(context, "security");
         const on = raw.require_two_factor === "on";
         if (on && !me.twoFactor)
           return fail("Set up two-factor sign-in for your own account first (My account), then require it for everyone.", 409);

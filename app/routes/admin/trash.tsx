@@ -7,19 +7,21 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/trash";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { actingStaff, isRefusal, parseId, readForm } from "~/.server/admin/request.server";
-import { requireStaff } from "~/.server/auth";
+import { isRefusal, parseId, readForm } from "~/.server/admin/request.server";
 import { listTrash, purgeFromTrash, restoreFromTrash, TRASH_DAYS, type TrashKind } from "~/.server/db/trash";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnDanger, btnPrimary, btnSecondary } from "~/components/admin/styles";
 import { firmDateTimeText } from "~/lib/firm-time";
+import { actorOf } from "~/.server/admin/guard.server";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "content" } satisfies RouteHandle;
 
 const FAILED = "An error occurred while changing the Trash. Please try again.";
 const kindOf = (v: unknown): TrashKind | null => (v === "article" || v === "team" ? v : null);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const confirm = /^(article|team)-(\d{1,9})$/.exec(url.searchParams.get("confirm") ?? "");
   const items = await listTrash();
@@ -38,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = await actingStaff(request, context, FAILED);
+  const actor = actorOf(context, FAILED);
   if (isRefusal(actor)) return actor;
   const form = await readForm(request);
   if (isRefusal(form)) return form;

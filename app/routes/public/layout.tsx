@@ -13,7 +13,7 @@ import { SiteHeader } from "~/components/public/site-header";
  */
 export async function loader() {
   // The stylesheet, inlined by the root (it never reaches the browser as data: public pages load no router).
-  return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl, css: INLINE_CSS };
+  return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl, css: INLINE_CSS, pictureBase: getEnv().pictureBase };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The route table of app/routes.ts with each route's module, in the shape of
+ * The routes of app/routes.ts with each route's module, in the shape of
  * React Router's server build (`build.routes`): what the server reads route
  * handles from, for tests that run without a build.
  */
@@ -10,10 +10,10 @@ type Entry = { id?: string; file: string; path?: string; index?: boolean; childr
 
 const modules = import.meta.glob<Record<string, unknown>>("../../app/routes/**/*.{ts,tsx}");
 
-/** Each route id's module file, relative to app/ (filled by routeTable). */
+/** Each route id's module file, relative to app/ (filled by routeModules). */
 export const routeFiles = new Map<string, string>();
 
-export async function routeTable(): Promise<ServerBuild["routes"]> {
+export async function routeModules(): Promise<ServerBuild["routes"]> {
   const table: ServerBuild["routes"] = {};
   const walk = async (entries: Entry[], parentId: string) => {
     for (const entry of entries) {

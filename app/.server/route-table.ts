@@ -1,0 +1,51 @@
+/**
+ * The route table of a server build (React Router's `build.routes`, made from
+ * app/routes.ts), with each route's full path pattern as React Router writes
+ * it in a middleware's `pattern` ("/dashboard/lawyer/:slug") and its module's
+ * `handle` (lib/route-handle.ts). What the page cache keeps and what the
+ * dashboard's guard asks for are read from here, never listed elsewhere.
+ */
+import type { ServerBuild } from "react-router";
+import type { RouteHandle } from "~/lib/route-handle";
+
+type Route = NonNullable<ServerBuild["routes"][string]>;
+
+export type TableRoute = {
+  id: string;
+  /** The full path pattern: "/", "/team", "/dashboard/lawyer/:slug". */
+  pattern: string;
+  handle: RouteHandle | undefined;
+  /** A page (it renders a component), not a resource route. */
+  page: boolean;
+  /** The ids of the routes around it, outermost first. */
+  parents: string[];
+};
+
+export function routeTable(routes: ServerBuild["routes"]): TableRoute[] {
+  const table: TableRoute[] = [];
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    const parts: string[] = [];
+    const parents: string[] = [];
+    for (let r: Route | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) {
+      if (r.path) parts.unshift(r.path);
+      if (r !== route) parents.unshift(r.id);
+    }
+    table.push({
+      id: route.id,
+      pattern: "/" + parts.join("/").replace(/^\/+|\/+$/g, ""),
+      handle: route.module.handle as RouteHandle | undefined,
+      page: "default" in route.module,
+      parents,
+    });
+  }
+  return table;
+}
+
+/** The handle of the route a pattern names (the leaf of a request, as middleware sees it). */
+export function handlesByPattern(table: readonly TableRoute[]): Map<string, RouteHandle | undefined> {
+  const map = new Map<string, RouteHandle | undefined>();
+  // A layout shares its pattern with its index route: the deepest route (the page itself) wins.
+  for (const route of [...table].sort((a, b) => a.parents.length - b.parents.length)) map.set(route.pattern, route.handle);
+  return map;
+}
