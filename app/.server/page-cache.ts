@@ -28,7 +28,7 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while
 const PUBLIC_PATH =
   /^\/(?:(?:|_root|team|insights|insurance|construction|cyber|disclaimer|accessibility|copyright|contact|privacy|lawyer\/[^/]+|post\/[^/]+)(?:\.data)?|sitemap\.xml|robots\.txt|insights\/feed\.xml)$/;
 /** Query parameters the public pages read; anything else is dropped from the key and the render. */
-const KEPT_PARAMS = ["author", "category", "page", "tab", "_routes"];
+const KEPT_PARAMS = ["author", "category", "page", "tab", "practice", "language", "role", "q", "_routes"];
 
 type RawHeaders = { identity: string[]; br: string[]; gzip: string[]; notModified: string[] };
 

@@ -7,12 +7,13 @@
 import { spokenLanguages, specialistText, type Admission, type Education } from "./profile";
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object";
+const textIn = (v: unknown): string => (typeof v === "string" ? v : "");
 
 function admissionsOf(value: unknown): Admission[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter(isObject)
-    .map((a) => ({ jurisdiction: String(a.jurisdiction ?? ""), year: Number(a.year) }))
+    .map((a) => ({ jurisdiction: textIn(a.jurisdiction), year: Number(a.year) }))
     .filter((a) => a.jurisdiction && Number.isInteger(a.year));
 }
 
@@ -21,8 +22,8 @@ function educationOf(value: unknown): Education[] {
   return value
     .filter(isObject)
     .map((e) => ({
-      degree: String(e.degree ?? ""),
-      school: String(e.school ?? ""),
+      degree: textIn(e.degree),
+      school: textIn(e.school),
       year: Number.isInteger(e.year) ? Number(e.year) : null,
     }))
     .filter((e) => e.degree || e.school);

@@ -32,8 +32,8 @@ export function RepeatingRows(props: {
   const [rows, setRows] = useState<Record<string, string>[]>(() =>
     props.initial.length ? props.initial.map((r) => ({ ...r })) : [blank()],
   );
-  const nextId = useRef(0);
-  const [ids, setIds] = useState<number[]>(() => rows.map(() => nextId.current++));
+  // A key per row that stays with it when another is removed.
+  const [ids, setIds] = useState<number[]>(() => rows.map((_, i) => i));
   const list = useRef<HTMLDivElement>(null);
   const errorId = `${props.prefix}-error`;
   const hintId = `${props.prefix}-hint`;
@@ -109,7 +109,7 @@ export function RepeatingRows(props: {
           className={`${btnSecondary} mt-3`}
           onClick={() => {
             setRows([...rows, blank()]);
-            setIds([...ids, nextId.current++]);
+            setIds([...ids, Math.max(-1, ...ids) + 1]);
             setTimeout(() => list.current?.querySelector<HTMLElement>(":scope > div:last-child input")?.focus(), 0);
           }}
         >

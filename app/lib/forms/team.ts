@@ -44,6 +44,9 @@ export const AREA_LABELS: Record<(typeof PRACTICE_AREAS)[number], string> = {
   cyber: "Cyber",
 };
 
+/** A form value as a list: none, one value or several. */
+const asList = (v: unknown): unknown[] => (v == null ? [] : Array.isArray(v) ? (v as unknown[]) : [v]);
+
 const uniqueList = <T extends string>(values: readonly [T, ...T[]], label: string) =>
   z
     .array(z.enum(values, { error: `Choose ${label} from the list.` }))
@@ -68,9 +71,8 @@ export function checkStaffEntry(entry: Record<string, unknown>): { ok: true; val
   return { ok: true, value: parsed.data };
 }
 
-const list = z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string()).max(MAX_STAFF + 1));
-const rows = (max: number) =>
-  z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().max(400)).max(max + SPARE_ROWS + 5));
+const list = z.preprocess(asList, z.array(z.string()).max(MAX_STAFF + 1));
+const rows = (max: number) => z.preprocess(asList, z.array(z.string().max(400)).max(max + SPARE_ROWS + 5));
 const optionalText = (label: string, max: number) => text(label, max, { optional: true });
 
 /** A four-digit year between `from` and `to`, or null when blank; a message otherwise. */
@@ -92,8 +94,8 @@ export const teamMemberSchema = z
       z.string().regex(/^[0-9+().\s-]*$/, "Mobile may contain only digits, spaces and + ( ) -."),
     ),
     desc: text("Bio", 20_000),
-    AOP: z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), uniqueList(PRACTICE_AREAS, "an area of practice")),
-    area_details: z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), uniqueList(EXPERTISE_CHOICES, "a field of expertise")),
+    AOP: z.preprocess(asList, uniqueList(PRACTICE_AREAS, "an area of practice")),
+    area_details: z.preprocess(asList, uniqueList(EXPERTISE_CHOICES, "a field of expertise")),
     staff_name: list,
     staff_title: list,
     staff_email: list,
@@ -107,7 +109,7 @@ export const teamMemberSchema = z
     admission_jurisdiction: rows(MAX_ADMISSIONS),
     admission_year: rows(MAX_ADMISSIONS),
     languages: z.preprocess(
-      (v) => (v == null ? [] : Array.isArray(v) ? v : [v]),
+      asList,
       z
         .array(z.enum(LANGUAGE_CODES, { error: "Choose languages from the list (type any other under Other languages)." }))
         .max(LANGUAGE_CODES.length)
