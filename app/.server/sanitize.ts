@@ -123,7 +123,8 @@ const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;")
 export function sanitizeMattersHtml(input: string): string {
   const text = input.trim();
   if (!text) return "";
-  const html = /<[a-z/]/i.test(text)
+  // The editor's markup, or text typed without it (which may hold "<" or stray tags of its own).
+  const html = /<\/?(?:p|ul|ol|li|strong|b|em|i|a|br)\b/i.test(text)
     ? text
     : `<ul>${text
         .split(/\r?\n/)
