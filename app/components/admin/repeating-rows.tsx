@@ -36,6 +36,9 @@ export function RepeatingRows(props: {
   const [ids, setIds] = useState<number[]>(() => rows.map((_, i) => i));
   const list = useRef<HTMLDivElement>(null);
   const errorId = `${props.prefix}-error`;
+  /** An empty cell of a filled row is what the row's error is about (its message is read with it). */
+  const invalid = (row: Record<string, string>, key: string, i: number) =>
+    !!props.error && (row[key] ?? "").trim() === "" && i < Math.max(1, props.initial.length);
   const hintId = `${props.prefix}-hint`;
   // Without JavaScript: the filled rows and spare blank ones.
   const shown = hydrated ? rows : [...props.initial, ...Array.from({ length: SPARE_ROWS }, blank)];
@@ -70,9 +73,8 @@ export function RepeatingRows(props: {
                     inputMode={c.numeric ? "numeric" : undefined}
                     maxLength={c.maxLength}
                     autoComplete="off"
-                    aria-invalid={
-                      props.error && (row[c.key] ?? "").trim() === "" && i < Math.max(1, props.initial.length) ? true : undefined
-                    }
+                    aria-invalid={invalid(row, c.key, i) ? true : undefined}
+                    aria-describedby={invalid(row, c.key, i) ? errorId : undefined}
                     className={inputClass}
                     {...(hydrated
                       ? {

@@ -184,8 +184,8 @@ describe("the Law Society of Ontario's marketing rules", () => {
   });
 
   it("a specialist refusal and the expert warning come together, so one correction round covers both", () => {
-    const found = issues({ title: "Specialist", desc: "An expert." });
-    expect(found.map((i) => i.path).sort()).toEqual(["confirm_expert", "title"]);
+    const found = issues({ title: "Specialist", desc: "An expert.", admission_jurisdiction: ["Ontario"], admission_year: [""] });
+    expect(found.map((i) => i.path).sort()).toEqual(["admissions", "confirm_expert", "title"]);
   });
 });
 

@@ -84,6 +84,42 @@ function parseYear(raw: string, from: number, to: number): number | null | strin
 }
 const thisYear = () => new Date().getFullYear();
 
+/** Bar admissions from the form's rows (a jurisdiction and a year each; blank rows left out), or a message naming the row. */
+function readAdmissions(jurisdictions: string[], years: string[]): Admission[] | string {
+  const admissions: Admission[] = [];
+  for (let i = 0; i < Math.max(jurisdictions.length, years.length); i++) {
+    const jurisdiction = (jurisdictions[i] ?? "").trim();
+    const yearText = years[i] ?? "";
+    if (!jurisdiction && !yearText.trim()) continue;
+    if (!jurisdiction) return `Bar admission ${i + 1}: the jurisdiction is required.`;
+    if (jurisdiction.length > 120 || !hasNoNul(jurisdiction))
+      return `Bar admission ${i + 1}: the jurisdiction must be at most 120 characters.`;
+    const year = parseYear(yearText, 1940, thisYear());
+    if (typeof year !== "number")
+      return `Bar admission ${i + 1}: enter the year of admission, ${year ?? `a year between 1940 and ${thisYear()}`}.`;
+    admissions.push({ jurisdiction, year });
+  }
+  return admissions.length > MAX_ADMISSIONS ? `At most ${MAX_ADMISSIONS} bar admissions.` : admissions;
+}
+
+/** Degrees from the form's rows (degree and school required in a filled row, the year optional), or a message naming the row. */
+function readEducation(degrees: string[], schools: string[], years: string[]): Education[] | string {
+  const education: Education[] = [];
+  for (let i = 0; i < Math.max(degrees.length, schools.length, years.length); i++) {
+    const degree = (degrees[i] ?? "").trim();
+    const school = (schools[i] ?? "").trim();
+    const yearText = years[i] ?? "";
+    if (!degree && !school && !yearText.trim()) continue;
+    if (!degree || !school) return `Education ${i + 1}: the degree and the school are both required.`;
+    if (degree.length > 160 || school.length > 160 || !hasNoNul(degree + school))
+      return `Education ${i + 1}: the degree and the school must be at most 160 characters each.`;
+    const year = parseYear(yearText, 1940, thisYear() + 6);
+    if (typeof year === "string") return `Education ${i + 1}: the year must be ${year}, or left empty.`;
+    education.push({ degree, school, year });
+  }
+  return education.length > MAX_EDUCATION ? `At most ${MAX_EDUCATION} degrees.` : education;
+}
+
 export const teamMemberSchema = z
   .object({
     full_name: text("Full name", 200),
@@ -130,68 +166,38 @@ export const teamMemberSchema = z
       ctx.addIssue({ code: "custom", path: [path], message });
       return z.NEVER;
     };
-    // Bar admissions: a jurisdiction and a year each; blank rows are left out.
-    const admissions: Admission[] = [];
-    for (let i = 0; i < Math.max(v.admission_jurisdiction.length, v.admission_year.length); i++) {
-      const jurisdiction = (v.admission_jurisdiction[i] ?? "").trim();
-      const yearText = v.admission_year[i] ?? "";
-      if (!jurisdiction && !yearText.trim()) continue;
-      if (!jurisdiction) return fail("admissions", `Bar admission ${i + 1}: the jurisdiction is required.`);
-      if (jurisdiction.length > 120 || !hasNoNul(jurisdiction))
-        return fail("admissions", `Bar admission ${i + 1}: the jurisdiction must be at most 120 characters.`);
-      const year = parseYear(yearText, 1940, thisYear());
-      if (typeof year !== "number")
-        return fail(
-          "admissions",
-          `Bar admission ${i + 1}: enter the year of admission, ${year ?? `a year between 1940 and ${thisYear()}`}.`,
-        );
-      admissions.push({ jurisdiction, year });
-    }
-    if (admissions.length > MAX_ADMISSIONS) return fail("admissions", `At most ${MAX_ADMISSIONS} bar admissions.`);
-    // Education: degree and school required in a filled row, the year optional.
-    const education: Education[] = [];
-    for (let i = 0; i < Math.max(v.education_degree.length, v.education_school.length, v.education_year.length); i++) {
-      const degree = (v.education_degree[i] ?? "").trim();
-      const school = (v.education_school[i] ?? "").trim();
-      const yearText = v.education_year[i] ?? "";
-      if (!degree && !school && !yearText.trim()) continue;
-      if (!degree || !school) return fail("education", `Education ${i + 1}: the degree and the school are both required.`);
-      if (degree.length > 160 || school.length > 160 || !hasNoNul(degree + school))
-        return fail("education", `Education ${i + 1}: the degree and the school must be at most 160 characters each.`);
-      const year = parseYear(yearText, 1940, thisYear() + 6);
-      if (typeof year === "string") return fail("education", `Education ${i + 1}: the year must be ${year}, or left empty.`);
-      education.push({ degree, school, year });
-    }
-    if (education.length > MAX_EDUCATION) return fail("education", `At most ${MAX_EDUCATION} degrees.`);
+    // The credentials and the Law Society's rules are all checked before answering, so one round of corrections covers them.
+    let refused = false;
+    const refuse = (path: string, message: string) => {
+      ctx.addIssue({ code: "custom", path: [path], message });
+      refused = true;
+    };
+    const admissions = readAdmissions(v.admission_jurisdiction, v.admission_year);
+    if (typeof admissions === "string") refuse("admissions", admissions);
+    const education = readEducation(v.education_degree, v.education_school, v.education_year);
+    if (typeof education === "string") refuse("education", education);
     // Memberships: one a line.
     const memberships = [...new Set(v.memberships.split(/\r?\n/).map((l) => l.trim()))].filter(Boolean);
-    if (memberships.length > MAX_MEMBERSHIPS) return fail("memberships", `At most ${MAX_MEMBERSHIPS} memberships (one a line).`);
-    if (memberships.some((m) => m.length > 200)) return fail("memberships", "Each membership must be at most 200 characters.");
+    if (memberships.length > MAX_MEMBERSHIPS) refuse("memberships", `At most ${MAX_MEMBERSHIPS} memberships (one a line).`);
+    else if (memberships.some((m) => m.length > 200)) refuse("memberships", "Each membership must be at most 200 characters.");
     // The Law Society's certification: both the area and the year, or neither.
     const specialistYear = parseYear(v.specialist_year, 1980, thisYear());
-    if (typeof specialistYear === "string") return fail("specialist_year", `Year certified must be ${specialistYear}.`);
-    if (v.specialist_area && specialistYear === null)
-      return fail("specialist_year", "Year certified is required with the specialist area.");
-    if (!v.specialist_area && specialistYear !== null)
-      return fail("specialist_area", "Specialist area is required with the year certified.");
-    const certified = v.specialist_area !== "" && specialistYear !== null;
+    if (typeof specialistYear === "string") refuse("specialist_year", `Year certified must be ${specialistYear}.`);
+    else if (v.specialist_area && specialistYear === null)
+      refuse("specialist_year", "Year certified is required with the specialist area.");
+    else if (!v.specialist_area && specialistYear !== null)
+      refuse("specialist_area", "Specialist area is required with the year certified.");
+    const certified = v.specialist_area !== "" && typeof specialistYear === "number";
     // LSO Rule 4.3-1: "specialist" only for a certified specialist; Rule 4.2-1: "expert" only when demonstrably true.
-    let refused = false;
     if (!certified) {
       for (const [key, label] of [
         ["title", "Title"],
         ["desc", "Bio"],
-      ] as const) {
-        if (!callsSpecialist(v[key])) continue;
-        ctx.addIssue({ code: "custom", path: [key], message: SPECIALIST_MESSAGE(label) });
-        refused = true;
-      }
+      ] as const)
+        if (callsSpecialist(v[key])) refuse(key, SPECIALIST_MESSAGE(label));
     }
-    if ((callsExpert(v.title) || callsExpert(v.desc)) && !v.confirm_expert) {
-      ctx.addIssue({ code: "custom", path: ["confirm_expert"], message: EXPERT_WARNING });
-      refused = true;
-    }
-    if (refused) return z.NEVER;
+    if ((callsExpert(v.title) || callsExpert(v.desc)) && !v.confirm_expert) refuse("confirm_expert", EXPERT_WARNING);
+    if (refused || typeof admissions === "string" || typeof education === "string" || typeof specialistYear === "string") return z.NEVER;
     if (!hasNoNul(v.matters)) return fail("matters", nulMessage("Representative matters"));
     // Planned changes, typed in Toronto time (optional).
     const times: Record<"visible_from" | "hidden_from", Date | null> = { visible_from: null, hidden_from: null };
