@@ -8,6 +8,8 @@
  * shows the same view. "Clear filters" empties the form the same way. A
  * failed fetch falls back to loading the page.
  */
+import { isModifiedClick } from "./when-active";
+
 const PARTS = ["[data-team-results]", "[data-team-count]", "[data-team-clear-slot]"];
 
 export function enhanceTeamFilters(): void {
@@ -54,12 +56,17 @@ export function enhanceTeamFilters(): void {
     clearTimeout(timer);
     void update();
   });
-  document.addEventListener("click", (event) => {
-    const clear = (event.target as Element).closest?.("a[data-team-clear]");
-    if (!clear) return;
-    event.preventDefault();
-    for (const field of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("select, input[type=search]")) field.value = "";
-    void update();
-    form.querySelector<HTMLElement>("select, input[type=search]")?.focus();
-  });
+  // Capture: before the loading text's listener (loading-status.ts), which leaves a link whose click was taken alone.
+  document.addEventListener(
+    "click",
+    (event) => {
+      const clear = (event.target as Element).closest?.("a[data-team-clear]");
+      if (!clear || isModifiedClick(event)) return;
+      event.preventDefault();
+      for (const field of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("select, input[type=search]")) field.value = "";
+      void update();
+      form.querySelector<HTMLElement>("select, input[type=search]")?.focus();
+    },
+    true,
+  );
 }

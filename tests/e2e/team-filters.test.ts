@@ -109,6 +109,9 @@ describe("/team filters with JavaScript", () => {
     expect(await filters(page).getByLabel("Practice area").inputValue()).toBe("");
     expect(await count(page)).toBe("10 people");
     expect(await kept()).toBe(1);
+    // No page is loading: the frame's loading text stays empty.
+    await page.waitForTimeout(600);
+    expect(await page.locator("[data-loading-status]").textContent()).toBe("");
 
     // The address of a filtered view shows the same view when loaded.
     await page.goto(base + "/team?language=ja");
