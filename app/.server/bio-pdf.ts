@@ -111,7 +111,8 @@ export function bioPhoto(img: string): Promise<Buffer | undefined> {
       .rotate()
       .resize(480, 600, { fit: "cover", position: "north" })
       .flatten({ background: "#ffffff" })
-      .jpeg({ quality: 82, mozjpeg: true })
+      // libjpeg-turbo, not mozjpeg: a few kilobytes more, several times faster (a bio's first request waits for it).
+      .jpeg({ quality: 82 })
       .toBuffer(),
   );
 }
