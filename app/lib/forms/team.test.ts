@@ -159,7 +159,8 @@ describe("the Law Society of Ontario's marketing rules", () => {
       ["title", "Partner, Specialists Group"],
     ]) {
       const found = issues({ [field]: text });
-      expect(found, text).toEqual([{ path: field, message: expect.stringContaining("Certified Specialist") }]);
+      expect(found.map((i) => i.path)).toEqual([field]);
+      expect(found[0].message).toContain("Certified Specialist");
       expect(found[0].message).toContain("Law Society of Ontario");
       expect(found[0].message).toContain("Rule 4.3-1");
     }
