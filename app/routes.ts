@@ -26,6 +26,7 @@ export default [
   ]),
   // Resource routes.
   route("lawyer/:slug/vcard", "routes/public/vcard.ts"),
+  route("lawyer/:slug/bio.pdf", "routes/public/bio-pdf.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("insights/feed.xml", "routes/seo/feed.ts"),

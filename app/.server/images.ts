@@ -144,9 +144,13 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array, prefix = ""): Prom
 export async function deleteImage(kind: ImageKind, img: string | null | undefined): Promise<void> {
   if (!img || img === "none" || !/^[a-z0-9-]+\.(jpg|png|webp|avif)$/.test(img)) return;
   const storage = getStorage();
-  // With its link-preview picture (app/.server/social-image.ts) and contact-card photo (vcard-photo.ts), if made.
+  // With its link-preview picture (app/.server/social-image.ts), contact-card photo (vcard-photo.ts) and PDF bio portrait (bio-pdf.ts), if made.
   const stem = img.replace(/\.[a-z0-9]+$/, "");
-  const keys = [...imageKeys(kind, img), `og/${kind}-${stem}.jpg`, ...(kind === "team" ? [`og/vcard-${stem}.jpg`] : [])];
+  const keys = [
+    ...imageKeys(kind, img),
+    `og/${kind}-${stem}.jpg`,
+    ...(kind === "team" ? [`og/vcard-${stem}.jpg`, `og/bio-photo-${stem}.jpg`] : []),
+  ];
   await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
 }
 

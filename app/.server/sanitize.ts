@@ -105,6 +105,37 @@ export function sanitizeArticleHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
 }
 
+const MATTERS_OPTIONS: sanitizeHtml.IOptions = {
+  ...OPTIONS,
+  allowedTags: ["p", "br", "strong", "b", "em", "i", "ul", "ol", "li", "a"],
+  allowedAttributes: { a: ["href", "title", "rel", "target"] },
+  transformTags: { a: OPTIONS.transformTags!.a },
+  exclusiveFilter: (frame) => frame.tag === "a" && !frame.attribs.href && !frame.text.trim(),
+};
+
+const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * A lawyer's representative matters (issue 33): a short list with emphasis
+ * and links only. Text typed without the editor (no markup) becomes a
+ * bulleted list, one matter a line.
+ */
+export function sanitizeMattersHtml(input: string): string {
+  const text = input.trim();
+  if (!text) return "";
+  // The editor's markup, or text typed without it (which may hold "<" or stray tags of its own).
+  const html = /<\/?(?:p|ul|ol|li|strong|b|em|i|a|br)\b/i.test(text)
+    ? text
+    : `<ul>${text
+        .split(/\r?\n/)
+        .map((l) => l.replace(/^\s*[-*•]\s*/, "").trim())
+        .filter(Boolean)
+        .map((l) => `<li>${escapeHtml(l)}</li>`)
+        .join("")}</ul>`;
+  const clean = sanitizeHtml(html, MATTERS_OPTIONS).trim();
+  return articleText(clean) ? clean : "";
+}
+
 /** Plain text of an article body (for descriptions, feeds and search). */
 export function articleText(html: string): string {
   const escaped = sanitizeHtml(html.replace(/<\/(p|h\d|li|blockquote)>|<br\s*\/?>/gi, "$& "), { allowedTags: [], allowedAttributes: {} });

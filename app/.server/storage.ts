@@ -3,8 +3,9 @@
  * an S3-compatible bucket (`S3_BUCKET`…, storage-s3.ts), behind one interface.
  * Keys are `team/{uuid}.{ext}` or `articles/{uuid}-{width}.webp`, plus
  * `og/{kind}-{uuid}.jpg`: the 1200×630 link-preview pictures made from them on
- * demand (regenerable, so left out of IMAGE_FOLDERS and backups). Nothing
- * outside those folders is reachable.
+ * demand (regenerable, so left out of IMAGE_FOLDERS and backups), and
+ * `bios/{member id}-{hash}.pdf`, the lawyers' PDF bios (bio-pdf.ts; also
+ * regenerable and left out). Nothing outside those folders is reachable.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -13,6 +14,8 @@ import { s3Storage } from "./storage-s3";
 
 export const IMAGE_FOLDERS = ["team", "articles"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
+/** Folders `list` reads: the pictures', and the PDF bios'. */
+export type StorageFolder = ImageFolder | "bios";
 
 /**
  * put/get/delete/list of picture files. `get` answers undefined for a key
@@ -26,7 +29,7 @@ export interface Storage {
   get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
   /** Every key in a folder (a bucket is listed page by page). */
-  list(folder: ImageFolder): Promise<string[]>;
+  list(folder: StorageFolder): Promise<string[]>;
   /** Removes half-written files a crash left behind (older than `olderThanMs`); how many. */
   removeStaleTemporary?(olderThanMs: number): Promise<number>;
   /** Throws StorageUnavailable when the store does not answer (a start-up check). */
@@ -43,10 +46,10 @@ export class StorageUnavailable extends Error {
 /** The Content-Type of a stored picture, from its key. */
 export function contentTypeOf(key: string): string {
   const ext = key.slice(key.lastIndexOf(".") + 1);
-  return ext === "jpg" ? "image/jpeg" : `image/${ext}`;
+  return ext === "pdf" ? "application/pdf" : ext === "jpg" ? "image/jpeg" : `image/${ext}`;
 }
 
-const KEY = /^(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)$/;
+const KEY = /^(?:(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)|bios\/[a-z0-9-]{1,80}\.pdf)$/;
 
 export function isValidKey(key: string): boolean {
   return KEY.test(key);
@@ -102,7 +105,7 @@ export function diskStorage(root: string): Storage {
     async removeStaleTemporary(olderThanMs) {
       const before = Date.now() - olderThanMs;
       let removed = 0;
-      for (const folder of [...IMAGE_FOLDERS, "og"]) {
+      for (const folder of [...IMAGE_FOLDERS, "og", "bios"]) {
         let names: string[];
         try {
           names = await fs.readdir(path.join(root, folder));

@@ -5,12 +5,14 @@
  * puts the result in the head as `<script type="application/ld+json">`
  * (React Router escapes `<`, `>` and `&` inside it as \u003c…).
  *
- * Types: `LegalService` (home), `Person` (lawyer pages), `NewsArticle` /
+ * Types: `LegalService` (home), `Person` (lawyer pages: with `knowsLanguage`,
+ * `alumniOf`, `memberOf` and `hasCredential` from the profile's credentials), `NewsArticle` /
  * `BlogPosting` (posts) and `BreadcrumbList` (pages with a trail).
  */
 import { FIRM } from "~/config/firm";
 import { hasImage } from "./images";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "./practice";
+import { spokenLanguages, type Admission, type Education } from "./profile";
 import { DEFAULT_SOCIAL_IMAGE, SOCIAL_IMAGE_HEIGHT, SOCIAL_IMAGE_WIDTH, socialImagePath } from "./social";
 
 export type JsonLd = { "@context"?: "https://schema.org"; "@type": string; [key: string]: unknown };
@@ -153,13 +155,77 @@ export type PersonInput = {
   img: string;
   AOP: readonly string[];
   area_details: readonly string[];
+  /** The profile's credentials (issue 33); absent ones add nothing. */
+  admissions?: readonly Admission[];
+  languages?: readonly string[];
+  other_languages?: string;
+  education?: readonly Education[];
+  memberships?: readonly string[];
+  specialist_area?: string;
+  specialist_year?: number | null;
 };
 
-/** A lawyer's page: name, job title, the firm, phone with extension, e-mail, photo. */
+/** The bodies that admit lawyers, by jurisdiction, where the site knows them (others: no `recognizedBy`). */
+const LAW_SOCIETIES: Record<string, string> = {
+  ontario: "Law Society of Ontario",
+  "british columbia": "Law Society of British Columbia",
+  alberta: "Law Society of Alberta",
+  saskatchewan: "Law Society of Saskatchewan",
+  manitoba: "Law Society of Manitoba",
+  quebec: "Barreau du Québec",
+  québec: "Barreau du Québec",
+  "nova scotia": "Nova Scotia Barristers' Society",
+  "new brunswick": "Law Society of New Brunswick",
+  "newfoundland and labrador": "Law Society of Newfoundland and Labrador",
+  "prince edward island": "Law Society of Prince Edward Island",
+  "new york": "New York State Unified Court System",
+};
+
+const organization = (name: string) => ({ "@type": "Organization", name });
+
+/** Bar admissions (licences), the LSO certification and degrees, as `EducationalOccupationalCredential`s. */
+function credentials(member: PersonInput): JsonLd[] {
+  const out: JsonLd[] = [];
+  for (const a of member.admissions ?? []) {
+    const society = LAW_SOCIETIES[a.jurisdiction.trim().toLowerCase()];
+    out.push({
+      "@type": "EducationalOccupationalCredential",
+      name: `Admitted to the bar, ${a.jurisdiction}`,
+      credentialCategory: "license",
+      validIn: { "@type": "AdministrativeArea", name: a.jurisdiction },
+      dateCreated: String(a.year),
+      ...(society ? { recognizedBy: organization(society) } : {}),
+    });
+  }
+  if (member.specialist_area?.trim() && member.specialist_year) {
+    out.push({
+      "@type": "EducationalOccupationalCredential",
+      name: `Certified Specialist in ${member.specialist_area.trim()}`,
+      credentialCategory: "certification",
+      recognizedBy: organization("Law Society of Ontario"),
+      dateCreated: String(member.specialist_year),
+    });
+  }
+  for (const e of member.education ?? []) {
+    out.push({
+      "@type": "EducationalOccupationalCredential",
+      name: e.degree,
+      credentialCategory: "degree",
+      recognizedBy: { "@type": "EducationalOrganization", name: e.school },
+      ...(e.year ? { dateCreated: String(e.year) } : {}),
+    });
+  }
+  return out;
+}
+
+/** A lawyer's page: name, job title, the firm, phone with extension, e-mail, photo, languages, schools, memberships, credentials. */
 export function personJsonLd(siteUrl: string, member: PersonInput): JsonLd {
   const url = abs(siteUrl, `/lawyer/${encodeURIComponent(member.slug)}`);
   const areas = member.AOP.map((a) => a.toLowerCase()).filter((a): a is PracticeArea => (PRACTICE_AREAS as readonly string[]).includes(a));
   const knowsAbout = [...areas.map((a) => PRACTICE_PAGES[a].title), ...member.area_details];
+  const languages = spokenLanguages({ languages: member.languages ?? [], other_languages: member.other_languages ?? "" });
+  const schools = [...new Set((member.education ?? []).map((e) => e.school))];
+  const held = credentials(member);
   return {
     "@context": CONTEXT,
     "@type": "Person",
@@ -172,6 +238,12 @@ export function personJsonLd(siteUrl: string, member: PersonInput): JsonLd {
     url,
     ...(hasImage(member.img) ? { image: abs(siteUrl, socialImagePath("team", member.img)) } : {}),
     ...(knowsAbout.length ? { knowsAbout } : {}),
+    ...(languages.length
+      ? { knowsLanguage: languages.map((l) => ({ "@type": "Language", name: l.label, ...(l.code ? { alternateName: l.code } : {}) })) }
+      : {}),
+    ...(schools.length ? { alumniOf: schools.map((name) => ({ "@type": "EducationalOrganization", name })) } : {}),
+    ...(member.memberships?.length ? { memberOf: member.memberships.map(organization) } : {}),
+    ...(held.length ? { hasCredential: held } : {}),
   };
 }
 

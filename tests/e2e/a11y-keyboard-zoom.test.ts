@@ -101,10 +101,12 @@ describe("focus order", () => {
     await expect.poll(() => tabs.getByRole("link", { name: "Team" }).getAttribute("aria-current")).toBe("page");
     await expect.poll(() => focused(page)).toMatch(/^team$/i);
     expect(await tabs.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBeNull();
-    // Tab, Tab: past Insights into the panel (the first lawyer of the practice).
+    // Tab, Tab: past Insights into the panel: its filters (issue 33: language, role, name, Filter), then the first lawyer of the practice.
     await page.keyboard.press("Tab");
     expect(await focused(page)).toMatch(/^insights$/i);
     await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("team-language");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("href") ?? "")).toMatch(/^\/lawyer\//);
     await context.close();
   });

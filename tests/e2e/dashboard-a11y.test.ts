@@ -320,6 +320,22 @@ describe("the dashboard, signed in", () => {
       await submitByKeyboard("SAVE CHANGES");
       await focusOnFirstInvalid();
       await check(`${edit} sent with an empty name`, found);
+      if (list === "/dashboard/lawyers") {
+        // Issue 33: the Law Society's rules ("specialist" refused, "expert" to confirm) and a bar admission without its year.
+        await page.locator("#field-full_name").fill("Checked Lawyer");
+        await page.locator("#field-title").fill("Insurance Specialist");
+        await page.locator("#field-desc").fill("An expert in coverage.");
+        await page.getByRole("group", { name: "Bar admission 1" }).getByLabel("Jurisdiction").fill("Ontario");
+        await page.getByRole("group", { name: "Bar admission 1" }).getByLabel("Year").fill("");
+        await submitByKeyboard("SAVE CHANGES");
+        await focusOnFirstInvalid();
+        await page
+          .getByText(/Rule 4\.3-1/)
+          .first()
+          .waitFor();
+        await page.getByRole("checkbox", { name: /demonstrably true/ }).waitFor();
+        await check(`${edit} with "specialist", "expert" and an admission without its year`, found);
+      }
 
       // New: sent empty, every field's message.
       await open(newPattern, `${list}/new`, found);

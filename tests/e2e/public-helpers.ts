@@ -9,7 +9,10 @@ export const PHONE = { width: 390, height: 844 };
 export const PUBLIC_PAGES = [
   "/",
   "/team",
+  "/team?language=fr&role=partners",
+  "/team?role=counsel",
   "/lawyer/Eleanor-Whitcombe",
+  "/lawyer/Sofia-Marchetti",
   "/lawyer/Patrick-Lindqvist",
   "/insights",
   "/insights?category=events",
@@ -18,6 +21,7 @@ export const PUBLIC_PAGES = [
   "/insurance",
   "/insurance?tab=team",
   "/cyber?tab=team",
+  "/cyber?tab=team&role=partners",
   "/construction?tab=insights",
   "/cyber",
   "/disclaimer",

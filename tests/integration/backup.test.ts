@@ -101,6 +101,10 @@ describe("export and import", () => {
     // The demo's insights name their authors.
     expect(before.article_authors.length).toBeGreaterThan(3);
     expect(before.articles.some((r) => /"social_img": "[^"]+"/.test(r as string))).toBe(true);
+    // The lawyers' credentials (issue 33) are in the rows compared after the import.
+    expect(before.team.some((r) => /"admissions": \[\{"year": 2003, "jurisdiction": "Ontario"\}\]/.test(r as string))).toBe(true);
+    expect(before.team.some((r) => /"specialist_area": "Civil Litigation"/.test(r as string))).toBe(true);
+    expect(before.team.some((r) => /"matters": "<ul><li>/.test(r as string))).toBe(true);
     expect(beforePictures.size).toBeGreaterThan(10);
 
     const messages: string[] = [];

@@ -96,7 +96,7 @@ describe("nothing unpublished leaks through a public route", () => {
     expect((await listLatestArticles()).map((a) => a.title)).toEqual(["Live Cyber Note"]);
     expect((await listTeamCards()).map((m) => m.full_name)).toEqual(["Visible Person"]);
 
-    const pages = [await home(), await insights(args("/insights")), await practice(args("/cyber")), await teamPage()];
+    const pages = [await home(), await insights(args("/insights")), await practice(args("/cyber")), await teamPage(args("/team"))];
     const text = JSON.stringify(pages);
     expect(text).toContain("Live Cyber Note");
     expect(text).toContain("Visible Person");

@@ -25,6 +25,7 @@ import { MSG } from "~/lib/forms/messages";
 import { uploadKeys } from "~/lib/images";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as lawyerNew from "~/routes/admin/lawyer-new";
+import * as bioPdf from "~/routes/public/bio-pdf";
 import { createTestDatabase, TEST_ACTOR, useTestDatabase } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
 
@@ -138,6 +139,22 @@ describe("pictures in a bucket", () => {
     expect(made && (await sharp(made).metadata()).format).toBe("heif");
     const found = await otherInstance.get(key);
     expect(found && Buffer.compare(found, made!)).toBe(0);
+  });
+
+  it("a PDF bio is kept in the bucket, found there by another instance, with its portrait", async () => {
+    const row = (await teamDb.getTeamMemberBySlug("Grace-Hopper"))!;
+    const first = await bioPdf.loader({
+      params: { slug: row.slug },
+      request: new Request(`${ORIGIN}/lawyer/${row.slug}/bio.pdf`),
+      context,
+    } as never);
+    expect(first.status).toBe(200);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    const otherInstance = bucket.storage();
+    const keys = (await otherInstance.list("bios")).filter((k) => k.startsWith(`bios/${row.id}-`));
+    expect(keys).toHaveLength(1);
+    expect(Buffer.compare((await otherInstance.get(keys[0]))!, bytes)).toBe(0);
+    expect(await otherInstance.get(`og/bio-photo-${row.img.replace(/\.jpg$/, "")}.jpg`)).toBeDefined();
   });
 
   it("a bucket that does not answer: the form says so (503), keeps what was typed, saves nothing; a save without a picture still works", async () => {

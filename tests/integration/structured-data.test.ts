@@ -144,7 +144,7 @@ describe("every public page's head", () => {
 // ---- JSON-LD against schema.org ----
 
 type Node = { "@context"?: string; "@type": string; [key: string]: unknown };
-type Kind = "Text" | "URL" | "DateTime" | "Time" | "Integer" | "Email" | "Telephone" | "DayOfWeek" | string[];
+type Kind = "Text" | "URL" | "DateTime" | "Date" | "Time" | "Integer" | "Email" | "Telephone" | "DayOfWeek" | string[];
 
 /**
  * The schema.org properties used here, by type, with their expected value
@@ -175,7 +175,30 @@ const SCHEMA: Record<string, { parent?: string; required?: string[]; props: Reco
   Person: {
     parent: "Thing",
     required: ["name", "url"],
-    props: { jobTitle: "Text", worksFor: ["LegalService", "Organization"], telephone: "Telephone", email: "Email", knowsAbout: "Text" },
+    props: {
+      jobTitle: "Text",
+      worksFor: ["LegalService", "Organization"],
+      telephone: "Telephone",
+      email: "Email",
+      knowsAbout: "Text",
+      knowsLanguage: ["Language", "Text"],
+      alumniOf: ["EducationalOrganization", "Organization"],
+      memberOf: ["Organization"],
+      hasCredential: ["EducationalOccupationalCredential"],
+    },
+  },
+  // schema.org/Language: a name, and the BCP 47 tag as alternateName.
+  Language: { parent: "Thing", required: ["name"], props: { alternateName: "Text" } },
+  EducationalOrganization: { parent: "Organization", required: ["name"], props: {} },
+  EducationalOccupationalCredential: {
+    parent: "CreativeWork",
+    required: ["name", "credentialCategory"],
+    props: {
+      credentialCategory: "Text",
+      recognizedBy: ["Organization"],
+      validIn: ["AdministrativeArea"],
+      dateCreated: "Date",
+    },
   },
   CreativeWork: {
     parent: "Thing",
@@ -256,6 +279,7 @@ function checkValue(kind: Kind, value: unknown, where: string, errors: string[])
       typeof value === "string" &&
       /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
       !Number.isNaN(Date.parse(value)),
+    Date: () => typeof value === "string" && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(value),
     Time: () => typeof value === "string" && /^([01]\d|2[0-3]):[0-5]\d$/.test(value),
     Integer: () => Number.isInteger(value),
     Email: () => typeof value === "string" && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
@@ -376,6 +400,70 @@ describe("JSON-LD", () => {
     const noPhoto = jsonLd((await render(lawyer, "/lawyer/Patrick-Lindqvist", { slug: "Patrick-Lindqvist" })).tags);
     expect(validate(noPhoto)).toEqual([]);
     expect(noPhoto.find((b) => b["@type"] === "Person")).not.toHaveProperty("image");
+  });
+
+  it("lawyer: the Person's languages, schools, memberships and credentials (bar admissions, the LSO certification, degrees)", async () => {
+    const { tags } = await render(lawyer, "/lawyer/Sofia-Marchetti", { slug: "Sofia-Marchetti" });
+    const blocks = jsonLd(tags);
+    expect(validate(blocks)).toEqual([]);
+    const person = blocks.find((b) => b["@type"] === "Person")!;
+    expect(person.knowsLanguage).toEqual([
+      { "@type": "Language", name: "English", alternateName: "en" },
+      { "@type": "Language", name: "French", alternateName: "fr" },
+      { "@type": "Language", name: "Italian", alternateName: "it" },
+    ]);
+    expect(person.alumniOf).toEqual([
+      { "@type": "EducationalOrganization", name: "University of Toronto" },
+      { "@type": "EducationalOrganization", name: "University of Waterloo" },
+    ]);
+    expect(person.memberOf).toEqual([
+      { "@type": "Organization", name: "Canadian College of Construction Lawyers" },
+      { "@type": "Organization", name: "Ontario Bar Association, Construction and Infrastructure Law Section" },
+    ]);
+    const credentials = person.hasCredential as Node[];
+    expect(credentials).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          credentialCategory: "license",
+          validIn: { "@type": "AdministrativeArea", name: "Ontario" },
+          dateCreated: "2008",
+          recognizedBy: { "@type": "Organization", name: "Law Society of Ontario" },
+        }),
+        expect.objectContaining({
+          credentialCategory: "license",
+          dateCreated: "2014",
+          validIn: { "@type": "AdministrativeArea", name: "British Columbia" },
+        }),
+        expect.objectContaining({
+          credentialCategory: "certification",
+          name: "Certified Specialist in Construction Law",
+          dateCreated: "2017",
+          recognizedBy: { "@type": "Organization", name: "Law Society of Ontario" },
+        }),
+        expect.objectContaining({
+          credentialCategory: "degree",
+          name: "J.D.",
+          recognizedBy: { "@type": "EducationalOrganization", name: "University of Toronto" },
+        }),
+      ]),
+    );
+    expect(credentials).toHaveLength(5);
+    // A language typed under "Other languages" is a name without a tag.
+    const marcus = jsonLd((await render(lawyer, "/lawyer/Marcus-Adeyemi", { slug: "Marcus-Adeyemi" })).tags);
+    expect(validate(marcus)).toEqual([]);
+    expect(marcus.find((b) => b["@type"] === "Person")!.knowsLanguage).toEqual([
+      { "@type": "Language", name: "English", alternateName: "en" },
+      { "@type": "Language", name: "Yoruba" },
+    ]);
+    // Nothing recorded: none of the four properties (no empty lists).
+    const patrick = jsonLd((await render(lawyer, "/lawyer/Patrick-Lindqvist", { slug: "Patrick-Lindqvist" })).tags).find(
+      (b) => b["@type"] === "Person",
+    )!;
+    expect(patrick).not.toHaveProperty("memberOf");
+    expect(patrick).not.toHaveProperty(
+      "hasCredential",
+      expect.arrayContaining([expect.objectContaining({ credentialCategory: "license" })]),
+    );
   });
 
   it("posts: NewsArticle for news and BlogPosting otherwise, with ISO dates, and the trail Home > News & Insights > title", async () => {

@@ -9,7 +9,7 @@
  * longer uses is removed after the write succeeded.
  */
 import { data, redirect } from "react-router";
-import { fieldErrors, formValues, hasMissing } from "~/lib/forms/form-data";
+import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { listHref } from "~/lib/pagination";
 import { checkStaffEntry, TEAM_LISTS, teamMemberSchema, teamValuesFromForm, type TeamFormValues } from "~/lib/forms/team";
@@ -21,6 +21,8 @@ import { formVersion } from "./articles.server";
 import { EditConflict } from "../db/revisions";
 import { conflictText } from "~/lib/forms/conflict";
 import { StorageUnavailable } from "../storage";
+import { sanitizeMattersHtml } from "../sanitize";
+import { teamFormStatus } from "~/lib/forms/team";
 import { flashHeaders } from "./flash.server";
 import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
 
@@ -54,7 +56,7 @@ export async function saveTeamMemberAction(request: Request, actor: Actor, exist
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error.issues);
     if (file) errors.photo ??= MSG.chooseImageAgain;
-    return fail(400, { status: { tone: "error", text: hasMissing(errors) ? MSG.missingFields : MSG.checkFields }, errors, values });
+    return fail(400, { status: teamFormStatus(errors), errors, values });
   }
 
   let newImg: string | null = null;
@@ -74,7 +76,11 @@ export async function saveTeamMemberAction(request: Request, actor: Actor, exist
     }
   }
   const removePhoto = !newImg && raw.remove_photo === "on";
-  const input = { ...parsed.data, img: newImg ?? (removePhoto ? "" : (existing?.img ?? "")) };
+  const input = {
+    ...parsed.data,
+    matters: sanitizeMattersHtml(parsed.data.matters),
+    img: newImg ?? (removePhoto ? "" : (existing?.img ?? "")),
+  };
 
   if (!existing) {
     let created: TeamMember;

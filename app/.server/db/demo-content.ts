@@ -1,7 +1,7 @@
 /** Demo content: fictional people and articles, seeded into an empty database. */
-import type { SupportStaff } from "./schema";
+import type { BarAdmission, EducationEntry, SupportStaff } from "./schema";
 
-type DemoMember = {
+type DemoMember = DemoCredentials & {
   full_name: string;
   title: string;
   email: string;
@@ -21,8 +21,174 @@ const assistant = (name: string, title: string, ext: string): SupportStaff => ({
   email: `${name.split(" ")[0].toLowerCase()}.${name.split(" ").at(-1)!.toLowerCase()}@harrowkline.example`,
 });
 
+/** A profile's credentials (issue 33). Fictional, like the people: clients are never named. */
+type DemoCredentials = {
+  admissions: BarAdmission[];
+  languages: string[];
+  other_languages: string;
+  education: EducationEntry[];
+  matters: string;
+  memberships: string[];
+  specialist_area: string;
+  specialist_year: number | null;
+};
+
+const matters = (...items: string[]) => `<ul>${items.map((t) => `<li>${t}</li>`).join("")}</ul>`;
+
+const CREDENTIALS: Record<string, DemoCredentials> = {
+  "Eleanor Whitcombe": {
+    admissions: [{ jurisdiction: "Ontario", year: 2003 }],
+    languages: ["en", "fr"],
+    other_languages: "",
+    education: [
+      { degree: "J.D.", school: "Osgoode Hall Law School", year: 2002 },
+      { degree: "B.A. (Hons.)", school: "Queen's University", year: 1999 },
+    ],
+    matters: matters(
+      "Defended a national property and casualty insurer in a catastrophic-impairment claim valued at $4.2 million; the dismissal was <strong>upheld by the Court of Appeal for Ontario</strong>.",
+      "Obtained a declaration of no coverage for a commercial general liability insurer in a multi-party fire loss.",
+      "Resolved a subrogated claim of $1.8 million for a property insurer at mediation, three weeks before trial.",
+    ),
+    memberships: ["Defence Counsel Association of Ontario", "Canadian Defence Lawyers", "Ontario Bar Association"],
+    specialist_area: "Civil Litigation",
+    specialist_year: 2012,
+  },
+  "Marcus Adeyemi": {
+    admissions: [{ jurisdiction: "Ontario", year: 2006 }],
+    languages: ["en"],
+    other_languages: "Yoruba",
+    education: [
+      { degree: "LL.B.", school: "University of Ottawa", year: 2005 },
+      { degree: "B.Comm.", school: "Toronto Metropolitan University", year: 2002 },
+    ],
+    matters: matters(
+      "Defended a grocery chain's insurer in a series of occupier's liability claims, all resolved below reserve.",
+      "Exposed a staged-collision ring in a fraud defence for an automobile insurer, leading to the dismissal of eleven claims.",
+    ),
+    memberships: ["Canadian Defence Lawyers", "Ontario Insurance Adjusters Association (associate member)"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Sofia Marchetti": {
+    admissions: [
+      { jurisdiction: "Ontario", year: 2008 },
+      { jurisdiction: "British Columbia", year: 2014 },
+    ],
+    languages: ["en", "it", "fr"],
+    other_languages: "",
+    education: [
+      { degree: "J.D.", school: "University of Toronto", year: 2007 },
+      { degree: "B.A.Sc., Civil Engineering", school: "University of Waterloo", year: 2004 },
+    ],
+    matters: matters(
+      "Acted for a general contractor in a $12 million delay and disruption arbitration on a hospital expansion.",
+      "Defended a surety against lien and holdback claims on a mid-rise residential project, with every claim vacated.",
+    ),
+    memberships: ["Canadian College of Construction Lawyers", "Ontario Bar Association, Construction and Infrastructure Law Section"],
+    specialist_area: "Construction Law",
+    specialist_year: 2017,
+  },
+  "Rajiv Menon": {
+    admissions: [{ jurisdiction: "Ontario", year: 2010 }],
+    languages: ["en", "hi"],
+    other_languages: "Malayalam",
+    education: [
+      { degree: "J.D.", school: "University of Toronto", year: 2009 },
+      { degree: "B.Sc., Computer Science", school: "University of Waterloo", year: 2006 },
+    ],
+    matters: matters(
+      "Led the response to a ransomware attack on a regional manufacturer: forensics, regulator notices and restoration within nine days.",
+      "Defended a payment processor in a proposed privacy class action after a data exfiltration; certification was denied.",
+      "Advised a cyber insurer on coverage for a business e-mail compromise loss of $2.3 million.",
+    ),
+    memberships: ["International Association of Privacy Professionals", "Ontario Bar Association, Privacy and Access Law Section"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Catherine Doyle": {
+    admissions: [{ jurisdiction: "Ontario", year: 2009 }],
+    languages: ["en", "fr"],
+    other_languages: "",
+    education: [
+      { degree: "LL.B.", school: "Western University", year: 2008 },
+      { degree: "B.A.", school: "McGill University", year: 2005 },
+    ],
+    matters: matters(
+      "Successfully defended an insurer before the Licence Appeal Tribunal in a disputed catastrophic-impairment determination.",
+      "Defended a travel insurer's denial of an out-of-country medical claim through trial.",
+    ),
+    memberships: ["Defence Counsel Association of Ontario", "Women's Law Association of Ontario"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Benjamin Okafor": {
+    admissions: [{ jurisdiction: "Ontario", year: 2019 }],
+    languages: ["en"],
+    other_languages: "Igbo",
+    education: [
+      { degree: "J.D.", school: "Osgoode Hall Law School", year: 2018 },
+      { degree: "B.Eng., Computer Engineering", school: "Toronto Metropolitan University", year: 2012 },
+    ],
+    matters: matters(
+      "Assisted in the defence of a subcontractor's delay claim on a transit station, resolved at mediation.",
+      "Coordinated the technical investigation of a business e-mail compromise for a logistics company.",
+    ),
+    memberships: ["Ontario Bar Association"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Amelia Brandt": {
+    admissions: [{ jurisdiction: "Ontario", year: 2021 }],
+    languages: ["en", "de"],
+    other_languages: "",
+    education: [{ degree: "J.D.", school: "Queen's University", year: 2020 }],
+    matters: matters("Obtained summary judgment dismissing a slip and fall claim against a municipal insured."),
+    memberships: ["Defence Counsel Association of Ontario"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Hiroshi Tanaka": {
+    admissions: [{ jurisdiction: "Ontario", year: 2020 }],
+    languages: ["en", "ja"],
+    other_languages: "",
+    education: [
+      { degree: "J.D.", school: "University of Ottawa", year: 2019 },
+      { degree: "B.A.", school: "University of British Columbia", year: 2016 },
+    ],
+    matters: matters(
+      "Defended an employer before the Human Rights Tribunal of Ontario after a workplace privacy breach; the application was dismissed.",
+    ),
+    memberships: ["Ontario Bar Association, Labour and Employment Law Section"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Nadia Kowalski": {
+    admissions: [],
+    languages: ["en", "pl", "uk"],
+    other_languages: "",
+    education: [{ degree: "Law Clerk Diploma", school: "Seneca Polytechnic", year: 2011 }],
+    matters: "",
+    memberships: ["Institute of Law Clerks of Ontario"],
+    specialist_area: "",
+    specialist_year: null,
+  },
+  "Patrick Lindqvist": {
+    admissions: [],
+    languages: ["en"],
+    other_languages: "Swedish",
+    education: [{ degree: "B.Comm.", school: "Toronto Metropolitan University", year: 2010 }],
+    matters: "",
+    memberships: [],
+    specialist_area: "",
+    specialist_year: null,
+  },
+};
+
+const credentials = (name: string): DemoCredentials => CREDENTIALS[name];
+
 export const DEMO_TEAM: DemoMember[] = [
   {
+    ...credentials("Eleanor Whitcombe"),
     full_name: "Eleanor Whitcombe",
     title: "Managing Partner",
     email: "ewhitcombe@harrowkline.example",
@@ -35,6 +201,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 215,
   },
   {
+    ...credentials("Marcus Adeyemi"),
     full_name: "Marcus Adeyemi",
     title: "Client Services Partner",
     email: "madeyemi@harrowkline.example",
@@ -47,6 +214,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 30,
   },
   {
+    ...credentials("Sofia Marchetti"),
     full_name: "Sofia Marchetti",
     title: "Partner",
     email: "smarchetti@harrowkline.example",
@@ -59,6 +227,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 150,
   },
   {
+    ...credentials("Rajiv Menon"),
     full_name: "Rajiv Menon",
     title: "Partner",
     email: "rmenon@harrowkline.example",
@@ -71,6 +240,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 265,
   },
   {
+    ...credentials("Catherine Doyle"),
     full_name: "Catherine Doyle",
     title: "Partner",
     email: "cdoyle@harrowkline.example",
@@ -83,6 +253,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 340,
   },
   {
+    ...credentials("Benjamin Okafor"),
     full_name: "Benjamin Okafor",
     title: "Associate",
     email: "bokafor@harrowkline.example",
@@ -95,6 +266,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 190,
   },
   {
+    ...credentials("Amelia Brandt"),
     full_name: "Amelia Brandt",
     title: "Associate",
     email: "abrandt@harrowkline.example",
@@ -107,6 +279,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 95,
   },
   {
+    ...credentials("Hiroshi Tanaka"),
     full_name: "Hiroshi Tanaka",
     title: "Associate",
     email: "htanaka@harrowkline.example",
@@ -119,6 +292,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 5,
   },
   {
+    ...credentials("Nadia Kowalski"),
     full_name: "Nadia Kowalski",
     title: "Senior Law Clerk",
     email: "nkowalski@harrowkline.example",
@@ -131,6 +305,7 @@ export const DEMO_TEAM: DemoMember[] = [
     hue: 45,
   },
   {
+    ...credentials("Patrick Lindqvist"),
     full_name: "Patrick Lindqvist",
     title: "Office Manager",
     email: "plindqvist@harrowkline.example",

@@ -29,6 +29,11 @@ import {
  */
 const PUBLIC_ARTICLE_SQL = sql`status = 'published' and deleted_at is null`;
 
+/** A bar admission: where and when (issue 33). */
+export type BarAdmission = { jurisdiction: string; year: number };
+/** A degree: what, where and (optionally) when. */
+export type EducationEntry = { degree: string; school: string; year: number | null };
+
 export type SupportStaff = {
   name: string;
   title: string;
@@ -62,6 +67,32 @@ export const team = pgTable(
       .$type<SupportStaff[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** Bar admissions, in the order entered (issue 33; app/lib/profile.ts). */
+    admissions: jsonb("admissions")
+      .$type<BarAdmission[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Languages from the fixed list (BCP 47 tags, app/lib/profile.ts LANGUAGES). */
+    languages: text("languages")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Other languages, as typed (names separated by commas). */
+    other_languages: text("other_languages").notNull().default(""),
+    education: jsonb("education")
+      .$type<EducationEntry[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Representative matters: a short list as sanitised HTML (clients named only with their consent). */
+    matters: text("matters").notNull().default(""),
+    /** Professional memberships, one entry each. */
+    memberships: text("memberships")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Law Society of Ontario certified specialist: the area ("" when not certified) and the year certified. */
+    specialist_area: text("specialist_area").notNull().default(""),
+    specialist_year: integer("specialist_year"),
     /** Shown on the public site (visibility.ts says exactly when a member is public). */
     visible: boolean("visible").notNull().default(true),
     /** A hidden member becomes visible at this moment (the `scheduled-publishing` job); null: no change planned. */

@@ -6,7 +6,7 @@ import { fieldChanges, recordAudit, type Actor } from "../audit";
 import { contentChanged } from "../content-events";
 import { db, type Db } from "./client";
 import { memoUntilContentChange } from "./memo";
-import { team, type SupportStaff, type TeamMemberRow } from "./schema";
+import { team, type BarAdmission, type EducationEntry, type SupportStaff, type TeamMemberRow } from "./schema";
 import { teamMemberIsPublic, teamMemberNotTrashed } from "./visibility";
 import { checkVersion, recordRevision } from "./revisions";
 
@@ -23,6 +23,18 @@ export type TeamMemberInput = {
   AOP: string[];
   area_details: string[];
   staff: SupportStaff[];
+} & Partial<TeamCredentialsInput>;
+
+/** The profile's credentials (issue 33): optional in a save; left out, a member's stay as they are. */
+export type TeamCredentialsInput = {
+  admissions: BarAdmission[];
+  languages: string[];
+  other_languages: string;
+  education: EducationEntry[];
+  matters: string;
+  memberships: string[];
+  specialist_area: string;
+  specialist_year: number | null;
 };
 
 /**
@@ -57,6 +69,7 @@ const cardColumns = {
   title: team.title,
   img: team.img,
   AOP: team.AOP,
+  languages: team.languages,
 };
 export type TeamCard = Pick<TeamMember, keyof typeof cardColumns>;
 

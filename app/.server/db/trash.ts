@@ -10,6 +10,7 @@ import { recordAudit, type Actor } from "../audit";
 import { contentChanged } from "../content-events";
 import { bodyPicturesOfArticle, removeUnusedBodyPictures } from "../body-pictures";
 import { deleteImage } from "../images";
+import { removeBios } from "../bio-pdf";
 import { db } from "./client";
 import { articles, previewLinks, revisions, team } from "./schema";
 
@@ -91,6 +92,8 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
   if (!removed) return undefined;
   await deleteImage(kind === "article" ? "articles" : "team", removed.img);
   if (removed.socialImg) await deleteImage("articles", removed.socialImg);
+  // A member's stored PDF bios (regenerable; bio-pdf.ts).
+  if (kind === "team") await removeBios(id).catch(() => {});
   // Those no other article, revision or working copy names.
   await removeUnusedBodyPictures(removed.bodyPictures);
   return removed.name;

@@ -17,6 +17,8 @@ import { InsertPictureDialog } from "./insert-picture";
 import { btnPrimary, btnSecondary, inputClass } from "./styles";
 
 type Props = {
+  /** "list": a short list (representative matters): bold, italic, lists and links only; no headings, quotes or pictures. */
+  mode?: "article" | "list";
   initialHtml: string;
   onChange: (html: string) => void;
   labelId: string;
@@ -138,7 +140,7 @@ function ToolbarField(props: {
   );
 }
 
-function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
+function Toolbar({ editor, controls, list }: { editor: Editor; controls: string; list: boolean }) {
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -202,12 +204,16 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
   return (
     <div className="border-b border-line bg-soft">
       <div role="toolbar" aria-label="Formatting" aria-controls={controls} className="flex flex-wrap gap-1 p-1">
-        <ToolButton label="Heading" pressed={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()}>
-          <Heading2 aria-hidden="true" className="size-5" />
-        </ToolButton>
-        <ToolButton label="Subheading" pressed={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()}>
-          <Heading3 aria-hidden="true" className="size-5" />
-        </ToolButton>
+        {list ? null : (
+          <>
+            <ToolButton label="Heading" pressed={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()}>
+              <Heading2 aria-hidden="true" className="size-5" />
+            </ToolButton>
+            <ToolButton label="Subheading" pressed={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()}>
+              <Heading3 aria-hidden="true" className="size-5" />
+            </ToolButton>
+          </>
+        )}
         <ToolButton label="Bold" pressed={state.bold} onClick={() => chain().toggleBold().run()}>
           <Bold aria-hidden="true" className="size-5" />
         </ToolButton>
@@ -220,9 +226,11 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         <ToolButton label="Numbered list" pressed={state.ordered} onClick={() => chain().toggleOrderedList().run()}>
           <ListOrdered aria-hidden="true" className="size-5" />
         </ToolButton>
-        <ToolButton label="Block quote" pressed={state.quote} onClick={() => chain().toggleBlockquote().run()}>
-          <Quote aria-hidden="true" className="size-5" />
-        </ToolButton>
+        {list ? null : (
+          <ToolButton label="Block quote" pressed={state.quote} onClick={() => chain().toggleBlockquote().run()}>
+            <Quote aria-hidden="true" className="size-5" />
+          </ToolButton>
+        )}
         <ToolButton
           label="Link"
           pressed={state.link}
@@ -234,21 +242,25 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
         >
           <Link2 aria-hidden="true" className="size-5" />
         </ToolButton>
-        <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={pictureDialog.open}>
-          <ImagePlus aria-hidden="true" className="size-5" />
-        </ToolButton>
-        <ToolButton
-          label="Picture description"
-          pressed={altOpen}
-          disabled={!state.pictureSelected && !altOpen}
-          onClick={() => {
-            setAlt(String(selectedPicture(editor.state.selection)?.node.attrs.alt ?? ""));
-            setAltError("");
-            setAltOpen(!altOpen);
-          }}
-        >
-          <TextQuote aria-hidden="true" className="size-5" />
-        </ToolButton>
+        {list ? null : (
+          <>
+            <ToolButton label="Insert picture" hasPopup="dialog" buttonRef={pictureButton} onClick={pictureDialog.open}>
+              <ImagePlus aria-hidden="true" className="size-5" />
+            </ToolButton>
+            <ToolButton
+              label="Picture description"
+              pressed={altOpen}
+              disabled={!state.pictureSelected && !altOpen}
+              onClick={() => {
+                setAlt(String(selectedPicture(editor.state.selection)?.node.attrs.alt ?? ""));
+                setAltError("");
+                setAltOpen(!altOpen);
+              }}
+            >
+              <TextQuote aria-hidden="true" className="size-5" />
+            </ToolButton>
+          </>
+        )}
         <ToolButton label="Undo" disabled={!state.canUndo} onClick={() => chain().undo().run()}>
           <Undo2 aria-hidden="true" className="size-5" />
         </ToolButton>
@@ -324,12 +336,14 @@ export default function RichTextEditor(props: Props) {
     immediatelyRender: false,
     extensions: [
       StarterKit.configure({
-        heading: { levels: [2, 3] },
+        heading: props.mode === "list" ? false : { levels: [2, 3] },
+        blockquote: props.mode === "list" ? false : undefined,
+        horizontalRule: props.mode === "list" ? false : undefined,
         code: false,
         codeBlock: false,
         link: { openOnClick: false, autolink: true, defaultProtocol: "https", protocols: ["mailto", "tel"] },
       }),
-      BodyPicture,
+      ...(props.mode === "list" ? [] : [BodyPicture]),
     ],
     content: props.initialHtml,
     editorProps: {
@@ -340,7 +354,7 @@ export default function RichTextEditor(props: Props) {
         "aria-labelledby": props.labelId,
         ...(props.describedBy ? { "aria-describedby": props.describedBy } : {}),
         ...(props.invalid ? { "aria-invalid": "true" } : {}),
-        class: "prose-article min-h-64 px-4 py-2 focus:outline-none",
+        class: `prose-article ${props.mode === "list" ? "min-h-32" : "min-h-64"} px-4 py-2 focus:outline-none`,
       },
     },
     onUpdate: ({ editor: e }) => props.onChange(e.isEmpty ? "" : e.getHTML()),
@@ -351,7 +365,7 @@ export default function RichTextEditor(props: Props) {
       className={`rounded border bg-white focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-accent ${props.invalid ? "border-2 border-error" : "border-muted"}`}
       data-testid="rich-text-editor"
     >
-      <Toolbar editor={editor} controls={contentId} />
+      <Toolbar editor={editor} controls={contentId} list={props.mode === "list"} />
       <EditorContent editor={editor} />
     </div>
   );

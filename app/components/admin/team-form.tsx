@@ -2,13 +2,34 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { EXPERTISE_CHOICES, PRACTICE_AREAS } from "~/lib/practice";
-import { AREA_LABELS, TEAM_LISTS, teamMemberSchema, type TeamFormValues } from "~/lib/forms/team";
+import {
+  AREA_LABELS,
+  MAX_ADMISSIONS,
+  MAX_EDUCATION,
+  TEAM_LISTS,
+  teamFormStatus,
+  teamMemberSchema,
+  type TeamFormValues,
+} from "~/lib/forms/team";
+import { EXPERT_CONFIRM_LABEL, LANGUAGES } from "~/lib/profile";
 import { ChipPicker } from "./chip-picker";
 import { useClientCheck } from "./client-check";
-import { focusFirstInvalid, TextField } from "./fields";
+import { FieldError, focusFirstInvalid, TextField } from "./fields";
 import { ImageInput } from "./image-input";
+import { MattersField } from "./matters-field";
+import { RepeatingRows } from "./repeating-rows";
 import { StaffEditor } from "./staff-editor";
 import { btnPrimary, labelClass } from "./styles";
+
+const ADMISSION_COLUMNS = [
+  { key: "jurisdiction", label: "Jurisdiction", maxLength: 120, wide: true },
+  { key: "year", label: "Year", numeric: true, maxLength: 4 },
+] as const;
+const EDUCATION_COLUMNS = [
+  { key: "degree", label: "Degree", maxLength: 160, wide: true },
+  { key: "school", label: "School", maxLength: 160, wide: true },
+  { key: "year", label: "Year", numeric: true, maxLength: 4 },
+] as const;
 
 const AREA_CHOICES = PRACTICE_AREAS.map((value) => ({ value, label: AREA_LABELS[value] }));
 const EXPERTISE = EXPERTISE_CHOICES.map((value) => ({ value, label: value }));
@@ -25,7 +46,7 @@ export function TeamForm(props: {
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { clientErrors, onSubmit } = useClientCheck({ schema: teamMemberSchema, lists: TEAM_LISTS });
+  const { clientErrors, onSubmit } = useClientCheck({ schema: teamMemberSchema, lists: TEAM_LISTS, status: teamFormStatus });
   const errors = clientErrors ?? props.errors ?? {};
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -86,6 +107,22 @@ export function TeamForm(props: {
         <TextField name="mobile" label="Mobile" type="tel" defaultValue={v.mobile} error={errors.mobile} maxLength={40} hint="Optional." />
       </div>
       <TextField name="desc" label="Bio" multiline rows={8} required defaultValue={v.desc} error={errors.desc} maxLength={20000} />
+      {errors.confirm_expert || v.confirm_expert ? (
+        <div className="rounded border border-line bg-soft p-3">
+          <label className="flex items-start gap-2">
+            <input
+              type="checkbox"
+              name="confirm_expert"
+              defaultChecked={v.confirm_expert}
+              aria-invalid={errors.confirm_expert ? true : undefined}
+              aria-describedby={errors.confirm_expert ? "field-confirm_expert-error" : undefined}
+              className="mt-1 size-4 shrink-0"
+            />
+            <span>{EXPERT_CONFIRM_LABEL}</span>
+          </label>
+          <FieldError id="field-confirm_expert-error" error={errors.confirm_expert} />
+        </div>
+      ) : null}
       <ImageInput label="Photo" portrait error={errors.photo} current={props.currentImage} />
       {props.mode === "edit" && props.currentImage ? (
         <label className="flex items-center gap-2">
@@ -110,6 +147,85 @@ export function TeamForm(props: {
         initial={v.area_details}
         error={errors.area_details}
       />
+      <h2 className="border-t border-line pt-6 font-serif text-xl font-semibold">Credentials</h2>
+      <RepeatingRows
+        prefix="admission"
+        legend="Bar admissions"
+        rowLabel="Bar admission"
+        addLabel="Add a bar admission"
+        columns={ADMISSION_COLUMNS}
+        initial={v.admissions}
+        max={MAX_ADMISSIONS}
+        hint="Optional: each jurisdiction (for example Ontario) and the year of admission."
+        error={errors.admissions}
+      />
+      <fieldset aria-describedby={errors.languages ? "field-languages-error" : undefined}>
+        <legend className={labelClass}>Languages</legend>
+        <div className="mt-2 grid grid-cols-2 gap-1 sm:grid-cols-4">
+          {LANGUAGES.map((l) => (
+            <label key={l.code} className="flex items-center gap-2">
+              <input type="checkbox" name="languages" value={l.code} defaultChecked={v.languages.includes(l.code)} className="size-4" />
+              {l.label}
+            </label>
+          ))}
+        </div>
+        <FieldError id="field-languages-error" error={errors.languages} />
+      </fieldset>
+      <TextField
+        name="other_languages"
+        label="Other languages"
+        defaultValue={v.other_languages}
+        error={errors.other_languages}
+        maxLength={200}
+        hint="Optional: any language not in the list, separated by commas."
+      />
+      <RepeatingRows
+        prefix="education"
+        legend="Education"
+        rowLabel="Education"
+        addLabel="Add a degree"
+        columns={EDUCATION_COLUMNS}
+        initial={v.education}
+        max={MAX_EDUCATION}
+        hint="Optional: degree (for example J.D.), school and year."
+        error={errors.education}
+      />
+      <fieldset>
+        <legend className={labelClass}>Law Society certified specialist</legend>
+        <p className="mt-1 text-sm text-muted">
+          Only for a lawyer certified by the Law Society of Ontario as a Certified Specialist: the area as the certificate names it, and the
+          year certified. Without it, “specialist” may not be used in the title or bio (Rule 4.3-1).
+        </p>
+        <div className="mt-2 grid gap-6 sm:grid-cols-[1fr_10rem]">
+          <TextField
+            name="specialist_area"
+            label="Specialist area"
+            defaultValue={v.specialist_area}
+            error={errors.specialist_area}
+            maxLength={120}
+            hint="For example Civil Litigation."
+          />
+          <TextField
+            name="specialist_year"
+            label="Year certified"
+            inputMode="numeric"
+            defaultValue={v.specialist_year}
+            error={errors.specialist_year}
+            maxLength={4}
+          />
+        </div>
+      </fieldset>
+      <TextField
+        name="memberships"
+        label="Professional memberships"
+        multiline
+        rows={4}
+        defaultValue={v.memberships}
+        error={errors.memberships}
+        maxLength={4000}
+        hint="Optional: one a line, for example Ontario Bar Association."
+      />
+      <MattersField defaultValue={v.matters} error={errors.matters} />
       <fieldset>
         <legend className={labelClass}>Public profile</legend>
         <div className="mt-1 flex flex-wrap gap-6">

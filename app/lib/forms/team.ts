@@ -2,17 +2,50 @@
 import { z } from "zod";
 import { EXPERTISE_CHOICES, PRACTICE_AREAS } from "../practice";
 import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
-import { email, extension, text } from "./fields";
-import { MSG } from "./messages";
+import {
+  callsExpert,
+  callsSpecialist,
+  EXPERT_WARNING,
+  LANGUAGE_CODES,
+  SPECIALIST_MESSAGE,
+  type Admission,
+  type Education,
+} from "../profile";
+import { email, extension, hasNoNul, nulMessage, text } from "./fields";
+import { hasMissing } from "./form-data";
+import { MSG, type Status } from "./messages";
 
-export const TEAM_LISTS = ["AOP", "area_details", "staff_name", "staff_title", "staff_email", "staff_extension"] as const;
+export const TEAM_LISTS = [
+  "AOP",
+  "area_details",
+  "staff_name",
+  "staff_title",
+  "staff_email",
+  "staff_extension",
+  "languages",
+  "admission_jurisdiction",
+  "admission_year",
+  "education_degree",
+  "education_school",
+  "education_year",
+] as const;
 export const MAX_STAFF = 30;
+export const MAX_ADMISSIONS = 12;
+export const MAX_EDUCATION = 10;
+export const MAX_MEMBERSHIPS = 20;
+/** Representative matters: a short list (HTML as the editor writes it). */
+export const MAX_MATTERS = 6000;
+/** Blank rows the form offers after the filled ones (more appear with JavaScript, or after a save). */
+export const SPARE_ROWS = 1;
 
 export const AREA_LABELS: Record<(typeof PRACTICE_AREAS)[number], string> = {
   insurance: "Insurance",
   construction: "Construction",
   cyber: "Cyber",
 };
+
+/** A form value as a list: none, one value or several. */
+const asList = (v: unknown): unknown[] => (v == null ? [] : Array.isArray(v) ? (v as unknown[]) : [v]);
 
 const uniqueList = <T extends string>(values: readonly [T, ...T[]], label: string) =>
   z
@@ -38,7 +71,54 @@ export function checkStaffEntry(entry: Record<string, unknown>): { ok: true; val
   return { ok: true, value: parsed.data };
 }
 
-const list = z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string()).max(MAX_STAFF + 1));
+const list = z.preprocess(asList, z.array(z.string()).max(MAX_STAFF + 1));
+const rows = (max: number) => z.preprocess(asList, z.array(z.string().max(400)).max(max + SPARE_ROWS + 5));
+const optionalText = (label: string, max: number) => text(label, max, { optional: true });
+
+/** A four-digit year between `from` and `to`, or null when blank; a message otherwise. */
+function parseYear(raw: string, from: number, to: number): number | null | string {
+  const v = raw.trim();
+  if (!v) return null;
+  if (!/^\d{4}$/.test(v) || Number(v) < from || Number(v) > to) return `a year between ${from} and ${to}`;
+  return Number(v);
+}
+const thisYear = () => new Date().getFullYear();
+
+/** Bar admissions from the form's rows (a jurisdiction and a year each; blank rows left out), or a message naming the row. */
+function readAdmissions(jurisdictions: string[], years: string[]): Admission[] | string {
+  const admissions: Admission[] = [];
+  for (let i = 0; i < Math.max(jurisdictions.length, years.length); i++) {
+    const jurisdiction = (jurisdictions[i] ?? "").trim();
+    const yearText = years[i] ?? "";
+    if (!jurisdiction && !yearText.trim()) continue;
+    if (!jurisdiction) return `Bar admission ${i + 1}: the jurisdiction is required.`;
+    if (jurisdiction.length > 120 || !hasNoNul(jurisdiction))
+      return `Bar admission ${i + 1}: the jurisdiction must be at most 120 characters.`;
+    const year = parseYear(yearText, 1940, thisYear());
+    if (typeof year !== "number")
+      return `Bar admission ${i + 1}: enter the year of admission, ${year ?? `a year between 1940 and ${thisYear()}`}.`;
+    admissions.push({ jurisdiction, year });
+  }
+  return admissions.length > MAX_ADMISSIONS ? `At most ${MAX_ADMISSIONS} bar admissions.` : admissions;
+}
+
+/** Degrees from the form's rows (degree and school required in a filled row, the year optional), or a message naming the row. */
+function readEducation(degrees: string[], schools: string[], years: string[]): Education[] | string {
+  const education: Education[] = [];
+  for (let i = 0; i < Math.max(degrees.length, schools.length, years.length); i++) {
+    const degree = (degrees[i] ?? "").trim();
+    const school = (schools[i] ?? "").trim();
+    const yearText = years[i] ?? "";
+    if (!degree && !school && !yearText.trim()) continue;
+    if (!degree || !school) return `Education ${i + 1}: the degree and the school are both required.`;
+    if (degree.length > 160 || school.length > 160 || !hasNoNul(degree + school))
+      return `Education ${i + 1}: the degree and the school must be at most 160 characters each.`;
+    const year = parseYear(yearText, 1940, thisYear() + 6);
+    if (typeof year === "string") return `Education ${i + 1}: the year must be ${year}, or left empty.`;
+    education.push({ degree, school, year });
+  }
+  return education.length > MAX_EDUCATION ? `At most ${MAX_EDUCATION} degrees.` : education;
+}
 
 export const teamMemberSchema = z
   .object({
@@ -50,8 +130,8 @@ export const teamMemberSchema = z
       z.string().regex(/^[0-9+().\s-]*$/, "Mobile may contain only digits, spaces and + ( ) -."),
     ),
     desc: text("Bio", 20_000),
-    AOP: z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), uniqueList(PRACTICE_AREAS, "an area of practice")),
-    area_details: z.preprocess((v) => (v == null ? [] : Array.isArray(v) ? v : [v]), uniqueList(EXPERTISE_CHOICES, "a field of expertise")),
+    AOP: z.preprocess(asList, uniqueList(PRACTICE_AREAS, "an area of practice")),
+    area_details: z.preprocess(asList, uniqueList(EXPERTISE_CHOICES, "a field of expertise")),
     staff_name: list,
     staff_title: list,
     staff_email: list,
@@ -62,8 +142,63 @@ export const teamMemberSchema = z
     ),
     visible_from: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
     hidden_from: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(40)),
+    admission_jurisdiction: rows(MAX_ADMISSIONS),
+    admission_year: rows(MAX_ADMISSIONS),
+    languages: z.preprocess(
+      asList,
+      z
+        .array(z.enum(LANGUAGE_CODES, { error: "Choose languages from the list (type any other under Other languages)." }))
+        .max(LANGUAGE_CODES.length)
+        .transform((l) => [...new Set(l)]),
+    ),
+    other_languages: optionalText("Other languages", 200),
+    education_degree: rows(MAX_EDUCATION),
+    education_school: rows(MAX_EDUCATION),
+    education_year: rows(MAX_EDUCATION),
+    matters: optionalText("Representative matters", MAX_MATTERS),
+    memberships: optionalText("Professional memberships", 4000),
+    specialist_area: optionalText("Specialist area", 120),
+    specialist_year: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(10)),
+    confirm_expert: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
   })
   .transform((v, ctx) => {
+    const fail = (path: string, message: string) => {
+      ctx.addIssue({ code: "custom", path: [path], message });
+      return z.NEVER;
+    };
+    // The credentials and the Law Society's rules are all checked before answering, so one round of corrections covers them.
+    let refused = false;
+    const refuse = (path: string, message: string) => {
+      ctx.addIssue({ code: "custom", path: [path], message });
+      refused = true;
+    };
+    const admissions = readAdmissions(v.admission_jurisdiction, v.admission_year);
+    if (typeof admissions === "string") refuse("admissions", admissions);
+    const education = readEducation(v.education_degree, v.education_school, v.education_year);
+    if (typeof education === "string") refuse("education", education);
+    // Memberships: one a line.
+    const memberships = [...new Set(v.memberships.split(/\r?\n/).map((l) => l.trim()))].filter(Boolean);
+    if (memberships.length > MAX_MEMBERSHIPS) refuse("memberships", `At most ${MAX_MEMBERSHIPS} memberships (one a line).`);
+    else if (memberships.some((m) => m.length > 200)) refuse("memberships", "Each membership must be at most 200 characters.");
+    // The Law Society's certification: both the area and the year, or neither.
+    const specialistYear = parseYear(v.specialist_year, 1980, thisYear());
+    if (typeof specialistYear === "string") refuse("specialist_year", `Year certified must be ${specialistYear}.`);
+    else if (v.specialist_area && specialistYear === null)
+      refuse("specialist_year", "Year certified is required with the specialist area.");
+    else if (!v.specialist_area && specialistYear !== null)
+      refuse("specialist_area", "Specialist area is required with the year certified.");
+    const certified = v.specialist_area !== "" && typeof specialistYear === "number";
+    // LSO Rule 4.3-1: "specialist" only for a certified specialist; Rule 4.2-1: "expert" only when demonstrably true.
+    if (!certified) {
+      for (const [key, label] of [
+        ["title", "Title"],
+        ["desc", "Bio"],
+      ] as const)
+        if (callsSpecialist(v[key])) refuse(key, SPECIALIST_MESSAGE(label));
+    }
+    if ((callsExpert(v.title) || callsExpert(v.desc)) && !v.confirm_expert) refuse("confirm_expert", EXPERT_WARNING);
+    if (refused || typeof admissions === "string" || typeof education === "string" || typeof specialistYear === "string") return z.NEVER;
+    if (!hasNoNul(v.matters)) return fail("matters", nulMessage("Representative matters"));
     // Planned changes, typed in Toronto time (optional).
     const times: Record<"visible_from" | "hidden_from", Date | null> = { visible_from: null, hidden_from: null };
     for (const [key, label] of [
@@ -113,11 +248,22 @@ export const teamMemberSchema = z
       visibility,
       visible_from: _e,
       hidden_from: _f,
+      admission_jurisdiction: _g,
+      admission_year: _h,
+      education_degree: _i,
+      education_school: _j,
+      education_year: _k,
+      specialist_year: _l,
+      confirm_expert: _m,
       ...rest
     } = v;
     return {
       ...rest,
       staff,
+      admissions,
+      education,
+      memberships,
+      specialist_year: specialistYear,
       visibility: { visible: visibility === "visible", visibleFrom: times.visible_from, hiddenFrom: times.hidden_from },
     };
   });
@@ -136,6 +282,17 @@ export type TeamFormValues = {
   area_details: string[];
   staff: { name: string; title: string; email: string; extension: string }[];
   new_staff?: { name: string; title: string; email: string; extension: string };
+  admissions: { jurisdiction: string; year: string }[];
+  languages: string[];
+  other_languages: string;
+  education: { degree: string; school: string; year: string }[];
+  matters: string;
+  /** One a line. */
+  memberships: string;
+  specialist_area: string;
+  specialist_year: string;
+  /** "Expert" confirmed (a stored profile's was, when it was saved). */
+  confirm_expert: boolean;
   visibility: "visible" | "hidden";
   /** Toronto time, "YYYY-MM-DDTHH:MM" (datetime-local), or "". */
   visible_from: string;
@@ -152,6 +309,15 @@ export const EMPTY_TEAM_VALUES: TeamFormValues = {
   AOP: [],
   area_details: [],
   staff: [],
+  admissions: [],
+  languages: [],
+  other_languages: "",
+  education: [],
+  matters: "",
+  memberships: "",
+  specialist_area: "",
+  specialist_year: "",
+  confirm_expert: false,
   visibility: "visible",
   visible_from: "",
   hidden_from: "",
@@ -187,10 +353,32 @@ export function teamValuesFromForm(v: Record<string, string | string[]>): TeamFo
       email: str(v.new_staff_email, 400),
       extension: str(v.new_staff_extension, 40),
     },
+    admissions: zipRows(strs(v.admission_jurisdiction, MAX_ADMISSIONS + 5), strs(v.admission_year, MAX_ADMISSIONS + 5)).map(([a, b]) => ({
+      jurisdiction: a,
+      year: b,
+    })),
+    languages: strs(v.languages),
+    other_languages: str(v.other_languages, 400),
+    education: zipRows(
+      strs(v.education_degree, MAX_EDUCATION + 5),
+      strs(v.education_school, MAX_EDUCATION + 5),
+      strs(v.education_year, MAX_EDUCATION + 5),
+    ).map(([degree, school, year]) => ({ degree, school, year })),
+    matters: str(v.matters, MAX_MATTERS * 2),
+    memberships: str(v.memberships, 8000),
+    specialist_area: str(v.specialist_area, 400),
+    specialist_year: str(v.specialist_year, 20),
+    confirm_expert: v.confirm_expert === "on",
     visibility: v.visibility === "hidden" ? "hidden" : "visible",
     visible_from: str(v.visible_from, 40),
     hidden_from: str(v.hidden_from, 40),
   };
+}
+
+/** Parallel lists as rows (a missing cell is ""), without the rows left entirely blank. */
+function zipRows(...lists: string[][]): string[][] {
+  const n = Math.max(0, ...lists.map((l) => l.length));
+  return Array.from({ length: n }, (_, i) => lists.map((l) => l[i] ?? "")).filter((row) => row.some((c) => c.trim()));
 }
 
 export function teamValuesFromMember(m: {
@@ -203,6 +391,14 @@ export function teamValuesFromMember(m: {
   AOP: string[];
   area_details: string[];
   staff: { name: string; title: string; email: string; extension: string | number }[];
+  admissions?: Admission[];
+  languages?: string[];
+  other_languages?: string;
+  education?: Education[];
+  matters?: string;
+  memberships?: string[];
+  specialist_area?: string;
+  specialist_year?: number | null;
   visible?: boolean;
   visible_from?: Date | string | null;
   hidden_from?: Date | string | null;
@@ -222,8 +418,34 @@ export function teamValuesFromMember(m: {
       email: s.email ?? "",
       extension: String(s.extension ?? ""),
     })),
+    admissions: (m.admissions ?? []).map((a) => ({ jurisdiction: a.jurisdiction ?? "", year: a.year == null ? "" : String(a.year) })),
+    languages: [...(m.languages ?? [])],
+    other_languages: m.other_languages ?? "",
+    education: (m.education ?? []).map((e) => ({
+      degree: e.degree ?? "",
+      school: e.school ?? "",
+      year: e.year == null ? "" : String(e.year),
+    })),
+    matters: m.matters ?? "",
+    memberships: (m.memberships ?? []).join("\n"),
+    specialist_area: m.specialist_area ?? "",
+    specialist_year: m.specialist_year == null ? "" : String(m.specialist_year),
+    // Saved before with "expert" in it: confirmed then (the box stays ticked).
+    confirm_expert: callsExpert(m.title) || callsExpert(m.desc ?? ""),
     visibility: m.visible === false ? "hidden" : "visible",
     visible_from: toFirmLocalInput(m.visible_from),
     hidden_from: toFirmLocalInput(m.hidden_from),
   };
+}
+
+/**
+ * The status line of a refused save: the spec's "Missing required fields."
+ * when a required field is empty; the "expert" warning when that is all
+ * there is to confirm; otherwise "Please correct the highlighted fields."
+ */
+export function teamFormStatus(errors: Record<string, string>): Status {
+  if (hasMissing(errors)) return { tone: "error", text: MSG.missingFields };
+  const keys = Object.keys(errors);
+  if (keys.length === 1 && keys[0] === "confirm_expert") return { tone: "error", text: EXPERT_WARNING };
+  return { tone: "error", text: MSG.checkFields };
 }

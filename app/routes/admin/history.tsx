@@ -23,6 +23,7 @@ import { actorOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "content" } satisfies RouteHandle;
+import { credentialsOf, credentialText } from "~/lib/profile-revisions";
 
 const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
   article: [
@@ -40,6 +41,12 @@ const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
     ["email", "Email"],
     ["mobile", "Mobile"],
     ["desc", "Bio"],
+    ["admissions", "Bar admissions"],
+    ["languages", "Languages"],
+    ["education", "Education"],
+    ["matters", "Representative matters"],
+    ["memberships", "Professional memberships"],
+    ["specialist_area", "Law Society certified specialist"],
   ],
 };
 const NOT_FOUND = "That item or version was not found.";
@@ -62,7 +69,10 @@ function authorRefs(value: unknown): { id: number; name: string }[] {
     .map((a) => ({ id: a.id, name: String(a.name ?? "") }));
 }
 
-function textOf(field: string, value: unknown): string {
+function textOf(field: string, value: unknown, fields?: Record<string, unknown>): string {
+  if (field === "admissions" || field === "education" || field === "languages" || field === "memberships" || field === "specialist_area")
+    return credentialText(field, fields ?? {});
+  if (field === "matters") return articleText(typeof value === "string" ? value : "");
   if (field === "authors")
     return authorRefs(value)
       .map((a) => a.name)
@@ -84,8 +94,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const before = await previousRevision(kind, id, selected.id);
     changes = TEXT_FIELDS[kind]
       .map(([field, label]) => {
-        const a = textOf(field, before?.fields[field]);
-        const b = textOf(field, selected.fields[field]);
+        const a = textOf(field, before?.fields[field], before?.fields);
+        const b = textOf(field, selected.fields[field], selected.fields);
         return {
           field,
           label,
@@ -168,6 +178,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           AOP: Array.isArray(f.AOP) ? (f.AOP as string[]) : [],
           area_details: Array.isArray(f.area_details) ? (f.area_details as string[]) : [],
           staff: Array.isArray(f.staff) ? (f.staff as SupportStaff[]) : [],
+          // Credentials (issue 33): a revision saved before them leaves the current ones as they are.
+          ...credentialsOf(f),
         },
         actor,
       );

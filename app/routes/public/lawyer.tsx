@@ -1,4 +1,4 @@
-import { ArrowRight, Download, Mail, Phone, Smartphone } from "lucide-react";
+import { ArrowRight, Award, Download, FileText, Mail, Phone, Smartphone } from "lucide-react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/lawyer";
 import { cardSummary } from "~/.server/article-text";
@@ -7,6 +7,7 @@ import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
+import { sanitizeMattersHtml } from "~/.server/sanitize";
 import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewTeamMember } from "~/.server/preview";
 import { ArticleGrid } from "~/components/public/article-card";
 import { PreviewBanner } from "~/components/public/preview-banner";
@@ -19,6 +20,7 @@ import { firstName, insightsHref, shortDescription } from "~/lib/site";
 import { socialImagePath } from "~/lib/social";
 import { breadcrumbJsonLd, personJsonLd } from "~/lib/structured-data";
 import { mobileUri } from "~/lib/vcard";
+import { hasCertification, MATTERS_CONSENT_NOTE, specialistText, spokenLanguages } from "~/lib/profile";
 import type { RouteHandle } from "~/lib/route-handle";
 
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
@@ -42,6 +44,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throw data({ message: LAWYER_NOT_FOUND }, { status: 404 });
   }
   const { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff } = member;
+  const { admissions, education, memberships } = member;
   const site = getEnv().publicUrl;
   const jsonLd = [
     personJsonLd(site, member),
@@ -54,7 +57,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // "Insights by {first name}": the latest INSIGHTS_SHOWN published articles naming this lawyer.
   const insights = await listArticlePage({ filter: "all", page: 1, pageSize: INSIGHTS_SHOWN, authorId: id });
   const page = {
-    member: { id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff },
+    member: {
+      ...{ id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff },
+      ...{ admissions, education, memberships },
+      languages: spokenLanguages(member).map((l) => l.label),
+      specialist: hasCertification(member) ? specialistText(member.specialist_area, member.specialist_year) : null,
+      matters: sanitizeMattersHtml(member.matters),
+    },
     insights: {
       total: insights.total,
       items: insights.items.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, img: a.img, news: a.news, summary: cardSummary(a) })),
@@ -85,6 +94,19 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     image: { path: socialImagePath("team", m.img), alt: `Portrait of ${m.full_name}` },
     jsonLd: loaderData.jsonLd,
   });
+}
+
+function BioPdfLink({ slug }: { slug: string }) {
+  return (
+    <a
+      href={`/lawyer/${encodeURIComponent(slug)}/bio.pdf`}
+      download
+      className="inline-flex items-center gap-3 border border-accent px-6 py-3 text-sm font-semibold text-accent hover:bg-accent hover:text-white"
+    >
+      <FileText aria-hidden="true" className="h-4 w-4" />
+      Download bio (PDF)
+    </a>
+  );
 }
 
 function VCardButton({ slug }: { slug: string }) {
@@ -137,6 +159,12 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
         <div>
           <h1 className="text-4xl leading-tight font-semibold sm:text-5xl">{m.full_name}</h1>
           <p className="mt-3 text-xl text-brass">{m.title}</p>
+          {m.specialist ? (
+            <p className="mt-3 flex items-start gap-2 text-ink/90">
+              <Award aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0 text-accent" />
+              {m.specialist}
+            </p>
+          ) : null}
           <ul className="mt-8 space-y-3 text-lg">
             <li className="flex items-center gap-3">
               <Phone aria-hidden="true" className="h-5 w-5 text-accent" />
@@ -165,8 +193,9 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
               </a>
             </li>
           </ul>
-          <div className="mt-8">
+          <div className="mt-8 flex flex-wrap gap-4">
             <VCardButton slug={m.slug} />
+            <BioPdfLink slug={m.slug} />
           </div>
 
           {areas.length > 0 || m.area_details.length > 0 ? (
@@ -197,6 +226,8 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
               ) : null}
             </section>
           ) : null}
+
+          <Credentials admissions={m.admissions} education={m.education} languages={m.languages} memberships={m.memberships} />
 
           {m.staff.length > 0 ? (
             <section aria-labelledby="staff-title" className="mt-14 border-t border-line pt-10">
@@ -241,8 +272,18 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
               </div>
             </section>
           ) : null}
-          <div className="mt-12">
+          {m.matters ? (
+            <section aria-labelledby="matters-title" className="mt-14 border-t border-line pt-10">
+              <h2 id="matters-title" className="text-2xl font-semibold">
+                Representative Matters
+              </h2>
+              <div className="prose-article mt-5 max-w-3xl text-lg text-ink/90" dangerouslySetInnerHTML={{ __html: m.matters }} />
+              <p className="mt-4 text-sm text-muted">{MATTERS_CONSENT_NOTE}</p>
+            </section>
+          ) : null}
+          <div className="mt-12 flex flex-wrap gap-4">
             <VCardButton slug={m.slug} />
+            <BioPdfLink slug={m.slug} />
           </div>
         </div>
       </div>
@@ -266,6 +307,49 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
     </main>
+  );
+}
+
+/** Bar admissions, education, languages and memberships: each heading only with something under it. */
+function Credentials(props: {
+  admissions: { jurisdiction: string; year: number }[];
+  education: { degree: string; school: string; year: number | null }[];
+  languages: string[];
+  memberships: string[];
+}) {
+  const blocks = [
+    props.admissions.length > 0 && {
+      id: "admissions-title",
+      title: "Bar Admissions",
+      items: props.admissions.map((a) => `${a.jurisdiction}, ${a.year}`),
+    },
+    props.education.length > 0 && {
+      id: "education-title",
+      title: "Education",
+      items: props.education.map((e) => [e.degree, e.school, e.year].filter(Boolean).join(", ")),
+    },
+    props.languages.length > 0 && { id: "languages-title", title: "Languages", items: props.languages },
+    props.memberships.length > 0 && { id: "memberships-title", title: "Professional Memberships", items: props.memberships },
+  ].filter((b): b is { id: string; title: string; items: string[] } => !!b);
+  if (blocks.length === 0) return null;
+  return (
+    <div className="mt-14 grid gap-10 border-t border-line pt-10 sm:grid-cols-2">
+      {blocks.map((b) => (
+        <section key={b.id} aria-labelledby={b.id}>
+          <h2 id={b.id} className="text-2xl font-semibold">
+            {b.title}
+          </h2>
+          <ul className="mt-4 space-y-2 leading-7">
+            {b.items.map((item) => (
+              <li key={item} className="flex gap-3">
+                <span aria-hidden="true" className="mt-3 h-px w-4 shrink-0 bg-brass" />
+                {item}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
   );
 }
 

@@ -13,18 +13,21 @@ import { PRACTICE_COPY } from "~/components/public/practice-copy";
 import { PublicRouteError } from "~/components/public/public-error";
 import { SectionLink } from "~/components/public/section-link";
 import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
-import { TeamGrid } from "~/components/public/team-grid";
+import { TeamDirectory } from "~/components/public/team-directory";
 import { FIRM } from "~/config/firm";
 import { parsePage } from "~/lib/pagination";
 import { membersOfArea, PRACTICE_PAGES } from "~/lib/practice";
 import { breadcrumbJsonLd } from "~/lib/structured-data";
-import { shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
 import type { RouteHandle } from "~/lib/route-handle";
-
-/** The page cache keeps this page (lib/route-handle.ts), by the query parameters it reads. */
-export const handle = { pageCache: { params: ["page", "tab"] } } satisfies RouteHandle;
+import { filterTeam, isFiltered, languagesSpoken, NO_TEAM_FILTERS, parseTeamFilters, TEAM_FILTER_PARAMS } from "~/lib/team-filters";
+import { shortDescription, parsePracticeTab, practiceAreaOfPath, practiceHref, PRACTICE_TABS, type PracticeTab } from "~/lib/site";
 
 const TAB_LABELS: Record<PracticeTab, string> = { overview: "Overview", team: "Team", insights: "Insights" };
+
+/** The page cache keeps this page (lib/route-handle.ts) by the tab, the Insights page and the Team tab's filters (the practice area is the page itself). */
+export const handle = {
+  pageCache: { params: ["tab", "page", ...TEAM_FILTER_PARAMS.filter((p) => p !== "practice")] },
+} satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -39,15 +42,19 @@ export async function loader({ request }: Route.LoaderArgs) {
     ]),
   ];
   if (tab === "team") {
-    const members = membersOfArea(await listTeamCards(), area).map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img }));
-    return { area, tab, headerText, jsonLd, members, articles: null };
+    const everyone = membersOfArea(await listTeamCards(), area);
+    // The Team tab's filters, as on /team; the practice area is the page's own.
+    const filters = { ...parseTeamFilters(url.searchParams), practice: null };
+    const members = filterTeam(everyone, filters).map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img }));
+    const team = { filters, filtered: isFiltered(filters), languages: languagesSpoken(everyone), total: everyone.length };
+    return { area, tab, headerText, jsonLd, members, team, articles: null };
   }
   if (tab === "insights") {
     const result = await listArticlePage({ filter: area, page: parsePage(url.searchParams.get("page")), pinnedFirst: true });
     const items = result.items.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, img: a.img, news: a.news, priority: a.priority, summary: cardSummary(a) }));
-    return { area, tab, headerText, jsonLd, members: null, articles: { items, page: result.page, pageCount: result.pageCount } };
+    return { area, tab, headerText, jsonLd, members: null, team: null, articles: { items, page: result.page, pageCount: result.pageCount } };
   }
-  return { area, tab, headerText, jsonLd, members: null, articles: null };
+  return { area, tab, headerText, jsonLd, members: null, team: null, articles: null };
 }
 
 export function meta({ matches, loaderData, location }: Route.MetaArgs) {
@@ -60,6 +67,8 @@ export function meta({ matches, loaderData, location }: Route.MetaArgs) {
     description: shortDescription(`${page.title} at ${FIRM.name}, Toronto. ${PRACTICE_COPY[area].lead}`),
     path: practiceHref(page.path, tab, pageNo),
     jsonLd: loaderData?.jsonLd,
+    // The Team tab filtered: not indexed, the canonical link is the tab itself.
+    noindex: loaderData?.team?.filtered || undefined,
   });
 }
 
@@ -97,7 +106,17 @@ export default function Practice({ loaderData }: Route.ComponentProps) {
           <Overview area={area} />
         ) : tab === "team" ? (
           <div className="mt-10">
-            <TeamGrid members={loaderData.members ?? []} headingLevel={3} />
+            <TeamDirectory
+              action={page.path}
+              hidden={{ tab: "team" }}
+              practiceFilter={false}
+              filters={loaderData.team?.filters ?? NO_TEAM_FILTERS}
+              languages={loaderData.team?.languages ?? []}
+              members={loaderData.members ?? []}
+              total={loaderData.team?.total ?? 0}
+              clearHref={practiceHref(page.path, "team")}
+              headingLevel={3}
+            />
           </div>
         ) : loaderData.articles && loaderData.articles.items.length > 0 ? (
           <div className="mt-10">

@@ -5,29 +5,43 @@ import { log } from "~/.server/log";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
-import { TeamGrid } from "~/components/public/team-grid";
+import { TeamDirectory } from "~/components/public/team-directory";
 import { FIRM } from "~/config/firm";
+import { PRACTICE_PAGES } from "~/lib/practice";
 import type { RouteHandle } from "~/lib/route-handle";
+import { describeTeamFilters, filterTeam, isFiltered, languagesSpoken, parseTeamFilters, TEAM_FILTER_PARAMS } from "~/lib/team-filters";
 
-/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
-export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
+/** The filters are read from the URL (issue 33): the page cache keeps each filtered view under its own key. */
+export const handle = { pageCache: { params: TEAM_FILTER_PARAMS } } satisfies RouteHandle;
 
-export async function loader() {
-  const [headerText, members] = await Promise.all([
+export async function loader({ request }: Route.LoaderArgs) {
+  const filters = parseTeamFilters(new URL(request.url).searchParams);
+  const [headerText, everyone] = await Promise.all([
     getPageHeaderText("team"),
     listTeamCards().catch((error: unknown) => {
       log("error", "Error loading team members", { error: (error as Error)?.message });
       throw error;
     }),
   ]);
-  return { headerText, members: members.map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img })) };
+  const members = filterTeam(everyone, filters).map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img }));
+  return {
+    headerText,
+    filters,
+    filtered: isFiltered(filters),
+    description: describeTeamFilters(filters, (area) => PRACTICE_PAGES[area].title),
+    languages: languagesSpoken(everyone),
+    total: everyone.length,
+    members,
+  };
 }
 
-export function meta({ matches }: Route.MetaArgs) {
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  // Filtered views: not indexed, the canonical link is /team.
   return publicMeta(matches, {
-    title: "Our Team",
+    title: loaderData?.filtered ? `Our Team: ${loaderData.description}` : "Our Team",
     description: `Meet the lawyers and staff of ${FIRM.name}: insurance defence, construction disputes and cyber incident response counsel in Toronto.`,
     path: "/team",
+    noindex: loaderData?.filtered || undefined,
   });
 }
 
@@ -37,7 +51,16 @@ export default function Team({ loaderData }: Route.ComponentProps) {
       <PageBanner eyebrow={FIRM.name} title="Our Team" text={loaderData.headerText} />
       <section aria-label="Team members" className="fade-section mx-auto max-w-7xl px-5 py-20 lg:px-8">
         {/* Eager: the first row on a phone (two columns). More eager pictures compete with the fonts for a phone's first paint (docs/performance.md). */}
-        <TeamGrid members={loaderData.members} eagerCount={2} />
+        <TeamDirectory
+          action="/team"
+          practiceFilter
+          filters={loaderData.filters}
+          languages={loaderData.languages}
+          members={loaderData.members}
+          total={loaderData.total}
+          clearHref="/team"
+          eagerCount={2}
+        />
       </section>
     </main>
   );
