@@ -17,6 +17,7 @@
  *   data-map-frame                 the map frame is made when it comes near the window
  *   data-search-button, data-search-box
  *                                  the header's search box (data-search-link is its no-JS twin)
+ *   data-search-results             the visit statistics' beacon (stats.ts: views, time on page, outbound links)
  *
  * When it has run, <html> carries data-enhanced="true".
  */
@@ -27,6 +28,7 @@ import { enhanceLoadingStatus } from "./loading-status";
 import { enhanceMapFrames } from "./map-frame";
 import { enhanceSearch } from "./search";
 import { enhanceSectionLinks } from "./section-links";
+import { enhanceStats } from "./stats";
 
 const menu = enhanceHeader();
 enhanceSectionLinks(menu);
@@ -35,4 +37,5 @@ enhanceFadeIns();
 enhanceKeyboard();
 enhanceLoadingStatus();
 enhanceMapFrames();
+enhanceStats();
 document.documentElement.dataset.enhanced = "true";
