@@ -242,9 +242,9 @@ function onTimer() {
 }
 
 /** Today's and tomorrow's salts in memory (one query when one is missing: at start-up, once a day). */
-async function ensureSaltsInMemory(now = new Date(), extra: string[] = []): Promise<void> {
+async function ensureSaltsInMemory(now = new Date()): Promise<void> {
   const today = firmDay(now);
-  const wanted = [...new Set([today, addDays(today, 1), ...extra])].filter((d) => !state.salts.has(d));
+  const wanted = [today, addDays(today, 1)].filter((d) => !state.salts.has(d));
   if (wanted.length) for (const [day, salt] of await ensureSalts(wanted)) state.salts.set(day, salt);
   const oldest = addDays(today, -1);
   for (const day of state.salts.keys()) if (day < oldest) state.salts.delete(day);
@@ -262,7 +262,7 @@ async function prepare(batch: Pending[]): Promise<StatsEventRow[]> {
     for (const token of unknown) state.sessions.set(token, { live: live.has(token), until: now + SESSION_CHECK_MS });
   }
   const held = batch.filter((e) => e.raw);
-  if (held.length) await ensureSaltsInMemory(new Date(), [...new Set(held.map((e) => firmDay(e.at)))]);
+  const heldSalts = held.length ? await ensureSalts([...new Set(held.map((e) => firmDay(e.at)))]) : new Map<string, string>();
   const rows: StatsEventRow[] = [];
   for (const { token, raw, ...event } of batch) {
     if (token && state.sessions.get(token)?.live) {
@@ -271,7 +271,7 @@ async function prepare(batch: Pending[]): Promise<StatsEventRow[]> {
     }
     let visitor = event.visitor;
     if (visitor === null && raw) {
-      const salt = state.salts.get(firmDay(event.at));
+      const salt = heldSalts.get(firmDay(event.at));
       if (!salt) continue;
       visitor = hashVisitor(salt, raw.ip, raw.ua);
     }

@@ -136,16 +136,16 @@ async function rollupDay(day: string): Promise<void> {
       group by path`);
     // Entry pages, referrers and campaigns count visits; devices and browsers count visitors (and views).
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
-      select ${day}::date, d.dimension, d.key, count(*), count(distinct d.visitor)
+      select ${day}::date, d.dimension, d.key, count(*), count(distinct e.visitor)
       from stats_events e
       cross join lateral (values ('entry', e.path), ('referrer', e.referrer), ('campaign', e.campaign)) as d(dimension, key)
-      where ${span} and e.kind = 'view' and e.entry and d.key is not null
+      where e.at >= ${start}::timestamptz and e.at < ${end}::timestamptz and e.kind = 'view' and e.entry and d.key is not null
       group by d.dimension, d.key`);
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
-      select ${day}::date, d.dimension, d.key, count(*), count(distinct d.visitor)
+      select ${day}::date, d.dimension, d.key, count(*), count(distinct e.visitor)
       from stats_events e
       cross join lateral (values ('device', e.device), ('browser', e.browser)) as d(dimension, key)
-      where ${span} and e.kind = 'view' and d.key is not null
+      where e.at >= ${start}::timestamptz and e.at < ${end}::timestamptz and e.kind = 'view' and d.key is not null
       group by d.dimension, d.key`);
     // Site search: each term with and without results; outbound actions.
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
@@ -198,7 +198,7 @@ export async function rollupStats(now = new Date()): Promise<{ days: number; hou
   const from = new Date(taken);
   try {
     // Events stamped up to a little after `now` (another instance's clock) are included.
-    const until = new Date(Math.max(now.getTime(), Date.now()) + 60_000);
+    const until = new Date(now.getTime() + 60_000);
     const hourStart = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000);
     const hourEnd = new Date(Math.ceil(until.getTime() / 3_600_000) * 3_600_000);
     await rollupHours(hourStart, hourEnd);
