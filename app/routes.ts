@@ -59,6 +59,8 @@ export default [
       route("headers/edit", "routes/admin/headers.tsx"),
       route("enquiries", "routes/admin/enquiries.tsx"),
       route("enquiries/:id", "routes/admin/enquiry.tsx"),
+      route("statistics", "routes/admin/statistics.tsx"),
+      route("statistics/export", "routes/admin/statistics-export.ts"),
       route("staff", "routes/admin/staff.tsx"),
       route("activity", "routes/admin/activity.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),

@@ -76,11 +76,26 @@ export type Exclusion = "crawler" | "privacy-control" | "opted-out";
 
 const OPT_OUT = new RegExp(`(?:^|;\\s*)${STATS_OPT_OUT_COOKIE.replace(".", "\\.")}=1(?:;|$)`);
 
+/** Whether a staff member chose not to count this browser (the Statistics screen). */
+export function browserOptedOut(request: Request): boolean {
+  return OPT_OUT.test(request.headers.get("cookie") ?? "");
+}
+
+/**
+ * The Set-Cookie that keeps this browser out of the statistics (or counts it
+ * again): first-party, HttpOnly, 400 days (browsers' limit), set only by the
+ * Statistics screen at a staff member's request; the public pages set none.
+ */
+export function statsOptOutCookie(optOut: boolean): string {
+  const secure = getEnv().publicUrl.startsWith("https://") ? "; Secure" : "";
+  return `${STATS_OPT_OUT_COOKIE}=${optOut ? "1" : ""}; Path=/; Max-Age=${optOut ? 34_560_000 : 0}; HttpOnly; SameSite=Lax${secure}`;
+}
+
 export function exclusionOf(request: Request): Exclusion | null {
   const ua = request.headers.get("user-agent") ?? "";
   if (!ua || isbot(ua)) return "crawler";
   if (request.headers.get("sec-gpc") === "1") return "privacy-control";
-  if (OPT_OUT.test(request.headers.get("cookie") ?? "")) return "opted-out";
+  if (browserOptedOut(request)) return "opted-out";
   return null;
 }
 
@@ -115,7 +130,9 @@ const state = {
 };
 
 function hashVisitor(salt: string, ip: string, ua: string): number {
-  const digest = createHash("sha256").update(`${salt}\n${new URL(getEnv().publicUrl).host}\n${ip}\n${ua}`).digest();
+  const digest = createHash("sha256")
+    .update(`${salt}\n${new URL(getEnv().publicUrl).host}\n${ip}\n${ua}`)
+    .digest();
   return digest.readUIntBE(0, 6);
 }
 
@@ -253,9 +270,7 @@ async function ensureSaltsInMemory(now = new Date()): Promise<void> {
 /** Drops the batch's staff events (one query for the tokens not checked in the last minute) and hashes any held back. */
 async function prepare(batch: Pending[]): Promise<StatsEventRow[]> {
   const now = Date.now();
-  const unknown = [
-    ...new Set(batch.flatMap((e) => (e.token && !((state.sessions.get(e.token)?.until ?? 0) > now) ? [e.token] : []))),
-  ];
+  const unknown = [...new Set(batch.flatMap((e) => (e.token && !((state.sessions.get(e.token)?.until ?? 0) > now) ? [e.token] : [])))];
   if (unknown.length) {
     const live = await liveSessionTokens(unknown);
     if (state.sessions.size > 10_000) state.sessions.clear();
@@ -297,7 +312,10 @@ export function flushStats(): Promise<void> {
       } catch (error) {
         state.counters.failedFlushes++;
         state.buffer.unshift(...batch.slice(0, Math.max(0, MAX_BUFFERED - state.buffer.length)));
-        log("warn", "visit statistics not written yet; tried again shortly", { events: state.buffer.length, error: (error as Error).message });
+        log("warn", "visit statistics not written yet; tried again shortly", {
+          events: state.buffer.length,
+          error: (error as Error).message,
+        });
         state.timer ??= setTimeout(onTimer, FLUSH_INTERVAL_MS * 5).unref();
         return;
       }

@@ -77,7 +77,11 @@ export function referrerLabel(key: string): string {
 
 /** "source / medium / campaign" from a page address's utm_ parameters; null without utm_source or utm_campaign. */
 export function campaignKey(params: URLSearchParams): string | null {
-  const clean = (name: string) => (params.get(name) ?? "").replace(/[\u0000-\u001f\u007f/]+/g, " ").trim().slice(0, 60);
+  const clean = (name: string) =>
+    (params.get(name) ?? "")
+      .replace(/[\p{Cc}/]+/gu, " ")
+      .trim()
+      .slice(0, 60);
   const source = clean("utm_source");
   const campaign = clean("utm_campaign");
   if (!source && !campaign) return null;

@@ -30,9 +30,10 @@ import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { startOfFirmDay, STATS_OPT_OUT_COOKIE } from "~/lib/stats";
 import * as contact from "~/routes/public/contact";
 import * as beaconRoute from "~/routes/stats/beacon";
-import { useTestDatabase } from "../support/database";
+// Renamed: a test file is not a React component (the hooks rule reads any use… call as a hook).
+import { useTestDatabase as withTestDatabase } from "../support/database";
 
-useTestDatabase();
+withTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0";
@@ -48,7 +49,11 @@ async function beacon(data: object, init: BeaconInit = {}): Promise<number> {
     body: init.body ?? JSON.stringify(data),
     headers: { origin: ORIGIN, "content-type": "text/plain;charset=UTF-8", "user-agent": init.ua ?? FIREFOX, ...init.headers },
   });
-  const response = await beaconRoute.action({ request, params: {}, context: { clientIp: init.ip ?? "198.51.100.1", requestId: "t", nonce: "n" } } as never);
+  const response = await beaconRoute.action({
+    request,
+    params: {},
+    context: { clientIp: init.ip ?? "198.51.100.1", requestId: "t", nonce: "n" },
+  } as never);
   return response.status;
 }
 
@@ -71,7 +76,9 @@ beforeEach(async () => {
 
 describe("the beacon endpoint", () => {
   it("takes a view, writes nothing until the batch is flushed, then stores no IP address or user agent", async () => {
-    expect(await view("/team?utm_source=newsletter&utm_medium=email&utm_campaign=fall-alert", { r: "https://www.linkedin.com/feed/" })).toBe(204);
+    expect(
+      await view("/team?utm_source=newsletter&utm_medium=email&utm_campaign=fall-alert", { r: "https://www.linkedin.com/feed/" }),
+    ).toBe(204);
     expect(await countStatsEvents()).toBe(0);
     expect(statsIngestCounters().buffered).toBe(1);
     await flushStats();
@@ -244,7 +251,10 @@ describe("rollups in Toronto days", () => {
     expect(await fillDay(day, next)).toBe(hours);
     await markStatsDirty(new Date(startOfFirmDay(day).getTime() - 3_600_000));
     await rollupStats(new Date(startOfFirmDay(next).getTime() + 3_600_000));
-    const [daily] = await db().select().from(statsDaily).where(sql`day = ${day}::date`);
+    const [daily] = await db()
+      .select()
+      .from(statsDaily)
+      .where(sql`day = ${day}::date`);
     expect(daily).toMatchObject({ views: hours * 4, visitors: 7, visits: hours * 4 });
     const hourly = await db()
       .select()
@@ -253,7 +263,10 @@ describe("rollups in Toronto days", () => {
     expect(hourly).toHaveLength(hours);
     expect(hourly.every((h) => h.views === 4)).toBe(true);
     // The events just before and after the day are in the days beside it, not in this one.
-    const before = await db().select().from(statsDaily).where(sql`day = (${day}::date - 1)`);
+    const before = await db()
+      .select()
+      .from(statsDaily)
+      .where(sql`day = (${day}::date - 1)`);
     expect(before[0]?.views).toBe(1);
   });
 
@@ -306,7 +319,11 @@ describe("conversions", () => {
     expect(await sendEnquiry("192.0.2.12")).toBe("sent");
     expect(await sendEnquiry("192.0.2.13", GOOGLEBOT)).toBe("sent");
     // A subscription confirmed (issue 31 calls the same function).
-    expect(recordConversion("subscription", new Request(`${ORIGIN}/subscribe/confirm`, { headers: { "user-agent": FIREFOX } }), { clientIp: "192.0.2.11" })).toBe(true);
+    expect(
+      recordConversion("subscription", new Request(`${ORIGIN}/subscribe/confirm`, { headers: { "user-agent": FIREFOX } }), {
+        clientIp: "192.0.2.11",
+      }),
+    ).toBe(true);
     await flushStats();
     await rollUpAll();
     const items = await db().select().from(statsDailyItems);
@@ -324,7 +341,17 @@ describe("retention", () => {
     const now = new Date("2026-09-30T16:00:00Z");
     const old = new Date("2026-08-20T16:00:00Z");
     const recent = new Date("2026-09-25T16:00:00Z");
-    const base = { kind: "view" as const, path: "/", entry: true, referrer: null, campaign: null, device: "mobile", browser: "Safari", detail: null, amount: null };
+    const base = {
+      kind: "view" as const,
+      path: "/",
+      entry: true,
+      referrer: null,
+      campaign: null,
+      device: "mobile",
+      browser: "Safari",
+      detail: null,
+      amount: null,
+    };
     await insertStatsEvents([
       { ...base, at: old, visitor: 1 },
       { ...base, at: recent, visitor: 2 },
@@ -340,5 +367,144 @@ describe("retention", () => {
     await view("/", { ua: IPHONE });
     await flushStats();
     expect((await rawEvents())[0]).toMatchObject({ device: "mobile", browser: "Safari" });
+  });
+});
+
+describe("the Statistics screen, its CSV and the edit screens' panel", () => {
+  let ownerCookie = "";
+  let editorCookie = "";
+  const signInCookie = async (email: string, role: "owner" | "editor") => {
+    await createStaffAccount(email, "a-long-enough-password", "Staff", role);
+    const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "10.2.0.1");
+    if (!result.ok) throw new Error("sign-in failed");
+    return result.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  };
+
+  beforeEach(async () => {
+    ownerCookie ||= await signInCookie("stats-owner@example.com", "owner");
+    editorCookie ||= await signInCookie("stats-editor@example.com", "editor");
+  });
+
+  it("shows the period's figures against the previous period's, from the rollups; an editor may open it", async () => {
+    const now = new Date();
+    const event = (daysAgo: number, visitor: number, path: string, extra: Partial<StatsEventRow> = {}): StatsEventRow => ({
+      at: new Date(now.getTime() - daysAgo * 86_400_000),
+      kind: "view",
+      visitor,
+      path,
+      entry: true,
+      referrer: "search:Google",
+      campaign: null,
+      device: "mobile",
+      browser: "Safari",
+      detail: null,
+      amount: null,
+      ...extra,
+    });
+    const [member] = await db()
+      .execute(
+        sql`insert into team (slug, full_name, title, email) values ('ada-stone', 'Ada Stone', 'Partner', 'ada@example.com') returning slug`,
+      )
+      .then((r) => (r as { rows: { slug: string }[] }).rows);
+    expect(member.slug).toBe("ada-stone");
+    await insertStatsEvents([
+      event(0, 1, "/lawyer/ada-stone"),
+      event(0, 2, "/lawyer/ada-stone"),
+      event(0, 2, "/search?q=x", { path: "/search", entry: false, detail: "=cmd|' /C calc'!A0", amount: 0 }),
+      event(2, 3, "/post/old-news"),
+      event(40, 4, "/lawyer/ada-stone"),
+    ]);
+    await rollUpAll(new Date(now.getTime() + 60_000));
+    await markStatsDirty(new Date(now.getTime() - 45 * 86_400_000));
+    await rollupStats(new Date(now.getTime() + 60_000));
+    const statistics = await import("~/routes/admin/statistics");
+    const { callRoute } = await import("../support/route-call");
+    const result = await callRoute(
+      statistics.loader,
+      new Request(`${ORIGIN}/dashboard/statistics?range=30d`, { headers: { cookie: editorCookie } }),
+    );
+    expect(result.status).toBe(200);
+    const data = result.data as Awaited<ReturnType<typeof statistics.loader>>;
+    expect(data.range.days).toBe(30);
+    expect(data.report.totals).toMatchObject({ views: 4, visits: 3 });
+    expect(data.report.previous).toMatchObject({ views: 1 });
+    expect(data.report.series.points).toHaveLength(30);
+    expect(data.report.lists.lawyers.rows).toEqual([
+      expect.objectContaining({ key: "/lawyer/ada-stone", label: "Ada Stone", count: 2, previous: 1 }),
+    ]);
+    expect(data.report.lists["search-none"].rows[0]?.key).toBe("=cmd|' /C calc'!A0");
+    // Today: per hour, 24 (or 23/25) Toronto hours.
+    const today = await callRoute(
+      statistics.loader,
+      new Request(`${ORIGIN}/dashboard/statistics?range=today`, { headers: { cookie: ownerCookie } }),
+    );
+    const todayData = today.data as Awaited<ReturnType<typeof statistics.loader>>;
+    expect(todayData.report.series.unit).toBe("hour");
+    expect([23, 24, 25]).toContain(todayData.report.series.points.length);
+    expect(todayData.report.totals.views).toBe(3);
+    // A wrong custom range says why and shows the last 30 days.
+    const wrong = await callRoute(
+      statistics.loader,
+      new Request(`${ORIGIN}/dashboard/statistics?range=custom&from=2026-05-10&to=2026-05-01`, { headers: { cookie: ownerCookie } }),
+    );
+    expect((wrong.data as { error: string }).error).toBe("The custom range must start on or before its last day.");
+
+    // The CSV: every list in full, formulas written as text.
+    const exportRoute = await import("~/routes/admin/statistics-export");
+    const csv = await exportRoute.loader({
+      request: new Request(`${ORIGIN}/dashboard/statistics/export?range=30d`, { headers: { cookie: ownerCookie } }),
+      params: {},
+      context: {},
+    } as never);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="statistics-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const text = await csv.text();
+    expect(text).toContain("total,page_views,4,1,,");
+    expect(text).toContain("lawyers,/lawyer/ada-stone,2,1,2,");
+    expect(text).toContain(`search-none,'=cmd|' /C calc'!A0,1,0,1,`);
+
+    // The lawyer's edit screen: "2 views in the last 30 days" (the view 40 days ago is older).
+    const lawyerEdit = await import("~/routes/admin/lawyer-edit");
+    const edit = await callRoute(
+      lawyerEdit.loader,
+      new Request(`${ORIGIN}/dashboard/lawyer/ada-stone`, { headers: { cookie: editorCookie } }),
+      { slug: "ada-stone" },
+    );
+    expect((edit.data as { views: number }).views).toBe(2);
+  });
+
+  it("without a session: redirected; 'Don't count this browser' sets a first-party cookie that keeps beacons out", async () => {
+    const statistics = await import("~/routes/admin/statistics");
+    const { callRoute } = await import("../support/route-call");
+    const anonymous = await callRoute(statistics.loader, new Request(`${ORIGIN}/dashboard/statistics`));
+    expect(anonymous.status).toBe(302);
+    const optOut = (await statistics.action({
+      request: new Request(`${ORIGIN}/dashboard/statistics?range=7d`, {
+        method: "POST",
+        body: new URLSearchParams({ count: "off" }),
+        headers: { cookie: editorCookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      }),
+      params: {},
+      context: { clientIp: "10.2.0.1", requestId: "t", nonce: "n" },
+    } as never)) as Response;
+    expect(optOut.status).toBe(302);
+    expect(optOut.headers.get("location")).toBe("/dashboard/statistics?range=7d");
+    const set = optOut.headers.getSetCookie().find((c) => c.startsWith(STATS_OPT_OUT_COOKIE));
+    expect(set).toMatch(/^firm\.stats_opt_out=1; Path=\/; Max-Age=34560000; HttpOnly; SameSite=Lax$/);
+    const cookie = set!.split(";")[0];
+    const shown = await callRoute(
+      statistics.loader,
+      new Request(`${ORIGIN}/dashboard/statistics`, { headers: { cookie: `${editorCookie}; ${cookie}` } }),
+    );
+    expect((shown.data as { optedOut: boolean }).optedOut).toBe(true);
+    // Signed out, with only that cookie: not counted.
+    await view("/team", { headers: { cookie } });
+    await flushStats();
+    expect(await countStatsEvents()).toBe(0);
   });
 });

@@ -39,7 +39,10 @@ export async function ensureSalts(days: readonly string[]): Promise<Map<string, 
     .insert(statsSalts)
     .values(days.map((day) => ({ day, salt: randomBytes(32).toString("base64") })))
     .onConflictDoNothing();
-  const rows = await db().select().from(statsSalts).where(inArray(statsSalts.day, [...days]));
+  const rows = await db()
+    .select()
+    .from(statsSalts)
+    .where(inArray(statsSalts.day, [...days]));
   return new Map(rows.map((r) => [r.day, r.salt]));
 }
 

@@ -1,6 +1,8 @@
 /** /dashboard/lawyer/:slug: the edit form; the member resolves from the URL, so a reload keeps the form. */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer-edit";
+import { recentPageViews } from "~/.server/db/stats-report";
+import { can } from "~/.server/roles";
 import { requireStaff } from "~/.server/auth";
 import { actingStaff, isRefusal } from "~/.server/admin/request.server";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
@@ -11,6 +13,7 @@ import { isTeamRowPublic } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
 import { PreviewTools } from "~/components/admin/preview-tools";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ViewsPanel } from "~/components/admin/views-panel";
 import { useFormKey } from "~/components/admin/form-key";
 import { TeamForm } from "~/components/admin/team-form";
 import { MSG } from "~/lib/forms/messages";
@@ -28,11 +31,21 @@ async function findMember(slug: string | undefined): Promise<TeamMember | undefi
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, "content");
+  const staff = await requireStaff(request, "content");
   const member = await findMember(params.slug);
   if (!member)
-    return data({ member: null, loadError: MSG.teamLoadError, links: [], isPublic: false }, { status: member === null ? 500 : 404 });
-  return { member, loadError: null, links: await listPreviewLinks("team", member.id), isPublic: isTeamRowPublic(member) };
+    return data(
+      { member: null, loadError: MSG.teamLoadError, links: [], isPublic: false, views: null },
+      { status: member === null ? 500 : 404 },
+    );
+  return {
+    member,
+    loadError: null,
+    links: await listPreviewLinks("team", member.id),
+    isPublic: isTeamRowPublic(member),
+    // Visit statistics: this lawyer's profile views in the last 30 days (roles that see the statistics).
+    views: can(staff.role, "statistics") ? await recentPageViews("lawyer", member.slug) : null,
+  };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -72,6 +85,7 @@ export default function LawyerEdit({ loaderData, actionData }: Route.ComponentPr
           History
         </Link>
       </p>
+      <ViewsPanel views={loaderData.views} />
       <PreviewTools
         previewHref={`/preview/lawyer/${encodeURIComponent(member.slug)}`}
         publicHref={`/lawyer/${encodeURIComponent(member.slug)}`}
