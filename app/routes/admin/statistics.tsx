@@ -19,6 +19,7 @@ import { actingStaff, isRefusal, readForm } from "~/.server/admin/request.server
 import { statsReport, type StatsList, type StatsListResult } from "~/.server/db/stats-report";
 import { browserOptedOut, statsOptOutCookie } from "~/.server/stats-ingest";
 import { AdminPage } from "~/components/admin/admin-page";
+import { useFocusFirstInvalid } from "~/components/admin/fields";
 import { StatsChart, type ChartSeries } from "~/components/admin/stats-chart";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { firmDateTimeText } from "~/lib/firm-time";
@@ -172,6 +173,8 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
     [series],
   );
   const exportHref = `/dashboard/statistics/export${query}`;
+  // A wrong custom range: the focus goes to its first date, whose message is read with it.
+  const periodForm = useFocusFirstInvalid(error);
   const periodText =
     range.days === 1
       ? `${dayLabel(range.from)}, compared with ${dayLabel(range.previousFrom)}`
@@ -231,7 +234,7 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
         </a>
       }
     >
-      <Form method="get" className="mb-4 rounded border border-line bg-white p-5" aria-label="Choose the period">
+      <Form ref={periodForm} method="get" className="mb-4 rounded border border-line bg-white p-5" aria-label="Choose the period">
         <fieldset>
           <legend className={labelClass}>Period (Toronto time)</legend>
           <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
