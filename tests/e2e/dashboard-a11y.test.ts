@@ -490,7 +490,7 @@ describe("the dashboard, signed in", () => {
     await page.locator('[data-testid="stats-chart"] canvas').first().waitFor();
     await check("/dashboard/statistics with figures", found, { phone: true });
     // A custom range that ends before it starts: the message, and the focus on the first date.
-    await page.getByLabel("Custom").check();
+    await page.getByRole("radio", { name: "Custom" }).check();
     await page.getByLabel("From (custom)").fill("2026-05-10");
     await page.getByLabel("To (custom)").fill("2026-05-01");
     await submitByKeyboard("Show");
