@@ -110,7 +110,7 @@ async function seriesOf(range: StatsRange): Promise<StatsReport["series"]> {
 }
 
 type ListRow = {
-  list: StatsList;
+  list: string;
   key: string;
   cur: number | string | null;
   prev: number | string | null;
@@ -122,25 +122,23 @@ type ListRow = {
 };
 
 /**
- * Every list in one query: each key's figures in the range and in the period
- * before, the `limit` biggest per list (all with `limit` null: the CSV), and
- * each list's totals in both periods.
+ * Every dimension in one query (no row read twice): each key's figures in the
+ * range and in the period before, the `limit` biggest per dimension (all with
+ * `limit` null: the CSV) — every page, so that the lawyers' and the articles'
+ * lists can be taken from them — and each dimension's totals in both periods.
  */
 async function listsOf(range: StatsRange, limit: number | null): Promise<ListRow[]> {
   const result = await db().execute(sql`
     with grouped as (
-      select g.list, i.key,
+      select i.dimension as list, i.key,
         sum(i.count) filter (where i.day >= ${range.from}::date) as cur,
         sum(i.count) filter (where i.day < ${range.from}::date) as prev,
         sum(i.visitors) filter (where i.day >= ${range.from}::date) as visitors,
         sum(i.time_ms) filter (where i.day >= ${range.from}::date) as time_ms,
         sum(i.time_count) filter (where i.day >= ${range.from}::date) as time_count
       from stats_daily_items i
-      cross join lateral (values (i.dimension), (case
-        when i.dimension = 'page' and i.key like '/lawyer/%' and i.key not like '/lawyer/%/%' then 'lawyers'
-        when i.dimension = 'page' and i.key like '/post/%' then 'insights' end)) as g(list)
-      where i.day >= ${range.previousFrom}::date and i.day <= ${range.to}::date and g.list is not null
-      group by g.list, i.key
+      where i.day >= ${range.previousFrom}::date and i.day <= ${range.to}::date
+      group by i.dimension, i.key
     ),
     ranked as (
       select *,
@@ -150,10 +148,14 @@ async function listsOf(range: StatsRange, limit: number | null): Promise<ListRow
       from grouped
     )
     select list, key, cur, prev, visitors, time_ms, time_count, total, prev_total from ranked
-    where (cur > 0 or rn = 1) ${limit === null ? sql`` : sql`and rn <= ${limit}`}
+    where list = 'page' or ((cur > 0 or rn = 1) ${limit === null ? sql`` : sql`and rn <= ${limit}`})
     order by list, rn`);
   return rowsOf<ListRow>(result);
 }
+
+/** A lawyer's profile page (not their contact card or PDF), or an article's page. */
+const isLawyerPage = (key: string) => /^\/lawyer\/[^/]+$/.test(key);
+const isArticlePage = (key: string) => key.startsWith("/post/");
 
 /** Names for lawyer and article pages (their current slug, or an old one that moved). */
 async function labelsFor(keys: string[]): Promise<Map<string, string>> {
@@ -187,29 +189,42 @@ export async function statsReport(range: StatsRange, options: { limit?: number |
     listsOf(range, limit),
     db().select({ rolledAt: statsRollupState.rolled_at }).from(statsRollupState).where(eq(statsRollupState.id, 1)),
   ]);
-  const labels = await labelsFor(
-    listRows.filter((r) => r.list === "lawyers" || r.list === "insights" || r.list === "page").map((r) => r.key),
-  );
   const lists = Object.fromEntries(STATS_LISTS.map((l) => [l, { rows: [], total: 0, previousTotal: 0 }])) as unknown as Record<
     StatsList,
     StatsListResult
   >;
-  for (const r of listRows) {
-    const list = lists[r.list];
-    if (!list) continue;
-    list.total = num(r.total);
-    list.previousTotal = num(r.prev_total);
-    if (num(r.cur) <= 0) continue;
+  const add = (name: StatsList, r: ListRow) => {
+    const list = lists[name];
+    if (num(r.cur) <= 0) return;
     const timeCount = num(r.time_count);
     list.rows.push({
       key: r.key,
-      label: labels.get(r.key) ?? r.key,
+      label: r.key,
       count: num(r.cur),
       previous: num(r.prev),
       visitors: num(r.visitors),
       avgTimeMs: timeCount ? num(r.time_ms) / timeCount : null,
     });
+  };
+  for (const r of listRows) {
+    const name = r.list as StatsList;
+    if (!(name in lists)) continue;
+    lists[name].total = num(r.total);
+    lists[name].previousTotal = num(r.prev_total);
+    add(name, r);
+    // Lawyers' profiles and articles: taken from every page (sorted biggest first already).
+    if (name === "page" && isLawyerPage(r.key)) add("lawyers", r);
+    if (name === "page" && isArticlePage(r.key)) add("insights", r);
   }
+  for (const name of ["lawyers", "insights"] as const) {
+    const pages = listRows.filter((r) => r.list === "page" && (name === "lawyers" ? isLawyerPage(r.key) : isArticlePage(r.key)));
+    lists[name].total = pages.reduce((n, r) => n + num(r.cur), 0);
+    lists[name].previousTotal = pages.reduce((n, r) => n + num(r.prev), 0);
+  }
+  if (limit !== null) for (const name of ["page", "lawyers", "insights"] as const) lists[name].rows = lists[name].rows.slice(0, limit);
+  const labels = await labelsFor([...lists.page.rows, ...lists.lawyers.rows, ...lists.insights.rows].map((r) => r.key));
+  for (const name of ["page", "lawyers", "insights"] as const)
+    for (const row of lists[name].rows) row.label = labels.get(row.key) ?? row.key;
   const rolledAt = state[0]?.rolledAt;
   return { totals, previous, series, lists, rolledAt: rolledAt ? new Date(rolledAt).toISOString() : null };
 }
