@@ -27,6 +27,7 @@ import { contentTypeOf, getStorage, isValidKey, StorageUnavailable } from "~/.se
 import { getImageVariant } from "~/.server/images";
 import { parseVariantKey } from "~/lib/images";
 import { startServices, stopServices } from "~/.server/startup";
+import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
 import { baseSecurityHeaders, contentSecurityPolicy, securityHeaders } from "~/.server/security-headers";
 
 export { startServices, stopServices, requestShapes };
@@ -373,6 +374,19 @@ export function createServerHandler(build: ServerBuild) {
    * prebuilt header list, one end, one log line (docs/performance.md).
    */
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    // Visit-statistics beacons: answered here, like a cache hit, without Express or React Router (decision 0020).
+    if (isBeaconPost(req.method, req.url)) {
+      const started = performance.now();
+      const requestId = newRequestId();
+      res.setHeader("X-Request-Id", requestId);
+      const ip = clientIp(req as Request);
+      return answerBeacon(req, res, {
+        clientIp: ip,
+        sameOrigin: sameOrigin(req as Request),
+        headers,
+        done: (status) => logLine(req, status, started, requestId, "beacon"),
+      });
+    }
     const key = cacheEnabled ? cacheKey(req.method, req.url) : null;
     if (!key) return void app(req as Request, res as Response);
     const started = performance.now();

@@ -20,7 +20,6 @@
  * browser out for good (STATS_OPT_OUT_COOKIE, set from the Statistics screen).
  */
 import { createHash } from "node:crypto";
-import { getSessionCookie } from "better-auth/cookies";
 import { isbot } from "isbot";
 import { z } from "zod";
 import {
@@ -77,6 +76,24 @@ export type Exclusion = "crawler" | "privacy-control" | "opted-out";
 const OPT_OUT = new RegExp(`(?:^|;\\s*)${STATS_OPT_OUT_COOKIE.replace(".", "\\.")}=1(?:;|$)`);
 
 /** Whether a staff member chose not to count this browser (the Statistics screen). */
+/** What the ingestion reads of a request: a few headers, the host it was sent to, the client's address. */
+export type BeaconSource = {
+  header(name: "user-agent" | "sec-gpc" | "cookie"): string | null;
+  /** The host the request was addressed to (its Host header), without the port. */
+  hostname: string;
+  clientIp: string;
+};
+
+/** A fetch Request (a React Router action) as a BeaconSource. */
+export function sourceOf(request: Request, context: unknown): BeaconSource {
+  return {
+    header: (name) => request.headers.get(name),
+    hostname: new URL(request.url).hostname,
+    clientIp: requestInfo(context).clientIp,
+  };
+}
+
+/** Whether a staff member chose not to count this browser (the Statistics screen). */
 export function browserOptedOut(request: Request): boolean {
   return OPT_OUT.test(request.headers.get("cookie") ?? "");
 }
@@ -91,17 +108,23 @@ export function statsOptOutCookie(optOut: boolean): string {
   return `${STATS_OPT_OUT_COOKIE}=${optOut ? "1" : ""}; Path=/; Max-Age=${optOut ? 34_560_000 : 0}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-export function exclusionOf(request: Request): Exclusion | null {
-  const ua = request.headers.get("user-agent") ?? "";
+export function exclusionOf(source: BeaconSource): Exclusion | null {
+  const ua = source.header("user-agent") ?? "";
   if (!ua || isbot(ua)) return "crawler";
-  if (request.headers.get("sec-gpc") === "1") return "privacy-control";
-  if (browserOptedOut(request)) return "opted-out";
+  if (source.header("sec-gpc") === "1") return "privacy-control";
+  if (OPT_OUT.test(source.header("cookie") ?? "")) return "opted-out";
   return null;
 }
 
-/** The staff session token a request carries (not yet checked), or null. */
-function sessionTokenOf(request: Request): string | null {
-  const cookie = getSessionCookie(request, { cookiePrefix: "firm" });
+/**
+ * The staff session token a request carries (not yet checked), or null: the
+ * session cookie better-auth sets with auth.ts's cookie prefix "firm"
+ * (`__Secure-` in front over https), its value "token.signature".
+ */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?firm\.session_token=([^;]*)/;
+
+function sessionTokenOf(source: BeaconSource): string | null {
+  const cookie = SESSION_COOKIE.exec(source.header("cookie") ?? "")?.[1];
   if (!cookie) return null;
   let value = cookie;
   try {
@@ -136,22 +159,24 @@ function hashVisitor(salt: string, ip: string, ua: string): number {
   return digest.readUIntBE(0, 6);
 }
 
-function ownHosts(request: Request): string[] {
-  return [new URL(request.url).hostname, new URL(getEnv().publicUrl).hostname];
+const publicHost = () => new URL(getEnv().publicUrl).hostname;
+
+function ownHosts(source: BeaconSource): string[] {
+  return [source.hostname, publicHost()];
 }
 
 /** The event's fields common to every kind, or null when the request is not counted. */
-function baseEvent(request: Request, context: unknown, kind: StatsEventRow["kind"], path: string, at: Date): Pending | null {
-  if (exclusionOf(request)) return null;
-  const ua = (request.headers.get("user-agent") ?? "").slice(0, 512);
-  const ip = requestInfo(context).clientIp;
+function baseEvent(source: BeaconSource, kind: StatsEventRow["kind"], path: string, at: Date): Pending | null {
+  if (exclusionOf(source)) return null;
+  const ua = (source.header("user-agent") ?? "").slice(0, 512);
+  const ip = source.clientIp;
   const salt = state.salts.get(firmDay(at));
   return {
     at,
     kind,
     visitor: salt ? hashVisitor(salt, ip, ua) : null,
     ...(salt ? {} : { raw: { ip, ua } }),
-    token: sessionTokenOf(request),
+    token: sessionTokenOf(source),
     path: path.slice(0, 300),
     entry: false,
     referrer: null,
@@ -165,12 +190,21 @@ function baseEvent(request: Request, context: unknown, kind: StatsEventRow["kind
 
 export type IngestResult = { status: 204 | 400 | 413; counted: boolean };
 
-/** One beacon: checked, then counted (buffered) unless it must not be. Never waits for the database. */
+/** One beacon (a React Router action's request): read, checked, then counted unless it must not be. */
 export async function ingestBeacon(request: Request, context: unknown, now = new Date()): Promise<IngestResult> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_BEACON_BYTES) return { status: 413, counted: false };
   const text = await request.text();
   if (text.length > MAX_BEACON_BYTES) return { status: 413, counted: false };
+  return ingestBeaconText(text, sourceOf(request, context), now);
+}
+
+/**
+ * One beacon's body: checked with Zod, then counted (buffered) unless it must
+ * not be. Synchronous: never waits for the database. Used by the route and by
+ * the production server's fast path (stats-beacon-http.ts).
+ */
+export function ingestBeaconText(text: string, source: BeaconSource, now = new Date()): IngestResult {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -183,13 +217,13 @@ export async function ingestBeacon(request: Request, context: unknown, now = new
   const url = new URL(beacon.p, "http://x");
   // Previews (a shared link's token is in its path) are not the public site.
   if (url.pathname.startsWith("/preview/")) return { status: 204, counted: false };
-  const event = baseEvent(request, context, beacon.k === "v" ? "view" : beacon.k === "l" ? "leave" : "outbound", url.pathname, now);
+  const event = baseEvent(source, beacon.k === "v" ? "view" : beacon.k === "l" ? "leave" : "outbound", url.pathname, now);
   if (!event) return { status: 204, counted: false };
   if (beacon.k === "v") {
     // The first page of a visit: arrived from another site, or from nowhere (typed, a bookmark, an app).
-    event.entry = !ownHosts(request).includes(hostOf(beacon.r ?? ""));
+    event.entry = !ownHosts(source).includes(hostOf(beacon.r ?? ""));
     if (event.entry) {
-      event.referrer = referrerKey(beacon.r, ownHosts(request));
+      event.referrer = referrerKey(beacon.r, ownHosts(source));
       event.campaign = campaignKey(url.searchParams);
     }
     // A search (its first page, all kinds): the term, and whether it found anything.
@@ -227,7 +261,7 @@ function hostOf(address: string): string {
  */
 export function recordConversion(kind: ConversionKind, request: Request, context: unknown, now = new Date()): boolean {
   try {
-    const event = baseEvent(request, context, "conversion", new URL(request.url).pathname, now);
+    const event = baseEvent(sourceOf(request, context), "conversion", new URL(request.url).pathname, now);
     if (!event) return false;
     event.detail = kind;
     enqueue(event);

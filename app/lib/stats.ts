@@ -210,14 +210,18 @@ export function parseRange(params: URLSearchParams, now = new Date()): RangeResu
   return { ok: true, range: make("custom", from, to) };
 }
 
+// One formatter each (a year's range labels 365 days: making a formatter per label was most of the render).
+const DAY_LABEL = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", dateStyle: "medium" });
+const HOUR_LABEL = new Intl.DateTimeFormat("en-CA", { timeZone: FIRM_TIME_ZONE, hour: "numeric", timeZoneName: "short" });
+
 /** "Mar 8, 2026" for a Toronto day. */
 export function dayLabel(day: string): string {
-  return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-CA", { timeZone: "UTC", dateStyle: "medium" });
+  return DAY_LABEL.format(new Date(`${day}T12:00:00Z`));
 }
 
-/** "3 a.m." (with the zone where the clocks change) for an hour's start, in Toronto. */
+/** "3 a.m. EST" (with its zone: the clocks change on two days a year) for an hour's start, in Toronto. */
 export function hourLabel(hour: Date): string {
-  return hour.toLocaleTimeString("en-CA", { timeZone: FIRM_TIME_ZONE, hour: "numeric", timeZoneName: "short" });
+  return HOUR_LABEL.format(hour);
 }
 
 /** "+12 %" / "−5 %" / "new" / "" for a figure against the previous period's. */
