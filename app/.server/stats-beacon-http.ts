@@ -22,7 +22,7 @@ export function isBeaconPost(method: string | undefined, url: string | undefined
 const REFUSALS: Record<number, string> = {
   400: '{"error":"Not a visit-statistics beacon."}',
   403: '{"error":"Cross-site requests are not allowed."}',
-  413: '{"error":"A beacon is at most 4 KB."}',
+  413: '{"error":"Too large: a beacon is at most 4 KB."}',
 };
 
 /**

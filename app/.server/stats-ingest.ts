@@ -52,7 +52,7 @@ export const MAX_BUFFERED = 200_000;
 const SESSION_CHECK_MS = 60_000;
 
 /**
- * What the beacon sends (short names keep the browser's code small):
+ * What the beacon sends, as JSON or URL-encoded (short names keep the browser's code small):
  * k: v = a page shown, l = the page left (d: ms visible), o = an outbound link used (h: its target);
  * p: the page's path and query; r: document.referrer (views); n: results on a /search page.
  */
@@ -63,9 +63,9 @@ export const beaconSchema = z.object({
     .max(2000)
     .regex(/^\/(?!\/)/, "a path on this site"),
   r: z.string().max(2000).optional(),
-  d: z.number().int().min(0).max(1e9).optional(),
+  d: z.coerce.number().int().min(0).max(1e9).optional(),
   h: z.string().max(2000).optional(),
-  n: z.number().int().min(0).max(1e6).optional(),
+  n: z.coerce.number().int().min(0).max(1e6).optional(),
 });
 
 export type Beacon = z.infer<typeof beaconSchema>;
@@ -190,13 +190,41 @@ function baseEvent(source: BeaconSource, kind: StatsEventRow["kind"], path: stri
 
 export type IngestResult = { status: 204 | 400 | 413; counted: boolean };
 
+/** A request's body as text, or null when it is over `max` bytes (declared, or once that much has been read). */
+async function readCapped(request: Request, max: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > max) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** One beacon (a React Router action's request): read, checked, then counted unless it must not be. */
 export async function ingestBeacon(request: Request, context: unknown, now = new Date()): Promise<IngestResult> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BEACON_BYTES) return { status: 413, counted: false };
-  const text = await request.text();
-  if (text.length > MAX_BEACON_BYTES) return { status: 413, counted: false };
+  let text: string | null;
+  try {
+    text = await readCapped(request, MAX_BEACON_BYTES);
+  } catch {
+    return { status: 400, counted: false };
+  }
+  if (text === null) return { status: 413, counted: false };
   return ingestBeaconText(text, sourceOf(request, context), now);
+}
+
+/** A beacon's body: JSON (what the enhancement module sends), or the same fields URL-encoded. */
+function parseBody(text: string): unknown {
+  return text.trimStart().startsWith("{") ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
 }
 
 /**
@@ -207,7 +235,7 @@ export async function ingestBeacon(request: Request, context: unknown, now = new
 export function ingestBeaconText(text: string, source: BeaconSource, now = new Date()): IngestResult {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBody(text);
   } catch {
     return { status: 400, counted: false };
   }
@@ -227,7 +255,9 @@ export function ingestBeaconText(text: string, source: BeaconSource, now = new D
       event.campaign = campaignKey(url.searchParams);
     }
     // A search (its first page, all kinds): the term, and whether it found anything.
-    const q = (url.searchParams.get("q") ?? "").trim().toLowerCase().replace(/\s+/g, " ").slice(0, MAX_QUERY_LENGTH);
+    const q = clean(url.searchParams.get("q") ?? "")
+      .toLowerCase()
+      .slice(0, MAX_QUERY_LENGTH);
     if (url.pathname === "/search" && q && beacon.n !== undefined && !url.searchParams.has("kind") && !url.searchParams.has("page")) {
       event.detail = q;
       event.amount = beacon.n;
@@ -236,12 +266,17 @@ export function ingestBeaconText(text: string, source: BeaconSource, now = new D
     if (beacon.d === undefined) return { status: 400, counted: false };
     event.amount = Math.min(beacon.d, MAX_TIME_ON_PAGE_MS);
   } else {
-    const target = outboundTarget(beacon.h ?? "");
+    const target = outboundTarget(clean(beacon.h ?? ""));
     if (!target) return { status: 400, counted: false };
     event.detail = target;
   }
   enqueue(event);
   return { status: 204, counted: true };
+}
+
+/** Text as it may be stored: no control characters (PostgreSQL text holds no NUL), spaces collapsed. */
+function clean(text: string): string {
+  return text.replace(/[\p{Cc}\s]+/gu, " ").trim();
 }
 
 function hostOf(address: string): string {

@@ -150,6 +150,9 @@ describe("the beacon endpoint", () => {
     await view("/search?q=Ransomware%20 Alert", { r: `${ORIGIN}/`, n: 3 });
     await view("/search?q=zzyzx", { r: `${ORIGIN}/search`, n: 0 });
     await view("/search?q=ransomware&kind=insights", { r: `${ORIGIN}/search`, n: 2 });
+    // Control characters (PostgreSQL text holds no NUL) never reach the batch: it would fail whole.
+    await view("/search?q=a%00b%0Ac", { r: `${ORIGIN}/search`, n: 0 });
+    await beacon({ k: "o", p: "/team", h: "tel:+1416\u00005550100" });
     await flushStats();
     const rows = await rawEvents();
     expect(rows.filter((r) => r.kind === "leave").map((r) => r.amount)).toEqual([42_000, 30 * 60_000]);
@@ -158,22 +161,25 @@ describe("the beacon endpoint", () => {
       "mailto:jane@harrowkline.example",
       "/lawyer/jane-doe/vcard",
       "/lawyer/jane-doe/bio.pdf",
+      "tel:+1416 5550100",
     ]);
     expect(rows.filter((r) => r.kind === "view").map((r) => [r.detail, r.amount, r.entry])).toEqual([
       ["ransomware alert", 3, false],
       ["zzyzx", 0, false],
       [null, null, false],
+      ["a b c", 0, false],
     ]);
     await rollUpAll();
     const items = await db().select().from(statsDailyItems);
     const of = (dimension: string) => Object.fromEntries(items.filter((i) => i.dimension === dimension).map((i) => [i.key, i.count]));
     expect(of("search")).toEqual({ "ransomware alert": 1 });
-    expect(of("search-none")).toEqual({ zzyzx: 1 });
+    expect(of("search-none")).toEqual({ zzyzx: 1, "a b c": 1 });
     expect(of("outbound")).toEqual({
       "tel:+14165550100": 1,
       "mailto:jane@harrowkline.example": 1,
       "/lawyer/jane-doe/vcard": 1,
       "/lawyer/jane-doe/bio.pdf": 1,
+      "tel:+1416 5550100": 1,
     });
     const team = items.find((i) => i.dimension === "page" && i.key === "/team");
     expect(team).toMatchObject({ time_ms: 42_000 + 30 * 60_000, time_count: 2, count: 0 });

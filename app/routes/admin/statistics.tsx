@@ -23,6 +23,7 @@ import { useFocusFirstInvalid } from "~/components/admin/fields";
 import { StatsChart, type ChartSeries } from "~/components/admin/stats-chart";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { firmDateTimeText } from "~/lib/firm-time";
+import { MSG } from "~/lib/forms/messages";
 import type { RouteHandle } from "~/lib/route-handle";
 import {
   changeText,
@@ -47,7 +48,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Statistics" }];
 export const OPT_OUT_MESSAGES = {
   off: "This browser is no longer counted in the statistics.",
   on: "This browser is counted in the statistics again.",
-  error: "The setting was not saved. Please try again.",
+  /** The dashboard's general failure (the database did not answer): nothing was changed. */
+  error: MSG.updateError,
 };
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -15,7 +15,7 @@ const NEVER_STORED = { "Cache-Control": "no-store", "X-Accel-Expires": "0" };
 const REFUSALS = {
   400: "Not a visit-statistics beacon.",
   405: "Send beacons with POST.",
-  413: "A beacon is at most 4 KB.",
+  413: "Too large: a beacon is at most 4 KB.",
 } as const;
 
 function refuse(status: keyof typeof REFUSALS) {
