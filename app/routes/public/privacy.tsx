@@ -12,7 +12,7 @@ import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
 
-export async function loader() {
+export function loader() {
   return { retentionDays: getEnv().ENQUIRY_RETENTION_DAYS, statsRawDays: getEnv().STATS_RAW_DAYS };
 }
 
