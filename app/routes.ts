@@ -31,6 +31,8 @@ export default [
   route("robots.txt", "routes/seo/robots.ts"),
   route("insights/feed.xml", "routes/seo/feed.ts"),
   route("og/:kind/:file", "routes/seo/og-image.ts"),
+  // Visit statistics: the beacon's one ingestion endpoint (POST only; decision 0020).
+  route("stats/beacon", "routes/stats/beacon.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).
   route("admin", "routes/admin/login.tsx"),
@@ -58,6 +60,8 @@ export default [
       route("headers/edit", "routes/admin/headers.tsx"),
       route("enquiries", "routes/admin/enquiries.tsx"),
       route("enquiries/:id", "routes/admin/enquiry.tsx"),
+      route("statistics", "routes/admin/statistics.tsx"),
+      route("statistics/export", "routes/admin/statistics-export.ts"),
       route("staff", "routes/admin/staff.tsx"),
       route("activity", "routes/admin/activity.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),

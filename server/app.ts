@@ -2,7 +2,8 @@
  * The HTTP application: a `node:http` request listener, bundled by Vite into
  * build/server/index.js and started by server.js. In order:
  *
- * 1. a page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once;
+ * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0020) or a
+ *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once;
  * 2. a request id, one JSON log line when the response finishes, and the
  *    security headers (a CSP nonce per response);
  * 3. `/healthz` and `/readyz`;
@@ -23,8 +24,9 @@ import { createLimiter } from "~/.server/limiter";
 import { log, logRequest, newRequestId } from "~/.server/log";
 import { routerContext } from "~/.server/request-context";
 import { handlesByPattern, routeTable } from "~/.server/route-table";
-import { securityHeaders } from "~/.server/security-headers";
+import { baseSecurityHeaders, securityHeaders } from "~/.server/security-headers";
 import { startServices, stopServices } from "~/.server/startup";
+import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
 import { isWriteMethod } from "~/lib/http";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
 import { PICTURES_PREFIX, sendPicture } from "./pictures";
@@ -68,6 +70,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const handles = handlesByPattern(routeTable(build.routes));
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
+  const baseHeaders = baseSecurityHeaders();
 
   /** React Router, admitted by the limiter; a client that goes away while waiting does not keep its slot. */
   async function render(req: IncomingMessage, res: ServerResponse, requestId: string, nonce: string) {
@@ -122,6 +125,15 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const listener: RequestListener = (req, res) => {
     const started = performance.now();
     const requestId = newRequestId();
+    if (isBeaconPost(req.method, req.url)) {
+      res.setHeader("X-Request-Id", requestId);
+      return answerBeacon(req, res, {
+        clientIp: clientIp(req),
+        sameOrigin: sameOrigin(req.headers),
+        headers: baseHeaders,
+        done: (status) => logRequest(requestId, req.method, pathOf(req.url), status, performance.now() - started, "beacon"),
+      });
+    }
     if (pageCache?.handle(req, res, requestId, started)) return;
     dynamic(req, res, requestId, started).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();

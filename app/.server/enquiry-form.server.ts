@@ -35,6 +35,7 @@ import { getEnv } from "./env";
 import { log } from "./log";
 import { sendMail } from "./mail";
 import { requestInfo, type RequestContext } from "./request-context";
+import { recordConversion } from "./stats-ingest";
 
 /** The form is text only: a generous cap, read before parsing. */
 export const MAX_ENQUIRY_FORM_BYTES = 64 * 1024;
@@ -119,6 +120,8 @@ export async function enquiryAction(request: Request, context: RequestContext) {
     return answer(503, { outcome: "error", status: { tone: "error", text: ENQUIRY_MSG.storeError }, values });
   }
   log("info", "enquiry received", { id: enquiry.id });
+  // Visit statistics: an enquiry sent, credited to the page this visit began on (decision 0020).
+  recordConversion("enquiry", request, context);
   await notifyStaff(enquiry);
   return answer(200, { outcome: "sent", status: { tone: "success", text: ENQUIRY_MSG.sent } });
 }

@@ -86,6 +86,8 @@ const envSchema = z
         .optional(),
     ),
     ENQUIRY_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1 day").max(3650).default(180),
+    /** Raw visit-statistics events are deleted after this many days (the hourly and daily rollups are kept). */
+    STATS_RAW_DAYS: z.coerce.number().int("must be a whole number of days").min(2, "must be at least 2 days").max(366).default(30),
   })
   .superRefine((env, ctx) => {
     const s3Settings = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;

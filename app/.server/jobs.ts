@@ -12,6 +12,8 @@ import type { Database } from "./db/client";
 import { getEnv } from "./env";
 import { sweepStaffTokens } from "./db/staff";
 import { pruneSignInAttempts } from "./login-limits";
+import { deleteOldSalts, ensureSalts, purgeStatsEvents, rollupStats } from "./db/stats";
+import { addDays, firmToday } from "~/lib/stats";
 import { recoverInterruptedMail, retryFailedMail } from "./mail";
 import { createPictureSweeper, SWEEP_INTERVAL_MS } from "./picture-sweep";
 import type { ScheduledJob } from "./scheduler";
@@ -91,6 +93,27 @@ export function siteJobs(database: Database): ScheduledJob[] {
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
         return { auditRemoved, enquiriesRemoved, linksRemoved };
+      },
+    },
+    {
+      // Visit statistics (decision 0020): the raw events written since the last run, rolled up into
+      // the hourly and daily tables (Toronto days; idempotent, so a repeat or a catch-up is safe).
+      name: "stats-rollup",
+      everyMs: MINUTE,
+      run: () => rollupStats(),
+    },
+    {
+      // Visit statistics: today's and tomorrow's salts made ahead (every instance reads the same ones),
+      // salts older than yesterday deleted (a visitor is not recognisable after two days), and raw events
+      // older than STATS_RAW_DAYS deleted (the rollups stay).
+      name: "stats-retention",
+      everyMs: 15 * MINUTE,
+      run: async () => {
+        const today = firmToday();
+        await ensureSalts([today, addDays(today, 1)]);
+        const saltsRemoved = await deleteOldSalts();
+        const eventsRemoved = await purgeStatsEvents(getEnv().STATS_RAW_DAYS);
+        return { saltsRemoved, eventsRemoved };
       },
     },
   ];

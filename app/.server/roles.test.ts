@@ -16,6 +16,10 @@ describe("roles", () => {
     ]);
   });
 
+  it("every role sees the visit statistics", () => {
+    for (const role of ROLES) expect(can(role, "statistics")).toBe(true);
+  });
+
   it("only owners manage owner accounts; editors manage nobody", () => {
     expect(canManageRole("owner", "owner")).toBe(true);
     expect(canManageRole("admin", "owner")).toBe(false);

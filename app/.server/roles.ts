@@ -8,7 +8,7 @@
  * - owner: everything (the account from ADMIN_EMAIL or `npm run admin:create`);
  * - admin: everything but owners (cannot make, change or remove an owner;
  *   cannot read the outbox or change security settings);
- * - editor: content only (team, articles, office hours, page headers).
+ * - editor: content (team, articles, office hours, page headers) and the visit statistics.
  */
 import { MSG } from "~/lib/forms/messages";
 import type { Permission } from "~/lib/permissions";
@@ -21,9 +21,9 @@ export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin
 export type { Permission };
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ["content", "staff", "activity", "enquiries", "outbox", "security"],
-  admin: ["content", "staff", "activity", "enquiries"],
-  editor: ["content"],
+  owner: ["content", "staff", "activity", "enquiries", "outbox", "security", "statistics"],
+  admin: ["content", "staff", "activity", "enquiries", "statistics"],
+  editor: ["content", "statistics"],
 };
 
 export function isRole(value: unknown): value is Role {

@@ -16,6 +16,7 @@ import { closeMail } from "./mail";
 import { rowPictures } from "./picture-sweep";
 import { createScheduler, type Scheduler } from "./scheduler";
 import { getStorage } from "./storage";
+import { startStatsIngest, stopStatsIngest } from "./stats-ingest";
 
 export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
   const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
@@ -66,6 +67,8 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
     );
   }
   holder.__contentSync = await startContentSync(database);
+  // Visit statistics: the day's salt in memory before the first beacon (stats-ingest.ts).
+  await startStatsIngest();
   // Timed work (jobs.ts): each job runs once now (what fell due while no server ran), then on its interval.
   holder.__scheduler = createScheduler(database, siteJobs(database));
   await holder.__scheduler.start();
@@ -83,6 +86,8 @@ export function getScheduler(): Scheduler | undefined {
 export async function stopServices(): Promise<void> {
   await holder.__scheduler?.stop();
   holder.__scheduler = undefined;
+  // Beacons still in memory are written before the database closes.
+  await stopStatsIngest();
   closeMail();
   getStorage().close?.();
   await holder.__contentSync?.stop();

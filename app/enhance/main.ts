@@ -18,6 +18,7 @@
  *   data-search-button, data-search-box
  *                                  the header's search box (data-search-link is its no-JS twin)
  *   data-team-filters              the team directory's filters follow each choice without a reload
+ *   data-search-results             the visit statistics' beacon (stats.ts: views, time on page, outbound links)
  *
  * When it has run, <html> carries data-enhanced="true".
  */
@@ -29,6 +30,7 @@ import { enhanceMapFrames } from "./map-frame";
 import { enhanceSearch } from "./search";
 import { enhanceSectionLinks } from "./section-links";
 import { enhanceTeamFilters } from "./team-filters";
+import { enhanceStats } from "./stats";
 
 const menu = enhanceHeader();
 enhanceSectionLinks(menu);
@@ -38,4 +40,5 @@ enhanceKeyboard();
 enhanceLoadingStatus();
 enhanceMapFrames();
 enhanceTeamFilters();
+enhanceStats();
 document.documentElement.dataset.enhanced = "true";

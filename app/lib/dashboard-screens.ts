@@ -51,6 +51,13 @@ export const DASHBOARD_SCREENS: readonly DashboardScreen[] = [
     permission: "enquiries",
     nav: true,
   },
+  {
+    to: "/dashboard/statistics",
+    title: "Statistics",
+    text: "Visits, pages read, referrers, searches and enquiries: counted by the site itself, without cookies.",
+    permission: "statistics",
+    nav: true,
+  },
   { to: "/dashboard/staff", title: "Staff", text: "Invite people, change roles, deactivate accounts.", permission: "staff", nav: true },
   { to: "/dashboard/activity", title: "Activity", text: "Who changed what, when and from where.", permission: "activity", nav: true },
   {

@@ -16,6 +16,8 @@ export const PERMISSIONS = [
   "outbox",
   /** Security settings such as requiring two-factor sign-in for everyone. */
   "security",
+  /** The Statistics screen (visit statistics, CSV export) and the views panel of the edit screens. */
+  "statistics",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

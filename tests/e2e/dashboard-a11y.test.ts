@@ -74,6 +74,23 @@ beforeAll(async () => {
   enquiryForm.set("message", "A question about a data breach notice we received last week.");
   enquiryForm.set("consent", "yes");
   enquiryForm.set("reference_code", ""); // the field no person sees, left empty
+  // Visits for the Statistics screen (rolled up by the server's job within a minute): a visitor's beacons, as a browser sends them.
+  const visitor = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0";
+  for (const beacon of [
+    { k: "v", p: "/?utm_source=newsletter&utm_medium=email&utm_campaign=fall", r: "https://www.google.ca/" },
+    { k: "v", p: "/team", r: `${base}/` },
+    { k: "v", p: "/search?q=ransomware", r: `${base}/team`, n: 2 },
+    { k: "v", p: "/search?q=zzyzx", r: `${base}/search`, n: 0 },
+    { k: "l", p: "/team", d: 42_000 },
+    { k: "o", p: "/team", h: "tel:+14165550100" },
+  ]) {
+    const res = await fetch(`${base}/stats/beacon`, {
+      method: "POST",
+      body: JSON.stringify(beacon),
+      headers: { origin: base, "content-type": "text/plain;charset=UTF-8", "user-agent": visitor },
+    });
+    expect(res.status).toBe(204);
+  }
 });
 afterAll(async () => {
   if (server?.process.exitCode !== null) console.error(`the server stopped:\n${server?.output().slice(-4000)}`);
@@ -474,6 +491,32 @@ describe("the dashboard, signed in", () => {
     await page.getByRole("alertdialog").waitFor();
     await check(`${href} delete dialog`, found);
     await page.keyboard.press("Escape");
+    expect(found).toEqual({});
+  });
+
+  it("finds nothing on Statistics (with figures and its chart, a wrong custom range, this browser not counted)", async () => {
+    const found: Record<string, Finding[]> = {};
+    // The beacons sent at the start are in the figures once the server's rollup (every minute) has run.
+    const deadline = Date.now() + 80_000;
+    while (!/data-figure="Page views">[1-9]/.test(await (await context.request.get(`${base}/dashboard/statistics?range=7d`)).text())) {
+      if (Date.now() > deadline) throw new Error("the statistics did not show the visits within 80 s");
+      await page.waitForTimeout(2000);
+    }
+    await open("dashboard/statistics", "/dashboard/statistics?range=7d", found);
+    await page.locator('[data-testid="stats-chart"] canvas').first().waitFor();
+    await check("/dashboard/statistics with figures", found, { phone: true });
+    // A custom range that ends before it starts: the message, and the focus on the first date.
+    await page.getByRole("radio", { name: "Custom" }).check();
+    await page.getByLabel("From (custom)").fill("2026-05-10");
+    await page.getByLabel("To (custom)").fill("2026-05-01");
+    await submitByKeyboard("Show");
+    await focusOnFirstInvalid();
+    await check("/dashboard/statistics wrong custom range", found);
+    await submitByKeyboard("Don't count this browser");
+    await status("This browser is no longer counted in the statistics.");
+    await check("/dashboard/statistics this browser not counted", found);
+    await submitByKeyboard("Count this browser again");
+    await status("This browser is counted in the statistics again.");
     expect(found).toEqual({});
   });
 

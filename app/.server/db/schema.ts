@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -563,3 +564,98 @@ export const articleAutosaves = pgTable(
 );
 
 export type ArticleAutosaveRow = typeof articleAutosaves.$inferSelect;
+
+/**
+ * Visit statistics (issue 32, decision 0020), kept by the site itself with no
+ * cookie and no outside service.
+ *
+ * `stats_salts`: one secret a day (Toronto date), shared by every instance;
+ * a visitor is a hash of that day's salt, the site, the IP address and the
+ * user agent (neither of which is stored). Deleted two days after its day,
+ * so yesterday's visitor can no longer be recognised.
+ */
+export const statsSalts = pgTable("stats_salts", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  salt: text("salt").notNull(),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Raw events, written in batches by app/.server/stats-ingest.ts, rolled up
+ * into the tables below and deleted after STATS_RAW_DAYS. `kind`: 'view' (a
+ * page shown), 'leave' (time on page, `amount` ms), 'outbound' (`detail`:
+ * the tel:/mailto: address or the vCard/PDF path), 'conversion' (`detail`:
+ * 'enquiry' or 'subscription'). A view of /search carries its term in
+ * `detail` and the number of results in `amount`. `visitor` is the day's
+ * hash (48 bits), `entry` marks the first page of a visit (arrived from
+ * another site or none), `referrer` is a domain or a search engine's name.
+ */
+export const statsEvents = pgTable(
+  "stats_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    kind: text("kind").notNull(),
+    visitor: bigint("visitor", { mode: "number" }).notNull(),
+    path: text("path").notNull(),
+    entry: boolean("entry").notNull().default(false),
+    referrer: text("referrer"),
+    campaign: text("campaign"),
+    device: text("device"),
+    browser: text("browser"),
+    detail: text("detail"),
+    amount: integer("amount"),
+  },
+  (t) => [
+    index("stats_events_at_idx").on(t.at),
+    // A conversion's visit: the visitor's latest entry page before it (the rollup's lookup).
+    index("stats_events_entry_idx")
+      .on(t.visitor, t.at)
+      .where(sql`kind = 'view' and entry`),
+  ],
+);
+
+/** Site totals per hour (the hour's start, UTC): no personal data; kept. */
+export const statsHourly = pgTable("stats_hourly", {
+  hour: timestamp("hour", { withTimezone: true }).primaryKey(),
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  visits: integer("visits").notNull(),
+});
+
+/** Site totals per Toronto day: no personal data; kept. `time_ms`/`time_count`: time on page. */
+export const statsDaily = pgTable("stats_daily", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  visits: integer("visits").notNull(),
+  time_ms: bigint("time_ms", { mode: "number" }).notNull(),
+  time_count: integer("time_count").notNull(),
+});
+
+/**
+ * Per Toronto day, one row per dimension and value: 'page', 'entry',
+ * 'referrer', 'campaign', 'device', 'browser', 'search', 'search-none',
+ * 'outbound', 'conversion:enquiry', 'conversion:subscription' (`key`: the
+ * visit's entry page, '' when unknown). No personal data; kept.
+ */
+export const statsDailyItems = pgTable(
+  "stats_daily_items",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    dimension: text("dimension").notNull(),
+    key: text("key").notNull(),
+    count: integer("count").notNull(),
+    visitors: integer("visitors").notNull().default(0),
+    time_ms: bigint("time_ms", { mode: "number" }).notNull().default(0),
+    time_count: integer("time_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dimension, t.day, t.key] }), index("stats_daily_items_day_idx").on(t.day)],
+);
+
+/** What the rollup must look at again: the earliest event written since its last run (one row, id 1). */
+export const statsRollupState = pgTable("stats_rollup_state", {
+  id: integer("id").primaryKey(),
+  dirty_from: timestamp("dirty_from", { withTimezone: true }),
+  rolled_at: timestamp("rolled_at", { withTimezone: true }),
+});

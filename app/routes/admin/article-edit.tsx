@@ -1,6 +1,8 @@
 /** /dashboard/articles/:id/edit: the edit form; the article resolves from the URL. */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/article-edit";
+import { recentPageViews } from "~/.server/db/stats-report";
+import { can } from "~/.server/roles";
 import { saveArticleAction, type ArticleActionData } from "~/.server/admin/articles.server";
 import { keepFormOnSessionEnd, keptDraftFor } from "~/.server/admin/article-drafts.server";
 import { parseId, isRefusal } from "~/.server/admin/request.server";
@@ -13,6 +15,7 @@ import { log } from "~/.server/log";
 import { PreviewTools } from "~/components/admin/preview-tools";
 import { sanitizeArticleHtml } from "~/.server/sanitize";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ViewsPanel } from "~/components/admin/views-panel";
 import { ArticleForm } from "~/components/admin/article-form";
 import { KeptDraft } from "~/components/admin/kept-draft";
 import { useFormKey } from "~/components/admin/form-key";
@@ -41,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const article = await findArticle(params.id);
   if (!article)
     return data(
-      { article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [] },
+      { article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [], views: null },
       { status: article === null ? 500 : 404 },
     );
   const authorIds = await articleAuthorIds(article.id);
@@ -55,6 +58,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     draft: await keptDraftFor(staff.userId, article.id),
     authorIds,
     authorChoices: await listAuthorChoices(authorIds),
+    // Visit statistics: this article's page views in the last 30 days (roles that see the statistics).
+    views: can(staff.role, "statistics") ? await recentPageViews("post", article.slug) : null,
   };
 }
 
@@ -105,6 +110,7 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
           History
         </Link>
       </p>
+      <ViewsPanel views={loaderData.views} />
       <PreviewTools
         previewHref={`/preview/post/${encodeURIComponent(article.slug)}`}
         publicHref={`/post/${encodeURIComponent(article.slug)}`}

@@ -1,5 +1,5 @@
 /** /dashboard: one card per screen the signed-in role may open (the four content cards for everyone). */
-import { Clock, FileText, Heading, History, Inbox, LayoutGrid, Mail, ShieldCheck, UserCog, Users } from "lucide-react";
+import { ChartLine, Clock, FileText, Heading, History, Inbox, LayoutGrid, Mail, ShieldCheck, UserCog, Users } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { can } from "~/.server/roles";
@@ -29,6 +29,7 @@ const ICONS: Record<string, typeof Users> = {
   "/dashboard/staff": UserCog,
   "/dashboard/activity": History,
   "/dashboard/enquiries": Inbox,
+  "/dashboard/statistics": ChartLine,
   "/dashboard/outbox": Mail,
   "/dashboard/account": ShieldCheck,
 };

@@ -2,6 +2,8 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer-edit";
 import { isRefusal } from "~/.server/admin/request.server";
+import { recentPageViews } from "~/.server/db/stats-report";
+import { can } from "~/.server/roles";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { getTeamMemberBySlugForStaff, type TeamMember } from "~/.server/db/team";
 import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";
@@ -10,12 +12,13 @@ import { isTeamRowPublic } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
 import { PreviewTools } from "~/components/admin/preview-tools";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ViewsPanel } from "~/components/admin/views-panel";
 import { useFormKey } from "~/components/admin/form-key";
 import { TeamForm } from "~/components/admin/team-form";
 import { MSG } from "~/lib/forms/messages";
 import { teamValuesFromMember } from "~/lib/forms/team";
 import { hasImage, imageUrl } from "~/lib/images";
-import { actorOf } from "~/.server/admin/guard.server";
+import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "content" } satisfies RouteHandle;
@@ -31,10 +34,21 @@ async function findMember(slug: string | undefined): Promise<TeamMember | undefi
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
   const member = await findMember(params.slug);
   if (!member)
-    return data({ member: null, loadError: MSG.teamLoadError, links: [], isPublic: false }, { status: member === null ? 500 : 404 });
-  return { member, loadError: null, links: await listPreviewLinks("team", member.id), isPublic: isTeamRowPublic(member) };
+    return data(
+      { member: null, loadError: MSG.teamLoadError, links: [], isPublic: false, views: null },
+      { status: member === null ? 500 : 404 },
+    );
+  return {
+    member,
+    loadError: null,
+    links: await listPreviewLinks("team", member.id),
+    isPublic: isTeamRowPublic(member),
+    // Visit statistics: this lawyer's profile views in the last 30 days (roles that see the statistics).
+    views: can(staff.role, "statistics") ? await recentPageViews("lawyer", member.slug) : null,
+  };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -74,6 +88,7 @@ export default function LawyerEdit({ loaderData, actionData }: Route.ComponentPr
           History
         </Link>
       </p>
+      <ViewsPanel views={loaderData.views} />
       <PreviewTools
         previewHref={`/preview/lawyer/${encodeURIComponent(member.slug)}`}
         publicHref={`/lawyer/${encodeURIComponent(member.slug)}`}

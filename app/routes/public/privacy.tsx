@@ -1,7 +1,9 @@
 /**
  * /privacy: the privacy notice (PIPEDA) linked from the enquiry form: what
  * the form collects, why, who sees it, how long it is kept (the configured
- * ENQUIRY_RETENTION_DAYS) and how to have it deleted at once.
+ * ENQUIRY_RETENTION_DAYS) and how to have it deleted at once; and, in its
+ * own section (#statistics), what the site's visit statistics count and keep
+ * (STATS_RAW_DAYS; decision 0020).
  */
 import type { Route } from "./+types/privacy";
 import { getEnv } from "~/.server/env";
@@ -14,8 +16,8 @@ import type { RouteHandle } from "~/lib/route-handle";
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
 export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
-export async function loader() {
-  return { retentionDays: getEnv().ENQUIRY_RETENTION_DAYS };
+export function loader() {
+  return { retentionDays: getEnv().ENQUIRY_RETENTION_DAYS, statsRawDays: getEnv().STATS_RAW_DAYS };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -69,6 +71,34 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
         Sending an enquiry does not make us your lawyers. Until we have checked for conflicts and agreed in writing to act for you,
         please describe your matter only in general terms. See also our <a href="/disclaimer">disclaimer</a>.
       </p>
+      <h2 id="statistics">Visit statistics</h2>
+      <p>
+        To learn which pages are read, this website counts visits itself. It uses no cookie, stores nothing in your browser, and sends
+        nothing to any other company or website: no advertising or analytics service is involved.
+      </p>
+      <ul>
+        <li>
+          <strong>What is counted:</strong> the pages shown and how long each was on screen; the website you came from (its name only,
+          search engines by their name) and a campaign tag in the link if there was one; the kind of device (computer, phone or tablet)
+          and the browser&apos;s family; words typed into this site&apos;s search box; use of a telephone, e-mail, contact-card or PDF
+          link; and whether an enquiry was sent, with the page your visit began on.
+        </li>
+        <li>
+          <strong>How a visit is told apart:</strong> from a scrambled code made of your internet address, your browser&apos;s
+          description and a secret that changes every day. The secret is deleted after two days, so the code cannot be linked to you, to
+          your address, or to your visits on other days. Your internet address and browser description are never stored.
+        </li>
+        <li>
+          <strong>How long it is kept:</strong> the individual page views for {loaderData.statsRawDays} days; after that only totals per
+          hour and per day (such as &ldquo;120 views of this page on March 3&rdquo;), which contain nothing about any person.
+        </li>
+        <li>
+          <strong>Not counted:</strong> browsers that send the{" "}
+          <a href="https://globalprivacycontrol.org/">Global Privacy Control</a> signal (they send us nothing at all), browsers with
+          JavaScript turned off or that block the count, search-engine robots, pages your browser loaded in advance but did not show,
+          and the firm&apos;s staff.
+        </li>
+      </ul>
       <h2>Concerns</h2>
       <p>
         If you are not satisfied with our answer, you may complain to the Office of the Privacy Commissioner of Canada

@@ -108,7 +108,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         </form>
         {shortened ? <p className="mt-3 text-sm text-muted">Only the first {MAX_QUERY_LENGTH} characters were searched.</p> : null}
 
-        <div role="status" id="search-status" className="mt-10">
+        {/* data-search-results: what the visit statistics count for this term (app/enhance/stats.ts). */}
+        <div role="status" id="search-status" className="mt-10" data-search-results={q ? (searched ? all : 0) : undefined}>
           <h2 className="text-2xl font-semibold text-ink">{status}</h2>
         </div>
 
