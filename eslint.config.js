@@ -24,7 +24,24 @@ export default tseslint.config(
     rules: {
       // Unused names are errors, except the ones a signature needs and marks with a leading underscore.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      // React Router's control flow throws answers, not errors: `throw redirect(…)`, `throw data(…, { status })`,
+      // `throw new Response(…)` end a loader or action with that answer. Everything else must throw an Error.
+      "@typescript-eslint/only-throw-error": [
+        "error",
+        {
+          allow: [
+            { from: "lib", name: "Response" },
+            { from: "package", package: "react-router", name: ["DataWithResponseInit", "UNSAFE_DataWithResponseInit"] },
+          ],
+        },
+      ],
     },
+  },
+  {
+    // Vitest's asymmetric matchers (expect.any, expect.stringMatching, expect.objectContaining…) are typed `any`
+    // by design, so that they fit any expected value: assigning them inside an expected object is not unsafe.
+    files: ["**/*.test.ts", "**/*.test.tsx", "tests/**/*.ts"],
+    rules: { "@typescript-eslint/no-unsafe-assignment": "off" },
   },
   {
     // Plain JavaScript (server.js, scripts run by node directly): no type information to check against.

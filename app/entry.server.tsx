@@ -21,7 +21,7 @@ export default function handleRequest(
     let shellRendered = false;
     // Aborts a render still waiting after streamTimeout; cleared once everything is rendered
     // (left running, each render's closure — its whole output — stayed in memory for 6 s).
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const userAgent = request.headers.get("user-agent");
     // Crawlers and the no-JavaScript case get the whole document at once.
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
@@ -41,7 +41,7 @@ export default function handleRequest(
         },
         onShellError(error: unknown) {
           clearTimeout(timer);
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         },
         onError(error: unknown) {
           responseStatusCode = 500;
@@ -57,6 +57,5 @@ export default function handleRequest(
       resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     }
-    timer = setTimeout(abort, streamTimeout + 1000);
   });
 }

@@ -152,7 +152,7 @@ async function main() {
       }
     }
   } finally {
-    await chrome.kill();
+    chrome.kill();
     await server.stop();
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   }

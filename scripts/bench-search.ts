@@ -69,7 +69,7 @@ quantum assessment reserve adjuster broker underwriter premium exclusion endorse
 
 const FILLER = "the a of and to in for on with by that this is are was be as at from or an".split(" ");
 
-async function openThrowaway(): Promise<{ database: Database; drop(): Promise<void>; where: string; url?: string; loaded?: boolean }> {
+async function openThrowaway(): Promise<{ database: Database; drop: () => Promise<void>; where: string; url?: string; loaded?: boolean }> {
   if (process.env.BENCH_SEARCH_REUSE_URL) {
     const database = await openDatabase({ url: process.env.BENCH_SEARCH_REUSE_URL });
     return {

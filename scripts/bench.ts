@@ -155,7 +155,18 @@ async function measure(
   const { stdout } = await wrk(seconds);
   const line = stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
   if (!line) throw new Error(`wrk printed no report for ${url}:\n${stdout}`);
-  const r = JSON.parse(line.slice("WRK_JSON ".length));
+  /** The report scripts/wrk-report.lua prints (times in µs). */
+  const r = JSON.parse(line.slice("WRK_JSON ".length)) as {
+    requests: number;
+    duration_us: number;
+    p50_us: number;
+    p99_us: number;
+    connect: number;
+    read: number;
+    write: number;
+    timeout: number;
+    status: number;
+  };
   return {
     rps: Math.round(r.requests / (r.duration_us / 1e6)),
     p50: Math.round(r.p50_us / 100) / 10,
@@ -468,7 +479,7 @@ async function main() {
       fmt(r.cached, "p50"),
       fmt(r.cached, "p99"),
       fmt(r.ceiling, "rps"),
-      `${r.ratio} (${(r.ratios as number[]).join(" ")})`,
+      `${r.ratio as number} (${(r.ratios as number[]).join(" ")})`,
       String(r.sameHeadRatio),
       `${(r.cpuUsPerRequest as { app: number }).app}/${(r.cpuUsPerRequest as { ceiling: number }).ceiling}`,
       String(r.cpuRatio),
@@ -501,7 +512,7 @@ async function main() {
       const m = r.miss1 as Result;
       if (m.errors || m.non2xx || !m.requests) failures.push(`${name}: errors or no completed request during the page-cache misses`);
       if ((r.ratio as number) < CEILING_RATIO)
-        failures.push(`${name}: cached at ${r.ratio} of the node:http ceiling (target ≥ ${CEILING_RATIO})`);
+        failures.push(`${name}: cached at ${r.ratio as number} of the node:http ceiling (target ≥ ${CEILING_RATIO})`);
       if (r.uncached) {
         const u = r.uncached as Result;
         const u1 = r.uncached1 as Result;
@@ -509,7 +520,7 @@ async function main() {
         if (!u.requests || !u1.requests) failures.push(`${name}: no request completed in an uncached run`);
         if (u1.p99 > UNCACHED_P99_MS) failures.push(`${name}: uncached p99 ${u1.p99} ms at 1 connection (target ≤ ${UNCACHED_P99_MS})`);
       }
-      if ((r.jsGzipBytes as number) > JS_BUDGET) failures.push(`${name}: ${r.jsGzipBytes} B of JavaScript (budget ${JS_BUDGET})`);
+      if ((r.jsGzipBytes as number) > JS_BUDGET) failures.push(`${name}: ${r.jsGzipBytes as number} B of JavaScript (budget ${JS_BUDGET})`);
       if ((r.jsFramework as string[]).length) failures.push(`${name}: loads framework code ${(r.jsFramework as string[]).join(", ")}`);
       if ((r.jsAdminOrEditor as string[]).length)
         failures.push(`${name}: loads admin/editor code ${(r.jsAdminOrEditor as string[]).join(", ")}`);

@@ -149,10 +149,10 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
 
 /** The production listener over this bundle's own server build. */
 export function createProductionListener(): RequestListener {
-  return createListener(serverBuild as unknown as ServerBuild, { pageCache: getEnv().PAGE_CACHE === "on", staticFiles: true });
+  return createListener(serverBuild, { pageCache: getEnv().PAGE_CACHE === "on", staticFiles: true });
 }
 
 /** The development listener (server.js loads this module through Vite, which serves the browser's files). */
 export function createDevelopmentListener(): RequestListener {
-  return createListener(serverBuild as unknown as ServerBuild, { pageCache: false, staticFiles: false });
+  return createListener(serverBuild, { pageCache: false, staticFiles: false });
 }

@@ -8,7 +8,7 @@ const command = `node ${PRODUCTION_NODE_ARGS.join(" ")} server.js`;
 
 describe("the production node arguments (decision 0018)", () => {
   it("are what npm start, npm run serve and the systemd unit start node with", () => {
-    const scripts = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts as Record<string, string>;
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(scripts.start).toBe(`react-router build && NODE_ENV=production ${command}`);
     expect(scripts.serve).toBe(`NODE_ENV=production ${command}`);
     const unit = fs.readFileSync(path.join(root, "deploy/systemd/harrow-kline.service"), "utf8");

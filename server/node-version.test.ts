@@ -35,6 +35,6 @@ describe("the Node.js version (decision 0019)", () => {
     expect(run.status).toBe(1);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: "error", msg: nodeVersionProblem(version) });
+    expect(JSON.parse(lines[0])).toMatchObject({ level: "error", msg: nodeVersionProblem(version) });
   });
 });

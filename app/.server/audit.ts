@@ -156,8 +156,9 @@ export function fieldChanges(
       continue;
     }
     const long = (typeof a === "string" && a.length > LONG_TEXT) || (typeof b === "string" && b.length > LONG_TEXT);
-    if (long && before && after) changes[name] = { diff: shortDiff(String(a ?? ""), String(b ?? "")) };
-    else if (long) changes[name] = before ? { diff: shortDiff(String(a ?? ""), "") } : { diff: shortDiff("", String(b ?? "")) };
+    const text = (value: unknown) => (typeof value === "string" ? value : "");
+    if (long && before && after) changes[name] = { diff: shortDiff(text(a), text(b)) };
+    else if (long) changes[name] = before ? { diff: shortDiff(text(a), "") } : { diff: shortDiff("", text(b)) };
     else changes[name] = { ...(before ? { before: recorded(a) } : {}), ...(after ? { after: recorded(b) } : {}) };
   }
   return changes;

@@ -43,8 +43,8 @@ const authTransaction = new AsyncLocalStorage<Db>();
 const authDatabase = new Proxy({} as Db, {
   get(_, property) {
     const target = authTransaction.getStore() ?? db();
-    const value = Reflect.get(target, property, target);
-    return typeof value === "function" ? value.bind(target) : value;
+    const value: unknown = Reflect.get(target, property, target);
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
   },
 });
 

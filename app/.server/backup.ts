@@ -16,6 +16,7 @@
  * transaction: on any error no row is kept and the pictures written are removed.
  * Trail entries are appended after any already there (new ids, same order).
  */
+import { rowsOf } from "./db/rows";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -72,10 +73,6 @@ type HeaderLine = {
 type RowLine = { type: "row"; table: string; row: Record<string, unknown> };
 type PictureLine = { type: "picture"; key: string; sha256: string; data: string };
 type EndLine = { type: "end"; rows: number; pictures: number };
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows?: T[] }).rows ?? [];
-}
 
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -348,7 +345,7 @@ export async function importBackup(
             const key = String(line.key);
             if (!isValidKey(key))
               throw new BackupError(`The archive holds a picture with a refused name ${JSON.stringify(key)} (line ${lineNo}).`);
-            const bytes = Buffer.from(String(line.data ?? ""), "base64");
+            const bytes = Buffer.from(typeof line.data === "string" ? line.data : "", "base64");
             if (sha256(bytes) !== line.sha256) throw new BackupError(`The picture ${key} is damaged in the archive (checksum mismatch).`);
             if (pictures === 0) progress(`Imported ${TABLE_NAMES.map((n) => `${rows[n]} ${n}`).join(", ")} rows. Importing pictures…`);
             await storage.put(key, bytes);

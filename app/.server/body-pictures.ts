@@ -12,6 +12,7 @@
  * autosaved copy within seconds; one never saved anywhere is left to the
  * picture sweep (picture-sweep.ts counts every body picture in use as used).
  */
+import { rowsOf } from "./db/rows";
 import { sql } from "drizzle-orm";
 import { bodyPictureNames } from "~/lib/body-pictures";
 import { db, type Db } from "./db/client";
@@ -21,10 +22,6 @@ import { log } from "./log";
 /** PostgreSQL's ARE: the file name of every body picture a text names (group 1). */
 const NAME_PATTERN = "/images/articles/(body-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.(?:jpg|png|webp|avif))";
 const MARK = "%/images/articles/body-%";
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows?: T[] }).rows ?? (result as T[]);
-}
 
 /**
  * Every body picture in use: named by an article's body, an article

@@ -35,7 +35,7 @@ export async function startContentSync(database: Database): Promise<ContentSync>
       if (!stopped) {
         // Anything may have changed while we were not listening.
         contentChanged("reconnect", true);
-        retry = setTimeout(listen, 1000);
+        retry = setTimeout(() => void listen(), 1000);
         retry.unref();
       }
     });
@@ -48,7 +48,7 @@ export async function startContentSync(database: Database): Promise<ContentSync>
       c.removeAllListeners("end");
       await c.end().catch(() => {});
       if (!stopped) {
-        retry = setTimeout(listen, 1000);
+        retry = setTimeout(() => void listen(), 1000);
         retry.unref();
       }
     }

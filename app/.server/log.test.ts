@@ -27,7 +27,7 @@ describe("request log lines", () => {
       log("info", "request", { id: "3f0e", method: "GET", path: "/team", status: 200, ms: 1.2, cache: "miss" });
     });
     expect(lines).toHaveLength(3);
-    const [a, b, c] = lines.map((l) => JSON.parse(l));
+    const [a, b, c] = lines.map((l) => JSON.parse(l) as { time: string } & Record<string, unknown>);
     expect(a).toEqual({
       time: a.time,
       level: "info",
@@ -65,7 +65,7 @@ describe("request log lines", () => {
       ]) {
         vi.setSystemTime(new Date(at));
         const [line] = await written(() => logRequest(newRequestId(), "GET", "/", 200, 0.1, "hit"));
-        times.push(JSON.parse(line).time);
+        times.push((JSON.parse(line) as { time: string }).time);
       }
       expect(times).toEqual([
         "2026-11-26T23:59:59.007Z",

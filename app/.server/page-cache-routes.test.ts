@@ -71,7 +71,7 @@ describe("the pages the page cache keeps, read from app/routes.ts and each route
         id: "routes/public/events",
         parentId: "routes/public/layout",
         path: "events/:year",
-        module: events as never,
+        module: events,
       },
     };
     const keys = createCacheKeys(cacheableRoutes(withEvents));

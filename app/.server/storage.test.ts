@@ -29,19 +29,20 @@ const dirs: string[] = [];
 const backends: Backend[] = [
   {
     name: "disk",
-    async open() {
+    open() {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "storage-contract-"));
       dirs.push(root);
       const blocked = path.join(root, "not-a-folder");
       fs.writeFileSync(blocked, "");
-      return {
+      return Promise.resolve({
         instance: () => diskStorage(path.join(root, "uploads")),
         // A "folder" that is a file: nothing can be written under it.
         unreachable: () => diskStorage(blocked),
-      };
+      });
     },
-    async cleanup() {
+    cleanup() {
       for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+      return Promise.resolve();
     },
   },
   {

@@ -15,7 +15,7 @@ export function isModifiedClick(event: MouseEvent): boolean {
 /** The closest element matching `selector` from an event's target. */
 export function closestFrom<T extends Element>(event: Event, selector: string): T | null {
   const target = event.target;
-  return target instanceof Element ? (target.closest(selector) as T | null) : null;
+  return target instanceof Element ? target.closest<T>(selector) : null;
 }
 
 /** A value kept across one page load (sessionStorage), read once; null after 10 s or when storage is off. */

@@ -84,13 +84,13 @@ const IBM_RUN = `(async () => {
 async function htmlcsFindings(page: Page): Promise<Finding[]> {
   htmlcs ??= fs.readFileSync(HTMLCS_SOURCE, "utf8");
   if (!(await page.evaluate("typeof HTMLCS !== 'undefined'"))) await page.evaluate(`${htmlcs};window.HTMLCS = HTMLCS;`);
-  return (await page.evaluate(HTMLCS_RUN)) as Finding[];
+  return page.evaluate<Finding[]>(HTMLCS_RUN);
 }
 
 async function ibmFindings(page: Page): Promise<Finding[]> {
   ace ??= fs.readFileSync(ACE_SOURCE, "utf8");
   if (!(await page.evaluate("typeof ace !== 'undefined'"))) await page.evaluate(`${ace};window.ace = ace;`);
-  return (await page.evaluate(IBM_RUN)) as Finding[];
+  return page.evaluate<Finding[]>(IBM_RUN);
 }
 
 /** axe, HTML_CodeSniffer and IBM Equal Access on the page as it is; their findings ([] when clean). */

@@ -7,11 +7,9 @@
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 import { startServer, staffVisit, type RunningServer } from "./support";
-import { PUBLIC_PAGES } from "./public-helpers";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
   cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
-  ({ authenticatorId } = (await cdp.send("WebAuthn.addVirtualAuthenticator", {
+  ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: {
       protocol: "ctap2",
       transport: "internal",
@@ -33,7 +33,7 @@ beforeAll(async () => {
       isUserVerified: true,
       automaticPresenceSimulation: true,
     },
-  })) as { authenticatorId: string });
+  }));
 });
 afterAll(async () => {
   await context?.close();

@@ -15,9 +15,9 @@ import { createTeamMember, deleteTeamMember } from "~/.server/db/team";
 import { purgeFromTrash } from "~/.server/db/trash";
 import { signIn } from "~/.server/sign-in";
 import * as activity from "~/routes/admin/activity";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "192.0.2.9";
@@ -33,7 +33,7 @@ async function open(query = ""): Promise<Page> {
     request: new Request(`${ORIGIN}/dashboard/activity${query}`, { headers: { cookie } }),
     params: {},
     context,
-  } as never);
+  });
 }
 
 beforeAll(async () => {

@@ -20,9 +20,9 @@ import * as lawyers from "~/routes/admin/lawyers";
 import * as articleNew from "~/routes/admin/article-new";
 import * as hours from "~/routes/admin/hours";
 import * as headersRoute from "~/routes/admin/headers";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";

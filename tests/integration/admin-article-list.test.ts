@@ -13,9 +13,9 @@ import { ADMIN_ARTICLES_PAGE_SIZE, createArticle, getArticleById } from "~/.serv
 import { signIn } from "~/.server/sign-in";
 import * as articlesRoute from "~/routes/admin/articles";
 import { callRoute } from "../support/route-call";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 const TOTAL = 120;
 let cookie = "";

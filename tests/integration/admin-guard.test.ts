@@ -3,7 +3,8 @@
  * new route cannot be missed): without a session its loader redirects to
  * /admin and its action answers 401/403 and writes nothing.
  */
-import { testContext, guarded } from "../support/route-call";
+import { rowsOf } from "~/.server/db/rows";
+import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -16,9 +17,9 @@ import { routeModules } from "../support/route-modules";
 import { requestInfo, routerContext } from "~/.server/request-context";
 import { handlesByPattern, routeTable, type TableRoute } from "~/.server/route-table";
 import { PERMISSIONS } from "~/lib/permissions";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const CLIENT_IP = "127.0.0.1";
 const context = testContext(CLIENT_IP);
@@ -44,13 +45,13 @@ async function counts() {
   const out: Record<string, number> = {};
   for (const t of tables) {
     const result = await db().execute(sql.raw(`select count(*)::int as n from "${t}"`));
-    const rows = (result as { rows?: { n: number }[] }).rows ?? (result as { n: number }[]);
+    const rows = rowsOf<{ n: number }>(result);
     out[t] = Number(rows[0].n);
   }
   return out;
 }
 
-async function settle(promise: Promise<unknown>): Promise<Response | unknown> {
+async function settle(promise: Promise<unknown>): Promise<unknown> {
   try {
     return await promise;
   } catch (thrown) {
@@ -73,10 +74,10 @@ describe("dashboard access without a session", () => {
   });
 
   it.each(list)("$file: the loader redirects to /admin", async ({ file, url, params }) => {
-    const mod = await import(path.resolve("app", file));
+    const mod = (await import(path.resolve("app", file))) as RouteModule;
     expect(typeof mod.loader, `${file} must have a loader that checks the session`).toBe("function");
     const request = new Request(`${ORIGIN}${url}`);
-    const result = await settle(guarded(mod.loader, { request, params, context }));
+    const result = await settle(guarded(mod.loader!, { request, params, context }));
     expect(result).toBeInstanceOf(Response);
     const res = result as Response;
     expect(res.status).toBe(302);
@@ -84,7 +85,7 @@ describe("dashboard access without a session", () => {
   });
 
   it.each(list)("$file: the action (if any) answers 401/403 and writes nothing", async ({ file, url, params }) => {
-    const mod = await import(path.resolve("app", file));
+    const mod = (await import(path.resolve("app", file))) as RouteModule;
     if (!mod.action) return;
     const before = await counts();
     const bodies: [string, BodyInit][] = [
@@ -189,11 +190,11 @@ describe("Enquiries screens with an editor's session", () => {
   it.each(list.filter((r) => OWNER_AND_ADMIN_ONLY.includes(r.file)))(
     "$file: loader and action answer 403, nothing written",
     async ({ file, url, params }) => {
-      const mod = await import(path.resolve("app", file));
+      const mod = (await import(path.resolve("app", file))) as RouteModule;
       const target = url.replace("/1", `/${enquiryId}`);
       const ps = "id" in params ? { id: String(enquiryId) } : params;
       const loaded = await settle(
-        guarded(mod.loader, { request: new Request(`${ORIGIN}${target}`, { headers: { cookie } }), params: ps, context }),
+        guarded(mod.loader!, { request: new Request(`${ORIGIN}${target}`, { headers: { cookie } }), params: ps, context }),
       );
       expect((loaded as Response).status).toBe(403);
       if (!mod.action) return;

@@ -10,15 +10,15 @@
  * The browser side (the form really keeps its values, the save works after
  * recovery) is tests/e2e/reliability-pg-outage.test.ts.
  */
-import { testContext, guarded } from "../support/route-call";
+import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth";
 import { signIn } from "~/.server/sign-in";
 import { adminRoutes } from "../support/admin-routes";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-const state = useTestDatabase();
+const state = setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";
@@ -48,7 +48,7 @@ async function settle(promise: Promise<unknown>): Promise<{ thrown: boolean; val
 const list = adminRoutes();
 const withActions: typeof list = [];
 for (const route of list) {
-  const mod = await import(path.resolve("app", route.file));
+  const mod = (await import(path.resolve("app", route.file))) as RouteModule;
   if (mod.action) withActions.push(route);
 }
 
@@ -60,9 +60,9 @@ describe("the dashboard during a database outage", () => {
   });
 
   it.each(list)("$file: the loader answers 503, not a 500 or the sign-in page", async ({ file, url, params }) => {
-    const mod = await import(path.resolve("app", file));
+    const mod = (await import(path.resolve("app", file))) as RouteModule;
     const request = new Request(`${ORIGIN}${url}`, { headers: { cookie } });
-    const { thrown, value } = await settle(guarded(mod.loader, { request, params, context }));
+    const { thrown, value } = await settle(guarded(mod.loader!, { request, params, context }));
     expect(thrown).toBe(true);
     expect(value).toBeInstanceOf(Response);
     expect((value as Response).status).toBe(503);
@@ -70,7 +70,7 @@ describe("the dashboard during a database outage", () => {
   });
 
   it.each(withActions)("$file: the action returns its form's error with 503 (the page keeps the form)", async ({ file, url, params }) => {
-    const mod = await import(path.resolve("app", file));
+    const mod = (await import(path.resolve("app", file))) as RouteModule;
     const body = new URLSearchParams({
       start_time: "9:00",
       end_time: "5:00",
@@ -85,7 +85,7 @@ describe("the dashboard during a database outage", () => {
       headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
       body,
     });
-    const { thrown, value } = await settle(guarded(mod.action, { request, params, context }));
+    const { thrown, value } = await settle(guarded(mod.action!, { request, params, context }));
     expect(thrown, `${file} threw ${value instanceof Response ? value.status : String(value)}`).toBe(false);
     if (value instanceof Response) {
       // The editor's JSON routes (a body picture, autosave): the editor shows the answer's error and keeps its text.

@@ -15,9 +15,9 @@ import { updateOfficeHours } from "~/.server/db/office-hours";
 import { updatePageHeader } from "~/.server/db/page-headers";
 import { createTeamMember, getTeamMemberById, updateTeamMember } from "~/.server/db/team";
 import { LOGIN_ERROR, signIn } from "~/.server/sign-in";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const alice: Actor = { userId: "user-alice", label: "alice@example.com", ip: "203.0.113.7" };
 const member = {

@@ -8,9 +8,9 @@ import { setEnvForTests } from "~/.server/env";
 import { db } from "~/.server/db/client";
 import { auditLog, loginAttempts, session, user } from "~/.server/db/schema";
 import { and, eq } from "drizzle-orm";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 function cookieFrom(headers: Headers): string {
   return headers

@@ -8,6 +8,7 @@
  * status message instead of the error page; the sign-in page returns to the
  * form; old copies are pruned.
  */
+import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -23,9 +24,9 @@ import * as articleEdit from "~/routes/admin/article-edit";
 import * as articleNew from "~/routes/admin/article-new";
 import * as autosaveRoute from "~/routes/admin/article-autosave";
 import * as login from "~/routes/admin/login";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";
@@ -48,7 +49,7 @@ beforeAll(async () => {
   cookie = await session("writer@example.com");
   otherCookie = await session("other-writer@example.com");
   const rows = await db().execute(sql`select id from "user" where email = 'writer@example.com'`);
-  userId = ((rows as { rows?: { id: string }[] }).rows ?? (rows as { id: string }[]))[0].id;
+  userId = rowsOf<{ id: string }>(rows)[0].id;
 });
 
 function autosave(fields: Record<string, string>, headers: Record<string, string> = { cookie }) {
@@ -60,7 +61,7 @@ function autosave(fields: Record<string, string>, headers: Record<string, string
 async function answer(request: Request): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: unknown;
   try {
-    res = await guarded(autosaveRoute.action, { request, params: {}, context } as never);
+    res = await guarded(autosaveRoute.action, { request, params: {}, context });
   } catch (thrown) {
     res = thrown;
   }
@@ -78,7 +79,7 @@ async function newFormDraft(c = cookie) {
       request: new Request(`${ORIGIN}/dashboard/articles/new`, { headers: { cookie: c } }),
       params: {},
       context,
-    } as never)) as LoaderDraft
+    })) as LoaderDraft
   ).draft;
 }
 
@@ -88,7 +89,7 @@ async function editFormDraft(id: number, c = cookie) {
       request: new Request(`${ORIGIN}/dashboard/articles/${id}/edit`, { headers: { cookie: c } }),
       params: { id: String(id) },
       context,
-    } as never)) as LoaderDraft
+    })) as LoaderDraft
   ).draft;
 }
 
@@ -159,7 +160,7 @@ describe("the new-article form", () => {
       request: new Request(`${ORIGIN}/dashboard/articles/new`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN } }),
       params: {},
       context,
-    } as never)) as Response;
+    })) as Response;
     expect(res.status).toBe(302);
     expect(await countArticles()).toBe(articles + 1);
     expect((await newFormDraft()).autosave).toBeNull();
@@ -228,7 +229,7 @@ describe("an existing article", () => {
       }),
       params: { id: String(article.id) },
       context,
-    } as never)) as Response;
+    })) as Response;
     expect(res.status).toBe(302);
     expect((await getArticleById(article.id))!.copy).toBe("<p>Two</p>");
     expect(await getAutosave(userId, article.id)).toBeUndefined();
@@ -261,7 +262,7 @@ describe("refusals", () => {
     expect(await autosaveCount()).toBe(before);
     let thrown: unknown;
     try {
-      await guarded(autosaveRoute.loader, { request: new Request(`${ORIGIN}/dashboard/articles/autosave`), params: {}, context } as never);
+      await guarded(autosaveRoute.loader, { request: new Request(`${ORIGIN}/dashboard/articles/autosave`), params: {}, context });
     } catch (error) {
       thrown = error;
     }
@@ -325,7 +326,7 @@ describe("a session that ends while writing", () => {
       request: new Request(`${ORIGIN}/dashboard/articles/${article.id}/edit`, { method: "POST", body: fd, headers: { origin: ORIGIN } }),
       params: { id: String(article.id) },
       context,
-    } as never)) as {
+    })) as {
       data: { status: { text: string }; sessionEnded: boolean };
       init: { status: number };
     };
@@ -340,7 +341,7 @@ describe("a session that ends while writing", () => {
       request: new Request(`${ORIGIN}/dashboard/articles/new`, { method: "POST", body: new FormData(), headers: { origin: ORIGIN } }),
       params: {},
       context,
-    } as never)) as { init: { status: number } };
+    })) as { init: { status: number } };
     expect(created.init.status).toBe(401);
 
     // /admin?redirectTo=… keeps a same-site path (and refuses another site).
@@ -348,13 +349,13 @@ describe("a session that ends while writing", () => {
       request: new Request(`${ORIGIN}/admin?redirectTo=${encodeURIComponent(`/dashboard/articles/${article.id}/edit`)}`),
       params: {},
       context,
-    } as never)) as { data: { redirectTo: string } };
+    })) as { data: { redirectTo: string } };
     expect(page.data.redirectTo).toBe(`/dashboard/articles/${article.id}/edit`);
     const away = (await guarded(login.loader, {
       request: new Request(`${ORIGIN}/admin?redirectTo=${encodeURIComponent("//evil.example/x")}`),
       params: {},
       context,
-    } as never)) as { data: { redirectTo: string } };
+    })) as { data: { redirectTo: string } };
     expect(away.data.redirectTo).toBe("/dashboard");
     // Signed in again, the sign-in page goes straight back to the form.
     let back: unknown;
@@ -363,7 +364,7 @@ describe("a session that ends while writing", () => {
         request: new Request(`${ORIGIN}/admin?redirectTo=${encodeURIComponent("/dashboard/articles/new")}`, { headers: { cookie } }),
         params: {},
         context,
-      } as never);
+      });
     } catch (thrown) {
       back = thrown;
     }

@@ -21,9 +21,9 @@ import { saveImage } from "~/.server/images";
 import sharp from "sharp";
 import { createTeamMember } from "~/.server/db/team";
 import { diskStorage, IMAGE_FOLDERS, setStorage, type Storage } from "~/.server/storage";
-import { createTestDatabase, TEST_ACTOR, useTestDatabase } from "../support/database";
+import { createTestDatabase, TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-const source = useTestDatabase();
+const source = setUpTestDatabase();
 const tables = Object.keys(BACKUP_TABLES) as BackupTable[];
 
 let target: { database: Database; drop(): Promise<void> } | undefined;

@@ -18,9 +18,9 @@ import { seedDemoContent } from "~/.server/db/seed";
 import { createTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMember } from "~/.server/db/team";
 import { getStorage } from "~/.server/storage";
 import { loader } from "~/routes/public/bio-pdf";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const hasPoppler = spawnSync("pdfinfo", ["-v"]).status === 0;
 if (!hasPoppler && process.env.CI) throw new Error("CI needs Poppler for the PDF bio test: apt-get install -y poppler-utils");

@@ -11,6 +11,7 @@
  *   autosaved copy as used; purging an article removes its body pictures
  *   (those nothing else names), with the Trash's 30-day sweep too.
  */
+import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,10 +32,10 @@ import * as articleEdit from "~/routes/admin/article-edit";
 import * as picturesRoute from "~/routes/admin/article-picture";
 import * as post from "~/routes/public/post";
 import { eq } from "drizzle-orm";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";
@@ -74,7 +75,7 @@ function upload(fields: { picture?: Buffer | string; alt?: string }, headers: Re
 async function answer(request: Request): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: unknown;
   try {
-    res = await guarded(picturesRoute.action, { request, params: {}, context } as never);
+    res = await guarded(picturesRoute.action, { request, params: {}, context });
   } catch (thrown) {
     res = thrown;
   }
@@ -145,7 +146,7 @@ describe("the upload route", () => {
     expect(await keys()).toEqual(before);
     let thrown: unknown;
     try {
-      await guarded(picturesRoute.loader, { request: new Request(`${ORIGIN}/dashboard/articles/pictures`), params: {}, context } as never);
+      await guarded(picturesRoute.loader, { request: new Request(`${ORIGIN}/dashboard/articles/pictures`), params: {}, context });
     } catch (error) {
       thrown = error;
     }
@@ -154,7 +155,7 @@ describe("the upload route", () => {
       request: new Request(`${ORIGIN}/dashboard/articles/pictures`, { headers: { cookie } }),
       params: {},
       context,
-    } as never);
+    });
     expect(signedIn.status).toBe(405);
   });
 });
@@ -218,7 +219,7 @@ describe("the sanitiser and the article save", () => {
       request: form(`<p>Text</p><img src="${p.src}" width="300" height="200">`),
       params: { id: String(article.id) },
       context,
-    } as never)) as {
+    })) as {
       data: { errors: Record<string, string>; values: { copy: string } };
       init: { status: number };
     };
@@ -231,7 +232,7 @@ describe("the sanitiser and the article save", () => {
       request: form(`<p>Text</p>${img(p)}`),
       params: { id: String(article.id) },
       context,
-    } as never)) as Response;
+    })) as Response;
     expect(saved.status).toBe(302);
     expect((await getArticleById(article.id))!.copy).toBe(
       `<p>Text</p><img src="${p.src}" alt="Courthouse steps" width="300" height="200" />`,
@@ -247,7 +248,7 @@ describe("the sanitiser and the article save", () => {
       request: new Request(`${ORIGIN}/post/${article.slug}`),
       params: { slug: article.slug },
       context,
-    } as never)) as { article: { html: string } };
+    })) as { article: { html: string } };
     const stem = stemOf(p.src);
     expect(page.article.html).toContain(
       `<picture><source type="image/avif" srcset="/images/articles/${stem}-480.avif 480w, /images/articles/${stem}-960.avif 960w" sizes="(min-width: 768px) 720px, 100vw" />` +
@@ -360,7 +361,7 @@ describe("keeping and removing body pictures", () => {
 
 async function staffId(email: string): Promise<string> {
   const result = await db().execute(`select id from "user" where email = '${email}'`);
-  const rows = (result as { rows?: { id: string }[] }).rows ?? (result as { id: string }[]);
+  const rows = rowsOf<{ id: string }>(result);
   return rows[0].id;
 }
 

@@ -7,6 +7,7 @@
  * description and the social picture (form, meta tags, cards, RSS, search,
  * link-preview pictures, replaced and purged pictures, the picture sweep).
  */
+import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
@@ -32,9 +33,9 @@ import * as insights from "~/routes/public/insights";
 import * as lawyer from "~/routes/public/lawyer";
 import * as post from "~/routes/public/post";
 import { loader as feed } from "~/routes/seo/feed";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";
 const context = testContext(CLIENT_IP);
@@ -80,7 +81,7 @@ function postForm(path: string, fields: Record<string, string | string[]>, files
 const publicGet = (path: string) => ({ request: new Request(`http://localhost${path}`), params: {}, context: testContext() });
 async function articleRows(): Promise<number> {
   const r = await db().execute(sql`select (select count(*) from articles)::int + (select count(*) from article_authors)::int as n`);
-  return Number(((r as { rows: { n: number }[] }).rows ?? (r as { n: number }[]))[0].n);
+  return Number(rowsOf<{ n: number }>(r)[0].n);
 }
 const stored = async () => (await getStorage().list("articles")).sort();
 
@@ -132,11 +133,7 @@ describe("the article form: authors, summary, SEO texts, social picture", () => 
       ),
     );
     expect(saved).toMatchObject({ status: 302, location: "/dashboard/articles/new" });
-    const [row] = (
-      (await db().execute(sql`select id from articles where title = 'Breach Notices After Bill C-27'`)) as unknown as {
-        rows: { id: number }[];
-      }
-    ).rows;
+    const [row] = rowsOf<{ id: number }>(await db().execute(sql`select id from articles where title = 'Breach Notices After Bill C-27'`));
     const article = (await getArticleById(row.id))!;
     expect(article).toMatchObject({
       summary: "The notice rules, in short.",
@@ -322,7 +319,7 @@ describe("History: authors and the new fields", () => {
 describe("the public post", () => {
   it("names its visible authors with profile links and as JSON-LD Person; a hidden member is left out", async () => {
     const a = await createArticle({ ...base, title: "Three Authors", authors: [grace, hidden, ada] }, TEST_ACTOR);
-    const data = (await guarded(post.loader, { ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } } as never)) as {
+    const data = (await guarded(post.loader, { ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } })) as {
       article: { authors: unknown[] };
       jsonLd: unknown[];
     };
@@ -351,7 +348,7 @@ describe("the public post", () => {
 
   it("with no visible author the firm is the author", async () => {
     const a = await createArticle({ ...base, title: "Firm Article", authors: [hidden] }, TEST_ACTOR);
-    const data = (await guarded(post.loader, { ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } } as never)) as unknown as {
+    const data = (await guarded(post.loader, { ...publicGet(`/post/${a.slug}`), params: { slug: a.slug } })) as unknown as {
       article: { authors: unknown[] };
       jsonLd: { author: unknown }[];
     };
@@ -367,7 +364,7 @@ describe("the public post", () => {
       { ...base, title: "Plain Article", img: "aaaa-1.jpg", copy: "<p>The opening words of the body.</p><p>More.</p>" },
       TEST_ACTOR,
     );
-    const load = async (slug: string) => guarded(post.loader, { ...publicGet(`/post/${slug}`), params: { slug } } as never);
+    const load = async (slug: string) => guarded(post.loader, { ...publicGet(`/post/${slug}`), params: { slug } });
     let tags = meta(await load(derived.slug));
     expect(tag(tags, "description")!.content).toBe("The opening words of the body. More.");
     expect(tags.find((t) => "title" in t)!.title).toMatch(/^Plain Article \| /);
@@ -431,7 +428,7 @@ describe("Insights by an author", () => {
     const data = (await guarded(lawyer.loader, {
       ...publicGet("/lawyer/Prolific-Writer"),
       params: { slug: "Prolific-Writer" },
-    } as never)) as {
+    })) as {
       insights: { total: number; items: { title: string; summary: string }[] };
     };
     expect(data.insights.total).toBe(8);
@@ -439,7 +436,7 @@ describe("Insights by an author", () => {
     expect(data.insights.items[0].summary).toBe("Body of the article.");
     // A member with no article has none (the page then has no such section).
     await createTeamMember(person("Quiet Member"), TEST_ACTOR);
-    const none = (await guarded(lawyer.loader, { ...publicGet("/lawyer/Quiet-Member"), params: { slug: "Quiet-Member" } } as never)) as {
+    const none = (await guarded(lawyer.loader, { ...publicGet("/lawyer/Quiet-Member"), params: { slug: "Quiet-Member" } })) as {
       insights: { total: number; items: unknown[] };
     };
     expect(none.insights).toEqual({ total: 0, items: [] });

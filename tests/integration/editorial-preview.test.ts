@@ -15,9 +15,9 @@ import { isCacheable } from "../support/preview-cache";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as lawyerRoute from "~/routes/public/lawyer";
 import * as postRoute from "~/routes/public/post";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";
 const context = testContext(CLIENT_IP);

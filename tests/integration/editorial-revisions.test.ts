@@ -10,9 +10,9 @@ import { EditConflict, listRevisions, REVISIONS_KEPT } from "~/.server/db/revisi
 import { signIn } from "~/.server/sign-in";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as history from "~/routes/admin/history";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";
 const context = testContext(CLIENT_IP);

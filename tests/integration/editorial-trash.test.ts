@@ -16,10 +16,10 @@ import { signIn } from "~/.server/sign-in";
 import { getStorage } from "~/.server/storage";
 import * as articlesRoute from "~/routes/admin/articles";
 import * as trashRoute from "~/routes/admin/trash";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { callRoute } from "../support/route-call";
 
-const state = useTestDatabase();
+const state = setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 let cookie = "";
 let jpeg: Buffer;

@@ -27,9 +27,9 @@ import { loader as post } from "~/routes/public/post";
 import { loader as practice } from "~/routes/public/practice";
 import { loader as teamPage } from "~/routes/public/team";
 import { loader as vcard } from "~/routes/public/vcard";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-const state = useTestDatabase();
+const state = setUpTestDatabase();
 const base = { img: "", news: true, priority: false, copy: "<p>Secret draft body</p>" };
 const member = (full_name: string) => ({
   full_name,

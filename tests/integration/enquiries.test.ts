@@ -26,9 +26,9 @@ import * as contact from "~/routes/public/contact";
 import * as enquiryScreen from "~/routes/admin/enquiry";
 import * as enquiriesList from "~/routes/admin/enquiries";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-const state = useTestDatabase();
+const state = setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 
 let smtp: TestSmtp;
@@ -71,7 +71,7 @@ async function send(fields: Record<string, string | undefined>, ip = "198.51.100
     request,
     params: {},
     context: testContext(ip),
-  } as never)) as unknown as {
+  })) as unknown as {
     data: Result["data"];
     init: { status?: number; headers?: HeadersInit } | null;
   };
@@ -233,7 +233,7 @@ describe("the enquiry form (POST /contact)", () => {
       request,
       params: {},
       context: testContext(freshIp()),
-    } as never)) as unknown as { init: { status: number } };
+    })) as unknown as { init: { status: number } };
     expect(json.init.status).toBe(400);
     expect(await stored()).toBe(before);
   });
@@ -348,7 +348,7 @@ async function staffPost(cookie: string, id: number | string, fields: Record<str
       request,
       params: { id: String(id) },
       context: testContext("192.0.2.44"),
-    } as never);
+    });
     if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
     const d = result as unknown as { data: unknown; init?: { status?: number } };
     return {
@@ -387,7 +387,7 @@ describe("the Enquiries screen", () => {
         request: new Request(`${ORIGIN}/dashboard/enquiries${query}`, { headers: { cookie } }),
         params: {},
         context: testContext(),
-      } as never);
+      });
     const list = await load(admin);
     const names = list.rows.map((r) => r.name);
     expect(names.indexOf("Newer Sender")).toBeLessThan(names.indexOf("Older Sender"));

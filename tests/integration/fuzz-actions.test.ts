@@ -15,6 +15,7 @@
  *   without its row.
  * The public loaders (params and search params) are fuzzed the same way.
  */
+import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import path from "node:path";
 import fc from "fast-check";
@@ -32,9 +33,9 @@ import { createEnquiry } from "~/.server/db/enquiries";
 import { inviteStaff } from "~/.server/db/staff";
 import { issueFormToken } from "~/.server/enquiry-token";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const EMAIL = "fuzz@example.com";
@@ -105,8 +106,7 @@ const context = (ip = "127.0.0.1") => testContext(ip);
 // ---------- what is stored ----------
 
 async function rows<T>(query: string): Promise<T[]> {
-  const result = await db().execute(sql.raw(query));
-  return (result as { rows?: T[] }).rows ?? (result as T[]);
+  return rowsOf<T>(await db().execute(sql.raw(query)));
 }
 
 const CONTENT_TABLES = ["team", "articles", "article_authors", "headers", "hours", "enquiries"] as const;

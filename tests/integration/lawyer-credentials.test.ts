@@ -15,10 +15,10 @@ import type { TeamFormValues } from "~/lib/forms/team";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as history from "~/routes/admin/history";
 import * as lawyerPage from "~/routes/public/lawyer";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { callRoute } from "../support/route-call";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 let cookie = "";

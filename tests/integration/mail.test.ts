@@ -11,9 +11,9 @@ import { mailOutbox } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail, DELIVERED_BODY_REMOVED, mailFrom, resendMail, retryFailedMail, sendMail, type MailMessage } from "~/.server/mail";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 let smtp: TestSmtp;
 beforeAll(async () => {

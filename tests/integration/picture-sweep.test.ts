@@ -13,9 +13,9 @@ import { createTeamMember } from "~/.server/db/team";
 import { getImageVariant, saveImage } from "~/.server/images";
 import { createPictureSweeper, findOrphanPictures } from "~/.server/picture-sweep";
 import { getStorage } from "~/.server/storage";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 let jpeg: Buffer;
 beforeAll(async () => {

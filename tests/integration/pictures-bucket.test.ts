@@ -26,10 +26,10 @@ import { uploadKeys } from "~/lib/images";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as lawyerNew from "~/routes/admin/lawyer-new";
 import * as bioPdf from "~/routes/public/bio-pdf";
-import { createTestDatabase, TEST_ACTOR, useTestDatabase } from "../support/database";
+import { createTestDatabase, TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "127.0.0.1";

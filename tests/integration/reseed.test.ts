@@ -17,9 +17,9 @@ import { listRevisions } from "~/.server/db/revisions";
 import { articleAutosaves, articles, previewLinks, revisions, team, user } from "~/.server/db/schema";
 import { clearContent, seedDemoContent } from "~/.server/db/seed";
 import { getStorage } from "~/.server/storage";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 let oldArticleIds: number[] = [];
 let oldMemberIds: number[] = [];

@@ -4,7 +4,7 @@
  * working on its next request; every content action works for an editor and
  * is recorded under the editor's name.
  */
-import { testContext, guarded } from "../support/route-call";
+import { guarded, testContext, type RouteModule } from "../support/route-call";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount, getStaff, requireStaff } from "~/.server/auth";
@@ -16,9 +16,9 @@ import * as hours from "~/routes/admin/hours";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { adminRoutes } from "../support/admin-routes";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "192.0.2.10";
@@ -66,7 +66,7 @@ describe("roles on the server", () => {
   it("an editor's content save is recorded under the editor's name and address", async () => {
     const body = new URLSearchParams({ start_time: "8:00", end_time: "4:30" });
     const request = new Request(`${ORIGIN}/dashboard/hours/edit`, { method: "POST", body, headers: { cookie: editor, origin: ORIGIN } });
-    const response = (await guarded(hours.action, { request, params: {}, context } as never)) as Response;
+    const response = (await guarded(hours.action, { request, params: {}, context })) as Response;
     expect(response.status).toBe(302);
     expect(await getOfficeHours()).toEqual({ start_time: "8:00", end_time: "4:30" });
     const [entry] = await db().select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
@@ -102,7 +102,7 @@ describe("every staff-only screen refuses an editor", () => {
     const forbidden: string[] = [];
     const before = await counts();
     for (const route of adminRoutes()) {
-      const mod = await import(path.resolve("app", route.file));
+      const mod = (await import(path.resolve("app", route.file))) as RouteModule;
       if (!mod.loader) continue;
       const answer = await thrown(Promise.resolve(guarded(mod.loader, { request: get(editor, route.url), params: route.params, context })));
       if (answer?.status !== 403) continue;

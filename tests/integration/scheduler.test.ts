@@ -8,22 +8,20 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/.server/db/client";
 import { jobRuns } from "~/.server/db/schema";
 import { createScheduler, type ScheduledJob } from "~/.server/scheduler";
-import { createTestDatabase, onPostgres, useTestDatabase } from "../support/database";
+import { createTestDatabase, onPostgres, setUpTestDatabase } from "../support/database";
 
-const state = useTestDatabase();
+const state = setUpTestDatabase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("scheduler", () => {
   it("runs each job at start and on its interval, records runs, and keeps going after a failure", async () => {
     let counted = 0;
     const jobs: ScheduledJob[] = [
-      { name: "count", everyMs: 50, run: async () => void counted++ },
+      { name: "count", everyMs: 50, run: () => Promise.resolve(void counted++) },
       {
         name: "broken",
         everyMs: 50,
-        run: async () => {
-          throw new Error("the work failed");
-        },
+        run: () => Promise.reject(new Error("the work failed")),
       },
       { name: "later", everyMs: 60_000, runAtStart: false, run: async () => {} },
     ];

@@ -11,9 +11,9 @@ import { updatePageHeader } from "~/.server/db/page-headers";
 import { ARTICLE_CANDIDATES, highlightParts, searchSite, searchTerms, tsQueryText, type SearchResult } from "~/.server/db/search";
 import { createTeamMember, type TeamMemberInput } from "~/.server/db/team";
 import { loader as searchLoader } from "~/routes/public/search";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const member = (over: Partial<TeamMemberInput>): TeamMemberInput => ({
   full_name: "Someone",

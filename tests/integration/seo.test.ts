@@ -4,9 +4,9 @@ import { createArticle } from "~/.server/db/articles";
 import { loader as sitemap } from "~/routes/seo/sitemap";
 import { loader as robots } from "~/routes/seo/robots";
 import { loader as feed } from "~/routes/seo/feed";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 beforeAll(async () => {
   await seedDemoContent();
   for (let i = 0; i < 5; i++) {

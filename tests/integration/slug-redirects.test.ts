@@ -11,9 +11,9 @@ import { slugCandidates } from "~/.server/db/slug-lookup";
 import { createTeamMember, deleteTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMemberInput } from "~/.server/db/team";
 import { loader as lawyerLoader } from "~/routes/public/lawyer";
 import { loader as postLoader } from "~/routes/public/post";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const member: TeamMemberInput = {
   full_name: "Jane Q. Doe",

@@ -31,9 +31,9 @@ import * as loginRoute from "~/routes/admin/login";
 import * as hoursRoute from "~/routes/admin/hours";
 import * as outboxMessageRoute from "~/routes/admin/outbox-message";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
 const PASSWORD = "a-long-enough-password";
@@ -116,7 +116,7 @@ async function invite(email: string, role: string, cookie = owner) {
       request: post("/dashboard/staff", { intent: "invite", email, role }, cookie),
       params: {},
       context,
-    } as never),
+    }),
   );
 }
 
@@ -126,7 +126,7 @@ async function acceptInvitation(token: string, name: string, password: string) {
       request: post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }),
       params: { token },
       context,
-    } as never),
+    }),
   );
 }
 
@@ -149,7 +149,7 @@ describe("invitations by e-mail", () => {
 
     // The page opens; a short, then a common password are refused, the name kept.
     const page = await run(() =>
-      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context }),
     );
     expect(page.data).toMatchObject({ state: "valid", email: "ed@example.com", role: "Editor" });
     const short = await acceptInvitation(token, "Ed Editor", "short");
@@ -168,7 +168,7 @@ describe("invitations by e-mail", () => {
         }),
         params: { token },
         context,
-      } as never),
+      }),
     );
     expect(mismatch.data?.errors?.confirm).toMatch(/do not match/);
 
@@ -191,7 +191,7 @@ describe("invitations by e-mail", () => {
         request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
         params: {},
         context,
-      } as never),
+      }),
     );
     const accounts = (page.data as unknown as { accounts: Record<string, unknown>[] }).accounts;
     expect(accounts[0]).toMatchObject({
@@ -213,7 +213,7 @@ describe("invitations by e-mail", () => {
   it("a forged link is refused with a clear message", async () => {
     const token = "forged-token-forged-token-forged-token-xx";
     const page = await run(() =>
-      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context }),
     );
     expect(page.data).toMatchObject({ state: "invalid" });
     expect((await acceptInvitation(token, "X", "a-good-passphrase-9")).status).toBe(410);
@@ -229,7 +229,7 @@ describe("invitations by e-mail", () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(staffTokens.user_id, target.id));
     const page = await run(() =>
-      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context } as never),
+      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context }),
     );
     expect(page.data).toMatchObject({ state: "expired" });
     expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(
@@ -241,7 +241,7 @@ describe("invitations by e-mail", () => {
         request: post(`/admin/invitation/${token}`, { intent: "renew" }),
         params: { token },
         context,
-      } as never),
+      }),
     );
     expect(renewed.data?.status).toEqual({
       tone: "success",
@@ -258,7 +258,7 @@ describe("invitations by e-mail", () => {
             request: post(`/admin/invitation/${token}`, { intent: "renew" }),
             params: { token },
             context,
-          } as never),
+          }),
         )
       ).status,
     ).toBe(410);
@@ -282,7 +282,7 @@ describe("invitations by e-mail", () => {
           request: post(`/admin/invitation/${token}`, { intent: "renew" }),
           params: { token },
           context,
-        } as never),
+        }),
       );
     } finally {
       smtp.refuse = false;
@@ -328,7 +328,7 @@ describe("invitations by e-mail", () => {
         request: post("/dashboard/staff", { intent: "resend", id: target.id }, owner),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(await flashOf(resent)).toMatch(/earlier link no longer works/);
     const second = linkIn(
@@ -336,24 +336,22 @@ describe("invitations by e-mail", () => {
       "invitation",
     );
     expect(
-      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: first }, context } as never))).data,
+      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: first }, context }))).data,
     ).toMatchObject({ state: "invalid" });
     expect(
-      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context } as never)))
-        .data,
+      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context }))).data,
     ).toMatchObject({ state: "valid" });
     const withdrawn = await run(() =>
       guarded(staffRoute.action, {
         request: post("/dashboard/staff", { intent: "withdraw", id: target.id }, owner),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(await flashOf(withdrawn)).toBe("The invitation for twice@example.com has been withdrawn.");
     expect(await userRow("twice@example.com")).toBeUndefined();
     expect(
-      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context } as never)))
-        .data,
+      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context }))).data,
     ).toMatchObject({ state: "invalid" });
   });
 
@@ -371,7 +369,7 @@ describe("invitations by e-mail", () => {
 
 describe("forgot password and reset links", () => {
   const forgot = (email: string) =>
-    run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context } as never));
+    run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context }));
 
   it("answers the same sentence whether or not the account exists; the link works once, for 1 hour, and ends every session", async () => {
     await createStaffAccount("forgetful@example.com", PASSWORD, "Fran", "editor");
@@ -391,7 +389,7 @@ describe("forgot password and reset links", () => {
           request: post(`/admin/reset-password/${token}`, { password, confirm: password }),
           params: { token },
           context,
-        } as never),
+        }),
       );
     expect((await reset("123qweasdzxc")).data?.errors?.password).toMatch(/10,000 most common/);
     const done = await reset("a-brand-new-passphrase");
@@ -418,7 +416,7 @@ describe("forgot password and reset links", () => {
       .update(staffTokens)
       .set({ expires_at: new Date(Date.now() - 1) })
       .where(eq(staffTokens.kind, "reset"));
-    const page = await run(() => guarded(resetRoute.loader, { request: new Request(ORIGIN), params: { token }, context } as never));
+    const page = await run(() => guarded(resetRoute.loader, { request: new Request(ORIGIN), params: { token }, context }));
     expect(page.data).toMatchObject({ state: "expired" });
   });
 });
@@ -429,7 +427,7 @@ describe("roles, the last owner, deactivation", () => {
     const admin = await signedIn("admin@example.com");
     const ownerRow = await userRow("owner@example.com");
     const act = (cookie: string, fields: Record<string, string>) =>
-      run(() => guarded(staffRoute.action, { request: post("/dashboard/staff", fields, cookie), params: {}, context } as never));
+      run(() => guarded(staffRoute.action, { request: post("/dashboard/staff", fields, cookie), params: {}, context }));
     // An admin cannot invite an owner, nor touch an owner's account.
     expect((await invite("new-owner@example.com", "owner", admin)).data?.errors?.role).toBe("Only an owner can make someone an owner.");
     expect((await act(admin, { intent: "deactivate", id: ownerRow.id })).status).toBe(403);
@@ -470,7 +468,7 @@ describe("roles, the last owner, deactivation", () => {
         request: post("/dashboard/staff", { intent: "deactivate", id: target.id }, owner),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(await flashOf(answer)).toBe("leaver@example.com has been deactivated and signed out everywhere.");
     expect(await db().select().from(session).where(eq(session.userId, target.id))).toHaveLength(0);
@@ -479,7 +477,7 @@ describe("roles, the last owner, deactivation", () => {
         request: post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(next.status).toBe(401);
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(false);
@@ -490,7 +488,7 @@ describe("roles, the last owner, deactivation", () => {
         request: post("/dashboard/staff", { intent: "reactivate", id: target.id }, owner),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(true);
   });
@@ -551,7 +549,7 @@ describe("an editor and the staff-only actions", () => {
             request: new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }),
             params: {},
             context,
-          } as never),
+          }),
         )
       ).status,
     ).toBe(403);
@@ -564,7 +562,7 @@ describe("an editor and the staff-only actions", () => {
             request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin),
             params: {},
             context,
-          } as never),
+          }),
         )
       ).status,
     ).toBe(403);
@@ -573,9 +571,7 @@ describe("an editor and the staff-only actions", () => {
 });
 
 const setup = (cookie: string, fields: Record<string, string>) =>
-  run(() =>
-    guarded(twoFactorSetupRoute.action, { request: post("/dashboard/account/two-factor", fields, cookie), params: {}, context } as never),
-  );
+  run(() => guarded(twoFactorSetupRoute.action, { request: post("/dashboard/account/two-factor", fields, cookie), params: {}, context }));
 
 /** Sets up two-factor sign-in as a person would (key shown, code computed from it); returns the new session cookie. */
 async function turnOnTwoFactor(cookie: string): Promise<string> {
@@ -618,7 +614,7 @@ describe("two-factor sign-in", () => {
           request: post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }),
           params: {},
           context,
-        } as never),
+        }),
       );
     const step = await login();
     expect(step.status).toBe(302);
@@ -632,7 +628,7 @@ describe("two-factor sign-in", () => {
           request: post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c),
           params: {},
           context,
-        } as never),
+        }),
       );
     const bad = await code("123456");
     expect(bad.status).toBe(401);
@@ -712,7 +708,7 @@ describe("two-factor sign-in", () => {
         request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(refused.data?.status?.text).toMatch(/Set up two-factor sign-in for your own account first/);
     ownerCookie = await turnOnTwoFactor(ownerCookie);
@@ -721,7 +717,7 @@ describe("two-factor sign-in", () => {
         request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(await flashOf(on)).toBe("Two-factor sign-in is now required for every staff account.");
     const dashboard = await import("~/routes/admin/dashboard");
@@ -730,7 +726,7 @@ describe("two-factor sign-in", () => {
         request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(sent.status).toBe(302);
     expect(sent.location).toBe("/dashboard/account/two-factor");
@@ -739,7 +735,7 @@ describe("two-factor sign-in", () => {
         request: post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin),
         params: {},
         context,
-      } as never),
+      }),
     );
     expect(write.status).toBe(403);
     // The set-up page itself opens.
@@ -750,12 +746,12 @@ describe("two-factor sign-in", () => {
             request: new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }),
             params: {},
             context,
-          } as never),
+          }),
         )
       ).status,
     ).toBe(200);
     const off = await run(() =>
-      guarded(staffRoute.action, { request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context } as never),
+      guarded(staffRoute.action, { request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context }),
     );
     expect(off.status).toBe(302);
     expect(
@@ -765,7 +761,7 @@ describe("two-factor sign-in", () => {
             request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
             params: {},
             context,
-          } as never),
+          }),
         )
       ).status,
     ).toBe(200);
@@ -778,7 +774,7 @@ describe("My account", () => {
     const here = await signedIn("mover@example.com");
     const elsewhere = await signedIn("mover@example.com");
     const act = (fields: Record<string, string>) =>
-      run(() => guarded(accountRoute.action, { request: post("/dashboard/account", fields, here), params: {}, context } as never));
+      run(() => guarded(accountRoute.action, { request: post("/dashboard/account", fields, here), params: {}, context }));
     const page = await run(() =>
       guarded(accountRoute.loader, {
         request: new Request(`${ORIGIN}/dashboard/account`, {
@@ -786,7 +782,7 @@ describe("My account", () => {
         }),
         params: {},
         context,
-      } as never),
+      }),
     );
     const sessions = (page.data as unknown as { sessions: { current: boolean; ip: string }[] }).sessions;
     expect(sessions).toHaveLength(2);
@@ -814,7 +810,7 @@ describe("My account", () => {
 
 const HOUR = 3_600_000;
 const forgotFrom = (email: string, ctx = context) =>
-  run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context: ctx } as never));
+  run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context: ctx }));
 
 describe("e-mailed links: how long they work, and the trail", () => {
   it("an invitation expires 72 hours after it is issued, a reset link 1 hour after", async () => {
@@ -904,7 +900,7 @@ describe("the trail of one's own account", () => {
           ),
           params: {},
           context: ctx,
-        } as never),
+        }),
       );
     for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(400);
     expect((await guess()).status).toBe(429);
@@ -931,7 +927,7 @@ describe("Outbox: send again", () => {
         request: post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner),
         params: { id: String(id) },
         context,
-      } as never),
+      }),
     );
   const mailEntries = (id: number) =>
     db()

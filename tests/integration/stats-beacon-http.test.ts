@@ -13,7 +13,7 @@ import { countStatsEvents } from "~/.server/db/stats";
 import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
 import { flushStats } from "~/.server/stats-ingest";
 // Renamed: a test file is not a React component (the hooks rule reads any use… call as a hook).
-import { useTestDatabase as withTestDatabase } from "../support/database";
+import { setUpTestDatabase as withTestDatabase } from "../support/database";
 
 withTestDatabase();
 

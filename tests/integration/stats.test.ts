@@ -32,7 +32,7 @@ import { startOfFirmDay, STATS_OPT_OUT_COOKIE } from "~/lib/stats";
 import * as contact from "~/routes/public/contact";
 import * as beaconRoute from "~/routes/stats/beacon";
 // Renamed: a test file is not a React component (the hooks rule reads any use… call as a hook).
-import { useTestDatabase as withTestDatabase } from "../support/database";
+import { setUpTestDatabase as withTestDatabase } from "../support/database";
 
 withTestDatabase();
 
@@ -467,7 +467,7 @@ describe("the Statistics screen, its CSV and the edit screens' panel", () => {
       request: new Request(`${ORIGIN}/dashboard/statistics/export?range=30d`, { headers: { cookie: ownerCookie } }),
       params: {},
       context: testContext(),
-    } as never);
+    });
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(csv.headers.get("content-disposition")).toMatch(
       /^attachment; filename="statistics-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/,
@@ -500,7 +500,7 @@ describe("the Statistics screen, its CSV and the edit screens' panel", () => {
       }),
       params: {},
       context: testContext("10.2.0.1"),
-    } as never)) as Response;
+    })) as Response;
     expect(optOut.status).toBe(302);
     expect(optOut.headers.get("location")).toBe("/dashboard/statistics?range=7d");
     const set = optOut.headers.getSetCookie().find((c) => c.startsWith(STATS_OPT_OUT_COOKIE));

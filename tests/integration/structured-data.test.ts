@@ -28,9 +28,9 @@ import * as post from "~/routes/public/post";
 import * as practice from "~/routes/public/practice";
 import * as team from "~/routes/public/team";
 import { loader as ogImage } from "~/routes/seo/og-image";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 const SITE = "http://localhost:3000";
 
 beforeAll(async () => {
@@ -43,7 +43,7 @@ type PageModule = { loader?: (args: never) => unknown; meta: (args: never) => Ta
 /** Runs a page's loader and meta as React Router does (the layout's data carries the site URL). */
 async function render(mod: PageModule, url: string, params: Record<string, string> = {}) {
   const request = new Request(SITE + url);
-  const data = mod.loader ? await guarded(mod.loader, { request, params, context: testContext() } as never) : undefined;
+  const data = mod.loader ? await guarded(mod.loader, { request, params, context: testContext() }) : undefined;
   const location = { pathname: new URL(request.url).pathname, search: new URL(request.url).search, hash: "", state: null, key: "default" };
   const matches = [
     { id: "root", loaderData: undefined },

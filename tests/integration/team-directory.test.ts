@@ -11,9 +11,9 @@ import { routeModules } from "../support/route-modules";
 import { seedDemoContent } from "~/.server/db/seed";
 import * as practice from "~/routes/public/practice";
 import * as team from "~/routes/public/team";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 const SITE = "http://localhost:3000";
 
 beforeAll(async () => {

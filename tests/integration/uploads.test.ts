@@ -179,7 +179,7 @@ describe("memory: bombs and the largest accepted pictures", () => {
     const before = await storedKeys();
 
     let inspectError: unknown;
-    const inspectGrowth = await peakRssGrowth(() => inspectImage(bomb).catch((e) => (inspectError = e)));
+    const inspectGrowth = await peakRssGrowth(() => inspectImage(bomb).catch((e: unknown) => (inspectError = e)));
     expect(inspectError).toBeInstanceOf(ImageRejected);
     expect((inspectError as Error).message).toBe(
       "The picture is 20000×20000 pixels; the largest allowed is 40 megapixels. Choose a smaller picture.",
@@ -187,7 +187,7 @@ describe("memory: bombs and the largest accepted pictures", () => {
 
     let saveError: unknown;
     const started = Date.now();
-    const saveGrowth = await peakRssGrowth(() => saveImage("team", bomb).catch((e) => (saveError = e)));
+    const saveGrowth = await peakRssGrowth(() => saveImage("team", bomb).catch((e: unknown) => (saveError = e)));
     const ms = Date.now() - started;
     expect(saveError).toBeInstanceOf(ImageRejected);
     expect((saveError as Error).message).toMatch(/40 megapixels/);
@@ -203,7 +203,7 @@ describe("memory: bombs and the largest accepted pictures", () => {
     const bomb = fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/avif-bomb-6300x6300.avif"));
     expect(bomb.length).toBeLessThan(64 * 1024);
     let error: unknown;
-    const growth = (await peakRssGrowth(() => saveImage("team", bomb).catch((e) => (error = e)))) / 1024 / 1024;
+    const growth = (await peakRssGrowth(() => saveImage("team", bomb).catch((e: unknown) => (error = e)))) / 1024 / 1024;
     expect(error).toBeInstanceOf(ImageRejected);
     expect((error as Error).message).toBe(
       "The AVIF picture is 6300×6300 pixels; AVIF pictures can be at most 5 megapixels. Export it smaller, or as JPEG.",

@@ -17,9 +17,9 @@ import { saveImage } from "~/.server/images";
 import { getStorage } from "~/.server/storage";
 import { VCARD_PHOTO_MAX_BYTES, vcardPhotoKey } from "~/.server/vcard-photo";
 import { loader } from "~/routes/public/vcard";
-import { TEST_ACTOR, useTestDatabase } from "../support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const PYTHON = "/usr/bin/python3";
 const hasVobject = fs.existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import vobject"]).status === 0;

@@ -16,7 +16,7 @@ import { systemActor } from "~/.server/audit";
 
 export const onPostgres = !!process.env.TEST_DATABASE_URL;
 
-export async function createTestDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({ memory: true });
@@ -44,7 +44,7 @@ export async function createTestDatabase(): Promise<{ database: Database; url?: 
 }
 
 /** Registers hooks that open a fresh database (and a temporary DATA_DIR) for this file. */
-export function useTestDatabase(): { readonly database: Database; readonly dataDir: string } {
+export function setUpTestDatabase(): { readonly database: Database; readonly dataDir: string } {
   const state = {} as { database: Database; dataDir: string; drop(): Promise<void> };
   beforeAll(async () => {
     state.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-test-"));

@@ -106,7 +106,7 @@ ${options.extraServer ?? ""}
   try {
     execFileSync(NGINX, ["-t", "-q", "-c", conf, "-p", dir], { stdio: "pipe" });
   } catch (error) {
-    throw new Error(`nginx refused the configuration:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+    throw new Error(`nginx refused the configuration:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`);
   }
   const child: ChildProcess = spawn(NGINX, ["-c", conf, "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -10,6 +10,9 @@ import { routeModules } from "./route-modules";
 
 export type RouteResult = { status: number; location?: string | null; data?: unknown };
 
+/** A route module as a test loads it by its file name. */
+export type RouteModule = { loader?: (args: never) => Promise<unknown>; action?: (args: never) => Promise<unknown> };
+
 /** React Router's request context for a request from `clientIp`, as the server makes it. */
 export function testContext(clientIp = "127.0.0.1") {
   return routerContext({ clientIp, requestId: "t", nonce: "n" });

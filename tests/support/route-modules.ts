@@ -25,6 +25,6 @@ export async function routeModules(): Promise<ServerBuild["routes"]> {
       if (entry.children) await walk(entry.children, id);
     }
   };
-  await walk(routes as Entry[], "root");
+  await walk(routes, "root");
   return table;
 }

@@ -8,6 +8,7 @@
  * Both start with actorOf like every dashboard action and answer JSON,
  * `{ error, errors? }` with 400/401/403/404/413/503 when refused (never a 500).
  */
+import { formText } from "~/lib/forms/form-data";
 import type { RequestContext } from "../request-context";
 import { data } from "react-router";
 import { BODY_PICTURE_TEXT, bodyPictureSrc, checkAlt } from "~/lib/body-pictures";
@@ -106,7 +107,7 @@ export async function autosaveAction(request: Request, context: RequestContext):
     }
     let raw: unknown;
     try {
-      raw = JSON.parse(String(form.get("values") ?? ""));
+      raw = JSON.parse(formText(form, "values"));
     } catch {
       raw = undefined;
     }

@@ -7,7 +7,7 @@
  */
 import { data, redirect } from "react-router";
 import { ARTICLE_LISTS, articleSchema, articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
-import { fieldErrors, formValues, hasMissing } from "~/lib/forms/form-data";
+import { fieldErrors, formText, formValues, hasMissing } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { listHref, parsePage } from "~/lib/pagination";
 import { createArticle, deleteArticle, updateArticle, type Article } from "../db/articles";
@@ -187,8 +187,8 @@ export async function deleteArticleAction(request: Request, actor: Actor) {
   if (!row) return fail(404, { status: { tone: "error", text: MSG.articleDeleteError } });
   // In the Trash: the picture stays until the item is deleted permanently (trash.ts).
   // Back to the same search and page of the list (a page past the end shows the last).
-  const q = String(form.get("q") ?? "").slice(0, 200);
-  return redirect(listHref("/dashboard/articles", q, parsePage(String(form.get("page") ?? ""))), {
+  const q = formText(form, "q").slice(0, 200);
+  return redirect(listHref("/dashboard/articles", q, parsePage(formText(form, "page"))), {
     headers: await flashHeaders({ tone: "success", text: MSG.articleDeleted }),
   });
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { contentChanged } from "../content-events";
 import { db } from "./client";
 import { team } from "./schema";
-import { TEST_ACTOR, useTestDatabase } from "../../../tests/support/database";
+import { TEST_ACTOR, setUpTestDatabase } from "../../../tests/support/database";
 import { createArticle, deleteArticle, getArticleBySlug, listArticlePage, listLatestArticles, updateArticle } from "./articles";
 import { getOfficeHours, updateOfficeHours } from "./office-hours";
 import { getPageHeaderText, listPageHeaders, updatePageHeader } from "./page-headers";
@@ -17,7 +17,7 @@ import {
   type TeamMemberInput,
 } from "./team";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const member = (full_name: string, title: string, AOP: string[] = ["insurance"]): TeamMemberInput => ({
   full_name,

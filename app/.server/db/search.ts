@@ -19,6 +19,7 @@
  * - Odd input never reaches the query parser: only letters and digits are
  *   kept (`searchTerms`), at most MAX_TERMS words of MAX_QUERY_LENGTH chars.
  */
+import { rowsOf } from "./rows";
 import { sql, type SQL } from "drizzle-orm";
 import { PRACTICE_COPY } from "~/components/public/practice-copy";
 import { PRACTICE_AREAS, PRACTICE_PAGES } from "~/lib/practice";
@@ -134,10 +135,6 @@ type Row = {
 };
 
 const KIND_OF_ROW = { lawyer: "lawyers", insight: "insights", practice: "practice" } as const;
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows?: T[] }).rows ?? (result as T[]);
-}
 
 /**
  * One query: the matching rows of each kind (with their rank), the counts per

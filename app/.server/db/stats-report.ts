@@ -6,14 +6,11 @@
  * traffic; every instance reads the same tables, so every instance shows the
  * same figures.
  */
+import { rowsOf } from "./rows";
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { addDays, firmToday, startOfFirmDay, type StatsRange } from "~/lib/stats";
 import { db } from "./client";
 import { articles, slugRedirects, statsDaily, statsDailyItems, statsHourly, statsRollupState, team } from "./schema";
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows?: T[] }).rows ?? (result as T[]);
-}
 
 /** The lists the screen shows; each a dimension of stats_daily_items (lawyers and insights: pages of that kind). */
 export const STATS_LISTS = [

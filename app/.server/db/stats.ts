@@ -4,6 +4,7 @@
  * days) and the purge of raw events. The Statistics screen reads the rollups
  * through stats-report.ts. Nothing here is content: no page cache is cleared.
  */
+import { rowsOf } from "./rows";
 import { randomBytes } from "node:crypto";
 import { and, gte, inArray, lt, sql } from "drizzle-orm";
 import { addDays, firmDay, startOfFirmDay } from "~/lib/stats";
@@ -24,10 +25,6 @@ export type StatsEventRow = {
   detail: string | null;
   amount: number | null;
 };
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows?: T[] }).rows ?? (result as T[]);
-}
 
 // ---------------------------------------------------------------------------
 // Salts: one per Toronto day, the same for every instance.

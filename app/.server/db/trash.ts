@@ -39,7 +39,8 @@ export async function listTrash(): Promise<TrashItem[]> {
 }
 
 function labelOf(row: Record<string, unknown>): string {
-  return String(row.full_name ?? row.title ?? "");
+  const label = row.full_name ?? row.title;
+  return typeof label === "string" ? label : "";
 }
 
 function tableOf(kind: TrashKind) {

@@ -92,7 +92,11 @@ export function ArticleForm(props: {
         </select>
         <FieldError id="field-category-error" error={errors.category} />
       </div>
-      <fieldset aria-describedby={errors.news ? "field-news-error" : undefined}>
+      <fieldset
+        role="radiogroup"
+        aria-invalid={errors.news ? true : undefined}
+        aria-describedby={errors.news ? "field-news-error" : undefined}
+      >
         <legend className={labelClass}>
           News<span className="font-normal text-muted"> (required)</span>
         </legend>
@@ -104,7 +108,7 @@ export function ArticleForm(props: {
                 name="news"
                 value={option}
                 defaultChecked={v.news === option}
-                aria-invalid={errors.news ? true : undefined}
+                data-invalid={errors.news && option === "yes" ? true : undefined}
                 className="size-4"
                 onChange={() => {
                   setNews(option);

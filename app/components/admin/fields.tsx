@@ -70,7 +70,8 @@ export function TextField(props: TextFieldProps) {
 
 /** Moves focus to the first invalid field (after a check fails). */
 export function focusFirstInvalid(form: HTMLFormElement | null) {
-  const el = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  // An invalid field, or the first choice of an invalid group of radio buttons (the group carries aria-invalid).
+  const el = form?.querySelector<HTMLElement>('[aria-invalid="true"]:not(fieldset), [data-invalid="true"]');
   el?.focus();
 }
 

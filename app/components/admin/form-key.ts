@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useState } from "react";
 import { useLocation } from "react-router";
 
 /**
@@ -8,7 +8,8 @@ import { useLocation } from "react-router";
  */
 export function useFormKey(actionData: unknown): string {
   const location = useLocation();
-  const key = useRef(location.key);
-  if (!actionData) key.current = location.key;
-  return key.current;
+  // The key of the last page shown without an action's answer (state kept from an earlier render).
+  const [kept, setKept] = useState(location.key);
+  if (!actionData && kept !== location.key) setKept(location.key);
+  return actionData ? kept : location.key;
 }

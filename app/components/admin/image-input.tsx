@@ -58,6 +58,7 @@ export function ImageInput(props: {
       <div className="mt-2 flex flex-wrap gap-4">
         {chosen ? (
           <figure>
+            {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- the file is whatever the person chose: the text says what it is, a preview of their choice. */}
             <img src={chosen.url} alt="Preview of the chosen picture" className={`${frame} rounded border border-line object-cover`} />
             <figcaption className="text-sm text-muted">New picture</figcaption>
           </figure>

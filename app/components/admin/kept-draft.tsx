@@ -20,7 +20,7 @@
  *
  * Without JavaScript none of this runs; the form works as before.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { type ReactNode, useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from "react";
 import { useActionData, useLocation, useNavigation } from "react-router";
 import { articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
 import { AUTOSAVE_TEXT, autosaveValuesSchema, draftValuesOf, sameDraft, type DraftValues, type KeptDraftData } from "~/lib/forms/autosave";
@@ -86,7 +86,7 @@ export function KeptDraft(props: {
   const hydrated = useHydrated();
   const location = useLocation();
   const navigation = useNavigation();
-  const actionData = useActionData() as { sessionEnded?: boolean; values?: unknown } | undefined;
+  const actionData = useActionData<{ sessionEnded?: boolean; values?: unknown }>();
   const wrapper = useRef<HTMLDivElement>(null);
   const [restored, setRestored] = useState<{ values: ArticleFormValues; version?: number; at: Date } | null>(null);
   const [generation, setGeneration] = useState(0);
@@ -95,16 +95,22 @@ export function KeptDraft(props: {
   const { userId } = props.draft;
   const storageKey = draftStorageKey(userId, props.articleId);
   const version = restored ? restored.version : props.version;
+  // What the timers and listeners below read when they fire: the latest render's values.
   const live = useRef({ version, storageKey, articleId: props.articleId, submitting: false, done: false });
-  live.current.version = version;
-  live.current.storageKey = storageKey;
-  live.current.articleId = props.articleId;
+  const ownSubmission = navigation.formData?.has("copy") === true;
+  const submitting = ownSubmission && navigation.state === "submitting";
+  useLayoutEffect(() => {
+    live.current.version = version;
+    live.current.storageKey = storageKey;
+    live.current.articleId = props.articleId;
+    live.current.submitting = submitting;
+  });
 
-  const form = () => wrapper.current?.querySelector("form") ?? null;
-  const current = (): DraftValues | undefined => {
-    const f = form();
+  /** What the form holds now (read from the page, not from React). */
+  const current = useCallback((): DraftValues | undefined => {
+    const f = wrapper.current?.querySelector("form");
     return f ? draftValuesOf(new FormData(f)) : undefined;
-  };
+  }, []);
 
   const send = useCallback(async (intent: "save" | "discard", values?: DraftValues, leaving = false): Promise<Response | undefined> => {
     const body = new FormData();
@@ -126,8 +132,8 @@ export function KeptDraft(props: {
   }, []);
 
   // Opening: bring back the newest kept copy that differs from what the form shows (once, after hydration).
-  useEffect(() => {
-    if (!hydrated) return;
+  // It reads the browser's storage and the form itself, outside React: an effect, with the render's latest values.
+  const restoreKeptCopy = useEffectEvent(() => {
     if (actionData) return; // a refused save shows what was just typed
     const local = readLocal(storageKey);
     const server = props.draft.autosave;
@@ -145,9 +151,12 @@ export function KeptDraft(props: {
       if (server) void send("discard");
       return;
     }
-    const next = generation + 1;
-    setGeneration(next);
+    setGeneration(generation + 1);
     setRestored({ values: articleValuesFromForm(newest.values), version: newest.baseVersion ?? props.version, at: newest.at });
+  });
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- what it restores is read from outside React (the browser's storage, the form) once after hydration.
+    if (hydrated) restoreKeptCopy();
   }, [hydrated]);
 
   // Watching the form: a browser copy of every change, the server copy ~10 s later and when the tab is hidden.
@@ -243,11 +252,9 @@ export function KeptDraft(props: {
       window.removeEventListener("pagehide", onPageHide);
     };
     // Started again when the form is remounted (restored or discarded).
-  }, [hydrated, generation, send]);
+  }, [hydrated, generation, restored, send, current]);
 
-  // The article form's own save: no autosave meanwhile; after it succeeded (a redirect), nothing is kept.
-  const ownSubmission = navigation.formData?.has("copy") === true;
-  live.current.submitting = ownSubmission && navigation.state === "submitting";
+  // The article form's own save: no autosave meanwhile (live.submitting, above); after it succeeded (a redirect), nothing is kept.
   useEffect(() => {
     if (ownSubmission && navigation.state === "loading") {
       live.current.done = true;
@@ -256,9 +263,11 @@ export function KeptDraft(props: {
   }, [ownSubmission, navigation.state, storageKey]);
 
   // A save refused because the session ended: the form stays as typed; the browser copy has it.
-  useEffect(() => {
+  const [answer, setAnswer] = useState(actionData);
+  if (answer !== actionData) {
+    setAnswer(actionData);
     if (actionData?.sessionEnded) setSessionEnded(true);
-  }, [actionData]);
+  }
 
   function discard() {
     writeLocal(storageKey, null);

@@ -50,7 +50,7 @@ export function ManageList(props: {
     const form = event.currentTarget.form;
     clearTimeout(timer.current);
     if (!form) return;
-    timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), FILTER_DELAY_MS);
+    timer.current = setTimeout(() => void submit(form, { replace: true, preventScrollReset: true }), FILTER_DELAY_MS);
   }
   return (
     <AdminPage

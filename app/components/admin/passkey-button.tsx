@@ -5,8 +5,9 @@
  * browser supports passkeys and JavaScript runs.
  */
 import { KeyRound } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useSubmit } from "react-router";
+import { useBrowserValue } from "./hydrated";
 import { useAnnounce } from "./status";
 import { btnSecondary } from "./styles";
 
@@ -25,9 +26,9 @@ export function PasskeyButton({
 }) {
   const submit = useSubmit();
   const announce = useAnnounce();
-  const [supported, setSupported] = useState(false);
+  // Shown only once the browser says it can (never in the server's render, so hydration matches).
+  const supported = useBrowserValue(() => "PublicKeyCredential" in window, false);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setSupported(typeof window !== "undefined" && "PublicKeyCredential" in window), []);
   if (!supported) return null;
   async function run() {
     setBusy(true);
@@ -35,9 +36,10 @@ export function PasskeyButton({
     try {
       const res = await fetch(optionsUrl, { headers: { accept: "application/json" }, credentials: "same-origin" });
       if (!res.ok) throw new Error(`options ${res.status}`);
-      const optionsJSON = await res.json();
       const { startAuthentication, startRegistration } = await import("@simplewebauthn/browser");
-      const answer = intent.includes("add") ? await startRegistration({ optionsJSON }) : await startAuthentication({ optionsJSON });
+      const answer = intent.includes("add")
+        ? await startRegistration({ optionsJSON: (await res.json()) as Parameters<typeof startRegistration>[0]["optionsJSON"] })
+        : await startAuthentication({ optionsJSON: (await res.json()) as Parameters<typeof startAuthentication>[0]["optionsJSON"] });
       await submit({ ...fields, intent, response: JSON.stringify(answer) }, { method: "post" });
     } catch (error) {
       announce({ tone: "error", text: failure });
@@ -47,7 +49,7 @@ export function PasskeyButton({
     }
   }
   return (
-    <button type="button" className={`${btnSecondary} w-full`} onClick={run} disabled={busy} aria-busy={busy || undefined}>
+    <button type="button" className={`${btnSecondary} w-full`} onClick={() => void run()} disabled={busy} aria-busy={busy || undefined}>
       <KeyRound aria-hidden="true" className="size-4" /> {label}
     </button>
   );

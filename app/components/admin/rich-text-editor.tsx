@@ -10,7 +10,7 @@ import { NodeSelection, type EditorState } from "@tiptap/pm/state";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Redo2, TextQuote, Undo2 } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { BODY_PICTURE_SRC, checkAlt } from "~/lib/body-pictures";
 import { useDialogOpenings } from "./dialog-openings";
 import { InsertPictureDialog } from "./insert-picture";
@@ -55,7 +55,15 @@ function selectedPicture(selection: EditorState["selection"]): NodeSelection | n
   return selection instanceof NodeSelection && selection.node.type.name === "image" ? selection : null;
 }
 
-function ToolButton(props: {
+function ToolButton({
+  label,
+  pressed,
+  onClick,
+  disabled,
+  children,
+  buttonRef,
+  hasPopup,
+}: {
   label: string;
   pressed?: boolean;
   onClick: () => void;
@@ -66,18 +74,18 @@ function ToolButton(props: {
 }) {
   return (
     <button
-      ref={props.buttonRef}
-      aria-haspopup={props.hasPopup}
+      ref={buttonRef}
+      aria-haspopup={hasPopup}
       type="button"
-      aria-label={props.label}
-      title={props.label}
-      aria-pressed={props.pressed === undefined ? undefined : props.pressed}
-      disabled={props.disabled}
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed}
+      disabled={disabled}
       onMouseDown={(e) => e.preventDefault()}
-      onClick={props.onClick}
+      onClick={onClick}
       className="rounded p-2 text-ink hover:bg-soft aria-pressed:bg-accent aria-pressed:text-white disabled:opacity-40"
     >
-      {props.children}
+      {children}
     </button>
   );
 }
@@ -98,6 +106,9 @@ function ToolbarField(props: {
   onClose: () => void;
 }) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // Opened by a toolbar button: the focus goes to the field (what the person asked for), once.
+  useEffect(() => input.current?.focus(), []);
   return (
     <div className="flex flex-wrap items-end gap-2 border-t border-line p-2">
       <div className="min-w-0 flex-1">
@@ -107,8 +118,8 @@ function ToolbarField(props: {
         <input
           id={id}
           type={props.type}
+          ref={input}
           value={props.value}
-          autoFocus
           onChange={(e) => props.onChange(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter") {

@@ -3,7 +3,13 @@ import { preload } from "react-dom";
 import { useRouteLoaderData } from "react-router";
 import { DEFAULT_PICTURE_BASE, imageSrcSet, imageUrl, type ImageKind } from "~/lib/images";
 
-type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: ImageKind; img: string | null | undefined; sizes: string };
+type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet" | "alt"> & {
+  kind: ImageKind;
+  img: string | null | undefined;
+  sizes: string;
+  /** What the picture shows ("" when the text beside it says it all). */
+  alt: string;
+};
 
 /**
  * A stored picture at the width the layout needs: AVIF widths first, WebP
@@ -17,13 +23,13 @@ type PictureProps = Omit<ComponentProps<"img">, "src" | "srcSet"> & { kind: Imag
  * URLs start at the layout loader's `pictureBase` (public or dashboard):
  * this site's /images, or PICTURE_BASE_URL (the bucket or a CDN serves them).
  */
-export function Picture({ kind, img, sizes, ...imgProps }: PictureProps) {
+export function Picture({ kind, img, sizes, alt, ...imgProps }: PictureProps) {
   const publicBase = useRouteLoaderData<{ pictureBase?: string }>("routes/public/layout")?.pictureBase;
   const dashboardBase = useRouteLoaderData<{ pictureBase?: string }>("routes/admin/layout")?.pictureBase;
   const base = publicBase ?? dashboardBase ?? DEFAULT_PICTURE_BASE;
   const src = imageUrl(kind, img, base);
   const webp = imageSrcSet(kind, img, "webp", base);
-  if (!webp) return <img src={src} {...imgProps} />;
+  if (!webp) return <img src={src} alt={alt} {...imgProps} />;
   const avif = imageSrcSet(kind, img, "avif", base);
   if (imgProps.fetchPriority === "high") {
     preload(src, { as: "image", imageSrcSet: avif, imageSizes: sizes, type: "image/avif", fetchPriority: "high" });
@@ -31,7 +37,7 @@ export function Picture({ kind, img, sizes, ...imgProps }: PictureProps) {
   return (
     <picture className="contents">
       <source type="image/avif" srcSet={avif} sizes={sizes} />
-      <img src={src} srcSet={webp} sizes={sizes} {...imgProps} />
+      <img src={src} srcSet={webp} sizes={sizes} alt={alt} {...imgProps} />
     </picture>
   );
 }

@@ -33,7 +33,7 @@ const plainText = (label: string, max: number) => text(label, max, { optional: t
 /** Team member ids from the authors checkboxes (none: no authors), duplicates dropped, order kept. */
 const authorIds = z
   .preprocess(
-    (v) => (v == null ? [] : Array.isArray(v) ? v : [v]),
+    (v) => (v == null ? [] : Array.isArray(v) ? (v as unknown[]) : [v]),
     z.array(z.string({ error: "Select the authors from the list of team members." })),
   )
   .refine((ids) => ids.every((id) => /^[1-9]\d{0,8}$/.test(id)), "Select the authors from the list of team members.")

@@ -70,6 +70,7 @@ export const EMPTY_ENQUIRY: EnquiryValues = { name: "", email: "", phone: "", pr
 export function enquiryValuesFrom(raw: Record<string, unknown>): EnquiryValues {
   const str = (name: string, max: number) => {
     const v = raw[name];
+    // eslint-disable-next-line no-control-regex -- a NUL is exactly what this removes (PostgreSQL text holds none).
     return (typeof v === "string" ? v : Array.isArray(v) && typeof v[0] === "string" ? v[0] : "").replace(/\u0000/g, "").slice(0, max);
   };
   return {

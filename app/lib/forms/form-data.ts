@@ -16,6 +16,12 @@ export function formValues(form: FormData, lists: readonly string[] = []): FormV
   return out;
 }
 
+/** A text field's value ("" when it is missing or a file). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
 /** Field name -> first message, from a Zod error's issues. */
 export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string> {
   const out: Record<string, string> = {};

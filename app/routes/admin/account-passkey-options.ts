@@ -6,7 +6,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "signed-in" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   try {
     const { options, headers } = await passkeyRegistrationOptions(request);
     headers.set("Cache-Control", "private, no-store");

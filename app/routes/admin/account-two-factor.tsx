@@ -36,7 +36,7 @@ export const handle = { permission: "signed-in", twoFactorSetup: true } satisfie
 const PATH = "/dashboard/account/two-factor";
 const TWO_FACTOR_ERROR = "An error occurred: two-factor sign-in was not changed. Please try again later.";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   return { enabled: staff.twoFactor, required: await twoFactorRequired() };
 }

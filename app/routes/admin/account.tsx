@@ -4,6 +4,7 @@
  * sign-in, passkeys, and the list of one's own sessions with "sign out
  * everywhere else".
  */
+import { ScrollRegion } from "~/components/scroll-region";
 import { KeyRound, LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
@@ -261,7 +262,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <h2 id="sessions-title" className="text-xl font-semibold">
           Where you are signed in
         </h2>
-        <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Your active sessions">
+        <ScrollRegion className="mt-3 overflow-x-auto" label="Your active sessions">
           <table className="w-full text-left">
             <caption className="sr-only">Your active sessions</caption>
             <thead className="border-b border-line text-sm">
@@ -290,7 +291,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         <Form method="post" aria-label="Sign out everywhere else" className="mt-4">
           <input type="hidden" name="intent" value="sign-out-others" />
           <button type="submit" className={btnSecondary} disabled={busy || others === 0}>

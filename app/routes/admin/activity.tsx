@@ -16,7 +16,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "activity" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const get = (name: string) => (url.searchParams.get(name) ?? "").slice(0, 100);
   const people = await activityPeople();

@@ -39,7 +39,7 @@ async function findArticle(id: string | undefined): Promise<Article | undefined 
   }
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   const article = await findArticle(params.id);
   if (!article)

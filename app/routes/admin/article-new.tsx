@@ -15,7 +15,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "content" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   // The person's autosaved working copy of a new article, if any (kept-draft.tsx).
   return { authorChoices: await listAuthorChoices(), draft: await keptDraftFor(staff.userId, null) };

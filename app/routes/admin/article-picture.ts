@@ -10,7 +10,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "content" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export function loader() {
   return postOnly();
 }
 

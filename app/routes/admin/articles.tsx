@@ -13,7 +13,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "content" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 200);
   const { rows: items, page, pageCount, total } = await listArticlesForAdmin({ search: q, page: parsePage(url.searchParams.get("page")) });

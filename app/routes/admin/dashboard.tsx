@@ -10,7 +10,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "signed-in" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   return {
     cards: DASHBOARD_SCREENS.filter((s) => s.permission === null || can(staff.role, s.permission)).map(({ to, title, text }) => ({

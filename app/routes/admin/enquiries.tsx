@@ -21,7 +21,7 @@ export function meta() {
   return [{ title: "Enquiries | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const stateParam = url.searchParams.get("state") ?? "";
   const state = (ENQUIRY_STATES as readonly string[]).includes(stateParam) ? (stateParam as EnquiryState) : undefined;

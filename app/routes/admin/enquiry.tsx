@@ -41,7 +41,7 @@ export function meta() {
   return [{ title: "Enquiry | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const enquiry = id ? await getEnquiry(id) : undefined;
   if (!enquiry) throw data("Not found", { status: 404 });

@@ -30,7 +30,7 @@ const PAGE_TITLES: Record<HeaderKey, string> = {
 
 type HeaderData = FailureData & { name?: string; values?: { header_text: string }; errors?: Record<string, string> };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader() {
   const rows = await listPageHeaders();
   return { headers: HEADER_KEYS.map((name) => ({ name, header_text: rows.find((r) => r.name === name)?.header_text ?? "" })) };
 }

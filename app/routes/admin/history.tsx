@@ -77,11 +77,12 @@ function textOf(field: string, value: unknown, fields?: Record<string, unknown>)
     return authorRefs(value)
       .map((a) => a.name)
       .join(", ");
-  const s = typeof value === "string" ? value : value == null ? "" : String(value);
+  // Text as it is; a number or a yes/no as written; anything else as JSON (never "[object Object]").
+  const s = typeof value === "string" ? value : value == null ? "" : (JSON.stringify(value) ?? "");
   return field === "copy" ? articleText(s) : s;
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const kind = kindOf(params.kind);
   const id = parseId(params.id);
   const item = kind && id ? await findItem(kind, id) : undefined;

@@ -21,7 +21,7 @@ export const handle = { permission: "content" } satisfies RouteHandle;
 
 type HoursData = FailureData & { values?: { start_time: string; end_time: string } };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader() {
   return { hours: await getOfficeHours() };
 }
 

@@ -33,7 +33,7 @@ async function findMember(slug: string | undefined): Promise<TeamMember | undefi
   }
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   const member = await findMember(params.slug);
   if (!member)

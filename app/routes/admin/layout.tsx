@@ -5,7 +5,7 @@
  * one-time message.
  */
 import { House, LogOut } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import {
   data,
   Form,
@@ -125,11 +125,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const navigation = useNavigation();
   const actionStatus = useActionStatus();
+  // A message shown from the browser (a check before sending) lasts until the next page or the next send.
   const [clientStatus, setClientStatus] = useState<Status | null>(null);
-  useEffect(() => setClientStatus(null), [location.key]);
-  useEffect(() => {
-    if (navigation.state === "submitting") setClientStatus(null);
-  }, [navigation.state]);
+  const submitting = navigation.state === "submitting";
+  const [shownFor, setShownFor] = useState({ key: location.key, submitting });
+  if (shownFor.key !== location.key || shownFor.submitting !== submitting) {
+    setShownFor({ key: location.key, submitting });
+    if (shownFor.key !== location.key || submitting) setClientStatus(null);
+  }
   const hydrated = useHydrated();
   const announce = useCallback((status: Status | null) => setClientStatus(status), []);
   const status = clientStatus ?? (navigation.state === "submitting" ? null : (actionStatus ?? loaderData.flash));

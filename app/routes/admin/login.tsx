@@ -101,8 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return withCookies(result.headers, target);
 }
 
-export default function Login({ loaderData, actionData: raw }: Route.ComponentProps) {
-  const actionData = raw as LoginData | undefined;
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const errors = actionData?.errors ?? {};
   const formRef = useFocusFirstInvalid(actionData?.errors);
@@ -121,7 +120,7 @@ export default function Login({ loaderData, actionData: raw }: Route.ComponentPr
             inputMode="email"
             autoComplete="username webauthn"
             required
-            defaultValue={actionData?.email ?? ""}
+            defaultValue={actionData && "email" in actionData ? actionData.email : ""}
             error={errors.email}
             maxLength={320}
           />

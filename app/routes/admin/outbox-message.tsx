@@ -12,7 +12,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "outbox" } satisfies RouteHandle;
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const message = id ? await getOutboxMessage(id) : null;
   if (!message) throw new Response("No such message", { status: 404 });

@@ -4,6 +4,7 @@
  * reset links are in here while no e-mail server is set up, which is why only
  * owners may read it.
  */
+import { ScrollRegion } from "~/components/scroll-region";
 import { Send } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
@@ -18,7 +19,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "outbox" } satisfies RouteHandle;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const result = await listOutbox(Number.isInteger(page) && page > 0 ? page : 1);
   return {
@@ -52,7 +53,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
       {rows.length === 0 ? (
         <p className="py-8 text-center text-muted">No e-mail yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded border border-line bg-white" tabIndex={0} role="region" aria-label="E-mails">
+        <ScrollRegion className="overflow-x-auto rounded border border-line bg-white" label="E-mails">
           <table className="w-full text-left">
             <caption className="sr-only">E-mails, newest first</caption>
             <thead className="border-b border-line bg-soft text-sm">
@@ -104,7 +105,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <Pagination page={page} pageCount={pageCount} href={(p) => `/dashboard/outbox${p > 1 ? `?page=${p}` : ""}`} />
     </AdminPage>

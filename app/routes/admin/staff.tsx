@@ -5,6 +5,7 @@
  * person's sessions at once) and reactivate. Owners also decide here whether
  * two-factor sign-in is required for everyone. Who may do what: roles.ts.
  */
+import { ScrollRegion } from "~/components/scroll-region";
 import { Mail, ShieldCheck, UserPlus } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
@@ -46,7 +47,7 @@ function when(date: Date | null | undefined): string {
   return new Intl.DateTimeFormat("en-CA", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Toronto" }).format(date);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   const [accounts, required] = await Promise.all([listStaff(), twoFactorRequired()]);
   return {
@@ -278,7 +279,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
         </section>
       ) : null}
 
-      <div className="overflow-x-auto rounded border border-line bg-white" tabIndex={0} role="region" aria-label="Staff accounts">
+      <ScrollRegion className="overflow-x-auto rounded border border-line bg-white" label="Staff accounts">
         <table className="w-full text-left">
           <caption className="sr-only">Staff accounts</caption>
           <thead className="border-b border-line bg-soft text-sm">
@@ -393,7 +394,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </AdminPage>
   );
 }

@@ -11,6 +11,7 @@
 import { Download, Filter } from "lucide-react";
 import { useMemo } from "react";
 import { Form, Link, redirect } from "react-router";
+import { ScrollRegion } from "~/components/scroll-region";
 import uplotCss from "uplot/dist/uPlot.min.css?url";
 import type { Route } from "./+types/statistics";
 import { flashHeaders } from "~/.server/admin/flash.server";
@@ -117,8 +118,7 @@ function ListTable({
         {note ? ` ${note}` : ""}
       </p>
       {list.rows.length ? (
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable)
-        <div className="mt-3 overflow-x-auto" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
+        <ScrollRegion className="mt-3 overflow-x-auto" labelledBy={`${id}-title`}>
           <table className="w-full text-left text-sm">
             <thead>
               <tr className="border-b border-line">
@@ -148,7 +148,7 @@ function ListTable({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : (
         <p className="mt-3 text-muted">{empty}</p>
       )}
@@ -325,8 +325,7 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
         </p>
         <div className="mt-3 grid gap-4 lg:grid-cols-[3fr_2fr]">
           <StatsChart series={chart} unit={series.unit} />
-          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a region that scrolls must be reachable by keyboard (axe: scrollable-region-focusable) */}
-          <div className="max-h-80 overflow-auto" role="region" aria-label="Visitors and page views, table" tabIndex={0}>
+          <ScrollRegion className="max-h-80 overflow-auto" label="Visitors and page views, table">
             <table className="w-full text-left text-sm" data-testid="stats-series">
               <caption className="sr-only">Visitors and page views {series.unit === "hour" ? "per hour" : "per day"}</caption>
               <thead>
@@ -354,7 +353,7 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </div>
       </section>
 

@@ -21,7 +21,7 @@ export const handle = { permission: "content" } satisfies RouteHandle;
 const FAILED = "An error occurred while changing the Trash. Please try again.";
 const kindOf = (v: unknown): TrashKind | null => (v === "article" || v === "team" ? v : null);
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const confirm = /^(article|team)-(\d{1,9})$/.exec(url.searchParams.get("confirm") ?? "");
   const items = await listTrash();
@@ -104,6 +104,7 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
                         <input type="hidden" name="intent" value="purge" />
                         <input type="hidden" name="kind" value={item.kind} />
                         <input type="hidden" name="id" value={item.id} />
+                        {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the confirmation replaces the row's buttons when the person asks to delete (a page of its own without JavaScript): its button takes the focus, as a dialog's would. */}
                         <button type="submit" className={btnDanger} autoFocus>
                           Delete permanently
                         </button>

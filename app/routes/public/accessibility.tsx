@@ -1,4 +1,5 @@
 import type { Route } from "./+types/accessibility";
+import { ScrollRegion } from "~/components/scroll-region";
 import { LegalPage } from "~/components/public/legal-page";
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -103,7 +104,7 @@ export default function Accessibility() {
         <li>Prepared individualised workplace emergency response information for employees who need it.</li>
       </ul>
       <h2>Plan of action, 2025 to 2029</h2>
-      <div className="overflow-x-auto" role="region" aria-label="Plan of action by year" tabIndex={0}>
+      <ScrollRegion className="overflow-x-auto" label="Plan of action by year">
         <table className="mt-6 w-full border-collapse text-left text-base">
           <caption className="sr-only">Accessibility actions by year</caption>
           <thead>
@@ -137,7 +138,7 @@ export default function Accessibility() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <h2>Accessible formats and feedback</h2>
       <p>
         To ask for this plan or any other document in an accessible format, to request an accommodation, or to tell us about a

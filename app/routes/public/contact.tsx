@@ -8,7 +8,7 @@ import type { Route } from "./+types/contact";
 import { enquiryAction } from "~/.server/enquiry-form.server";
 import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
 import { ContactLinks } from "~/components/public/contact-links";
-import { EnquiryForm, type EnquiryFormState } from "~/components/public/enquiry-form";
+import { EnquiryForm } from "~/components/public/enquiry-form";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -18,7 +18,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
 export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
 
-export async function loader() {
+export function loader() {
   return { token: issueFormToken({ shared: true }) };
 }
 

@@ -18,7 +18,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function Copyright() {
-  const layout = useRouteLoaderData("routes/public/layout") as { year: number } | undefined;
+  const layout = useRouteLoaderData<{ year: number }>("routes/public/layout");
   const year = layout?.year ?? new Date().getFullYear();
   return (
     <LegalPage title="Copyright">

@@ -11,7 +11,7 @@ import { SiteHeader } from "~/components/public/site-header";
  * React in the browser (lib/hydrate.ts): their components hold no state or
  * effects; behaviour comes from data attributes read by app/enhance/.
  */
-export async function loader() {
+export function loader() {
   // The stylesheet, inlined by the root (it never reaches the browser as data: public pages load no router).
   return { year: new Date().getFullYear(), siteUrl: getEnv().publicUrl, css: INLINE_CSS, pictureBase: getEnv().pictureBase };
 }
@@ -32,7 +32,7 @@ type HomeData = { hoursText: string };
 function Frame({ children, year }: { children: React.ReactNode; year: number }) {
   const { pathname } = useLocation();
   const isHome = pathname === "/";
-  const home = useRouteLoaderData("routes/public/home") as HomeData | undefined;
+  const home = useRouteLoaderData<HomeData>("routes/public/home");
   return (
     <div className="flex min-h-screen flex-col">
       <a

@@ -31,6 +31,7 @@ function searchHref(q: string, kind: SearchKind, page = 1): string {
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // PostgreSQL text holds no NUL; other control characters are just not words.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern removes.
   const typed = (url.searchParams.get("q") ?? "").replace(/[\u0000-\u001f\u007f]/g, " ");
   const q = typed.trim().slice(0, MAX_QUERY_LENGTH);
   const kind = parseSearchKind(url.searchParams.get("kind"));
@@ -74,7 +75,7 @@ function searchStatus(data: Pick<Route.ComponentProps["loaderData"], "q" | "kind
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
-  const { q, kind, terms, counts, total, more, page, pageCount, items, nearMatches, shortened } = loaderData;
+  const { q, kind, terms, counts, more, page, pageCount, items, shortened } = loaderData;
   const searched = terms.length > 0;
   const all = counts.lawyers + counts.insights + counts.practice;
   const countOf = (k: SearchKind) => (k === "all" ? all : counts[k]);
