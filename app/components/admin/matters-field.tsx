@@ -2,7 +2,9 @@
  * Representative matters (issue 33): before hydration (or without
  * JavaScript) a plain textarea named `matters`, one matter a line (the
  * server makes it a list); then the TipTap editor in its list mode (bold,
- * italic, lists, links), writing its HTML into a hidden `matters`.
+ * italic, lists, links), writing its HTML into a hidden `matters`. The
+ * textarea names its label by id too: after hydration it is also the
+ * fallback shown while the editor loads, when the label is a plain span.
  */
 import { lazy, Suspense, useId, useState } from "react";
 import { MATTERS_CONSENT_NOTE } from "~/lib/profile";
@@ -23,6 +25,7 @@ export function MattersField({ defaultValue, error }: { defaultValue: string; er
       id="field-matters"
       name="matters"
       rows={6}
+      aria-labelledby={labelId}
       defaultValue={html}
       onChange={(e) => setHtml(e.target.value)}
       aria-invalid={error ? true : undefined}
