@@ -17,7 +17,7 @@ import { FIRM } from "~/config/firm";
 import { isWriteMethod } from "~/lib/http";
 import { recordAudit, systemActor, type Actor } from "./audit";
 import { db, type Db } from "./db/client";
-import { isUniqueViolation } from "./db/team";
+import { isUniqueViolation } from "./db/errors";
 import * as schema from "./db/schema";
 import { getEnv } from "./env";
 import { log } from "./log";

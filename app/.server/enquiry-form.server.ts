@@ -36,6 +36,7 @@ import { log } from "./log";
 import { sendMail } from "./mail";
 import { requestInfo, type RequestContext } from "./request-context";
 import { recordConversion } from "./stats-ingest";
+import { escapeHtml } from "~/lib/html";
 
 /** The form is text only: a generous cap, read before parsing. */
 export const MAX_ENQUIRY_FORM_BYTES = 64 * 1024;
@@ -151,8 +152,4 @@ async function notifyStaff(enquiry: Enquiry) {
   } catch (error) {
     log("error", "enquiry notification not kept", { id: enquiry.id, error: (error as Error).message.slice(0, 200) });
   }
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }

@@ -6,7 +6,8 @@
  * - one address: 30 failures in 15 minutes refuses that address.
  * Keyed by the typed e-mail, so the answer is the same whether the account exists.
  */
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { attemptsSince, pruneAttempts } from "./db/attempts";
 import { db, type Db } from "./db/client";
 import { loginAttempts } from "./db/schema";
 
@@ -23,12 +24,8 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase().slice(0, 320);
 }
 
-async function failuresSince(column: typeof loginAttempts.email | typeof loginAttempts.ip, value: string, since: Date, tx: Db = db()) {
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(loginAttempts)
-    .where(and(eq(column, value), eq(loginAttempts.success, false), gte(loginAttempts.at, since)));
-  return row?.n ?? 0;
+function failuresSince(column: typeof loginAttempts.email | typeof loginAttempts.ip, value: string, since: Date, tx: Db = db()) {
+  return attemptsSince(loginAttempts, and(eq(column, value), eq(loginAttempts.success, false)), since, tx);
 }
 
 /** Null when a sign-in may be tried; otherwise the message to show. */
@@ -53,7 +50,5 @@ export async function recordSignIn(email: string, ip: string, success: boolean, 
 
 /** Drops attempts older than a day (called now and then). */
 export async function pruneSignInAttempts(now = new Date()): Promise<void> {
-  await db()
-    .delete(loginAttempts)
-    .where(lt(loginAttempts.at, new Date(now.getTime() - 24 * 60 * 60 * 1000)));
+  await pruneAttempts(loginAttempts, new Date(now.getTime() - 24 * 60 * 60 * 1000));
 }

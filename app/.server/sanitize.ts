@@ -7,6 +7,7 @@
  */
 import sanitizeHtml from "sanitize-html";
 import { BODY_PICTURE_SRC } from "~/lib/body-pictures";
+import { escapeHtml } from "~/lib/html";
 
 const dimension = (v: string | undefined) =>
   v && /^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) <= 10_000 ? String(Number(v)) : undefined;
@@ -112,8 +113,6 @@ const MATTERS_OPTIONS: sanitizeHtml.IOptions = {
   transformTags: { a: OPTIONS.transformTags!.a },
   exclusiveFilter: (frame) => frame.tag === "a" && !frame.attribs.href && !frame.text.trim(),
 };
-
-const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
  * A lawyer's representative matters (issue 33): a short list with emphasis

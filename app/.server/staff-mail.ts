@@ -5,10 +5,7 @@ import { getEnv } from "./env";
 import { sendMail, type MailResult } from "./mail";
 import { ROLE_LABELS, type Role } from "./roles";
 import { INVITATION_HOURS, RESET_HOURS } from "./db/staff";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
+import { escapeHtml } from "~/lib/html";
 
 export function invitationLink(token: string): string {
   return `${getEnv().publicUrl}/admin/invitation/${token}`;

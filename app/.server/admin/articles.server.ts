@@ -23,6 +23,7 @@ import { forgetAutosave } from "../db/autosaves";
 import { BODY_PICTURE_TEXT } from "~/lib/body-pictures";
 import { flashHeaders } from "./flash.server";
 import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
+import { escapeHtml } from "~/lib/html";
 
 export type ArticleActionData = FailureData & { values?: ArticleFormValues; conflict?: boolean };
 
@@ -37,8 +38,6 @@ export const AUTHORS_UNKNOWN = "One of the chosen authors is no longer on the te
 function fail(status: number, body: ArticleActionData) {
   return data<ArticleActionData>(body, { status });
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Text typed without the editor (no JavaScript) becomes paragraphs; HTML is kept for the sanitiser. */
 export function bodyHtml(copy: string): string {

@@ -1,13 +1,13 @@
 /** Queries for articles (table `articles`). */
-import { and, asc, desc, eq, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import { articleSlug, uniqueSlug } from "~/lib/slug";
+import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
 import { fieldChanges, recordAudit, type Actor } from "../audit";
 import { contentChanged, onContentChange } from "../content-events";
-import { db, type Db } from "./client";
+import { db } from "./client";
 import { articles, type ArticleRow } from "./schema";
-import { escapeLike, withSlugRetry } from "./team";
+import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { articleIsPublic, articleNotTrashed, type ArticleState } from "./visibility";
 import { checkVersion, recordRevision } from "./revisions";
 import { articleDateText } from "~/lib/dates";
@@ -211,15 +211,6 @@ export async function listArticlesForAdmin(options: { search?: string; page?: nu
   return { rows, total, page, pageCount: pageCount(total, ADMIN_ARTICLES_PAGE_SIZE) };
 }
 
-async function freeSlug(tx: Db, title: string, exceptId?: number): Promise<string> {
-  const base = articleSlug(title);
-  const rows = await tx
-    .select({ id: articles.id, slug: articles.slug })
-    .from(articles)
-    .where(or(eq(articles.slug, base), ilike(articles.slug, `${escapeLike(base)}-%`)));
-  return uniqueSlug(base, new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug)));
-}
-
 /** Pin only means something for news (SPEC §4): not news forces it off. */
 function normalise(input: ArticleInput) {
   const { title, img, category, news, priority, copy, summary, seo_title, seo_description, social_img } = input;
@@ -258,7 +249,7 @@ export async function createArticle(
   const state = input.state ?? { status: "published", publishAt: input.created_at ?? null };
   const row = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const slug = await freeSlug(tx, input.title);
+      const slug = await freeSlug(tx, articles, articleSlug(input.title));
       const [created] = await tx
         .insert(articles)
         .values({
@@ -307,7 +298,7 @@ export async function updateArticle(
       if (!before) return undefined;
       await checkVersion(tx, "article", id, before.version, input.expectedVersion);
       const authorsBefore = await authorsOf(tx, id);
-      const slug = before.title === input.title ? before.slug : await freeSlug(tx, input.title, id);
+      const slug = before.title === input.title ? before.slug : await freeSlug(tx, articles, articleSlug(input.title), id);
       const [after] = await tx
         .update(articles)
         .set({

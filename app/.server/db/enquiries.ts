@@ -6,9 +6,10 @@
  * and a note is marked changed without its text). Enquiries are not public
  * content: writing one does not clear the page cache.
  */
-import { and, count, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { EnquiryInput, EnquiryState, EnquiryUpdate } from "~/lib/forms/enquiry";
 import { recordAudit, type Actor } from "../audit";
+import { attemptsSince, pruneAttempts } from "./attempts";
 import { db } from "./client";
 import { enquiries, enquiryAttempts, type EnquiryRow } from "./schema";
 
@@ -52,11 +53,7 @@ export async function createEnquiry(input: NewEnquiry, now = new Date()): Promis
  */
 export async function recordAttempt(address: string, now = new Date()): Promise<{ allowed: boolean; count: number }> {
   await db().insert(enquiryAttempts).values({ address, at: now });
-  const [row] = await db()
-    .select({ n: count() })
-    .from(enquiryAttempts)
-    .where(and(eq(enquiryAttempts.address, address), gte(enquiryAttempts.at, new Date(now.getTime() - HOUR_MS))));
-  const n = Number(row?.n ?? 0);
+  const n = await attemptsSince(enquiryAttempts, eq(enquiryAttempts.address, address), new Date(now.getTime() - HOUR_MS));
   return { allowed: n <= ENQUIRY_LIMIT_PER_HOUR, count: n };
 }
 
@@ -136,9 +133,7 @@ export async function deleteEnquiry(id: number, actor: Actor): Promise<Enquiry |
  */
 export async function purgeExpiredEnquiries(retentionDays: number, actor: Actor, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * HOUR_MS);
-  await db()
-    .delete(enquiryAttempts)
-    .where(lt(enquiryAttempts.at, new Date(now.getTime() - ATTEMPT_KEEP_MS)));
+  await pruneAttempts(enquiryAttempts, new Date(now.getTime() - ATTEMPT_KEEP_MS));
   let removed = 0;
   // In batches, each batch and its audit entries in one transaction.
   for (;;) {

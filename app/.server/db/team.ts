@@ -1,10 +1,11 @@
 /** Queries for team members (table `team`). */
-import { and, asc, eq, ilike, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
-import { lawyerSlug, uniqueSlug } from "~/lib/slug";
+import { and, asc, eq, ilike, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { lawyerSlug } from "~/lib/slug";
 import { sortTeam } from "~/lib/team-order";
 import { fieldChanges, recordAudit, type Actor } from "../audit";
 import { contentChanged } from "../content-events";
-import { db, type Db } from "./client";
+import { db } from "./client";
+import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { memoUntilContentChange } from "./memo";
 import { team, type BarAdmission, type EducationEntry, type SupportStaff, type TeamMemberRow } from "./schema";
 import { teamMemberIsPublic, teamMemberNotTrashed } from "./visibility";
@@ -130,21 +131,12 @@ export async function getTeamMemberById(id: number, options: { withTrashed?: boo
   return row;
 }
 
-async function freeSlug(tx: Db, fullName: string, exceptId?: number): Promise<string> {
-  const base = lawyerSlug(fullName);
-  const rows = await tx
-    .select({ id: team.id, slug: team.slug })
-    .from(team)
-    .where(or(eq(team.slug, base), ilike(team.slug, `${escapeLike(base)}-%`)));
-  return uniqueSlug(base, new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug)));
-}
-
 /** Adds a member, and its audit entry in the same transaction. */
 export async function createTeamMember(input: TeamMemberInput & { visibility?: TeamVisibilityInput }, actor: Actor): Promise<TeamMember> {
   const { visibility, ...fields } = input;
   const row = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const slug = await freeSlug(tx, input.full_name);
+      const slug = await freeSlug(tx, team, lawyerSlug(input.full_name));
       const [created] = await tx
         .insert(team)
         .values({ ...fields, ...(visibility ? visibilityColumns(visibility) : {}), slug })
@@ -181,7 +173,7 @@ export async function updateTeamMember(
         .for("update");
       if (!before) return undefined;
       await checkVersion(tx, "team", id, before.version, expectedVersion);
-      const slug = before.full_name === input.full_name ? before.slug : await freeSlug(tx, input.full_name, id);
+      const slug = before.full_name === input.full_name ? before.slug : await freeSlug(tx, team, lawyerSlug(input.full_name), id);
       const [after] = await tx
         .update(team)
         .set({ ...fields, ...(visibility ? visibilityColumns(visibility) : {}), slug, updated_at: new Date(), version: before.version + 1 })
@@ -277,27 +269,4 @@ export async function applyDueTeamVisibility(actor: Actor, now = new Date()): Pr
   });
   if (result.shown || result.hidden) contentChanged("team");
   return result;
-}
-
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** Two saves racing for one slug: the unique index refuses one; try once more. */
-export async function withSlugRetry<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) return work();
-    throw error;
-  }
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  let e = error as { code?: string; cause?: unknown } | undefined;
-  for (let i = 0; e && i < 4; i++) {
-    if (e.code === "23505") return true;
-    e = e.cause as typeof e;
-  }
-  return false;
 }

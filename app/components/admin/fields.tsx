@@ -1,15 +1,9 @@
 /** Form fields: label above, hint and error below (aria-describedby, aria-invalid). */
 import { useEffect, useRef, type ReactNode } from "react";
+import { FieldError } from "../field-error";
 import { inputClass, labelClass } from "./styles";
 
-export function FieldError({ id, error }: { id: string; error?: string }) {
-  if (!error) return null;
-  return (
-    <p id={id} className="mt-1 text-sm font-semibold text-error">
-      {error}
-    </p>
-  );
-}
+export { FieldError };
 
 export function describedBy(...ids: unknown[]): string | undefined {
   const list = ids.filter((x): x is string => typeof x === "string" && x !== "").join(" ");

@@ -18,6 +18,7 @@ import {
   type EnquiryValues,
 } from "~/lib/forms/enquiry";
 import { FIRM } from "~/config/firm";
+import { FieldError } from "../field-error";
 
 export type EnquiryFormState = {
   outcome: "sent" | "refused" | "invalid" | "again" | "error";
@@ -39,16 +40,6 @@ const FIELD_LABELS: Record<string, string> = {
 const inputClass =
   "mt-2 block w-full border border-muted bg-white px-3 py-2.5 text-base text-ink aria-[invalid=true]:border-2 aria-[invalid=true]:border-error";
 const labelClass = "block font-semibold text-ink";
-
-function FieldError({ id, error }: { id: string; error?: string }) {
-  if (!error) return null;
-  return (
-    <p id={id} className="mt-1.5 flex items-start gap-1.5 text-sm font-semibold text-error">
-      <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-      <span>{error}</span>
-    </p>
-  );
-}
 
 /** The notice above the form (also on the privacy page's summary). */
 export function EnquiryNotice() {
