@@ -57,7 +57,7 @@ export default [
       route("trash", "routes/admin/trash.tsx"),
       route("history/:kind/:id", "routes/admin/history.tsx"),
       route("hours/edit", "routes/admin/hours.tsx"),
-      route("headers/edit", "routes/admin/headers.tsx"),
+      route("headers/edit", "routes/admin/page-headers.tsx"),
       route("enquiries", "routes/admin/enquiries.tsx"),
       route("enquiries/:id", "routes/admin/enquiry.tsx"),
       route("statistics", "routes/admin/statistics.tsx"),

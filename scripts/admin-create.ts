@@ -3,7 +3,7 @@
  * The password comes from ADMIN_PASSWORD, a pipe, or a prompt (12-128 characters).
  */
 import { systemActor } from "~/.server/audit";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/password";
 import { readPassword, runScript, UsageError } from "./cli";
 

@@ -3,7 +3,7 @@
  * staff account and ends all of its sessions.
  */
 import { systemActor } from "~/.server/audit";
-import { resetStaffPassword } from "~/.server/auth";
+import { resetStaffPassword } from "~/.server/staff-accounts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/password";
 import { readPassword, runScript, UsageError } from "./cli";
 

@@ -10,7 +10,7 @@ import { sweepTrash } from "./db/trash";
 import { pruneAutosaves } from "./db/autosaves";
 import type { Database } from "./db/client";
 import { getEnv } from "./env";
-import { sweepStaffTokens } from "./db/staff";
+import { sweepStaffTokens } from "./db/staff-links";
 import { pruneSignInAttempts } from "./login-limits";
 import { deleteOldSalts, ensureSalts, purgeStatsEvents, rollupStats } from "./db/stats";
 import { addDays, firmToday } from "~/lib/stats";

@@ -11,7 +11,7 @@
  * CDN), the page says "Preview — not published" and carries `noindex`.
  */
 import { data } from "react-router";
-import { requireStaff } from "./auth";
+import { requireStaff } from "./staff-session";
 import { getArticleById, getArticleBySlugForStaff, type Article } from "./db/articles";
 import { resolvePreviewLink } from "./db/previews";
 import { getTeamMemberById, getTeamMemberBySlugForStaff, type TeamMember } from "./db/team";

@@ -4,7 +4,7 @@ import type { Status } from "~/lib/forms/messages";
 import { getEnv } from "./env";
 import { sendMail, type MailResult } from "./mail";
 import { ROLE_LABELS, type Role } from "./roles";
-import { INVITATION_HOURS, RESET_HOURS } from "./db/staff";
+import { INVITATION_HOURS, RESET_HOURS } from "./db/staff-links";
 import { escapeHtml } from "~/lib/html";
 
 export function invitationLink(token: string): string {

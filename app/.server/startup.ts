@@ -4,7 +4,7 @@
  * ADMIN_EMAIL / ADMIN_PASSWORD.
  */
 import { systemActor } from "./audit";
-import { createStaffAccount } from "./auth";
+import { createStaffAccount } from "./staff-accounts";
 import { startContentSync, type ContentSync } from "./content-sync";
 import { getDatabase, openDatabase, setDatabase, type Database } from "./db/client";
 import { isContentEmpty, seedDemoContent } from "./db/seed";

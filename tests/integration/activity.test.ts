@@ -6,7 +6,7 @@
 import { testContext, guarded } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog } from "~/.server/db/schema";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";

@@ -7,7 +7,7 @@
 import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import * as teamDb from "~/.server/db/team";
 import { countArticles, getArticleBySlug } from "~/.server/db/articles";
 import { getOfficeHours } from "~/.server/db/office-hours";
@@ -19,7 +19,7 @@ import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as lawyers from "~/routes/admin/lawyers";
 import * as articleNew from "~/routes/admin/article-new";
 import * as hours from "~/routes/admin/hours";
-import * as headersRoute from "~/routes/admin/headers";
+import * as pageHeadersRoute from "~/routes/admin/page-headers";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -227,10 +227,10 @@ describe("hours and headers actions", () => {
   });
 
   it("saves one header by name and refuses unknown pages", async () => {
-    const bad = await run(headersRoute.action, post("/dashboard/headers/edit", new URLSearchParams({ name: "admin", header_text: "x" })));
+    const bad = await run(pageHeadersRoute.action, post("/dashboard/headers/edit", new URLSearchParams({ name: "admin", header_text: "x" })));
     expect(bad.status).toBe(400);
     const ok = await run(
-      headersRoute.action,
+      pageHeadersRoute.action,
       post("/dashboard/headers/edit", new URLSearchParams({ name: "cyber", header_text: "Cyber text" })),
     );
     expect(ok.status).toBe(302);

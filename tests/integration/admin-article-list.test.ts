@@ -8,7 +8,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { ADMIN_ARTICLES_PAGE_SIZE, createArticle, getArticleById } from "~/.server/db/articles";
 import { signIn } from "~/.server/sign-in";
 import * as articlesRoute from "~/routes/admin/articles";

@@ -8,7 +8,7 @@ import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { createEnquiry } from "~/.server/db/enquiries";
 import { signIn } from "~/.server/sign-in";

@@ -13,7 +13,7 @@
 import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { signIn } from "~/.server/sign-in";
 import { adminRoutes } from "../support/admin-routes";
 import { setUpTestDatabase } from "../support/database";

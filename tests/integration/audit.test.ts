@@ -7,7 +7,7 @@
 import { desc, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fieldChanges, shortDiff, sweepAuditTrail, type Actor } from "~/.server/audit";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, user } from "~/.server/db/schema";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { systemActor } from "~/.server/audit";
-import { createStaffAccount, getStaff, resetStaffPassword } from "~/.server/auth";
+import { getStaff } from "~/.server/staff-session";
+import { createStaffAccount, resetStaffPassword } from "~/.server/staff-accounts";
 import { ensureAdminFromEnv } from "~/.server/startup";
 import { LOCKED_MESSAGE } from "~/.server/login-limits";
 import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";

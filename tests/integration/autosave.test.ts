@@ -12,7 +12,7 @@ import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { AUTOSAVE_DAYS, getAutosave, pruneAutosaves, saveAutosave } from "~/.server/db/autosaves";
 import { countArticles, createArticle, getArticleById } from "~/.server/db/articles";
 import { db } from "~/.server/db/client";

@@ -11,7 +11,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { BACKUP_TABLES, BackupError, exportBackup, importBackup, type BackupTable } from "~/.server/backup";
 import { db, setDatabase, type Database } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";

@@ -15,7 +15,7 @@ import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { bodyPicturesInUse } from "~/.server/body-pictures";
 import { saveAutosave } from "~/.server/db/autosaves";
 import { createArticle, deleteArticle, getArticleById, updateArticle } from "~/.server/db/articles";

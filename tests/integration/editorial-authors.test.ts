@@ -12,7 +12,7 @@ import { testContext, guarded } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { AUTHORS_UNKNOWN } from "~/.server/admin/articles.server";
 import { onContentChange } from "~/.server/content-events";
 import { articleAuthorIds, listPublicAuthors } from "~/.server/db/article-authors";

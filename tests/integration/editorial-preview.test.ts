@@ -5,7 +5,7 @@
  */
 import { testContext, guarded } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { createArticle, updateArticle } from "~/.server/db/articles";
 import { createPreviewLink, resolvePreviewLink } from "~/.server/db/previews";
 import { createTeamMember } from "~/.server/db/team";

@@ -4,7 +4,7 @@
  */
 import { testContext, guarded } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { createArticle, getArticleById, updateArticle } from "~/.server/db/articles";
 import { EditConflict, listRevisions, REVISIONS_KEPT } from "~/.server/db/revisions";
 import { signIn } from "~/.server/sign-in";

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { createArticle, getArticleById, getArticleBySlug } from "~/.server/db/articles";
 import { articles, auditLog } from "~/.server/db/schema";
 import { listTrash, sweepTrash } from "~/.server/db/trash";

@@ -11,7 +11,7 @@
 import { testContext, guarded } from "../support/route-call";
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { countAttempts, createEnquiry, ENQUIRY_LIMIT_PER_HOUR, getEnquiry } from "~/.server/db/enquiries";
 import { db } from "~/.server/db/client";
 import { auditLog, enquiries, enquiryAttempts, mailOutbox } from "~/.server/db/schema";

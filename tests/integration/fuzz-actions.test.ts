@@ -23,7 +23,7 @@ import sharp from "sharp";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { getStorage } from "~/.server/storage";
 import { sendMail } from "~/.server/mail";
@@ -554,7 +554,7 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/hours.tsx": { base: () => ({ start_time: "9:00", end_time: "5:00" }) },
   "routes/admin/trash.tsx": { base: () => ({ intent: "restore", kind: "article", id: String(existing.articleId) }) },
   "routes/admin/history.tsx": { base: () => ({ intent: "restore", revision: "1" }) },
-  "routes/admin/headers.tsx": { base: () => ({ name: "team", header_text: "Our people" }) },
+  "routes/admin/page-headers.tsx": { base: () => ({ name: "team", header_text: "Our people" }) },
   "routes/admin/enquiry.tsx": { base: () => ({ intent: "save", state: "in_progress", staff_note: "Called back." }) },
   // The public enquiry form (no session needed; the fuzz's staff cookie changes nothing), with a token old enough to pass.
   "routes/public/contact.tsx": {

@@ -6,7 +6,7 @@
  * kept in the audit trail's diff and in History (diffed, restored).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { listActivity } from "~/.server/db/activity";
 import { createTeamMember, getTeamMemberById, type TeamMember } from "~/.server/db/team";
 import { listRevisions } from "~/.server/db/revisions";

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { exportBackup, importBackup } from "~/.server/backup";
 import { getDatabase, setDatabase } from "~/.server/db/client";
 import * as teamDb from "~/.server/db/team";

@@ -8,7 +8,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { createArticle, updateArticle } from "~/.server/db/articles";
 import { saveAutosave } from "~/.server/db/autosaves";

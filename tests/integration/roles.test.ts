@@ -7,7 +7,8 @@
 import { guarded, testContext, type RouteModule } from "../support/route-call";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount, getStaff, requireStaff } from "~/.server/auth";
+import { getStaff, requireStaff } from "~/.server/staff-session";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, session, user } from "~/.server/db/schema";
 import { getOfficeHours } from "~/.server/db/office-hours";

@@ -11,7 +11,7 @@
 import { guarded, testContext } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth";
+import { createStaffAccount } from "~/.server/staff-accounts";
 import { db } from "~/.server/db/client";
 import { statsDaily, statsDailyItems, statsEvents, statsHourly, statsSalts } from "~/.server/db/schema";
 import {

@@ -8,8 +8,9 @@ import { APIError } from "better-auth/api";
 import QRCode from "qrcode";
 import { FIRM } from "~/config/firm";
 import { recordAudit, type Actor } from "../audit";
-import { authHeaders, getAuth, withAuthTransaction, type StaffSession } from "../auth";
-import { noteSessionAddress } from "../db/staff";
+import { authHeaders, getAuth, withAuthTransaction } from "../auth";
+import { type StaffSession } from "../staff-session";
+import { noteSessionAddress } from "../db/staff-sessions";
 
 export const TWO_FACTOR_MSG = {
   wrongPassword: "The current password is not correct.",

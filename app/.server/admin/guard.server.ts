@@ -20,7 +20,7 @@
 import { createContext, type MiddlewareFunction } from "react-router";
 import { isWriteMethod } from "~/lib/http";
 import { staffActor, type Actor } from "../audit";
-import { requireStaff, type StaffSession } from "../auth";
+import { requireStaff, type StaffSession } from "../staff-session";
 import { log } from "../log";
 import { can, FORBIDDEN_MESSAGE, type Permission } from "../roles";
 import { requestInfo, routeHandle, type RequestContext } from "../request-context";

@@ -13,7 +13,8 @@ import { addPasskey, listPasskeys, removePasskey } from "~/.server/admin/account
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
 import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
-import { changeOwnPassword, checkCurrentPassword, endOtherSessions, listOwnSessions } from "~/.server/db/staff";
+import { changeOwnPassword, checkCurrentPassword } from "~/.server/db/staff-passwords";
+import { endOtherSessions, listOwnSessions } from "~/.server/db/staff-sessions";
 import { log } from "~/.server/log";
 import { signInBlocked } from "~/.server/login-limits";
 import { ROLE_LABELS } from "~/.server/roles";

@@ -2,7 +2,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { isRefusal, readForm } from "~/.server/admin/request.server";
-import { requestPasswordReset } from "~/.server/db/staff";
+import { requestPasswordReset } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
 import { addressBlocked } from "~/.server/login-limits";
 import { sendPasswordReset } from "~/.server/staff-mail";

@@ -8,7 +8,7 @@ import type { Route } from "./+types/invitation";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
 import { isRefusal, readForm } from "~/.server/admin/request.server";
-import { acceptInvitation, checkLink, renewExpiredInvitation } from "~/.server/db/staff";
+import { acceptInvitation, checkLink, renewExpiredInvitation } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
 import { ROLE_LABELS } from "~/.server/roles";
 import { mailStatus, sendInvitation } from "~/.server/staff-mail";

@@ -6,7 +6,7 @@
 import { useCallback, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
-import { getStaff } from "~/.server/auth";
+import { getStaff } from "~/.server/staff-session";
 import { readFlash } from "~/.server/admin/flash.server";
 import { isRefusal, readForm } from "~/.server/admin/request.server";
 import { log } from "~/.server/log";

@@ -1,7 +1,7 @@
 /** /logout: a POST ends the session on the server and returns to "/". A GET signs nobody out. */
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { getStaff } from "~/.server/auth";
+import { getStaff } from "~/.server/staff-session";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { log } from "~/.server/log";
 import { signOut } from "~/.server/sign-in";

@@ -4,7 +4,7 @@ import type { Route } from "./+types/reset-password";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
 import { isRefusal, readForm } from "~/.server/admin/request.server";
-import { checkLink, completePasswordReset } from "~/.server/db/staff";
+import { checkLink, completePasswordReset } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
 import { useFocusFirstInvalid } from "~/components/admin/fields";

@@ -8,39 +8,22 @@
 import { ScrollRegion } from "~/components/scroll-region";
 import { Mail, ShieldCheck, UserPlus } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
-import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
-import { setTwoFactorRequired, twoFactorRequired } from "~/.server/db/settings";
-import {
-  changeRole,
-  deactivateStaff,
-  inviteStaff,
-  listStaff,
-  reactivateStaff,
-  resendInvitation,
-  StaffError,
-  withdrawInvitation,
-} from "~/.server/db/staff";
-import { log } from "~/.server/log";
-import { can, canManageRole, isRole, ROLE_LABELS, ROLES } from "~/.server/roles";
-import { mailStatus, sendInvitation } from "~/.server/staff-mail";
+import { staffAction, type StaffData } from "~/.server/admin/staff.server";
+import { twoFactorRequired } from "~/.server/db/settings";
+import { listStaff } from "~/.server/db/staff";
+import { can, canManageRole, ROLE_LABELS, ROLES } from "~/.server/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useClientCheck } from "~/components/admin/client-check";
 import { focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
-import { fieldErrors, formValues } from "~/lib/forms/form-data";
-import { MSG } from "~/lib/forms/messages";
 import { inviteSchema } from "~/lib/forms/staff";
-import { actorOf, requirePermission, staffOf } from "~/.server/admin/guard.server";
+import { staffOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "staff" } satisfies RouteHandle;
-
-const PATH = "/dashboard/staff";
-const STAFF_ERROR = "An error occurred: the staff account was not changed. Please try again later.";
 
 function when(date: Date | null | undefined): string {
   if (!date) return "Never";
@@ -72,108 +55,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-type StaffData = FailureData & { values?: { email: string; role: string } };
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = actorOf(context, STAFF_ERROR);
-  if (isRefusal(actor)) return actor;
-  const me = staffOf(context);
-  const form = await readForm(request);
-  if (isRefusal(form)) return form;
-  const raw = formValues(form);
-  const intent = typeof raw.intent === "string" ? raw.intent : "";
-  const id = typeof raw.id === "string" && ID.test(raw.id) ? raw.id : null;
-  const fail = (text: string, status = 400, extra: Partial<StaffData> = {}) =>
-    data<StaffData>({ status: { tone: "error", text }, ...extra }, { status });
-  const done = async (text: string, tone: "success" | "error" = "success") =>
-    redirect(PATH, { headers: await flashHeaders({ tone, text }) });
-  try {
-    switch (intent) {
-      case "invite": {
-        const values = { email: String(raw.email ?? "").slice(0, 320), role: String(raw.role ?? "").slice(0, 20) };
-        const parsed = inviteSchema.safeParse(raw);
-        if (!parsed.success) {
-          const errors = fieldErrors(parsed.error.issues);
-          return fail(Object.keys(errors).length > 1 || errors.email?.endsWith("required.") ? MSG.missingFields : MSG.checkFields, 400, {
-            errors,
-            values,
-          });
-        }
-        let invited;
-        try {
-          invited = await inviteStaff(parsed.data, actor, me.role);
-        } catch (error) {
-          if (error instanceof StaffError)
-            return fail(error.message, error.status, { errors: error.field ? { [error.field]: error.message } : undefined, values });
-          throw error;
-        }
-        const sent = await sendInvitation(
-          parsed.data.email,
-          parsed.data.role,
-          invited.token,
-          me.name && me.name !== "Staff" ? me.name : me.email,
-        );
-        const status = mailStatus(sent, `${parsed.data.email} has been invited as ${ROLE_LABELS[parsed.data.role].toLowerCase()}.`);
-        return done(status.text, status.tone);
-      }
-      case "resend": {
-        if (!id) return fail(MSG.unreadableForm);
-        const again = await resendInvitation(id, actor, me.role);
-        const status = mailStatus(
-          await sendInvitation(again.email, again.role, again.token, me.email),
-          `A new invitation for ${again.email} has been made; the earlier link no longer works.`,
-        );
-        return done(status.text, status.tone);
-      }
-      case "withdraw": {
-        if (!id) return fail(MSG.unreadableForm);
-        const email = await withdrawInvitation(id, actor, me.role);
-        return done(`The invitation for ${email} has been withdrawn.`);
-      }
-      case "role": {
-        const role = raw.role;
-        if (!id || !isRole(role)) return fail("Choose a role.", 400, { errors: { role: "Choose a role." } });
-        const changed = await changeRole(id, role, actor, me.role);
-        return done(
-          changed.before === role
-            ? `${changed.email} is already ${ROLE_LABELS[role].toLowerCase()}.`
-            : `${changed.email} is now ${ROLE_LABELS[role].toLowerCase()}.`,
-        );
-      }
-      case "deactivate": {
-        if (!id) return fail(MSG.unreadableForm);
-        const email = await deactivateStaff(id, actor, me.role);
-        return done(`${email} has been deactivated and signed out everywhere.`);
-      }
-      case "reactivate": {
-        if (!id) return fail(MSG.unreadableForm);
-        const email = await reactivateStaff(id, actor, me.role);
-        return done(`${email} has been reactivated and can sign in again.`);
-      }
-      case "security": {
-        // Owners only (roles.ts: "security"): 403 for anyone else, nothing written.
-        requirePermission(context, "security");
-        const on = raw.require_two_factor === "on";
-        if (on && !me.twoFactor)
-          return fail("Set up two-factor sign-in for your own account first (My account), then require it for everyone.", 409);
-        await setTwoFactorRequired(on, actor);
-        return done(
-          on
-            ? "Two-factor sign-in is now required for every staff account."
-            : "Two-factor sign-in is no longer required (each person may still use it).",
-        );
-      }
-      default:
-        return fail(MSG.unreadableForm);
-    }
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    if (error instanceof StaffError) return fail(error.message, error.status);
-    log("error", "staff change failed", { intent, error: (error as Error).message });
-    return fail(STAFF_ERROR, 500);
-  }
+export function action({ request, context }: Route.ActionArgs) {
+  return staffAction(request, context);
 }
 
 function StatusBadge({ status, expired }: { status: string; expired: boolean }) {

@@ -1,7 +1,7 @@
-/** /dashboard/headers/edit: the text under each page banner; one small form per page key, each saved on its own. */
+/** /dashboard/headers/edit ("page headers": the banners' text, not HTTP or security headers): the text under each page banner; one small form per page key, each saved on its own. */
 import { useState } from "react";
 import { data, Form, redirect } from "react-router";
-import type { Route } from "./+types/headers";
+import type { Route } from "./+types/page-headers";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
 import { listPageHeaders, updatePageHeader } from "~/.server/db/page-headers";
@@ -32,7 +32,7 @@ type HeaderData = FailureData & { name?: string; values?: { header_text: string 
 
 export async function loader() {
   const rows = await listPageHeaders();
-  return { headers: HEADER_KEYS.map((name) => ({ name, header_text: rows.find((r) => r.name === name)?.header_text ?? "" })) };
+  return { pageHeaders: HEADER_KEYS.map((name) => ({ name, header_text: rows.find((r) => r.name === name)?.header_text ?? "" })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -98,13 +98,13 @@ function HeaderForm({ name, text, error }: { name: HeaderKey; text: string; erro
   );
 }
 
-export default function Headers({ loaderData, actionData }: Route.ComponentProps) {
+export default function PageHeaders({ loaderData, actionData }: Route.ComponentProps) {
   const key = useFormKey(actionData);
   const failed = actionData && "name" in actionData ? (actionData as HeaderData) : undefined;
   return (
     <AdminPage title="Update Page Headers" back={{ to: "/dashboard", label: "Dashboard" }}>
       <div key={key} className="space-y-6">
-        {loaderData.headers.map((h) => (
+        {loaderData.pageHeaders.map((h) => (
           <HeaderForm
             key={h.name}
             name={h.name}
