@@ -227,7 +227,10 @@ describe("hours and headers actions", () => {
   });
 
   it("saves one header by name and refuses unknown pages", async () => {
-    const bad = await run(pageHeadersRoute.action, post("/dashboard/headers/edit", new URLSearchParams({ name: "admin", header_text: "x" })));
+    const bad = await run(
+      pageHeadersRoute.action,
+      post("/dashboard/headers/edit", new URLSearchParams({ name: "admin", header_text: "x" })),
+    );
     expect(bad.status).toBe(400);
     const ok = await run(
       pageHeadersRoute.action,
