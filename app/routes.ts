@@ -31,7 +31,7 @@ export default [
   route("robots.txt", "routes/seo/robots.ts"),
   route("insights/feed.xml", "routes/seo/feed.ts"),
   route("og/:kind/:file", "routes/seo/og-image.ts"),
-  // Visit statistics: the beacon's one ingestion endpoint (POST only; decision 0020).
+  // Visit statistics: the beacon's one ingestion endpoint (POST only; decision 0023).
   route("stats/beacon", "routes/stats/beacon.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).

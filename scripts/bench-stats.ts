@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stats`: the visit statistics under load (issue 32, decision 0020).
+ * `npm run bench:stats`: the visit statistics under load (issue 32, decision 0023).
  *
  * On a throwaway PostgreSQL database next to TEST_DATABASE_URL's (default
  * postgres://postgres@127.0.0.1:5432/postgres; dropped at the end):

@@ -2,7 +2,7 @@
  * The HTTP application: a `node:http` request listener, bundled by Vite into
  * build/server/index.js and started by server.js. In order:
  *
- * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0020) or a
+ * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0023) or a
  *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once;
  * 2. a request id, one JSON log line when the response finishes, and the
  *    security headers (a CSP nonce per response);

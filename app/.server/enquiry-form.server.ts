@@ -121,7 +121,7 @@ export async function enquiryAction(request: Request, context: RequestContext) {
     return answer(503, { outcome: "error", status: { tone: "error", text: ENQUIRY_MSG.storeError }, values });
   }
   log("info", "enquiry received", { id: enquiry.id });
-  // Visit statistics: an enquiry sent, credited to the page this visit began on (decision 0020).
+  // Visit statistics: an enquiry sent, credited to the page this visit began on (decision 0023).
   recordConversion("enquiry", request, context);
   await notifyStaff(enquiry);
   return answer(200, { outcome: "sent", status: { tone: "success", text: ENQUIRY_MSG.sent } });

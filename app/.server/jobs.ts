@@ -96,7 +96,7 @@ export function siteJobs(database: Database): ScheduledJob[] {
       },
     },
     {
-      // Visit statistics (decision 0020): the raw events written since the last run, rolled up into
+      // Visit statistics (decision 0023): the raw events written since the last run, rolled up into
       // the hourly and daily tables (Toronto days; idempotent, so a repeat or a catch-up is safe).
       name: "stats-rollup",
       everyMs: MINUTE,

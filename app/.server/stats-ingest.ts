@@ -1,5 +1,5 @@
 /**
- * Visit statistics: the ingestion (decision 0020). The public pages' beacon
+ * Visit statistics: the ingestion (decision 0023). The public pages' beacon
  * (app/enhance/stats.ts) posts to POST /stats/beacon (routes/public/stats-beacon.ts),
  * which calls `ingestBeacon`: the body is checked with Zod, the request is
  * dropped when it must not be counted (a crawler, Global Privacy Control, a

@@ -1,5 +1,5 @@
 /**
- * Visit statistics (decision 0020): a beacon to this site, nothing else.
+ * Visit statistics (decision 0023): a beacon to this site, nothing else.
  * No cookie, no storage, no other host. A browser that sends Global Privacy
  * Control sends nothing. A prerendered page sends its view only once it is
  * shown (`whenActive`); a prefetched one runs no script at all.

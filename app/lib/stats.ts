@@ -1,6 +1,6 @@
 /**
  * Visit statistics: the pure rules, shared by the ingestion (server), the
- * rollups and the Statistics screen (decision 0020). What a beacon's page,
+ * rollups and the Statistics screen (decision 0023). What a beacon's page,
  * referrer and user agent become; the Toronto date ranges the screen shows.
  */
 import { FIRM_TIME_ZONE, parseFirmLocal, toFirmLocalInput } from "./firm-time";

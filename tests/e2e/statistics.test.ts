@@ -1,6 +1,6 @@
 /**
  * Visit statistics in Chromium, through the reference nginx in front of two
- * instances on one PostgreSQL (decision 0020):
+ * instances on one PostgreSQL (decision 0023):
  * - public pages set no cookie and use no storage, and send beacons to this
  *   site only (its one endpoint), answered 204 through the proxy;
  * - the count equals the visits, though most pages come from nginx's cache

@@ -1,5 +1,5 @@
 /**
- * Visit statistics on a real database (decision 0020): the beacon endpoint
+ * Visit statistics on a real database (decision 0023): the beacon endpoint
  * (checked with Zod, nothing per beacon written until the batch), who is not
  * counted (crawlers, Global Privacy Control, a signed-in staff member, an
  * opted-out browser), the visitor hash (the same visitor the next day is a

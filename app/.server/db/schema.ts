@@ -566,7 +566,7 @@ export const articleAutosaves = pgTable(
 export type ArticleAutosaveRow = typeof articleAutosaves.$inferSelect;
 
 /**
- * Visit statistics (issue 32, decision 0020), kept by the site itself with no
+ * Visit statistics (issue 32, decision 0023), kept by the site itself with no
  * cookie and no outside service.
  *
  * `stats_salts`: one secret a day (Toronto date), shared by every instance;

@@ -1,5 +1,5 @@
 /**
- * Visit statistics, the reading side (decision 0020): what the Statistics
+ * Visit statistics, the reading side (decision 0023): what the Statistics
  * screen, its CSV export and the edit screens' panels show. Reads only the
  * rollups (stats_hourly, stats_daily, stats_daily_items), never the raw
  * events, so a year of figures costs a few small queries whatever the

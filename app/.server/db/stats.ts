@@ -1,5 +1,5 @@
 /**
- * Visit statistics, the writing side (decision 0020): the daily salts, batched
+ * Visit statistics, the writing side (decision 0023): the daily salts, batched
  * inserts of raw events, the rollups into hourly and daily tables (Toronto
  * days) and the purge of raw events. The Statistics screen reads the rollups
  * through stats-report.ts. Nothing here is content: no page cache is cleared.

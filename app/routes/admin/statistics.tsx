@@ -1,6 +1,6 @@
 /**
  * /dashboard/statistics (owners, admins and editors): the visit statistics
- * the site keeps itself (decision 0020). A period (today, 7, 30 or 90 days,
+ * the site keeps itself (decision 0023). A period (today, 7, 30 or 90 days,
  * or custom dates, in Toronto time; a GET form, so it works without
  * JavaScript and can be bookmarked), each figure compared with the period
  * just before; a line chart of visitors and page views with the same figures

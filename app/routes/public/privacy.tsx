@@ -3,7 +3,7 @@
  * the form collects, why, who sees it, how long it is kept (the configured
  * ENQUIRY_RETENTION_DAYS) and how to have it deleted at once; and, in its
  * own section (#statistics), what the site's visit statistics count and keep
- * (STATS_RAW_DAYS; decision 0020).
+ * (STATS_RAW_DAYS; decision 0023).
  */
 import type { Route } from "./+types/privacy";
 import { getEnv } from "~/.server/env";

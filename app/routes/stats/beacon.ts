@@ -1,6 +1,6 @@
 /**
  * POST /stats/beacon — the visit statistics' one ingestion endpoint (decision
- * 0020). The public pages' enhancement module sends a beacon here
+ * 0023). The public pages' enhancement module sends a beacon here
  * (`navigator.sendBeacon`, same origin, so the server's cross-site check lets
  * it through); app/.server/stats-ingest.ts checks it and buffers it. The
  * answer is 204 whether or not it was counted (a crawler learns nothing); a
