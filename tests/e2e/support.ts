@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
+import { onTestFinished } from "vitest";
 import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -159,7 +160,7 @@ export function sharedServerUrl(): string {
  * Signs in to the server at `origin` as the test staff account (ADMIN_EMAIL) with the sign-in
  * form's POST, no browser, and returns the session cookie for later requests' `cookie` header.
  */
-async function staffCookie(origin: string): Promise<string> {
+export async function staffCookie(origin: string): Promise<string> {
   const res = await fetch(`${origin}/admin`, {
     method: "POST",
     redirect: "manual",
@@ -193,4 +194,25 @@ export async function signInAsStaff(page: Page, baseUrl = sharedServerUrl()) {
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL(/\/dashboard/);
+}
+
+/**
+ * The sign-in fixture of the browser tests: a fresh browser context and page, signed in as the
+ * test staff account with a session of its own (the sign-in form's POST, no page load), closed when
+ * the test ends. Each test that needs a signed-in staff member calls it, so no test depends on an
+ * earlier one's page or session, and one failure does not fail every later step.
+ */
+export async function staffPage(
+  browser: Browser,
+  options: Parameters<Browser["newContext"]>[0] = {},
+  baseUrl = sharedServerUrl(),
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await newPage(browser, options);
+  onTestFinished(() => context.close());
+  const cookies = (await staffCookie(baseUrl)).split("; ").map((pair) => {
+    const at = pair.indexOf("=");
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl, httpOnly: true, sameSite: "Lax" as const };
+  });
+  await context.addCookies(cookies);
+  return { context, page };
 }
