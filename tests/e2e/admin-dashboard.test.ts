@@ -11,19 +11,21 @@
  * tests after it. Names carry a timestamp so other suites sharing the server
  * are not disturbed; what a test makes it deletes (to the Trash).
  */
-import sharp from "sharp";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
+  articleForTest,
   axe,
+  deleteFromList,
   launchBrowser,
   newPage,
   sharedServerUrl,
+  sendForm,
   signInAsStaff,
-  staffCookie,
   staffPage,
+  testJpeg,
 } from "./support";
 
 const stamp = Date.now();
@@ -34,9 +36,7 @@ let jpeg: Buffer;
 beforeAll(async () => {
   base = sharedServerUrl();
   browser = await launchBrowser();
-  jpeg = await sharp({ create: { width: 400, height: 500, channels: 3, background: "#3a6f8f" } })
-    .jpeg()
-    .toBuffer();
+  jpeg = await testJpeg();
 });
 afterAll(async () => {
   await browser?.close();
@@ -66,33 +66,13 @@ function fieldError(p: Page, id: string) {
   return p.locator(`#field-${id}-error`);
 }
 
-/** Sends a dashboard form as a browser without JavaScript would (the page's session), expecting the redirect or page that follows a save. */
-async function post(p: Page, path: string, multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>) {
-  const res = await p.request.post(`${base}${path}`, { multipart, headers: { origin: base } });
-  expect(res.status(), `POST ${path}`).toBeLessThan(400);
-}
-
-/** Deletes (to the Trash) the item a list finds by `name`, through its delete form with a session of its own; nothing if it is gone. */
-async function deleteFromList(list: "lawyers" | "articles", name: string) {
-  const cookie = await staffCookie(base);
-  const idOf = async () => {
-    const res = await fetch(`${base}/dashboard/${list}?q=${encodeURIComponent(name)}`, { headers: { cookie } });
-    return /name="confirm" value="(\d+)"/.exec(await res.text())?.[1];
-  };
-  const id = await idOf();
-  if (!id) return;
-  const body = new URLSearchParams({ intent: "delete", id });
-  await fetch(`${base}/dashboard/${list}`, { method: "POST", body, redirect: "manual", headers: { cookie, origin: base } });
-  expect(await idOf(), `${name} deleted after the test`).toBeUndefined();
-}
-
 /**
  * A team member made for one test (the create form's POST): mobile, one area of practice (Cyber), one field of
  * expertise, one support staff member and a photo; deleted when the test ends.
  */
 async function memberForTest(p: Page, label: string): Promise<string> {
   const name = `Edna ${label}${stamp}`;
-  await post(p, "/dashboard/lawyers/new", {
+  await sendForm(p, "/dashboard/lawyers/new", {
     full_name: name,
     title: "Associate",
     email: `edna.${label.toLowerCase()}${stamp}@example.com`,
@@ -109,22 +89,6 @@ async function memberForTest(p: Page, label: string): Promise<string> {
   });
   onTestFinished(() => deleteFromList("lawyers", name));
   return name;
-}
-
-/** A pinned news article with a picture and a two-paragraph body, made for one test; deleted when the test ends. */
-async function articleForTest(p: Page, label: string): Promise<string> {
-  const title = `Dashboard test article ${label} ${stamp}`;
-  await post(p, "/dashboard/articles/new", {
-    title,
-    category: "cyber",
-    news: "yes",
-    priority: "on",
-    status: "published",
-    copy: "<p><strong>Strong opening.</strong></p><p>Second paragraph of the browser test.</p>",
-    photo: { name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg },
-  });
-  onTestFinished(() => deleteFromList("articles", title));
-  return title;
 }
 
 describe("staff dashboard", () => {
@@ -390,7 +354,7 @@ describe("staff dashboard", () => {
 
   it("edits the article and shows it on the public page, then deletes it", async () => {
     const page = await signedIn();
-    const article = await articleForTest(page, "edit");
+    const article = await articleForTest(page, `Dashboard test article edit ${stamp}`);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(article.toLowerCase())}`);
     await ready(page);
     await page.getByRole("link", { name: `Edit ${article}` }).click();
