@@ -209,12 +209,17 @@ export async function staffPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const { context, page } = await newPage(browser, options);
   onTestFinished(() => context.close());
+  await signInContext(context, baseUrl);
+  return { context, page };
+}
+
+/** Gives `context` a session of its own as the test staff account (the sign-in form's POST; its cookies added). */
+export async function signInContext(context: BrowserContext, baseUrl = sharedServerUrl()): Promise<void> {
   const cookies = (await staffCookie(baseUrl)).split("; ").map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl, httpOnly: true, sameSite: "Lax" as const };
   });
   await context.addCookies(cookies);
-  return { context, page };
 }
 
 /** A picture for forms that need one: a plain JPEG of `width`×`height`. */
