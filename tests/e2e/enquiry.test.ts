@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, sharedServerUrl } from "./support";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, sharedServerUrl, staffPage } from "./support";
 
 const stamp = Date.now();
 const NOJS_NAME = `Nojs Sender ${stamp}`;
@@ -237,12 +237,7 @@ describe("the Enquiries screens", () => {
 
 describe("dashboard lists filter as you type", () => {
   it("filters the team list while typing, without pressing Search; the Search button still works", async () => {
-    const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    await page.goto(`${base}/admin`);
-    await page.getByLabel("Email").fill(ADMIN_EMAIL);
-    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-    await page.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL(`${base}/dashboard`);
+    const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, base);
     await page.goto(`${base}/dashboard/lawyers`);
     await page.locator('main[data-hydrated="true"]').waitFor();
     const rows = page.getByRole("list", { name: "Team members" }).getByRole("listitem");
@@ -269,21 +264,14 @@ describe("dashboard lists filter as you type", () => {
     await expect.poll(() => page.getByText(/No articles match/).count()).toBe(1);
     await page.getByLabel(/Search/).fill("");
     await expect.poll(() => articles.count()).toBe(before);
-    await context.close();
   });
 
   it("without JavaScript the Search button submits the search", async () => {
-    const { context, page } = await newPage(browser, { javaScriptEnabled: false });
-    await page.goto(`${base}/admin`);
-    await page.getByLabel("Email").fill(ADMIN_EMAIL);
-    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-    await page.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL(`${base}/dashboard`);
+    const { page } = await staffPage(browser, { javaScriptEnabled: false }, base);
     await page.goto(`${base}/dashboard/lawyers`);
     await page.getByLabel("Search by name").fill("whitc");
     await page.getByRole("button", { name: "Search" }).click();
     await page.waitForURL(/\?q=whitc$/);
     expect(await page.getByRole("list", { name: "Team members" }).getByRole("listitem").count()).toBe(1);
-    await context.close();
   });
 });
