@@ -207,6 +207,8 @@ describe("the Enquiries screens", () => {
     await ready();
     await page.getByRole("link", { name: NOJS_NAME }).click();
     await page.waitForURL(/\/dashboard\/enquiries\/\d+$/);
+    // The address changes before the enquiry replaces the list (a client-side navigation): wait for it.
+    await page.getByRole("main").getByText("A payment dispute on a condominium project", { exact: false }).waitFor();
     await ready();
     expect(await page.locator("main").textContent()).toContain("A payment dispute on a condominium project");
     expect(await page.locator("main").textContent()).toContain("Nobody yet");
