@@ -28,6 +28,7 @@ import {
   type EnquiryValues,
 } from "~/lib/forms/enquiry";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
+import { FIRM_TIME_ZONE } from "~/lib/firm-time";
 import { isRefusal, readForm } from "./admin/request.server";
 import { createEnquiry, recordAttempt, type Enquiry } from "./db/enquiries";
 import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken } from "./enquiry-token";
@@ -139,7 +140,7 @@ async function notifyStaff(enquiry: Enquiry) {
   if (!env.ENQUIRY_TO?.length) return;
   const area = ENQUIRY_AREA_LABELS[enquiry.practice_area as EnquiryArea] ?? enquiry.practice_area;
   const link = `${env.publicUrl}/dashboard/enquiries/${enquiry.id}`;
-  const when = enquiry.created_at.toLocaleString("en-CA", { timeZone: "America/Toronto", dateStyle: "long", timeStyle: "short" });
+  const when = enquiry.created_at.toLocaleString("en-CA", { timeZone: FIRM_TIME_ZONE, dateStyle: "long", timeStyle: "short" });
   const privacy = "For privacy, the sender's details and message are not included in this e-mail.";
   try {
     await sendMail({

@@ -1,4 +1,6 @@
 /** Words for the audit trail's actions and kinds of item (Activity screen), and local-date bounds in the firm's time zone. */
+import { FIRM_TIME_ZONE, startOfZonedDay } from "./firm-time";
+
 export const ACTION_LABELS: Record<string, string> = {
   create: "Created",
   update: "Updated",
@@ -38,33 +40,14 @@ export const ITEM_LABELS: Record<string, string> = {
   site: "Whole site",
 };
 
-export const FIRM_TIME_ZONE = "America/Toronto";
-
 /** The instant a local date (YYYY-MM-DD) starts in `timeZone`, or null for anything else. */
 export function startOfLocalDay(value: string, timeZone = FIRM_TIME_ZONE): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31) return null;
-  const utc = Date.UTC(y, mo - 1, d);
-  if (new Date(utc).getUTCDate() !== d) return null;
-  // The zone's offset at that moment, found by formatting it there (twice, for days when the offset changes).
-  const offset = (at: number) => {
-    const parts = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    }).formatToParts(new Date(at));
-    const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-    return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - at;
-  };
-  const first = utc - offset(utc);
-  return new Date(utc - offset(first));
+  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
+  return startOfZonedDay(value, timeZone);
 }
 
 export function formatWhen(date: Date | string, timeZone = FIRM_TIME_ZONE): string {

@@ -3,7 +3,7 @@
  * rollups and the Statistics screen (decision 0023). What a beacon's page,
  * referrer and user agent become; the Toronto date ranges the screen shows.
  */
-import { FIRM_TIME_ZONE, parseFirmLocal, toFirmLocalInput } from "./firm-time";
+import { FIRM_TIME_ZONE, startOfZonedDay, toFirmLocalInput } from "./firm-time";
 
 /** The one ingestion endpoint (a React Router resource route; the enhancement module posts here). */
 export const STATS_BEACON_PATH = "/stats/beacon";
@@ -142,11 +142,9 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
-/** The moment a Toronto day begins (midnight exists every day there: clocks change at 2 a.m.). */
+/** The moment a firm day begins (its midnight; where clocks go forward at midnight, the moment they do). */
 export function startOfFirmDay(day: string): Date {
-  const parsed = parseFirmLocal(`${day}T00:00`, "day");
-  if (!parsed.ok) throw new Error(`Not a day: ${day}`);
-  return parsed.date;
+  return startOfZonedDay(day);
 }
 
 export const RANGE_PRESETS = ["today", "7d", "30d", "90d"] as const;

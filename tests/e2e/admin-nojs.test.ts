@@ -4,42 +4,57 @@
  * checkboxes, delete through the server's confirmation panel, an article
  * from the plain textarea. Also: public pages never load the editor.
  * (axe needs JavaScript in the page: the same screens are checked in admin-dashboard.test.ts.)
+ * Each test stands alone: its own signed-in page (`staffPage`) and the member or article it works on.
  */
-import sharp from "sharp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, newPage, sharedServerUrl } from "./support";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  deleteFromList,
+  launchBrowser,
+  newPage,
+  sendForm,
+  sharedServerUrl,
+  staffPage,
+  testJpeg,
+} from "./support";
 
 const stamp = Date.now();
-const MEMBER = `Nojs Member${stamp}`;
-const ARTICLE = `Nojs article ${stamp}`;
 let base: string;
 let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 
 beforeAll(async () => {
   base = sharedServerUrl();
   browser = await launchBrowser();
-  ({ context, page } = await newPage(browser, { javaScriptEnabled: false }));
 });
 afterAll(async () => {
-  await context?.close();
   await browser?.close();
 });
 
-const status = (text: string) => page.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
+/** A page without JavaScript, signed in with a session of its own (`staffPage`). */
+async function signedIn(): Promise<Page> {
+  return (await staffPage(browser, { javaScriptEnabled: false }, base)).page;
+}
+
+const status = (page: Page, text: string) => page.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
 
 describe("dashboard without JavaScript", () => {
   it("signs in", async () => {
+    const { page } = await newPage(browser, { javaScriptEnabled: false });
+    onTestFinished(() => page.context().close());
     await page.goto(`${base}/admin`);
     await page.getByLabel("Email").fill(ADMIN_EMAIL);
     await page.getByLabel("Password").fill(ADMIN_PASSWORD);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL(`${base}/dashboard`);
+    expect(await page.getByRole("button", { name: "LOGOUT" }).count()).toBe(1);
   });
 
   it("adds a member with support staff and chips, keeping what was typed", async () => {
+    const page = await signedIn();
+    const MEMBER = `Nojs Member${stamp}`;
+    onTestFinished(() => deleteFromList("lawyers", MEMBER, base));
     await page.goto(`${base}/dashboard/lawyers/new`);
     await page.locator("#field-full_name").fill(MEMBER);
     await page.locator("#field-title").fill("Associate");
@@ -51,7 +66,7 @@ describe("dashboard without JavaScript", () => {
     await page.getByText("ADD NEW STAFF MEMBER").click(); // <details>
     await page.getByLabel("Staff name").fill("Pat Assistant");
     await page.getByRole("button", { name: "SAVE NEW STAFF MEMBER" }).click();
-    await status("Please fill out all fields for the new support staff member.");
+    await status(page, "Please fill out all fields for the new support staff member.");
     expect(await page.locator("#field-full_name").inputValue()).toBe(MEMBER);
     await page.getByLabel("Staff title").fill("Assistant");
     await page.getByLabel("Staff email").fill("pat@example.com");
@@ -60,10 +75,21 @@ describe("dashboard without JavaScript", () => {
     await page.getByRole("button", { name: "Remove Pat Assistant" }).waitFor();
     expect(await page.getByRole("checkbox", { name: "Construction", exact: true }).isChecked()).toBe(true);
     await page.getByRole("button", { name: "ADD TEAM MEMBER" }).click();
-    await status(`${MEMBER} has been added successfully`);
+    await status(page, `${MEMBER} has been added successfully`);
+    await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER)}`);
+    expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
   });
 
   it("deletes through the confirmation panel", async () => {
+    const page = await signedIn();
+    const MEMBER = `Nojs Delete${stamp}`;
+    await sendForm(
+      page,
+      "/dashboard/lawyers/new",
+      { full_name: MEMBER, title: "Associate", email: `nojs.delete${stamp}@example.com`, extension: "300", desc: "Bio without scripts." },
+      base,
+    );
+    onTestFinished(() => deleteFromList("lawyers", MEMBER, base));
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(MEMBER)}`);
     await page.getByRole("button", { name: `Delete ${MEMBER}` }).click();
     await page.getByRole("heading", { name: "Are you sure you want to delete this?" }).waitFor();
@@ -71,38 +97,40 @@ describe("dashboard without JavaScript", () => {
       .getByRole("region", { name: "Are you sure you want to delete this?" })
       .getByRole("button", { name: `Delete ${MEMBER}` })
       .click();
-    await status(`${MEMBER} has been deleted successfully`);
+    await status(page, `${MEMBER} has been deleted successfully`);
+    expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(0);
   });
 
   it("adds an article from the plain textarea and deletes it", async () => {
+    const page = await signedIn();
+    const ARTICLE = `Nojs article ${stamp}`;
+    onTestFinished(() => deleteFromList("articles", ARTICLE, base));
     await page.goto(`${base}/dashboard/articles/new`);
     await page.locator("#field-title").fill(ARTICLE);
     await page.locator("#field-category").selectOption("events");
     await page.getByLabel("No", { exact: true }).check();
     await page.getByLabel(/Article body/).fill("First paragraph.\n\nSecond <b>paragraph</b>.");
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#999" } })
-      .jpeg()
-      .toBuffer();
+    const jpeg = await testJpeg(64, 48);
     await page.locator("#field-photo").setInputFiles({ name: "a.jpg", mimeType: "image/jpeg", buffer: jpeg });
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
-    await status("Article has been added successfully.");
+    await status(page, "Article has been added successfully.");
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(ARTICLE)}`);
     await page.getByRole("button", { name: `Delete ${ARTICLE}` }).click();
     await page
       .getByRole("region", { name: "Are you sure you want to delete this?" })
       .getByRole("button", { name: `Delete ${ARTICLE}` })
       .click();
-    await status("Article has been deleted successfully.");
+    await status(page, "Article has been deleted successfully.");
+    expect(await page.getByRole("link", { name: `Edit ${ARTICLE}` }).count()).toBe(0);
   });
-});
 
-describe("public pages", () => {
   it("invites someone, reads the link in the Outbox (no SMTP), and the invitee sets a password, all without JavaScript", async () => {
+    const page = await signedIn();
     const invitee = `nojs-invitee${stamp}@example.com`;
     await page.goto(`${base}/dashboard/staff`);
     await page.getByLabel("Email").fill("not-an-address");
     await page.getByRole("button", { name: "INVITE" }).click();
-    await status("Please correct the highlighted fields.");
+    await status(page, "Please correct the highlighted fields.");
     expect(await page.getByLabel("Email").inputValue()).toBe("not-an-address");
     await page.getByLabel("Email").fill(invitee);
     await page.locator("#field-role").selectOption("editor");
@@ -119,8 +147,8 @@ describe("public pages", () => {
     const text = (await page.getByTestId("mail-text").textContent()) ?? "";
     const link = /http:\/\/[^\s]+\/admin\/invitation\/[A-Za-z0-9_-]+/.exec(text)?.[0];
     expect(link).toBeTruthy();
-    const other = await browser.newContext({ javaScriptEnabled: false });
-    const p2 = await other.newPage();
+    const { context: other, page: p2 } = await newPage(browser, { javaScriptEnabled: false });
+    onTestFinished(() => other.close());
     await p2.goto(link!);
     await p2.getByLabel("Your name").fill("No Script");
     await p2.getByLabel("Choose a password").fill("short");
@@ -141,7 +169,6 @@ describe("public pages", () => {
     await p2.getByLabel("Password").fill("a no-script passphrase");
     await p2.getByRole("button", { name: "Login" }).click();
     await p2.waitForURL(`${base}/dashboard`);
-    await other.close();
     // The Activity screen filters with a plain GET form.
     await page.goto(`${base}/dashboard/activity`);
     await page.getByLabel("Action").selectOption("invitation");
@@ -149,9 +176,12 @@ describe("public pages", () => {
     await page.waitForURL(/action=invitation/);
     expect(await page.getByTestId("activity-entry").filter({ hasText: invitee }).count()).toBeGreaterThanOrEqual(2);
   });
+});
 
+describe("public pages", () => {
   it("never load the article editor", async () => {
     const { context: ctx, page: p } = await newPage(browser);
+    onTestFinished(() => ctx.close());
     const scripts: string[] = [];
     p.on("request", (r) => r.resourceType() === "script" && scripts.push(r.url()));
     for (const path of ["/", "/insights", "/team"]) {
@@ -159,6 +189,5 @@ describe("public pages", () => {
       await p.waitForLoadState("networkidle");
     }
     expect(scripts.filter((s) => /rich-text-editor|tiptap|prosemirror/i.test(s))).toEqual([]);
-    await ctx.close();
   });
 });

@@ -13,68 +13,111 @@
  *   form keeps the text and offers to sign in again; after signing in, the
  *   form comes back with the text, and saving it works.
  * Every working copy made here is saved or discarded (the server is shared).
+ *
+ * Each test stands alone: its own signed-in page (`staffPage`, a session of
+ * its own) and its own article, made through the create form's POST (with a
+ * picture in the body sent as the editor sends it) when the test is not about
+ * writing it; each article goes to the Trash when its test ends.
  */
-import sharp from "sharp";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  articleForTest,
+  axe,
+  deleteFromList,
+  launchBrowser,
+  sharedServerUrl,
+  staffPage,
+  testJpeg,
+} from "./support";
 
 const stamp = Date.now();
-const TITLE = `Body pictures in the browser ${stamp}`;
-const SLUG = TITLE.replace(/\s+/g, "-");
 const ALT = "Toronto skyline seen from the islands";
+const VIEWPORT = { viewport: { width: 1280, height: 900 } };
 let base: string;
 let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 let cover: Buffer;
 let picture: Buffer;
-let editUrl = "";
 
 beforeAll(async () => {
   base = sharedServerUrl();
   browser = await launchBrowser();
-  ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
-  cover = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2d4f6c" } })
-    .jpeg()
-    .toBuffer();
-  picture = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#8a6d3b" } })
-    .jpeg()
-    .toBuffer();
-  await signInAsStaff(page, base);
+  cover = await testJpeg(640, 360);
+  picture = await testJpeg(1200, 800);
 });
 
 afterAll(async () => {
-  await context?.close();
   await browser?.close();
 });
 
-async function ready(p = page) {
+/** A signed-in page and context of this test's own. */
+async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
+  return staffPage(browser, VIEWPORT, base);
+}
+
+async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
   await p.getByTestId("rich-text-editor").waitFor();
 }
 
-async function status(text: string, p = page) {
+async function status(p: Page, text: string) {
   await p.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
 }
 
-const body = (p = page) => p.getByRole("textbox", { name: /Article body/ });
+const body = (p: Page) => p.getByRole("textbox", { name: /Article body/ });
 
-async function autosaved(p = page) {
+async function autosaved(p: Page) {
   await expect
     .poll(() => p.getByTestId("autosave-status").textContent(), { timeout: 25_000, interval: 250 })
     .toMatch(/^Draft saved at \d{1,2}:\d{2}/);
 }
 
+/**
+ * A published article made for one test, its body a paragraph, a picture with its description (sent to
+ * /dashboard/articles/pictures as the editor's dialog sends it) and a closing paragraph; returns its title,
+ * post URL and edit URL.
+ */
+async function articleWithPicture(p: Page, label: string): Promise<{ title: string; post: string; editUrl: string }> {
+  const res = await p.request.post(`${base}/dashboard/articles/pictures`, {
+    multipart: { picture: { name: "skyline.jpg", mimeType: "image/jpeg", buffer: picture }, alt: ALT },
+    headers: { origin: base },
+  });
+  expect(res.status()).toBe(200);
+  const img = (await res.json()) as { src: string; alt: string; width: number; height: number };
+  const title = `Body pictures ${label} ${stamp}`;
+  await articleForTest(
+    p,
+    title,
+    {
+      category: "construction",
+      news: "no",
+      priority: "",
+      copy: `<p>Opening paragraph before the picture.</p><img src="${img.src}" alt="${img.alt}" width="${img.width}" height="${img.height}"><p>Closing paragraph after the picture.</p>`,
+      photo: { name: "cover.jpg", mimeType: "image/jpeg", buffer: cover },
+    },
+    base,
+  );
+  await p.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title)}`);
+  await p.getByRole("link", { name: `Edit ${title}` }).click();
+  await p.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
+  return { title, post: `${base}/post/${title.replace(/\s+/g, "-")}`, editUrl: p.url() };
+}
+
 describe("pictures inside the article body", () => {
   it("inserts a picture with its description from the editor's toolbar, saves, and shows it on the post", async () => {
+    const { page } = await signedIn();
+    const TITLE = `Body pictures in the browser ${stamp}`;
+    const SLUG = TITLE.replace(/\s+/g, "-");
+    onTestFinished(() => deleteFromList("articles", TITLE, base));
     await page.goto(`${base}/dashboard/articles/new`);
-    await ready();
+    await ready(page);
     await page.locator("#field-title").fill(TITLE);
     await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: cover });
     await page.locator("#field-category").selectOption("construction");
     await page.getByLabel("No", { exact: true }).check();
-    await body().click();
+    await body(page).click();
     await page.keyboard.type("Opening paragraph before the picture.");
     await page.keyboard.press("Enter");
 
@@ -102,7 +145,7 @@ describe("pictures inside the article body", () => {
     await page.keyboard.press("Escape");
     await dialogElement.waitFor({ state: "detached" });
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.isContentEditable)).toBe(true);
-    expect(await body().locator("img").count()).toBe(0);
+    expect(await body(page).locator("img").count()).toBe(0);
 
     // By keyboard: the button opens it, Escape returns the focus to the button.
     await opener.focus();
@@ -128,7 +171,7 @@ describe("pictures inside the article body", () => {
     await dialog.getByLabel("Description (alt text)").fill(ALT);
     await dialog.getByLabel("Description (alt text)").press("Enter");
     await dialog.waitFor({ state: "detached", timeout: 20_000 });
-    const inserted = body().locator(`img[alt="${ALT}"]`);
+    const inserted = body(page).locator(`img[alt="${ALT}"]`);
     await inserted.waitFor();
     expect(await inserted.getAttribute("src")).toMatch(/^\/images\/articles\/body-[0-9a-f-]{36}\.jpg$/);
     expect(await inserted.getAttribute("width")).toBe("1200");
@@ -137,7 +180,7 @@ describe("pictures inside the article body", () => {
     expect(page.url()).toBe(`${base}/dashboard/articles/new`);
 
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
-    await status("Article has been added successfully.");
+    await status(page, "Article has been added successfully.");
 
     const pub = await browser.newPage();
     const res = await pub.goto(`${base}/post/${SLUG}`);
@@ -161,21 +204,23 @@ describe("pictures inside the article body", () => {
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE.toLowerCase())}`);
     await page.getByRole("link", { name: `Edit ${TITLE}` }).click();
     await page.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-    editUrl = page.url();
-    await ready();
+    await ready(page);
     // The editor shows the stored picture again.
-    await body().locator(`img[alt="${ALT}"]`).waitFor();
+    await body(page).locator(`img[alt="${ALT}"]`).waitFor();
+    expect(await body(page).locator("img").count()).toBe(1);
   });
 
   it("changes the description of a picture already in the body (required, by keyboard) and links a word; the post shows both", async () => {
+    const { page } = await signedIn();
+    const { post, editUrl } = await articleWithPicture(page, "description");
     const NEW_ALT = "The Toronto skyline at dusk, seen from the islands";
     await page.goto(editUrl);
-    await ready();
+    await ready(page);
     const tool = page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: "Picture description" });
     // Only a selected picture has a description to change.
-    await body().getByText("Closing paragraph after the picture.").click();
+    await body(page).getByText("Closing paragraph after the picture.").click();
     await expect.poll(() => tool.isDisabled()).toBe(true);
-    await body().locator(`img[alt="${ALT}"]`).click();
+    await body(page).locator(`img[alt="${ALT}"]`).click();
     await expect.poll(() => tool.isDisabled()).toBe(false);
     await tool.click();
     const field = page.getByLabel("Description of the selected picture (alt text)");
@@ -187,14 +232,14 @@ describe("pictures inside the article body", () => {
     await field.press("Enter");
     await page.getByText("Describe the picture (alt text) for people who cannot see it.", { exact: true }).waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
-    expect(await body().locator(`img[alt="${ALT}"]`).count()).toBe(1);
+    expect(await body(page).locator(`img[alt="${ALT}"]`).count()).toBe(1);
     await field.fill(NEW_ALT);
     await field.press("Enter");
     await field.waitFor({ state: "detached" });
-    await body().locator(`img[alt="${NEW_ALT}"]`).waitFor();
+    await body(page).locator(`img[alt="${NEW_ALT}"]`).waitFor();
     expect(page.url()).toBe(editUrl);
     // The link field works the same way: text selected, an address typed, Enter.
-    await body().getByText("Closing paragraph after the picture.").click();
+    await body(page).getByText("Closing paragraph after the picture.").click();
     await page.keyboard.press("End");
     await page.keyboard.press("Shift+Home");
     await page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: "Link" }).click();
@@ -203,12 +248,12 @@ describe("pictures inside the article body", () => {
     await page.getByText("Use a web address (https://…), an e-mail address or a phone number.", { exact: true }).waitFor();
     await page.getByLabel("Link address (leave empty to remove the link)").fill("example.com/closing");
     await page.keyboard.press("Enter");
-    await body().locator('a[href="https://example.com/closing"]').waitFor();
+    await body(page).locator('a[href="https://example.com/closing"]').waitFor();
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
-    await status("Article was updated successfully.");
+    await status(page, "Article was updated successfully.");
 
     const pub = await browser.newPage();
-    await pub.goto(`${base}/post/${SLUG}`);
+    await pub.goto(post);
     await pub.locator(`main .prose-article picture img[alt="${NEW_ALT}"]`).waitFor();
     expect(await pub.locator(`main .prose-article img[alt="${ALT}"]`).count()).toBe(0);
     expect(await pub.locator('main .prose-article a[href="https://example.com/closing"]').count()).toBe(1);
@@ -218,13 +263,15 @@ describe("pictures inside the article body", () => {
 
 describe("drafts kept while writing", () => {
   it("autosaves about 10 s after a change without changing the published post; the form brings the text back, Discard drops it", async () => {
+    const { page } = await signedIn();
+    const { post, editUrl } = await articleWithPicture(page, "autosave");
     await page.goto(editUrl);
-    await ready();
-    await body().click();
+    await ready(page);
+    await body(page).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" Autosaved addition.");
     const typedAt = Date.now();
-    await autosaved();
+    await autosaved(page);
     const waited = Date.now() - typedAt;
     expect(waited).toBeGreaterThan(8_000);
     expect(waited).toBeLessThan(25_000);
@@ -232,13 +279,13 @@ describe("drafts kept while writing", () => {
 
     // The live page is as it was.
     const pub = await browser.newPage();
-    await pub.goto(`${base}/post/${SLUG}`);
+    expect((await pub.goto(post))?.status()).toBe(200);
+    expect(await pub.locator("main").textContent()).toContain("Closing paragraph after the picture.");
     expect(await pub.locator("main").textContent()).not.toContain("Autosaved addition.");
     await pub.close();
 
     // Another browser (no copy of its own) opens the form: the server's copy comes back.
-    const other = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    await signInAsStaff(other.page, base);
+    const other = await staffPage(browser, VIEWPORT, base);
     await other.page.goto(editUrl);
     await ready(other.page);
     await other.page
@@ -249,20 +296,22 @@ describe("drafts kept while writing", () => {
     expect(await axe(other.page)).toEqual([]);
     await other.page.getByRole("button", { name: "Discard them" }).click();
     await expect.poll(() => body(other.page).textContent()).not.toContain("Autosaved addition.");
-    await other.context.close();
 
     // Discarded on the server and, here, the copy matched the server's: nothing comes back.
     await page.reload();
-    await ready();
+    await ready(page);
     await page.waitForTimeout(1_000);
     expect(await page.getByTestId("kept-draft-notice").textContent()).toBe("");
-    expect(await body().textContent()).not.toContain("Autosaved addition.");
+    expect(await body(page).textContent()).not.toContain("Autosaved addition.");
   });
 
   it("keeps the text when the session ends while writing, and brings it back after signing in again", async () => {
+    const { context, page } = await signedIn();
+    const { title: TITLE, post, editUrl } = await articleWithPicture(page, "session");
+    onTestFinished(() => deleteFromList("articles", `${TITLE} (edited while signed out)`, base));
     await page.goto(editUrl);
-    await ready();
-    await body().click();
+    await ready(page);
+    await body(page).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" Written before the session ended.");
 
@@ -280,9 +329,9 @@ describe("drafts kept while writing", () => {
     await notice.getByText(/^Your session has ended\. Sign in again; nothing was saved\./).waitFor({ timeout: 25_000 });
     // So is the save: the status says so, and the page is still the form with the text.
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
-    await status("Your session has ended. Sign in again; nothing was saved.");
+    await status(page, "Your session has ended. Sign in again; nothing was saved.");
     expect(page.url()).toBe(editUrl);
-    expect(await body().textContent()).toContain("Written before the session ended. And after.");
+    expect(await body(page).textContent()).toContain("Written before the session ended. And after.");
     expect(await page.locator("#field-title").inputValue()).toBe(`${TITLE} (edited while signed out)`);
     expect(await axe(page)).toEqual([]);
 
@@ -292,33 +341,34 @@ describe("drafts kept while writing", () => {
     await page.getByLabel("Password").fill(ADMIN_PASSWORD);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL(editUrl);
-    await ready();
+    await ready(page);
     await page
       .getByTestId("kept-draft-notice")
       .getByText(/^Restored your unsaved changes from /)
       .waitFor();
-    await expect.poll(() => body().textContent()).toContain("Written before the session ended. And after.");
+    await expect.poll(() => body(page).textContent()).toContain("Written before the session ended. And after.");
     expect(await page.locator("#field-title").inputValue()).toBe(`${TITLE} (edited while signed out)`);
 
     // Saved for real now; nothing is offered again afterwards.
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
-    await status("Article was updated successfully.");
+    await status(page, "Article was updated successfully.");
     const pub = await browser.newPage();
-    await pub.goto(`${base}/post/${SLUG}-edited-while-signed-out`);
+    await pub.goto(`${post}-edited-while-signed-out`);
     expect(await pub.locator("main").textContent()).toContain("Written before the session ended. And after.");
     await pub.close();
     await page.reload();
-    await ready();
+    await ready(page);
     await page.waitForTimeout(1_000);
     expect(await page.getByTestId("kept-draft-notice").textContent()).toBe("");
   });
 
   it("a new article's draft is saved when the tab is hidden and kept apart until its first save (no duplicate articles)", async () => {
+    const { page } = await signedIn();
     const title = `Autosaved new article ${stamp}`;
     await page.goto(`${base}/dashboard/articles/new`);
-    await ready();
+    await ready(page);
     await page.locator("#field-title").fill(title);
-    await body().click();
+    await body(page).click();
     await page.keyboard.type("Not saved yet.");
     // The tab is hidden: saved at once, not 10 s later.
     const hiddenAt = Date.now();
@@ -326,12 +376,12 @@ describe("drafts kept while writing", () => {
       Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
       document.dispatchEvent(new Event("visibilitychange"));
     });
-    await autosaved();
+    await autosaved(page);
     expect(Date.now() - hiddenAt).toBeLessThan(5_000);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title.toLowerCase())}`);
     expect(await page.getByRole("link", { name: `Edit ${title}` }).count()).toBe(0);
     await page.goto(`${base}/dashboard/articles/new`);
-    await ready();
+    await ready(page);
     await page
       .getByTestId("kept-draft-notice")
       .getByText(/^Restored your unsaved changes from /)
@@ -340,13 +390,5 @@ describe("drafts kept while writing", () => {
     await page.getByRole("button", { name: "Discard them" }).click();
     expect(await page.locator("#field-title").inputValue()).toBe("");
     await page.getByTestId("autosave-status").getByText("Unsaved changes discarded.").waitFor();
-  });
-
-  it("cleans up: the article goes to the Trash", async () => {
-    await page.goto(editUrl.replace(/\/\d+\/edit$/, `?q=${encodeURIComponent(TITLE.toLowerCase())}`));
-    const name = `${TITLE} (edited while signed out)`;
-    await page.getByRole("button", { name: `Delete ${name}` }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
-    await status("Article has been deleted successfully.");
   });
 });

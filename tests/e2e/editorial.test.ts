@@ -3,43 +3,67 @@
  * the public site (404, not on /insights), is previewed by staff with the
  * banner and noindex, shared with a link that opens signed out, then
  * deleted, found in the Trash, restored, and deleted permanently.
+ *
+ * Each test stands alone: its own signed-in page (`staffPage`) and its own
+ * draft (written in the form in the first test, sent by the create form's
+ * POST in the others).
  */
-import sharp from "sharp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { articleForTest, axe, deleteFromList, launchBrowser, newPage, sharedServerUrl, staffPage, testJpeg } from "./support";
 
 const stamp = Date.now();
-const TITLE = `Editorial draft ${stamp}`;
-const SLUG = TITLE.replace(/\s+/g, "-");
 let base: string;
 let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 
 beforeAll(async () => {
   base = sharedServerUrl();
   browser = await launchBrowser();
-  ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
-  await signInAsStaff(page, base);
 });
 afterAll(async () => {
-  await context?.close();
   await browser?.close();
 });
 
-async function ready(p = page) {
+async function signedIn(): Promise<Page> {
+  return (await staffPage(browser, { viewport: { width: 1280, height: 900 } }, base)).page;
+}
+
+async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
   await p.waitForLoadState("networkidle");
 }
-async function status(text: string | RegExp) {
-  await page.getByTestId("status").getByText(text).first().waitFor({ timeout: 15_000 });
+async function status(p: Page, text: string | RegExp) {
+  await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 15_000 });
+}
+
+/** A draft made for one test (the create form's POST). */
+async function draftForTest(p: Page, label: string): Promise<string> {
+  return articleForTest(
+    p,
+    `Editorial draft ${label} ${stamp}`,
+    { news: "no", priority: "", status: "draft", copy: "<p>Not for the public yet.</p>" },
+    base,
+  );
+}
+
+/** Opens a draft's edit form from the Manage Articles list. */
+async function openEdit(p: Page, title: string) {
+  await p.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title)}`);
+  await ready(p);
+  await p.getByRole("link", { name: `Edit ${title}` }).click();
+  await p.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
+  await ready(p);
+  await p.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor(); // the body editor, mounted after hydration
 }
 
 describe("editorial workflow", () => {
   it("a draft is written, stays off the public site, and staff preview it with the banner", async () => {
+    const page = await signedIn();
+    const TITLE = `Editorial draft ${stamp}`;
+    const SLUG = TITLE.replace(/\s+/g, "-");
+    onTestFinished(() => deleteFromList("articles", TITLE, base));
     await page.goto(`${base}/dashboard/articles/new`);
-    await ready();
+    await ready(page);
     await page.getByTestId("rich-text-editor").waitFor();
     await page.locator("#field-title").fill(TITLE);
     await page.locator("#field-category").selectOption("cyber");
@@ -47,43 +71,38 @@ describe("editorial workflow", () => {
     await page.getByRole("textbox", { name: /Article body/ }).click();
     await page.keyboard.type("Not for the public yet.");
     await page.getByLabel("Draft", { exact: true }).check();
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#3a6f8f" } })
-      .jpeg()
-      .toBuffer();
-    await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg });
+    await page.locator("#field-photo").setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: await testJpeg(400, 300) });
     await page.getByTestId("file-size").waitFor();
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
-    await status("Article has been added successfully.");
+    await status(page, "Article has been added successfully.");
 
-    const visitor = await browser.newContext();
-    const v = await visitor.newPage();
+    const { context: visitor, page: v } = await newPage(browser);
+    onTestFinished(() => visitor.close());
     expect((await v.goto(`${base}/post/${SLUG}`))?.status()).toBe(404);
     await v.goto(`${base}/insights`);
     expect(await v.locator("main").textContent()).not.toContain(TITLE);
-    await visitor.close();
 
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
-    await ready();
+    await ready(page);
     expect(await page.locator("main").textContent()).toContain("Draft");
-    await page.getByRole("link", { name: `Edit ${TITLE}` }).click();
-    await page.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-    await ready();
-    await page.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor(); // the body editor, mounted after hydration
+    await openEdit(page, TITLE);
     expect(await axe(page)).toEqual([]);
     const href = await page.getByRole("link", { name: /^Preview/ }).getAttribute("href");
     expect(href).toBe(`/preview/post/${SLUG}`);
 
-    const preview = await context.newPage();
+    const preview = await page.context().newPage();
     const res = await preview.goto(`${base}${href}`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()["cache-control"]).toMatch(/no-store/);
     await preview.getByText("Preview — not published").waitFor();
     expect(await preview.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
     expect(await preview.locator("h1").textContent()).toBe(TITLE);
-    await preview.close();
   });
 
   it("a shared preview link opens signed out; revoked, it is the 404", async () => {
+    const page = await signedIn();
+    const title = await draftForTest(page, "shared");
+    await openEdit(page, title);
     await page.getByRole("button", { name: "Share a preview" }).click();
     const link = page.locator("#share-url");
     await link.waitFor();
@@ -91,43 +110,44 @@ describe("editorial workflow", () => {
     expect(url).toMatch(/\/preview\/shared\/post\/[A-Za-z0-9_-]+$/);
     const path = new URL(url).pathname;
 
-    const partner = await browser.newContext();
-    const p = await partner.newPage();
+    const { context: partner, page: p } = await newPage(browser);
+    onTestFinished(() => partner.close());
     expect((await p.goto(`${base}${path}`))?.status()).toBe(200);
     await p.getByText("Preview — not published").waitFor();
-    expect(await p.locator("h1").textContent()).toBe(TITLE);
+    expect(await p.locator("h1").textContent()).toBe(title);
 
     await page.getByRole("button", { name: /^Revoke/ }).click();
-    await status("Preview link revoked.");
+    await status(page, "Preview link revoked.");
     expect((await p.goto(`${base}${path}`))?.status()).toBe(404);
-    await partner.close();
   });
 
   it("delete → Trash → restore → delete permanently", async () => {
+    const page = await signedIn();
+    const TITLE = await draftForTest(page, "trash");
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
-    await ready();
+    await ready(page);
     await page.getByRole("button", { name: `Delete ${TITLE}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
-    await status("Article has been deleted successfully.");
+    await status(page, "Article has been deleted successfully.");
 
     await page.goto(`${base}/dashboard/trash`);
-    await ready();
+    await ready(page);
     expect(await axe(page)).toEqual([]);
     await page.getByRole("button", { name: `Restore ${TITLE}` }).click();
-    await status(`“${TITLE}” was restored.`);
+    await status(page, `“${TITLE}” was restored.`);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
-    await ready();
-    await page.getByRole("link", { name: `Edit ${TITLE}` }).waitFor();
+    await ready(page);
+    expect(await page.getByRole("link", { name: `Edit ${TITLE}` }).count()).toBe(1);
 
     await page.getByRole("button", { name: `Delete ${TITLE}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
-    await status("Article has been deleted successfully.");
+    await status(page, "Article has been deleted successfully.");
     await page.goto(`${base}/dashboard/trash`);
-    await ready();
+    await ready(page);
     await page.getByRole("button", { name: `Delete permanently ${TITLE}` }).click();
     await page.getByText(`Delete “${TITLE}” permanently? This cannot be undone.`).waitFor();
     await page.getByRole("button", { name: "Delete permanently", exact: true }).click();
-    await status(`“${TITLE}” was deleted permanently.`);
+    await status(page, `“${TITLE}” was deleted permanently.`);
     expect(await page.getByRole("button", { name: `Restore ${TITLE}` }).count()).toBe(0);
   });
 });

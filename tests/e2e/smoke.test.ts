@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 describe("the built server", () => {
-  it("serves the home page with demo content, server-rendered and hydrated without errors", async () => {
+  it("serves the home page with demo content, server-rendered (not hydrated) and enhanced by its one script, without errors", async () => {
     const { page, context } = await newPage(browser);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -20,6 +20,9 @@ describe("the built server", () => {
     expect(res?.status()).toBe(200);
     await expect.poll(() => page.locator("h1").first().textContent()).toBeTruthy();
     await page.waitForLoadState("networkidle");
+    // Public pages are never hydrated: the enhancement script marks the page, and no framework runs.
+    expect(await page.evaluate(() => document.documentElement.dataset.enhanced)).toBe("true");
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -229,6 +229,13 @@ describe("staff accounts, as new users would", () => {
     await e.locator("#field-title").fill(articleTitle);
     await e.getByRole("button", { name: "SAVE CHANGES" }).click();
     await status(e, "Article was updated successfully.");
+    // Saved: the form shows the new title after a reload, and the list finds it.
+    await e.reload();
+    await ready(e);
+    expect(await e.locator("#field-title").inputValue()).toBe(articleTitle);
+    await e.goto(`${base}/dashboard/articles?q=${encodeURIComponent(articleTitle)}`);
+    await ready(e);
+    expect(await e.getByRole("link", { name: `Edit ${articleTitle}` }).count()).toBe(1);
   });
 
   it("the editor gets the 403 page on the Staff screen, and 403 with nothing written when posting to staff actions", async () => {

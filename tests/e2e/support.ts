@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
+import { onTestFinished } from "vitest";
 import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -159,7 +160,7 @@ export function sharedServerUrl(): string {
  * Signs in to the server at `origin` as the test staff account (ADMIN_EMAIL) with the sign-in
  * form's POST, no browser, and returns the session cookie for later requests' `cookie` header.
  */
-async function staffCookie(origin: string): Promise<string> {
+export async function staffCookie(origin: string): Promise<string> {
   const res = await fetch(`${origin}/admin`, {
     method: "POST",
     redirect: "manual",
@@ -193,4 +194,94 @@ export async function signInAsStaff(page: Page, baseUrl = sharedServerUrl()) {
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL(/\/dashboard/);
+}
+
+/**
+ * The sign-in fixture of the browser tests: a fresh browser context and page, signed in as the
+ * test staff account with a session of its own (the sign-in form's POST, no page load), closed when
+ * the test ends. Each test that needs a signed-in staff member calls it, so no test depends on an
+ * earlier one's page or session, and one failure does not fail every later step.
+ */
+export async function staffPage(
+  browser: Browser,
+  options: Parameters<Browser["newContext"]>[0] = {},
+  baseUrl = sharedServerUrl(),
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await newPage(browser, options);
+  onTestFinished(() => context.close());
+  await signInContext(context, baseUrl);
+  return { context, page };
+}
+
+/** Gives `context` a session of its own as the test staff account (the sign-in form's POST; its cookies added). */
+export async function signInContext(context: BrowserContext, baseUrl = sharedServerUrl()): Promise<void> {
+  const cookies = (await staffCookie(baseUrl)).split("; ").map((pair) => {
+    const at = pair.indexOf("=");
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl, httpOnly: true, sameSite: "Lax" as const };
+  });
+  await context.addCookies(cookies);
+}
+
+/** A picture for forms that need one: a plain JPEG of `width`×`height`. */
+export async function testJpeg(width = 400, height = 500): Promise<Buffer> {
+  const { default: sharp } = await import("sharp");
+  return sharp({ create: { width, height, channels: 3, background: "#3a6f8f" } })
+    .jpeg()
+    .toBuffer();
+}
+
+type FormFields = Record<string, string | { name: string; mimeType: string; buffer: Buffer }>;
+
+/**
+ * Sends a dashboard form with `page`'s session as a browser without JavaScript would (multipart), to make
+ * the data a test needs in that test; fails unless the server accepts it.
+ */
+export async function sendForm(page: Page, path: string, fields: FormFields, baseUrl = sharedServerUrl()): Promise<void> {
+  const res = await page.request.post(`${baseUrl}${path}`, { multipart: fields, headers: { origin: baseUrl } });
+  if (res.status() >= 400) throw new Error(`POST ${path} answered ${res.status()}`);
+}
+
+/**
+ * Deletes (to the Trash) the item a dashboard list finds by `name`, through the list's delete form with a
+ * session of its own (so it works after the test's page is closed); nothing if it is already gone.
+ */
+export async function deleteFromList(list: "lawyers" | "articles", name: string, baseUrl = sharedServerUrl()): Promise<void> {
+  const cookie = await staffCookie(baseUrl);
+  const idOf = async () => {
+    const res = await fetch(`${baseUrl}/dashboard/${list}?q=${encodeURIComponent(name)}`, { headers: { cookie } });
+    // The row's no-JavaScript delete form: <form method="get" aria-label="Delete {name}"><input name="confirm" value="{id}">.
+    const form = new RegExp(
+      `aria-label="Delete ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*>\\s*<input[^>]*name="confirm" value="(\\d+)"`,
+    );
+    return form.exec(await res.text())?.[1];
+  };
+  const id = await idOf();
+  if (!id) return;
+  const body = new URLSearchParams({ intent: "delete", id });
+  await fetch(`${baseUrl}/dashboard/${list}`, { method: "POST", body, redirect: "manual", headers: { cookie, origin: baseUrl } });
+  if (await idOf()) throw new Error(`${name} was not deleted`);
+}
+
+/**
+ * An article made for one test through the create form (a news article, pinned, with a picture and a
+ * two-paragraph body unless `fields` says otherwise); moved to the Trash when the test ends.
+ */
+export async function articleForTest(page: Page, title: string, fields: FormFields = {}, baseUrl = sharedServerUrl()): Promise<string> {
+  await sendForm(
+    page,
+    "/dashboard/articles/new",
+    {
+      title,
+      category: "cyber",
+      news: "yes",
+      priority: "on",
+      status: "published",
+      copy: "<p><strong>Strong opening.</strong></p><p>Second paragraph of the browser test.</p>",
+      photo: { name: "cover.jpg", mimeType: "image/jpeg", buffer: await testJpeg(400, 300) },
+      ...fields,
+    },
+    baseUrl,
+  );
+  onTestFinished(() => deleteFromList("articles", title, baseUrl));
+  return title;
 }

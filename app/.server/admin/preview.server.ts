@@ -4,6 +4,7 @@
  * only its hash is stored.
  */
 import { data } from "react-router";
+import { FIRM_TIME_ZONE } from "~/lib/firm-time";
 import type { Actor } from "../audit";
 import { createPreviewLink, revokePreviewLink, type PreviewItemType } from "../db/previews";
 import { getEnv } from "../env";
@@ -40,7 +41,7 @@ export async function previewAction(
       return data<PreviewActionData>({
         status: {
           tone: "success",
-          text: `Preview link made. It works until ${expires.toLocaleDateString("en-CA", { timeZone: "America/Toronto", dateStyle: "long" })} unless revoked.`,
+          text: `Preview link made. It works until ${expires.toLocaleDateString("en-CA", { timeZone: FIRM_TIME_ZONE, dateStyle: "long" })} unless revoked.`,
         },
         shareUrl,
       });
