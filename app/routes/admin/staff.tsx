@@ -21,13 +21,14 @@ import { useFormKey } from "~/components/admin/form-key";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
 import { inviteSchema } from "~/lib/forms/staff";
 import { staffOf } from "~/.server/admin/guard.server";
+import { FIRM_TIME_ZONE } from "~/lib/firm-time";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "staff" } satisfies RouteHandle;
 
 function when(date: Date | null | undefined): string {
   if (!date) return "Never";
-  return new Intl.DateTimeFormat("en-CA", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Toronto" }).format(date);
+  return new Intl.DateTimeFormat("en-CA", { dateStyle: "medium", timeStyle: "short", timeZone: FIRM_TIME_ZONE }).format(date);
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
