@@ -36,6 +36,7 @@ export const ITEM_LABELS: Record<string, string> = {
   enquiry: "Enquiry",
   mail: "E-mail",
   site: "Whole site",
+  subscriber: "Subscriber",
 };
 
 export const FIRM_TIME_ZONE = "America/Toronto";
