@@ -17,6 +17,10 @@ export default [
     route("contact", "routes/public/contact.tsx"),
     route("privacy", "routes/public/privacy.tsx"),
     route("search", "routes/public/search.tsx"),
+    // Insight subscriptions (issue 31): the sign-up form, the double opt-in link and the preferences page (never cached but the form).
+    route("subscribe", "routes/public/subscribe.tsx"),
+    route("subscribe/confirm/:token", "routes/public/subscribe-confirm.tsx"),
+    route("subscribe/preferences/:token", "routes/public/subscribe-preferences.tsx"),
     // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/preview.ts; never cached).
     route("preview/post/:slug", "routes/public/preview-post.tsx", { id: "preview-post" }),
     route("preview/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-lawyer" }),
@@ -33,6 +37,8 @@ export default [
   route("og/:kind/:file", "routes/seo/og-image.ts"),
   // Visit statistics: the beacon's one ingestion endpoint (POST only; decision 0020).
   route("stats/beacon", "routes/stats/beacon.ts"),
+  // RFC 8058 one-click unsubscribe (POST without cookies from a mail provider; server/app.ts lets it through).
+  route("subscribe/one-click/:token", "routes/public/subscribe-one-click.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).
   route("admin", "routes/admin/login.tsx"),

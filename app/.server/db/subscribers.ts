@@ -108,7 +108,19 @@ export async function requestSubscription(
 
 export type ConfirmOutcome = { outcome: "confirmed"; subscriberId: number } | { outcome: "expired" | "used" | "invalid" };
 
-/** Opens a confirmation link: once, within 48 hours. */
+/** What a confirmation link would do now, without using it (the page shown before the person presses Confirm). */
+export async function peekConfirmation(token: string, now = new Date()): Promise<"ready" | "expired" | "used" | "invalid"> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return "invalid";
+  const [row] = await db()
+    .select()
+    .from(subscriberTokens)
+    .where(eq(subscriberTokens.token_hash, tokenHash(token)));
+  if (!row) return "invalid";
+  if (row.used_at) return "used";
+  return row.expires_at.getTime() <= now.getTime() ? "expired" : "ready";
+}
+
+/** Uses a confirmation link: once, within 48 hours. */
 export async function confirmSubscription(token: string, now = new Date()): Promise<ConfirmOutcome> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { outcome: "invalid" };
   return db().transaction(async (tx) => {
