@@ -5,6 +5,7 @@
 import { sweepAuditTrail, systemActor } from "./audit";
 import { publishDueArticles } from "./db/articles";
 import { purgeExpiredEnquiries } from "./db/enquiries";
+import { sweepSubscribers } from "./db/subscribers";
 import { applyDueTeamVisibility } from "./db/team";
 import { sweepTrash } from "./db/trash";
 import { pruneAutosaves } from "./db/autosaves";
@@ -83,7 +84,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
     {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
       // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
-      // e-mailed staff links a week past their expiry.
+      // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays).
       name: "retention",
       everyMs: 6 * HOUR,
       run: async () => {
@@ -92,7 +94,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
         await pruneSignInAttempts();
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
-        return { auditRemoved, enquiriesRemoved, linksRemoved };
+        const subscribers = await sweepSubscribers();
+        return { auditRemoved, enquiriesRemoved, linksRemoved, ...subscribers };
       },
     },
     {

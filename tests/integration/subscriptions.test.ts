@@ -19,6 +19,10 @@ import {
   eraseSubscriber,
   findSubscriberByEmail,
   requestSubscription,
+  sweepSubscribers,
+  UNCONFIRMED_KEEP_MS,
+  WITHDRAWN_KEEP_MS,
+  withdrawConsent,
 } from "~/.server/db/subscribers";
 import { FORM_PAGE_SHARED_SECONDS, issueFormToken, MIN_FILL_SECONDS } from "~/.server/enquiry-token";
 import { setEnvForTests } from "~/.server/env";
@@ -298,6 +302,27 @@ describe("withdrawal and erasure", () => {
     expect(await db().select().from(subscribers).where(eq(subscribers.email, "erase-me@example.com"))).toEqual([]);
     await new Promise((r) => setTimeout(r, 200));
     expect(smtp.messages.length).toBe(before);
+  });
+});
+
+describe("retention", () => {
+  it("deletes requests never confirmed after 30 days, and withdrawn records after three years (leaving a hash)", async () => {
+    const old = new Date(Date.now() - UNCONFIRMED_KEEP_MS - 60_000);
+    await requestSubscription({ email: "never-confirmed@example.com", topics: ["news"], formUrl: "f", source: "web" }, old);
+    const left = await subscribeAndConfirm("left-long-ago@example.com");
+    await withdrawConsent(left.id, "preferences", new Date(Date.now() - WITHDRAWN_KEEP_MS - 60_000));
+    const recent = await subscribeAndConfirm("left-recently@example.com");
+    await withdrawConsent(recent.id, "preferences");
+    const result = await sweepSubscribers();
+    expect(result).toMatchObject({ unconfirmedRemoved: 1, withdrawnErased: 1 });
+    expect(await findSubscriberByEmail("never-confirmed@example.com")).toBeUndefined();
+    expect(await findSubscriberByEmail("left-long-ago@example.com")).toBeUndefined();
+    expect((await findSubscriberByEmail("left-recently@example.com"))!.status).toBe("unsubscribed");
+    const [hash] = await db()
+      .select()
+      .from(subscriberSuppressions)
+      .where(eq(subscriberSuppressions.address_hash, addressHash("left-long-ago@example.com")));
+    expect(hash).toBeDefined();
   });
 });
 

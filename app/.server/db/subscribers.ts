@@ -15,7 +15,7 @@
  * by id, never by address).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, count, desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { CONSENT_VERSION, CONSENT_WORDING, normalizeAddress, type SubscriberStatus, type SubscriptionTopic } from "~/lib/forms/subscribe";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "./client";
@@ -297,5 +297,44 @@ export async function eraseSubscriber(id: number, actor: Actor, now = new Date()
       changes: { erased: { after: "on request; address kept only as a hash" } },
     });
     return true;
+  });
+}
+
+// ---- retention (the `retention` job) ----
+
+/** A request never confirmed is deleted this long after it was made. */
+export const UNCONFIRMED_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+/** After a withdrawal or bounce the consent records are kept this long (proof, CASL's three-year limitation), then erased. */
+export const WITHDRAWN_KEEP_MS = 3 * 365 * 24 * 60 * 60 * 1000;
+
+export async function sweepSubscribers(now = new Date()): Promise<{ unconfirmedRemoved: number; withdrawnErased: number }> {
+  return db().transaction(async (tx) => {
+    const unconfirmed = await tx
+      .delete(subscribers)
+      .where(
+        and(
+          eq(subscribers.status, "pending"),
+          sql`${subscribers.confirmed_at} is null`,
+          lt(subscribers.updated_at, new Date(now.getTime() - UNCONFIRMED_KEEP_MS)),
+        ),
+      )
+      .returning({ id: subscribers.id });
+    const withdrawn = await tx
+      .delete(subscribers)
+      .where(
+        and(
+          inArray(subscribers.status, ["unsubscribed", "bounced"]),
+          lt(subscribers.updated_at, new Date(now.getTime() - WITHDRAWN_KEEP_MS)),
+        ),
+      )
+      .returning({ email: subscribers.email });
+    if (withdrawn.length) {
+      await tx
+        .insert(subscriberSuppressions)
+        .values(withdrawn.map((w) => ({ address_hash: addressHash(w.email), at: now })))
+        .onConflictDoNothing();
+    }
+    await tx.delete(subscriberTokens).where(lt(subscriberTokens.expires_at, new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)));
+    return { unconfirmedRemoved: unconfirmed.length, withdrawnErased: withdrawn.length };
   });
 }
