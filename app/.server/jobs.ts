@@ -6,6 +6,7 @@ import { sweepAuditTrail, systemActor } from "./audit";
 import { publishDueArticles } from "./db/articles";
 import { purgeExpiredEnquiries } from "./db/enquiries";
 import { sweepSubscribers } from "./db/subscribers";
+import { runMailings } from "./subscriptions/mailing-sender";
 import { applyDueTeamVisibility } from "./db/team";
 import { sweepTrash } from "./db/trash";
 import { pruneAutosaves } from "./db/autosaves";
@@ -72,6 +73,13 @@ export function siteJobs(database: Database): ScheduledJob[] {
         firstSweep = false;
         return { removed: removed.length, temporaryRemoved };
       },
+    },
+    {
+      // Mailings to subscribers (decision 0023): articles now public become per-recipient queues, sent at
+      // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped.
+      name: "mailing-send",
+      everyMs: 5_000,
+      run: () => runMailings(),
     },
     {
       name: "mail-retry",
