@@ -57,6 +57,8 @@ export default [
       route("articles", "routes/admin/articles.tsx"),
       route("articles/new", "routes/admin/article-new.tsx"),
       route("articles/:id/edit", "routes/admin/article-edit.tsx"),
+      route("articles/:id/mailing", "routes/admin/article-mailing.tsx"),
+      route("articles/:id/mailing/preview", "routes/admin/article-mailing-preview.ts"),
       // The article editor's JSON resources: body pictures and the autosaved working copy.
       route("articles/pictures", "routes/admin/article-picture.ts"),
       route("articles/autosave", "routes/admin/article-autosave.ts"),

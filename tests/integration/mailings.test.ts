@@ -26,7 +26,14 @@ import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail";
 import { runMailings } from "~/.server/subscriptions/mailing-sender";
 import type { SubscriptionTopic } from "~/lib/forms/subscribe";
+import { createStaffAccount } from "~/.server/auth";
+import { auditLog } from "~/.server/db/schema";
+import { signIn } from "~/.server/sign-in";
+import { mailingProgressText } from "~/components/admin/mailing-progress";
+import * as mailingScreen from "~/routes/admin/article-mailing";
+import * as previewRoute from "~/routes/admin/article-mailing-preview";
 import { setUpTestDatabase } from "../support/database";
+import { guarded, testContext } from "../support/route-call";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 
 setUpTestDatabase();
@@ -157,5 +164,73 @@ describe("mailings", () => {
     const later = await claimDeliveries(100, new Date(Date.now() + 3 * 60_000));
     expect(later.filter((d) => d.mailing_id === mailing.id).map((d) => d.id)).toEqual(mine.map((d) => d.id));
     expect(await deliveryCounts(mailing.id)).toMatchObject({ sending: mine.length });
+  });
+});
+
+describe("Send to subscribers (the article's screen)", () => {
+  const ORIGIN = "http://localhost:3000";
+  let editor = "";
+  beforeAll(async () => {
+    await createStaffAccount("writer@example.com", "a-long-enough-password", "Writer", "editor");
+    const result = await signIn(new Request(`${ORIGIN}/admin`), "writer@example.com", "a-long-enough-password", "192.0.2.1");
+    if (!result.ok) throw new Error("sign-in failed");
+    editor = result.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  });
+
+  const post = async (id: number, fields: [string, string][]) => {
+    const request = new Request(`${ORIGIN}/dashboard/articles/${id}/mailing`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { cookie: editor, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    });
+    const result = await guarded(mailingScreen.action, { request, params: { id: String(id) }, context: testContext() });
+    if (result instanceof Response) return { status: result.status, text: "" };
+    const d = result as unknown as { data: { status: { text: string } }; init?: { status?: number } };
+    return { status: d.init?.status ?? 200, text: d.data.status.text };
+  };
+
+  it("defaults to the article's practice area, previews the e-mail, sends a test to me, and sends once", async () => {
+    const a = await article("Limitation periods for construction liens", "construction");
+    const page = await guarded(mailingScreen.loader, {
+      request: new Request(`${ORIGIN}/dashboard/articles/${a.id}/mailing`, { headers: { cookie: editor } }),
+      params: { id: String(a.id) },
+      context: testContext(),
+    });
+    expect(page.topics).toEqual(["construction"]);
+    const preview = await guarded(previewRoute.loader, {
+      request: new Request(`${ORIGIN}/dashboard/articles/${a.id}/mailing/preview`, { headers: { cookie: editor } }),
+      params: { id: String(a.id) },
+      context: testContext(),
+    });
+    const html = await preview.text();
+    expect(html).toContain('lang="en"');
+    expect(html).toContain("Limitation periods for construction liens");
+    expect(await post(a.id, [["intent", "test"]])).toEqual({ status: 200, text: "A test was sent to you." });
+    await smtp.waitFor((m) => m.subject === "[Test] Limitation periods for construction liens");
+    expect(await post(a.id, [["intent", "schedule"]])).toMatchObject({ status: 400 });
+    expect(
+      await post(a.id, [
+        ["intent", "schedule"],
+        ["topics", "construction"],
+      ]),
+    ).toMatchObject({ status: 302 });
+    await runMailings({ budgetMs: 10_000 });
+    expect(
+      await post(a.id, [
+        ["intent", "schedule"],
+        ["topics", "construction"],
+      ]),
+    ).toMatchObject({ status: 409 });
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.item_id, String(a.id)), eq(auditLog.action, "mail")));
+    expect(entry).toMatchObject({ item_type: "article", actor_label: "writer@example.com" });
+    expect(mailingProgressText((await mailingProgress(a.id))!)).toMatch(
+      /^Sent to subscribers of Construction Disputes: Sent \d+ of \d+; failed 0\.$/,
+    );
   });
 });

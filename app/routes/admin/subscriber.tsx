@@ -47,7 +47,7 @@ export function meta() {
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const subscriber = id ? await getSubscriber(id) : undefined;
-  if (!subscriber) throw data("Not found", { status: 404 });
+  if (!subscriber) throw new Response("Not found", { status: 404 });
   const history = await consentHistory(subscriber.id);
   return {
     canErase: can(staffOf(context).role, "subscriber-erase"),
