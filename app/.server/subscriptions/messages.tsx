@@ -47,10 +47,12 @@ function identificationText(): string {
   return `Sent by ${FIRM.name}, ${fullAddress()}. Telephone ${FIRM.phone}. E-mail ${FIRM.email}. Web ${siteHost()}.`;
 }
 
-function Frame({ preview, children }: { preview: string; children: ReactNode }) {
+function Frame({ title, preview, children }: { title: string; preview: string; children: ReactNode }) {
   return (
     <Html lang="en" dir="ltr">
-      <Head />
+      <Head>
+        <title>{title}</title>
+      </Head>
       <Preview>{preview}</Preview>
       <Body style={{ backgroundColor: COLORS.ground, color: COLORS.ink, fontFamily: sans, margin: 0, padding: "24px 0" }}>
         <Container style={{ backgroundColor: COLORS.white, border: `1px solid ${COLORS.line}`, maxWidth: "600px" }}>
@@ -80,7 +82,7 @@ export async function confirmationMessage(input: { confirmUrl: string; topics: r
   const subject = `Please confirm your subscription to ${FIRM.name} insights`;
   const topics = topicList(input.topics);
   const html = await render(
-    <Frame preview="Confirm your subscription: nothing is sent until you do.">
+    <Frame title={subject} preview="Confirm your subscription: nothing is sent until you do.">
       <Section style={{ padding: "28px 32px 8px" }}>
         <Heading as="h1" style={{ color: COLORS.ink, fontFamily: font, fontSize: "24px", lineHeight: "32px", margin: "0 0 16px" }}>
           Confirm your subscription
@@ -132,7 +134,7 @@ export async function articleMessage(
 ): Promise<RenderedMessage> {
   const subject = `${options.test ? "[Test] " : ""}${article.title}`;
   const html = await render(
-    <Frame preview={article.summary.slice(0, 140)}>
+    <Frame title={subject} preview={article.summary.slice(0, 140)}>
       <Section style={{ padding: "28px 32px 8px" }}>
         <Text
           style={{

@@ -1,7 +1,7 @@
 /**
  * /dashboard/articles/:id/mailing: "Send to subscribers" for one article
  * (issue 31): choose the topics (the article's practice area by default),
- * see the e-mail (preview below, or on its own page), send a test to
+ * see the e-mail (its own page: HTML and the plain-text part), send a test to
  * yourself, then send. The mailing goes out when the article is public, now
  * or at its scheduled time, and never twice for one article (decision 0023).
  * Recorded in Activity. Progress shows here and on the edit screen.
@@ -136,11 +136,6 @@ export default function ArticleMailing({ loaderData }: Route.ComponentProps) {
           Plain-text part
         </Link>
       </p>
-      <iframe
-        title="Preview of the e-mail"
-        src={`/dashboard/articles/${article.id}/mailing/preview`}
-        className="mt-3 h-[640px] w-full border border-line bg-white"
-      />
     </AdminPage>
   );
 }
