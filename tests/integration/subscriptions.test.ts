@@ -277,7 +277,7 @@ describe("withdrawal and erasure", () => {
       params: { token },
     } as never);
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe("You are unsubscribed.");
+    expect(await response.json()).toEqual({ status: { tone: "success", text: "You are unsubscribed." } });
     expect((await findSubscriberByEmail("oneclick@example.com"))!.status).toBe("unsubscribed");
   });
 

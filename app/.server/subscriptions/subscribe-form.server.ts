@@ -63,7 +63,11 @@ export async function requestAndConfirm(input: SubscriptionRequest): Promise<boo
 export async function subscribeAction(request: Request, context: RequestContext) {
   const form = await readForm(request, MAX_SUBSCRIBE_FORM_BYTES);
   if (isRefusal(form)) {
-    return answer(form.init?.status ?? 400, { outcome: "error", status: { tone: "error", text: SUBSCRIBE_MSG.unreadable } });
+    const status = form.init?.status ?? 400;
+    return answer(status, {
+      outcome: "error",
+      status: { tone: "error", text: status === 413 ? SUBSCRIBE_MSG.tooLarge : SUBSCRIBE_MSG.unreadable },
+    });
   }
   const raw = formValues(form, ["topics"]);
   const values = valuesFrom(raw);

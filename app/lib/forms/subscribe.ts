@@ -49,6 +49,7 @@ export const SUBSCRIBE_MSG = {
   refused: `Thank you. We could not accept this request through the form. Please e-mail ${FIRM.email} or call ${FIRM.phone}.`,
   again: "Please check the form and press Subscribe again.",
   unreadable: "The form could not be read. Please try again.",
+  tooLarge: "The form is too large to send. Please enter one e-mail address only.",
   storeError: `Your request could not be recorded because of a problem on our side. Please try again in a few minutes.`,
   confirmed: "Thank you. Your subscription is confirmed.",
   expired: "This confirmation link has expired (links work for 48 hours). Please subscribe again to receive a new link.",

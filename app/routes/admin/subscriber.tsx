@@ -139,8 +139,10 @@ export default function SubscriberScreen({ loaderData }: Route.ComponentProps) {
         ))}
       </ol>
       {s.status !== "unsubscribed" ? (
-        <Form method="post" className="mt-10">
-          <h2 className="text-xl font-semibold">Withdrawal asked for by e-mail or telephone</h2>
+        <Form method="post" aria-labelledby="withdraw-title" className="mt-10">
+          <h2 id="withdraw-title" className="text-xl font-semibold">
+            Withdrawal asked for by e-mail or telephone
+          </h2>
           <p className="mt-1 text-muted">Takes effect at once; the address stays on file as unsubscribed.</p>
           <button type="submit" name="intent" value="withdraw" className={`mt-3 ${btnSecondary}`}>
             Record the withdrawal
@@ -148,8 +150,10 @@ export default function SubscriberScreen({ loaderData }: Route.ComponentProps) {
         </Form>
       ) : null}
       {canErase ? (
-        <Form method="post" className="mt-10 border-t border-line pt-8">
-          <h2 className="text-xl font-semibold">Erase on request</h2>
+        <Form method="post" aria-labelledby="erase-title" className="mt-10 border-t border-line pt-8">
+          <h2 id="erase-title" className="text-xl font-semibold">
+            Erase on request
+          </h2>
           <p className="mt-1 text-muted">
             Deletes the address and its consent history. Only a hash of the address stays, so that it is never mailed or imported again.
           </p>

@@ -6,6 +6,7 @@
  */
 import { data } from "react-router";
 import type { Route } from "./+types/subscribe-confirm";
+import { isRefusal, readForm } from "~/.server/admin/request.server";
 import { confirmSubscription, peekConfirmation } from "~/.server/db/subscribers";
 import { recordConversion } from "~/.server/stats-ingest";
 import { publicMeta } from "~/components/public/meta";
@@ -26,10 +27,17 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
+  // The form sends nothing but its button: a body is read only to refuse a large one (413).
+  const form = await readForm(request, 1024);
+  if (isRefusal(form) && form.init?.status === 413) {
+    const tooLarge: Outcome = "invalid";
+    return data({ outcome: tooLarge, status: { tone: "error", text: "The request is too large." } }, { status: 413, headers: NO_STORE });
+  }
   const result = await confirmSubscription(params.token ?? "");
   if (result.outcome === "confirmed") recordConversion("subscription", request, context);
   const outcome: Outcome = result.outcome;
-  return data({ outcome }, { status: statusOf(outcome), headers: NO_STORE });
+  const status = { tone: outcome === "confirmed" ? "success" : "error", text: TEXT[outcome] };
+  return data({ outcome, status }, { status: statusOf(outcome), headers: NO_STORE });
 }
 
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {

@@ -6,10 +6,12 @@
  */
 import { redirect } from "react-router";
 import type { Route } from "./+types/subscribe-one-click";
+import { isRefusal, readForm } from "~/.server/admin/request.server";
 import { getSubscriber, withdrawConsent } from "~/.server/db/subscribers";
 import { checkPreferencesToken, tokenSubscriberId } from "~/.server/subscriptions/links";
 
-const HEADERS = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
+const HEADERS = { "Cache-Control": "no-store" };
+const answer = (status: number, tone: "success" | "error", text: string) => Response.json({ status: { tone, text } }, { status, headers: HEADERS });
 
 export function loader({ params }: Route.LoaderArgs) {
   return redirect(`/subscribe/preferences/${encodeURIComponent(params.token ?? "")}`, { status: 303 });
@@ -17,10 +19,13 @@ export function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ params, request }: Route.ActionArgs) {
   if (request.method !== "POST") return new Response("Method not allowed.", { status: 405, headers: { ...HEADERS, Allow: "POST" } });
+  // The body (RFC 8058: "List-Unsubscribe=One-Click") is not needed; a large one is refused unread.
+  const form = await readForm(request, 4096);
+  if (isRefusal(form) && form.init?.status === 413) return answer(413, "error", "The request is too large.");
   const token = params.token ?? "";
   const id = tokenSubscriberId(token);
   const subscriber = id === null ? undefined : await getSubscriber(id);
-  if (!subscriber || !checkPreferencesToken(token, subscriber)) return new Response("This unsubscribe link is not valid.", { status: 404, headers: HEADERS });
+  if (!subscriber || !checkPreferencesToken(token, subscriber)) return answer(404, "error", "This unsubscribe link is not valid.");
   await withdrawConsent(subscriber.id, "one-click");
-  return new Response("You are unsubscribed.", { status: 200, headers: HEADERS });
+  return answer(200, "success", "You are unsubscribed.");
 }

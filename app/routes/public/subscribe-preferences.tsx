@@ -19,7 +19,13 @@ import { preferencesSchema, SUBSCRIBE_MSG, SUBSCRIPTION_TOPICS, TOPIC_LABELS } f
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
 type View = { valid: false } | { valid: true; email: string; subscribed: boolean; topics: string[] };
-type Answer = { message?: { tone: "success" | "error"; text: string } };
+type Answer = { message?: { tone: "success" | "error"; text: string }; status?: { tone: "success" | "error"; text: string } };
+
+/** An answer that refuses: the message shown, also as the `status` every refusal carries. */
+function refusal(text: string) {
+  const m = { tone: "error" as const, text };
+  return { message: m, status: m };
+}
 
 async function subscriberOf(token: string): Promise<Subscriber | undefined> {
   const id = tokenSubscriberId(token);
@@ -39,10 +45,13 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-  const subscriber = await subscriberOf(params.token ?? "");
-  if (!subscriber) return data<View & Answer>({ valid: false }, { status: 404, headers: NO_STORE });
   const form = await readForm(request, 8 * 1024);
-  if (isRefusal(form)) return data<View & Answer>({ ...viewOf(subscriber), message: { tone: "error", text: SUBSCRIBE_MSG.unreadable } }, { status: 400, headers: NO_STORE });
+  if (isRefusal(form) && form.init?.status === 413)
+    return data<View & Answer>({ ...viewOf(await subscriberOf(params.token ?? "")), ...refusal("The form is too large to send.") }, { status: 413, headers: NO_STORE });
+  if (isRefusal(form)) return data<View & Answer>({ ...viewOf(await subscriberOf(params.token ?? "")), ...refusal(SUBSCRIBE_MSG.unreadable) }, { status: 400, headers: NO_STORE });
+  const subscriber = await subscriberOf(params.token ?? "");
+  const invalid = { tone: "error" as const, text: SUBSCRIBE_MSG.preferencesInvalid };
+  if (!subscriber) return data<View & Answer & { status: typeof invalid }>({ valid: false, status: invalid }, { status: 404, headers: NO_STORE });
   if (formText(form, "intent") === "unsubscribe") {
     await withdrawConsent(subscriber.id, "preferences");
     return data<View & Answer>(
@@ -54,7 +63,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error.issues);
     const text = errors.topics ?? Object.values(errors)[0] ?? SUBSCRIBE_MSG.topics;
-    return data<View & Answer>({ ...viewOf(subscriber), message: { tone: "error", text } }, { status: 400, headers: NO_STORE });
+    return data<View & Answer>({ ...viewOf(subscriber), ...refusal(text) }, { status: 400, headers: NO_STORE });
   }
   const saved = await changeTopics(subscriber.id, parsed.data.topics);
   return data<View & Answer>(
