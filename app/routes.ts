@@ -17,6 +17,10 @@ export default [
     route("contact", "routes/public/contact.tsx"),
     route("privacy", "routes/public/privacy.tsx"),
     route("search", "routes/public/search.tsx"),
+    // Insight subscriptions (issue 31): the sign-up form, the double opt-in link and the preferences page (never cached but the form).
+    route("subscribe", "routes/public/subscribe.tsx"),
+    route("subscribe/confirm/:token", "routes/public/subscribe-confirm.tsx"),
+    route("subscribe/preferences/:token", "routes/public/subscribe-preferences.tsx"),
     // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/preview.ts; never cached).
     route("preview/post/:slug", "routes/public/preview-post.tsx", { id: "preview-post" }),
     route("preview/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-lawyer" }),
@@ -33,6 +37,8 @@ export default [
   route("og/:kind/:file", "routes/seo/og-image.ts"),
   // Visit statistics: the beacon's one ingestion endpoint (POST only; decision 0023).
   route("stats/beacon", "routes/stats/beacon.ts"),
+  // RFC 8058 one-click unsubscribe (POST without cookies from a mail provider; server/app.ts lets it through).
+  route("subscribe/one-click/:token", "routes/public/subscribe-one-click.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).
   route("admin", "routes/admin/login.tsx"),
@@ -51,6 +57,8 @@ export default [
       route("articles", "routes/admin/articles.tsx"),
       route("articles/new", "routes/admin/article-new.tsx"),
       route("articles/:id/edit", "routes/admin/article-edit.tsx"),
+      route("articles/:id/mailing", "routes/admin/article-mailing.tsx"),
+      route("articles/:id/mailing/preview", "routes/admin/article-mailing-preview.ts"),
       // The article editor's JSON resources: body pictures and the autosaved working copy.
       route("articles/pictures", "routes/admin/article-picture.ts"),
       route("articles/autosave", "routes/admin/article-autosave.ts"),
@@ -60,6 +68,10 @@ export default [
       route("headers/edit", "routes/admin/page-headers.tsx"),
       route("enquiries", "routes/admin/enquiries.tsx"),
       route("enquiries/:id", "routes/admin/enquiry.tsx"),
+      route("subscribers", "routes/admin/subscribers.tsx"),
+      route("subscribers/export", "routes/admin/subscribers-export.ts"),
+      route("subscribers/import", "routes/admin/subscribers-import.ts"),
+      route("subscribers/:id", "routes/admin/subscriber.tsx"),
       route("statistics", "routes/admin/statistics.tsx"),
       route("statistics/export", "routes/admin/statistics-export.ts"),
       route("staff", "routes/admin/staff.tsx"),

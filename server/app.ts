@@ -27,10 +27,9 @@ import { handlesByPattern, routeTable } from "~/.server/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/security-headers";
 import { startServices, stopServices } from "~/.server/startup";
 import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
-import { isWriteMethod } from "~/lib/http";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
 import { PICTURES_PREFIX, sendPicture } from "./pictures";
-import { sameOrigin } from "./same-origin";
+import { crossSiteRefused, sameOrigin } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
 
@@ -106,7 +105,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       if (state.shuttingDown) return sendText(res, 503, "shutting down");
       return (await databaseAnswers()) ? sendText(res, 200, "ready") : sendText(res, 503, "database unavailable");
     }
-    if (isWriteMethod(req.method) && !sameOrigin(req.headers)) {
+    if (crossSiteRefused(req.method, path, req.headers)) {
       log("warn", "cross-site request refused", { id: requestId, method: req.method, path });
       return sendText(res, 403, "Cross-site requests are not allowed.");
     }

@@ -1,6 +1,8 @@
 /** The cross-site refusal: a state-changing request must come from this site (403 otherwise, nothing done). */
 import type { IncomingHttpHeaders } from "node:http";
 import { getEnv } from "~/.server/env";
+import { ONE_CLICK_PATH } from "~/.server/subscriptions/links";
+import { isWriteMethod } from "~/lib/http";
 
 export function sameOrigin(headers: IncomingHttpHeaders): boolean {
   const origin = headers.origin;
@@ -17,4 +19,15 @@ export function sameOrigin(headers: IncomingHttpHeaders): boolean {
   }
   const site = headers["sec-fetch-site"];
   return !site || site === "same-origin" || site === "none";
+}
+
+/**
+ * Whether a request is refused as cross-site. The one exception: a POST to an
+ * RFC 8058 one-click unsubscribe address (/subscribe/one-click/<signed token>)
+ * comes from the recipient's mail provider, cross-site by nature; the token
+ * in its path is what authorises it, and it can only unsubscribe.
+ */
+export function crossSiteRefused(method: string | undefined, path: string, headers: IncomingHttpHeaders): boolean {
+  if (!isWriteMethod(method) || sameOrigin(headers)) return false;
+  return !(method === "POST" && ONE_CLICK_PATH.test(path));
 }

@@ -53,7 +53,19 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Kinds of item, in the firm's words. */
-export const AUDIT_ITEM_TYPES = ["team", "article", "hours", "header", "staff", "session", "settings", "enquiry", "mail", "site"] as const;
+export const AUDIT_ITEM_TYPES = [
+  "team",
+  "article",
+  "hours",
+  "header",
+  "staff",
+  "session",
+  "settings",
+  "enquiry",
+  "mail",
+  "site",
+  "subscriber",
+] as const;
 export type AuditItemType = (typeof AUDIT_ITEM_TYPES)[number];
 
 export type FieldChange = { before?: unknown; after?: unknown; diff?: string; hidden?: true };

@@ -86,6 +86,13 @@ const envSchema = z
         .optional(),
     ),
     ENQUIRY_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1 day").max(3650).default(180),
+    /** Messages a second one instance sends to subscribers (a mailing's pace; issue 31). */
+    SUBSCRIBER_MAIL_RATE: z.coerce
+      .number()
+      .int("must be a whole number of messages a second")
+      .min(1, "must be at least 1")
+      .max(2000)
+      .default(200),
     /** Raw visit-statistics events are deleted after this many days (the hourly and daily rollups are kept). */
     STATS_RAW_DAYS: z.coerce.number().int("must be a whole number of days").min(2, "must be at least 2 days").max(366).default(30),
   })

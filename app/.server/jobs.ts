@@ -5,6 +5,8 @@
 import { sweepAuditTrail, systemActor } from "./audit";
 import { publishDueArticles } from "./db/articles";
 import { purgeExpiredEnquiries } from "./db/enquiries";
+import { sweepSubscribers } from "./db/subscribers";
+import { runMailings } from "./subscriptions/mailing-sender";
 import { applyDueTeamVisibility } from "./db/team";
 import { sweepTrash } from "./db/trash";
 import { pruneAutosaves } from "./db/autosaves";
@@ -73,6 +75,13 @@ export function siteJobs(database: Database): ScheduledJob[] {
       },
     },
     {
+      // Mailings to subscribers (decision 0024): articles now public become per-recipient queues, sent at
+      // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped.
+      name: "mailing-send",
+      everyMs: 5_000,
+      run: () => runMailings(),
+    },
+    {
       name: "mail-retry",
       everyMs: MINUTE,
       run: async () => {
@@ -83,7 +92,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
     {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
       // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
-      // e-mailed staff links a week past their expiry.
+      // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays).
       name: "retention",
       everyMs: 6 * HOUR,
       run: async () => {
@@ -92,7 +102,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
         await pruneSignInAttempts();
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
-        return { auditRemoved, enquiriesRemoved, linksRemoved };
+        const subscribers = await sweepSubscribers();
+        return { auditRemoved, enquiriesRemoved, linksRemoved, ...subscribers };
       },
     },
     {

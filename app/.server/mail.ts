@@ -228,3 +228,44 @@ export function closeMail() {
   holder.__firmMailTransport?.transport.close();
   holder.__firmMailTransport = undefined;
 }
+
+/** A message to one subscriber (a mailing's delivery): sent directly, not kept in the outbox (its queue is `mailing_deliveries`). */
+export type SubscriberMailMessage = Pick<MailMessage, "to" | "subject" | "text" | "html"> & {
+  /** List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers: Record<string, string>;
+  /** The same for every attempt of one delivery, so a receiving server can tell a repeat. */
+  messageId: string;
+};
+
+export type SubscriberMailResult =
+  | { status: "sent" }
+  /** No SMTP_URL: nothing can be sent. */
+  | { status: "no-smtp" }
+  /** A 4xx answer or no answer: retried later. */
+  | { status: "temporary"; error: string }
+  /** A 5xx answer (bad mailbox): the address is marked bounced. */
+  | { status: "permanent"; error: string };
+
+/** Sends one subscriber message through the same SMTP transport (SMTP_URL) as every other message. */
+export async function sendSubscriberMail(message: SubscriberMailMessage): Promise<SubscriberMailResult> {
+  const url = getEnv().SMTP_URL;
+  if (!url) return { status: "no-smtp" };
+  try {
+    await transport(url).sendMail({
+      from: mailFrom(),
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      headers: message.headers,
+      messageId: message.messageId,
+    });
+    return { status: "sent" };
+  } catch (error) {
+    const code = (error as { responseCode?: number }).responseCode;
+    const reason = describeSmtpError(error);
+    return typeof code === "number" && code >= 500 && code < 600
+      ? { status: "permanent", error: reason }
+      : { status: "temporary", error: reason };
+  }
+}

@@ -20,6 +20,12 @@ describe("roles", () => {
     for (const role of ROLES) expect(can(role, "statistics")).toBe(true);
   });
 
+  it("subscribers: owners and admins manage them, editors see the counts only, only owners erase", () => {
+    expect(ROLES.filter((r) => can(r, "subscribers"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((r) => can(r, "subscriber-counts"))).toEqual(["owner", "admin", "editor"]);
+    expect(ROLES.filter((r) => can(r, "subscriber-erase"))).toEqual(["owner"]);
+  });
+
   it("only owners manage owner accounts; editors manage nobody", () => {
     expect(canManageRole("owner", "owner")).toBe(true);
     expect(canManageRole("admin", "owner")).toBe(false);

@@ -8,7 +8,9 @@
  * - owner: everything (the account from ADMIN_EMAIL or `npm run admin:create`);
  * - admin: everything but owners (cannot make, change or remove an owner;
  *   cannot read the outbox or change security settings);
- * - editor: content (team, articles, office hours, page headers) and the visit statistics.
+ * - editor: content (team, articles, office hours, page headers), the visit statistics and the
+ *   subscriber counts (no addresses).
+ * Subscribers (issue 31): owners and admins manage them; only owners erase one.
  */
 import { MSG } from "~/lib/forms/messages";
 import type { Permission } from "~/lib/permissions";
@@ -21,9 +23,20 @@ export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin
 export type { Permission };
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ["content", "staff", "activity", "enquiries", "outbox", "security", "statistics"],
-  admin: ["content", "staff", "activity", "enquiries", "statistics"],
-  editor: ["content", "statistics"],
+  owner: [
+    "content",
+    "staff",
+    "activity",
+    "enquiries",
+    "outbox",
+    "security",
+    "statistics",
+    "subscribers",
+    "subscriber-counts",
+    "subscriber-erase",
+  ],
+  admin: ["content", "staff", "activity", "enquiries", "statistics", "subscribers", "subscriber-counts"],
+  editor: ["content", "statistics", "subscriber-counts"],
 };
 
 export function isRole(value: unknown): value is Role {

@@ -38,6 +38,7 @@ export const ITEM_LABELS: Record<string, string> = {
   enquiry: "Enquiry",
   mail: "E-mail",
   site: "Whole site",
+  subscriber: "Subscriber",
 };
 
 /** The instant a local date (YYYY-MM-DD) starts in `timeZone`, or null for anything else. */

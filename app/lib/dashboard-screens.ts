@@ -52,6 +52,13 @@ export const DASHBOARD_SCREENS: readonly DashboardScreen[] = [
     nav: true,
   },
   {
+    to: "/dashboard/subscribers",
+    title: "Subscribers",
+    text: "People who subscribed to insights by e-mail, with the record of their consent.",
+    permission: "subscriber-counts",
+    nav: true,
+  },
+  {
     to: "/dashboard/statistics",
     title: "Statistics",
     text: "Visits, pages read, referrers, searches and enquiries: counted by the site itself, without cookies.",

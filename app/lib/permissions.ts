@@ -18,6 +18,12 @@ export const PERMISSIONS = [
   "security",
   /** The Statistics screen (visit statistics, CSV export) and the views panel of the edit screens. */
   "statistics",
+  /** Insight subscribers: the list, search, consent history, CSV export and import, withdrawal on request (issue 31). */
+  "subscribers",
+  /** How many subscribers there are, by status and topic (no addresses). */
+  "subscriber-counts",
+  /** Erasing a subscriber on request (only a hash of the address stays). */
+  "subscriber-erase",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -40,6 +40,8 @@ const PARAMETERISED: Record<string, string> = {
   "dashboard/enquiries/:id": "the enquiry sent through /contact by this file",
   "dashboard/outbox/:id": "the first message in the Outbox",
   "dashboard/history/:kind/:id": "the History link of the first article's edit screen",
+  "dashboard/subscribers/:id": "the address subscribed through /subscribe by this file",
+  "dashboard/articles/:id/mailing": "Send to subscribers of the first article in Manage Articles",
 };
 
 let server: RunningServer;
@@ -491,6 +493,30 @@ describe("the dashboard, signed in", () => {
     await page.getByRole("alertdialog").waitFor();
     await check(`${href} delete dialog`, found);
     await page.keyboard.press("Escape");
+    expect(found).toEqual({});
+  });
+
+  it("finds nothing on Subscribers, a subscriber's consent history and Send to subscribers", async () => {
+    const found: Record<string, Finding[]> = {};
+    // A sign-up through /subscribe (pending: enough for the list and the history), sent once its token allows.
+    const signup = await (await fetch(`${base}/subscribe`)).text();
+    const form = new URLSearchParams();
+    for (const [, name, value] of signup.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) form.set(name, value);
+    form.set("email", `reader${stamp}@example.com`);
+    form.append("topics", "news");
+    form.set("consent", "yes");
+    form.set("reference_code", "");
+    const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(form.get("form_token") ?? "")![1], 36);
+    if (notBefore > Date.now()) await page.waitForTimeout(notBefore - Date.now() + 200);
+    const res = await fetch(`${base}/subscribe`, { method: "POST", body: form, headers: { origin: base } });
+    expect(res.status).toBe(200);
+    await open("dashboard/subscribers", "/dashboard/subscribers", found);
+    const href = await page.getByRole("link", { name: `reader${stamp}@example.com` }).getAttribute("href");
+    await open("dashboard/subscribers/:id", href!, found);
+    await page.goto(`${base}/dashboard/articles`);
+    await ready();
+    const edit = await page.locator('a[href$="/edit"]').first().getAttribute("href");
+    await open("dashboard/articles/:id/mailing", edit!.replace(/\/edit$/, "/mailing"), found);
     expect(found).toEqual({});
   });
 

@@ -163,9 +163,9 @@ describe("staff accounts, as new users would", () => {
     await signIn(e, EDITOR, EDITOR_PASSWORD);
     await e.waitForURL(`${base}/dashboard`);
     await ready(e);
-    // An editor sees no staff screens: only Statistics (every role) and My account.
+    // An editor sees no staff screens: only Subscribers (its counts), Statistics (every role) and My account.
     const nav = e.getByRole("navigation", { name: "Dashboard" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Statistics", "My account"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Subscribers", "Statistics", "My account"]);
     await nav.getByRole("link", { name: "My account" }).click();
     await e.waitForURL(`${base}/dashboard/account`);
     await ready(e);

@@ -569,6 +569,26 @@ const BASES: Record<string, ActionCase> = {
       [TOKEN_FIELD]: issueFormToken({ shared: false }, Date.now() - 60_000),
     }),
   },
+  // Insight subscriptions (issue 31): the public sign-up (a token old enough to pass), the confirmation, preferences and
+  // one-click unsubscribe (their tokens generated: none is valid), and the staff's screens.
+  "routes/public/subscribe.tsx": {
+    base: () => ({
+      email: "reader@example.com",
+      topics: ["news"],
+      consent: "yes",
+      [HONEYPOT_FIELD]: "",
+      [TOKEN_FIELD]: issueFormToken({ shared: false }, Date.now() - 60_000),
+    }),
+  },
+  "routes/public/subscribe-confirm.tsx": { base: () => ({ confirm: "yes" }) },
+  "routes/public/subscribe-preferences.tsx": {
+    base: () => ({ intent: "topics", topics: ["news"] }),
+    more: (): Form[] => [{ intent: "unsubscribe" }],
+  },
+  "routes/public/subscribe-one-click.ts": { base: () => ({ "List-Unsubscribe": "One-Click" }) },
+  "routes/admin/subscriber.tsx": { base: () => ({ intent: "withdraw" }), more: (): Form[] => [{ intent: "erase", confirm: "yes" }] },
+  "routes/admin/subscribers-import.ts": { base: () => ({ addresses: "imported@example.com", topics: ["news"] }), file: "file" },
+  "routes/admin/article-mailing.tsx": { base: () => ({ intent: "schedule", topics: ["news"] }), more: (): Form[] => [{ intent: "test" }] },
   // Staff accounts (issue 11). The Staff screen works on a dedicated account (never the fuzz's own, which it may not change anyway).
   "routes/admin/staff.tsx": {
     base: () => ({ intent: "role", id: existing.staffId, role: "admin", email: "invitee@example.com" }),

@@ -659,3 +659,131 @@ export const statsRollupState = pgTable("stats_rollup_state", {
   dirty_from: timestamp("dirty_from", { withTimezone: true }),
   rolled_at: timestamp("rolled_at", { withTimezone: true }),
 });
+
+/**
+ * Insight subscriptions (issue 31, CASL). One row per address (lower-cased):
+ * status pending → confirmed (double opt-in) → unsubscribed, or bounced. A
+ * withdrawn address stays, marked, so it is never mailed again; an owner's
+ * erasure deletes the row (and its history) and leaves only a hash in
+ * `subscriber_suppressions`.
+ */
+export const subscribers = pgTable(
+  "subscribers",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text("email").notNull(),
+    status: text("status").notNull().default("pending"),
+    topics: text("topics")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** How consent was asked: 'web' (the form) or 'import' (a staff CSV import; still confirmed by the person). */
+    source: text("source").notNull().default("web"),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmed_at: timestamp("confirmed_at", { withTimezone: true }),
+    withdrawn_at: timestamp("withdrawn_at", { withTimezone: true }),
+    /** The last confirmation e-mail (at most one an hour per address). */
+    confirmation_sent_at: timestamp("confirmation_sent_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("subscribers_email_idx").on(t.email), index("subscribers_status_idx").on(t.status, t.id)],
+);
+
+/**
+ * The proof of consent, append-only: every request, confirmation, change of
+ * topics, withdrawal and bounce with its time, the exact wording shown and
+ * its version, and the form's URL. Deleted only with its subscriber (erasure).
+ */
+export const subscriberConsents = pgTable(
+  "subscriber_consents",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    subscriber_id: bigint("subscriber_id", { mode: "number" })
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    topics: text("topics")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    wording: text("wording").notNull().default(""),
+    wording_version: text("wording_version").notNull().default(""),
+    form_url: text("form_url").notNull().default(""),
+    source: text("source").notNull().default("web"),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("subscriber_consents_subscriber_idx").on(t.subscriber_id, t.at)],
+);
+
+/** Erased addresses: a SHA-256 of the lower-cased address, nothing else. Never mailed, never imported again. */
+export const subscriberSuppressions = pgTable("subscriber_suppressions", {
+  address_hash: text("address_hash").primaryKey(),
+  at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Confirmation links: a SHA-256 of the token only, valid 48 hours, used once. */
+export const subscriberTokens = pgTable(
+  "subscriber_tokens",
+  {
+    token_hash: text("token_hash").primaryKey(),
+    subscriber_id: bigint("subscriber_id", { mode: "number" })
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    /** The topics asked for with this request: confirmed as they are. */
+    topics: text("topics")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    used_at: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("subscriber_tokens_subscriber_idx").on(t.subscriber_id)],
+);
+
+/** One mailing per article at most (the unique article_id): "Send to subscribers". */
+export const mailings = pgTable("mailings", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  article_id: integer("article_id").notNull().unique(),
+  topics: text("topics")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  /** scheduled (waits for the article to be public), queued (recipients chosen), done. */
+  status: text("status").notNull().default("scheduled"),
+  created_by: text("created_by").notNull().default(""),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  queued_at: timestamp("queued_at", { withTimezone: true }),
+  finished_at: timestamp("finished_at", { withTimezone: true }),
+});
+
+/**
+ * One row per recipient of a mailing (unique: a person gets an article at
+ * most once). Any instance claims due rows (FOR UPDATE SKIP LOCKED).
+ * status: queued, sending, sent, failed (gave up), bounced, skipped.
+ */
+export const mailingDeliveries = pgTable(
+  "mailing_deliveries",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    mailing_id: bigint("mailing_id", { mode: "number" })
+      .notNull()
+      .references(() => mailings.id, { onDelete: "cascade" }),
+    subscriber_id: bigint("subscriber_id", { mode: "number" })
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    status: text("status").notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    claimed_at: timestamp("claimed_at", { withTimezone: true }),
+    sent_at: timestamp("sent_at", { withTimezone: true }),
+    last_error: text("last_error"),
+  },
+  (t) => [
+    unique("mailing_deliveries_once").on(t.mailing_id, t.subscriber_id),
+    index("mailing_deliveries_due_idx").on(t.status, t.next_attempt_at),
+  ],
+);
+
+export type SubscriberRow = typeof subscribers.$inferSelect;
+export type SubscriberConsentRow = typeof subscriberConsents.$inferSelect;

@@ -25,6 +25,8 @@ export const FOOTER_COLUMNS: { heading: string; items: NavItem[] }[] = [
       { label: "about us", section: "about" },
       { label: "our team", to: "/team" },
       { label: "insights", to: "/insights" },
+      // Not in the spec's footer: the insight sign-up (issue 31), linked from every page.
+      { label: "subscribe", to: "/subscribe" },
       { label: "contact", section: "contact" },
     ],
   },

@@ -12,6 +12,8 @@ import { previewAction, previewIntent, type PreviewActionData } from "~/.server/
 import { listPreviewLinks } from "~/.server/db/previews";
 import { isArticleRowPublic } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
+import { mailingProgress } from "~/.server/db/mailings";
+import { mailingProgressText } from "~/components/admin/mailing-progress";
 import { PreviewTools } from "~/components/admin/preview-tools";
 import { sanitizeArticleHtml } from "~/.server/sanitize";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -44,7 +46,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const article = await findArticle(params.id);
   if (!article)
     return data(
-      { article: null, loadError: MSG.articleLoadError, links: [], isPublic: false, authorIds: [], authorChoices: [], views: null },
+      {
+        article: null,
+        loadError: MSG.articleLoadError,
+        links: [],
+        isPublic: false,
+        authorIds: [],
+        authorChoices: [],
+        views: null,
+        mailing: null,
+      },
       { status: article === null ? 500 : 404 },
     );
   const authorIds = await articleAuthorIds(article.id);
@@ -60,6 +71,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     authorChoices: await listAuthorChoices(authorIds),
     // Visit statistics: this article's page views in the last 30 days (roles that see the statistics).
     views: can(staff.role, "statistics") ? await recentPageViews("post", article.slug) : null,
+    // "Send to subscribers": the mailing's progress, if any (issue 31).
+    mailing: await mailingProgress(article.id),
   };
 }
 
@@ -111,6 +124,17 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
         </Link>
       </p>
       <ViewsPanel views={loaderData.views} />
+      <section aria-labelledby="mailing-title" className="mb-6 rounded border border-line bg-white px-4 py-3">
+        <h2 id="mailing-title" className="font-semibold">
+          Subscribers
+        </h2>
+        <p className="mt-1">
+          {loaderData.mailing ? mailingProgressText(loaderData.mailing) : "Not sent to subscribers."}{" "}
+          <Link to={`/dashboard/articles/${article.id}/mailing`} className="font-semibold text-accent underline">
+            {loaderData.mailing && loaderData.mailing.status !== "scheduled" ? "Details" : "Send to subscribers"}
+          </Link>
+        </p>
+      </section>
       <PreviewTools
         previewHref={`/preview/post/${encodeURIComponent(article.slug)}`}
         publicHref={`/post/${encodeURIComponent(article.slug)}`}

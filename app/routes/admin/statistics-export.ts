@@ -7,18 +7,13 @@
  */
 import type { Route } from "./+types/statistics-export";
 import { statsReport, STATS_LISTS } from "~/.server/db/stats-report";
+import { csvCell } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";
 import { parseRange } from "~/lib/stats";
 
 export const handle = { permission: "statistics" } satisfies RouteHandle;
 
-/** One CSV cell (RFC 4180), never read as a formula. */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvCell } from "~/lib/csv";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { range } = parseRange(new URL(request.url).searchParams);

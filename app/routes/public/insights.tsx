@@ -83,7 +83,13 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
   const { filter, page, pageCount, articles, headerText, author } = loaderData;
   return (
     <main id="main" tabIndex={-1} className="outline-none">
-      <PageBanner eyebrow="Insights" title="News & Insights" text={headerText} />
+      <PageBanner eyebrow="Insights" title="News & Insights" text={headerText}>
+        <p className="mt-6">
+          <a href="/subscribe" className="font-semibold text-brass-light underline underline-offset-4 hover:text-white">
+            Receive insights by e-mail
+          </a>
+        </p>
+      </PageBanner>
       <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8">
         {author ? (
           <div className="mb-8 flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">

@@ -138,7 +138,15 @@ export default function Post({ loaderData }: Route.ComponentProps) {
             />
           ) : null}
           <div className="prose-article text-lg text-ink/90" dangerouslySetInnerHTML={{ __html: a.html }} />
-          <p className="mt-16 border-t border-line pt-8">
+          <aside aria-label="Subscribe" className="mt-16 border-l-4 border-brass bg-soft px-5 py-4">
+            <p className="text-ink">
+              Receive client alerts like this one by e-mail.{" "}
+              <a href="/subscribe" className="font-semibold text-accent underline underline-offset-4">
+                Subscribe to insights
+              </a>
+            </p>
+          </aside>
+          <p className="mt-10 border-t border-line pt-8">
             <a href="/insights" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
               <ArrowLeft aria-hidden="true" className="h-4 w-4" />
               All news &amp; insights

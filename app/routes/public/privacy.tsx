@@ -3,7 +3,8 @@
  * the form collects, why, who sees it, how long it is kept (the configured
  * ENQUIRY_RETENTION_DAYS) and how to have it deleted at once; and, in its
  * own section (#statistics), what the site's visit statistics count and keep
- * (STATS_RAW_DAYS; decision 0023).
+ * (STATS_RAW_DAYS; decision 0023); and (#subscriptions) what an insight
+ * subscription keeps, why and for how long (issue 31, CASL).
  */
 import type { Route } from "./+types/privacy";
 import { getEnv } from "~/.server/env";
@@ -97,6 +98,34 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           <a href="https://globalprivacycontrol.org/">Global Privacy Control</a> signal (they send us nothing at all), browsers with
           JavaScript turned off or that block the count, search-engine robots, pages your browser loaded in advance but did not show,
           and the firm&apos;s staff.
+        </li>
+      </ul>
+      <h2 id="subscriptions">Insights by e-mail</h2>
+      <p>
+        When you <a href="/subscribe">subscribe to our insights</a>, we send you e-mail only after you confirm, through the link in a
+        first message, and only on the topics you chose.
+      </p>
+      <ul>
+        <li>
+          <strong>What we keep:</strong> your e-mail address, the topics you chose, whether you have confirmed, and a record of your
+          consent: the exact words you agreed to and their version, the address of the form, how you subscribed (the web form, or a
+          list we imported and asked you to confirm), and the time of each request, confirmation, change and withdrawal. We do not keep
+          your internet address with it.
+        </li>
+        <li>
+          <strong>Why:</strong> to send you what you asked for, and to be able to prove your consent, as Canada&apos;s anti-spam law
+          (CASL) requires. We use no outside mailing service and put no tracking pixel in our messages.
+        </li>
+        <li>
+          <strong>Unsubscribing:</strong> every message has a link to change your topics or unsubscribe, and your e-mail program&apos;s
+          own unsubscribe button works too. It takes effect at once. Your address then stays marked as unsubscribed, so that it is
+          never sent anything again.
+        </li>
+        <li>
+          <strong>How long:</strong> while you are subscribed; a request never confirmed is deleted after 30 days. After you
+          unsubscribe (or your address stops accepting mail), the record of your consent is kept for three years as proof, then
+          deleted. You may ask our Privacy Officer to erase it sooner: we then keep only a scrambled code made from your address, which
+          cannot be turned back into it, so that we never write to you again.
         </li>
       </ul>
       <h2>Concerns</h2>

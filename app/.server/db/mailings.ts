@@ -1,0 +1,192 @@
+/**
+ * Mailings: an article sent to the confirmed subscribers of its topics
+ * (issue 31, decision 0024). One mailing per article at most (unique
+ * article_id), so an article is never sent twice. A mailing waits
+ * (`scheduled`) until its article is public, then is `queued`: one
+ * `mailing_deliveries` row per recipient (unique (mailing, subscriber)).
+ * Any instance claims due rows with FOR UPDATE SKIP LOCKED, one small batch
+ * at a time; the send itself is in subscriptions/mailing-sender.ts.
+ */
+import { and, count, eq, sql } from "drizzle-orm";
+import { recordAudit, type Actor } from "../audit";
+import { db } from "./client";
+import { rowsOf } from "./rows";
+import { articles, mailingDeliveries, mailings, subscribers } from "./schema";
+import { articleIsPublic } from "./visibility";
+
+export type Mailing = typeof mailings.$inferSelect;
+export type Delivery = typeof mailingDeliveries.$inferSelect;
+
+/** A 4xx answer is retried this many times (with backoff), then the delivery is given up as failed. */
+export const DELIVERY_MAX_ATTEMPTS = 6;
+/** A delivery claimed longer ago than this by an instance that has not finished it (killed): claimable again. */
+export const STALE_CLAIM_MS = 2 * 60_000;
+
+/** The delay before attempt n + 1 of a delivery: 30 s, 1, 2, 4 … minutes, at most 30 minutes. */
+export function deliveryRetryDelayMs(attempts: number): number {
+  return Math.min(30 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+export async function getMailingForArticle(articleId: number): Promise<Mailing | undefined> {
+  const [row] = await db().select().from(mailings).where(eq(mailings.article_id, articleId));
+  return row;
+}
+
+/**
+ * "Send to subscribers": records the mailing (it goes out when the article is
+ * public). Returns false when the article already has one that is under way
+ * or done (never twice); a mailing still waiting may change its topics.
+ */
+export async function scheduleMailing(articleId: number, topics: readonly string[], actor: Actor, label: string): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const inserted = await tx
+      .insert(mailings)
+      .values({ article_id: articleId, topics: [...topics], created_by: actor.label })
+      .onConflictDoNothing()
+      .returning({ id: mailings.id });
+    if (!inserted.length) {
+      const updated = await tx
+        .update(mailings)
+        .set({ topics: [...topics] })
+        .where(and(eq(mailings.article_id, articleId), eq(mailings.status, "scheduled")))
+        .returning({ id: mailings.id });
+      if (!updated.length) return false;
+    }
+    await recordAudit(tx, actor, {
+      action: "mail",
+      itemType: "article",
+      itemId: articleId,
+      itemLabel: label,
+      changes: { "send to subscribers": { after: topics.join(", ") } },
+    });
+    return true;
+  });
+}
+
+/** Waiting mailings whose article is now public become queues of per-recipient deliveries (idempotent). */
+export async function queueDueMailings(now = new Date()): Promise<number> {
+  const due = await db()
+    .select({ id: mailings.id })
+    .from(mailings)
+    .innerJoin(articles, eq(articles.id, mailings.article_id))
+    .where(and(eq(mailings.status, "scheduled"), articleIsPublic()));
+  let queued = 0;
+  for (const { id } of due) {
+    await db().transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(mailings)
+        .set({ status: "queued", queued_at: now })
+        .where(and(eq(mailings.id, id), eq(mailings.status, "scheduled")))
+        .returning();
+      if (!claimed) return;
+      await tx.execute(sql`
+        insert into ${mailingDeliveries} (mailing_id, subscriber_id, next_attempt_at)
+        select ${id}, s.id, ${now.toISOString()}::timestamptz from ${subscribers} s
+        where s.status = 'confirmed' and s.topics && ${sql.param(claimed.topics)}::text[]
+        on conflict do nothing`);
+      queued++;
+    });
+  }
+  return queued;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this instance: queued ones whose
+ * time has come, and ones left `sending` by an instance that died
+ * (STALE_CLAIM_MS). Rows another instance is claiming are skipped (SKIP LOCKED).
+ */
+export async function claimDeliveries(limit: number, now = new Date()): Promise<Delivery[]> {
+  const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS);
+  const result = await db().execute(sql`
+    update ${mailingDeliveries} set status = 'sending', claimed_at = ${now.toISOString()}::timestamptz, attempts = attempts + 1
+    where id in (
+      select id from ${mailingDeliveries}
+      where (status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz)
+         or (status = 'sending' and claimed_at < ${staleBefore.toISOString()}::timestamptz)
+      order by id
+      limit ${limit}
+      for update skip locked
+    )
+    returning id, mailing_id, subscriber_id, attempts`);
+  return rowsOf<{ id: number | string; mailing_id: number | string; subscriber_id: number | string; attempts: number }>(result).map(
+    (r) => ({
+      id: Number(r.id),
+      mailing_id: Number(r.mailing_id),
+      subscriber_id: Number(r.subscriber_id),
+      attempts: Number(r.attempts),
+      status: "sending",
+      next_attempt_at: now,
+      claimed_at: now,
+      sent_at: null,
+      last_error: null,
+    }),
+  );
+}
+
+export async function finishDelivery(
+  id: number,
+  outcome: { status: "sent" | "skipped" | "bounced" | "failed"; error?: string } | { status: "retry"; error: string; at: Date },
+  now = new Date(),
+): Promise<void> {
+  if (outcome.status === "retry") {
+    await db()
+      .update(mailingDeliveries)
+      .set({ status: "queued", next_attempt_at: outcome.at, last_error: outcome.error.slice(0, 300), claimed_at: null })
+      .where(eq(mailingDeliveries.id, id));
+    return;
+  }
+  await db()
+    .update(mailingDeliveries)
+    .set({ status: outcome.status, sent_at: outcome.status === "sent" ? now : null, last_error: outcome.error?.slice(0, 300) ?? null })
+    .where(eq(mailingDeliveries.id, id));
+}
+
+/** Queued mailings with nothing left to send become done. */
+export async function closeFinishedMailings(now = new Date()): Promise<void> {
+  await db().execute(sql`
+    update ${mailings} m set status = 'done', finished_at = ${now.toISOString()}::timestamptz
+    where m.status = 'queued'
+      and not exists (select 1 from ${mailingDeliveries} d where d.mailing_id = m.id and d.status in ('queued', 'sending'))`);
+}
+
+export type MailingProgress = {
+  status: string;
+  topics: string[];
+  total: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  waiting: number;
+};
+
+/** What the edit screen shows: queued; sent n of N; failed m. */
+export async function mailingProgress(articleId: number): Promise<MailingProgress | null> {
+  const mailing = await getMailingForArticle(articleId);
+  if (!mailing) return null;
+  const rows = await db()
+    .select({ status: mailingDeliveries.status, n: count() })
+    .from(mailingDeliveries)
+    .where(eq(mailingDeliveries.mailing_id, mailing.id))
+    .groupBy(mailingDeliveries.status);
+  const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  const total = rows.reduce((a, r) => a + Number(r.n), 0);
+  return {
+    status: mailing.status,
+    topics: mailing.topics,
+    total,
+    sent: by.sent ?? 0,
+    failed: (by.failed ?? 0) + (by.bounced ?? 0),
+    skipped: by.skipped ?? 0,
+    waiting: (by.queued ?? 0) + (by.sending ?? 0),
+  };
+}
+
+/** Deliveries per status of one mailing (tests, the benchmark). */
+export async function deliveryCounts(mailingId: number): Promise<Record<string, number>> {
+  const rows = await db()
+    .select({ status: mailingDeliveries.status, n: count() })
+    .from(mailingDeliveries)
+    .where(eq(mailingDeliveries.mailing_id, mailingId))
+    .groupBy(mailingDeliveries.status);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}

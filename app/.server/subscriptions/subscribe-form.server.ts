@@ -1,0 +1,106 @@
+/**
+ * The sign-up form's action (POST /subscribe). The same spam defences as the
+ * enquiry form, reused from it: the honeypot field, the signed timing token
+ * (enquiry-token.ts) and the per-address limit (db/enquiries.ts
+ * `recordAttempt`, keyed by a hash of the IP address, counted apart from
+ * enquiries). A valid request gets one answer whatever the address's state
+ * (new, pending, confirmed, unsubscribed, suppressed): nobody learns who
+ * subscribes. Never cached (private, no-store).
+ */
+import { data } from "react-router";
+import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
+import { fieldErrors, formValues } from "~/lib/forms/form-data";
+import { EMPTY_SUBSCRIBE, isTopic, SUBSCRIBE_MSG, subscribeSchema, type SubscribeValues } from "~/lib/forms/subscribe";
+import { isRefusal, readForm } from "../admin/request.server";
+import { recordAttempt } from "../db/enquiries";
+import { requestSubscription, type SubscriptionRequest } from "../db/subscribers";
+import { addressKey } from "../enquiry-form.server";
+import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken } from "../enquiry-token";
+import { log } from "../log";
+import { sendMail } from "../mail";
+import { requestInfo, type RequestContext } from "../request-context";
+import { absoluteUrl } from "../site-url";
+import { confirmUrl } from "./links";
+import { confirmationMessage } from "./messages";
+
+const MAX_SUBSCRIBE_FORM_BYTES = 16 * 1024;
+
+export type SubscribeOutcome = "sent" | "refused" | "invalid" | "again" | "error";
+export type SubscribeActionData = {
+  outcome: SubscribeOutcome;
+  status: { tone: "success" | "error"; text: string };
+  errors?: Record<string, string>;
+  values?: SubscribeValues;
+  token: string;
+};
+
+function answer(status: number, body: Omit<SubscribeActionData, "token">) {
+  return data<SubscribeActionData>(
+    { ...body, token: issueFormToken({ shared: false }) },
+    { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } },
+  );
+}
+
+function valuesFrom(raw: Record<string, string | string[]>): SubscribeValues {
+  const email = typeof raw.email === "string" ? raw.email.replace(/\0/g, "").slice(0, 320) : "";
+  const topics = Array.isArray(raw.topics) ? raw.topics.filter(isTopic) : [];
+  return { ...EMPTY_SUBSCRIBE, email, topics, consent: raw.consent === "yes" };
+}
+
+/**
+ * Records the request and, unless nothing is to be sent, e-mails the
+ * confirmation link through the one mail layer (kept in the outbox, its body
+ * removed once delivered: it holds a single-use link).
+ */
+export async function requestAndConfirm(input: SubscriptionRequest): Promise<boolean> {
+  const { token } = await requestSubscription(input);
+  if (!token) return false;
+  const message = await confirmationMessage({ confirmUrl: confirmUrl(token), topics: input.topics });
+  await sendMail({ kind: "subscription-confirmation", to: input.email.trim().toLowerCase(), sensitive: true, ...message });
+  return true;
+}
+
+export async function subscribeAction(request: Request, context: RequestContext) {
+  const form = await readForm(request, MAX_SUBSCRIBE_FORM_BYTES);
+  if (isRefusal(form)) {
+    const status = form.init?.status ?? 400;
+    return answer(status, {
+      outcome: "error",
+      status: { tone: "error", text: status === 413 ? SUBSCRIBE_MSG.tooLarge : SUBSCRIBE_MSG.unreadable },
+    });
+  }
+  const raw = formValues(form, ["topics"]);
+  const values = valuesFrom(raw);
+  const refused = () => answer(200, { outcome: "refused", status: { tone: "error", text: SUBSCRIBE_MSG.refused }, values });
+
+  const trap = raw[HONEYPOT_FIELD];
+  if (typeof trap !== "string" || trap !== "") return refused();
+
+  const parsed = subscribeSchema.safeParse(raw);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error.issues);
+    // "topics.0" (an unknown topic) is the topics field's error.
+    for (const key of Object.keys(errors)) if (key.startsWith("topics.")) errors.topics ??= errors[key];
+    return answer(400, { outcome: "invalid", status: { tone: "error", text: SUBSCRIBE_MSG.checkFields }, errors, values });
+  }
+  if (checkFormToken(raw[TOKEN_FIELD]) !== "ok") {
+    return answer(400, { outcome: "again", status: { tone: "error", text: SUBSCRIBE_MSG.again }, values });
+  }
+  try {
+    const { allowed } = await recordAttempt(`subscribe:${addressKey(requestInfo(context).clientIp)}`);
+    if (!allowed) {
+      log("info", "subscription refused: per-address limit");
+      return refused();
+    }
+    await requestAndConfirm({
+      email: parsed.data.email,
+      topics: parsed.data.topics,
+      formUrl: absoluteUrl("/subscribe"),
+      source: "web",
+    });
+  } catch (error) {
+    log("error", "subscription not recorded", { error: (error as Error).message.slice(0, 200) });
+    return answer(503, { outcome: "error", status: { tone: "error", text: SUBSCRIBE_MSG.storeError }, values });
+  }
+  return answer(200, { outcome: "sent", status: { tone: "success", text: SUBSCRIBE_MSG.sent } });
+}

@@ -1,0 +1,171 @@
+/**
+ * The insight sign-up form (/subscribe): a plain HTML form posting to
+ * /subscribe, working the same with JavaScript off. The consent box stands on
+ * its own (nothing else is agreed to by ticking it) and is never ticked
+ * beforehand, not even when the form is shown again after a mistake. Beside
+ * it, the request says who asks (name, mailing address, phone, e-mail), what
+ * for, and that consent can be withdrawn at any time (CASL s. 10(1)).
+ */
+import { CircleAlert, CircleCheck } from "lucide-react";
+import { FIRM } from "~/config/firm";
+import { FieldError } from "../field-error";
+import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
+import { CONSENT_WORDING, EMPTY_SUBSCRIBE, SUBSCRIPTION_TOPICS, TOPIC_LABELS, type SubscribeValues } from "~/lib/forms/subscribe";
+
+export type SubscribeFormState = {
+  outcome: "sent" | "refused" | "invalid" | "again" | "error";
+  status: { tone: "success" | "error"; text: string };
+  errors?: Record<string, string>;
+  values?: SubscribeValues;
+  token: string;
+};
+
+const FIELD_LABELS: Record<string, string> = { email: "E-mail", topics: "Topics", consent: "Consent" };
+const inputClass =
+  "mt-2 block w-full border border-muted bg-white px-3 py-2.5 text-base text-ink aria-[invalid=true]:border-2 aria-[invalid=true]:border-error";
+const linkClass = "font-semibold text-accent underline underline-offset-4";
+
+export function SubscribeForm({ state, token }: { state?: SubscribeFormState; token: string }) {
+  if (state?.outcome === "sent") {
+    return (
+      <div id="subscribe" tabIndex={-1} className="outline-none">
+        <div role="status" className="border-l-4 border-success bg-white px-5 py-5 shadow-sm">
+          <h2 className="flex items-center gap-2 text-2xl font-semibold text-success">
+            <CircleCheck aria-hidden="true" className="size-6 shrink-0" /> Check your e-mail
+          </h2>
+          <p className="mt-2 text-lg leading-8 text-ink">{state.status.text}</p>
+        </div>
+        <p className="mt-6">
+          <a href="/insights" className={linkClass}>
+            Back to Insights
+          </a>
+        </p>
+      </div>
+    );
+  }
+  const values = state?.values ?? EMPTY_SUBSCRIBE;
+  const errors = state?.errors ?? {};
+  const errorList = Object.entries(errors).filter(([name]) => name in FIELD_LABELS);
+  const summary = state && state.outcome !== "invalid" ? state.status.text : undefined;
+  const describe = (name: string, extra?: string) => [extra, errors[name] ? `subscribe-${name}-error` : undefined].filter(Boolean).join(" ") || undefined;
+  return (
+    <div id="subscribe" tabIndex={-1} className="outline-none">
+      <h2 id="subscribe-title" className="text-2xl font-semibold">
+        Subscribe to insights and client alerts
+      </h2>
+      {errorList.length ? (
+        <div role="alert" aria-labelledby="subscribe-problem" className="mt-6 border-2 border-error bg-white px-5 py-4">
+          <p id="subscribe-problem" className="font-semibold text-error">
+            {state?.status.text}
+          </p>
+          <ul className="mt-2 list-disc space-y-1 pl-6">
+            {errorList.map(([name, message]) => (
+              <li key={name}>
+                <a className="text-error underline underline-offset-2" href={name === "topics" ? "#subscribe-topic-insurance" : `#subscribe-${name}`}>
+                  {FIELD_LABELS[name]}: {message}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : summary ? (
+        <p role="alert" className="mt-6 flex items-start gap-2 border-2 border-error bg-white px-5 py-4 font-semibold text-error">
+          <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          <span>{summary}</span>
+        </p>
+      ) : null}
+      <form method="post" action="/subscribe#subscribe" noValidate aria-labelledby="subscribe-title" className="relative mt-6 space-y-7">
+        <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
+        <div>
+          <label htmlFor="subscribe-email" className="block font-semibold text-ink">
+            E-mail <span className="font-normal text-muted">(required)</span>
+          </label>
+          <input
+            id="subscribe-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            maxLength={320}
+            required
+            defaultValue={values.email}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={describe("email")}
+            className={inputClass}
+          />
+          <FieldError id="subscribe-email-error" error={errors.email} />
+        </div>
+        <fieldset aria-describedby={describe("topics", "subscribe-topics-hint")}>
+          <legend className="font-semibold text-ink">
+            Topics <span className="font-normal text-muted">(required)</span>
+          </legend>
+          <p id="subscribe-topics-hint" className="mt-1 text-sm text-muted">
+            Choose at least one.
+          </p>
+          <div className="mt-3 space-y-2">
+            {SUBSCRIPTION_TOPICS.map((topic) => (
+              <div key={topic} className="flex items-center gap-3">
+                <input
+                  id={`subscribe-topic-${topic}`}
+                  name="topics"
+                  type="checkbox"
+                  value={topic}
+                  defaultChecked={values.topics.includes(topic)}
+                  className="size-5 shrink-0 accent-accent"
+                />
+                <label htmlFor={`subscribe-topic-${topic}`} className="text-base text-ink">
+                  {TOPIC_LABELS[topic]}
+                </label>
+              </div>
+            ))}
+          </div>
+          <FieldError id="subscribe-topics-error" error={errors.topics} />
+        </fieldset>
+        {/* A field for robots only: hidden from view and from assistive technology, never focused. */}
+        <div aria-hidden="true" className="absolute top-0 -left-[10000px] h-px w-px overflow-hidden">
+          <label htmlFor="subscribe-reference">Leave this field empty</label>
+          <input id="subscribe-reference" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+        <input type="hidden" name={TOKEN_FIELD} value={token} />
+        <div className="border-l-4 border-brass bg-soft px-5 py-4">
+          <div className="flex items-start gap-3">
+            {/* Never ticked beforehand (CASL): the person ticks it, every time the form is shown. */}
+            <input
+              id="subscribe-consent"
+              name="consent"
+              type="checkbox"
+              value="yes"
+              required
+              aria-invalid={errors.consent ? true : undefined}
+              aria-describedby={describe("consent", "subscribe-consent-more")}
+              className="mt-1 size-5 shrink-0 accent-accent"
+            />
+            <label htmlFor="subscribe-consent" className="text-base leading-7 text-ink">
+              {CONSENT_WORDING} <span className="text-muted">(required)</span>
+            </label>
+          </div>
+          <p id="subscribe-consent-more" className="mt-3 text-sm leading-6 text-ink">
+            We will first send a message asking you to confirm. What we keep, why and for how long is explained in our{" "}
+            <a href="/privacy#subscriptions" className={linkClass}>
+              privacy notice
+            </a>
+            .
+          </p>
+          <FieldError id="subscribe-consent-error" error={errors.consent} />
+        </div>
+        <button
+          type="submit"
+          className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
+        >
+          Subscribe
+        </button>
+        <p className="text-sm text-muted">
+          Questions? Write to{" "}
+          <a href={`mailto:${FIRM.email}`} className={linkClass}>
+            {FIRM.email}
+          </a>
+          .
+        </p>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Insight subscriptions (issue 31, CASL): the topics, the consent wording
+ * (kept word for word with each consent record, with its version), the
+ * sign-up and preferences forms' schemas and the pages' messages. Pure.
+ */
+import { z } from "zod";
+import { FIRM, fullAddress } from "~/config/firm";
+import { PRACTICE_AREAS, PRACTICE_PAGES } from "../practice";
+import { text } from "./fields";
+
+export const SUBSCRIPTION_TOPICS = [...PRACTICE_AREAS, "news"] as const;
+export type SubscriptionTopic = (typeof SUBSCRIPTION_TOPICS)[number];
+export const TOPIC_LABELS: Record<SubscriptionTopic, string> = {
+  insurance: PRACTICE_PAGES.insurance.title,
+  construction: PRACTICE_PAGES.construction.title,
+  cyber: PRACTICE_PAGES.cyber.title,
+  news: "Firm news",
+};
+
+export function isTopic(value: unknown): value is SubscriptionTopic {
+  return typeof value === "string" && (SUBSCRIPTION_TOPICS as readonly string[]).includes(value);
+}
+
+export const SUBSCRIBER_STATUSES = ["pending", "confirmed", "unsubscribed", "bounced"] as const;
+export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
+export const SUBSCRIBER_STATUS_LABELS: Record<SubscriberStatus, string> = {
+  pending: "Pending confirmation",
+  confirmed: "Confirmed",
+  unsubscribed: "Unsubscribed",
+  bounced: "Bounced",
+};
+
+/** Bump the version whenever the wording changes: each record keeps the wording and version it was given under. */
+export const CONSENT_VERSION = "2026-11-28";
+/** Who asks, for what, and that consent may be withdrawn (CASL s. 10(1)): shown beside the box, stored with each consent. */
+export const CONSENT_WORDING =
+  `I agree to receive e-mail from ${FIRM.name} (${fullAddress()}; ${FIRM.phone}; ${FIRM.email}) about the topics I have chosen: ` +
+  `legal insights, client alerts and, if chosen, firm news. I can withdraw my consent at any time through the link in every message ` +
+  `or by writing to ${FIRM.email}.`;
+
+export const SUBSCRIBE_FIELDS = { email: "email", topics: "topics", consent: "consent" } as const;
+
+export const SUBSCRIBE_MSG = {
+  checkFields: "Please correct the highlighted fields.",
+  topics: "Choose at least one topic.",
+  consent: "Please tick the box to give your consent. We cannot send you anything without it.",
+  /** The one answer for every address, new, pending, confirmed or unsubscribed: nobody learns who subscribes. */
+  sent: "Thank you. If this address can be subscribed, we have sent it an e-mail with a link to confirm. Nothing will be sent until you confirm. The link works for 48 hours.",
+  refused: `Thank you. We could not accept this request through the form. Please e-mail ${FIRM.email} or call ${FIRM.phone}.`,
+  again: "Please check the form and press Subscribe again.",
+  unreadable: "The form could not be read. Please try again.",
+  tooLarge: "The form is too large to send. Please enter one e-mail address only.",
+  storeError: `Your request could not be recorded because of a problem on our side. Please try again in a few minutes.`,
+  confirmed: "Thank you. Your subscription is confirmed.",
+  expired: "This confirmation link has expired (links work for 48 hours). Please subscribe again to receive a new link.",
+  used: "This confirmation link has already been used. Your choice was recorded when it was first opened.",
+  invalid: "This confirmation link is not valid. Please check that the whole link was copied, or subscribe again.",
+  preferencesSaved: "Your preferences are saved.",
+  unsubscribed: "You are unsubscribed. We will not send you any more insights or alerts.",
+  preferencesInvalid: "This preferences link is not valid or has expired. Use the link in a more recent message, or write to us.",
+} as const;
+
+const topicsField = z
+  .array(z.string())
+  .transform((list) => [...new Set(list)])
+  .pipe(z.array(z.enum(SUBSCRIPTION_TOPICS, { error: SUBSCRIBE_MSG.topics })).min(1, SUBSCRIBE_MSG.topics));
+
+export const subscribeSchema = z.object({
+  email: text("E-mail", 320).pipe(z.email("Enter a valid e-mail address, such as name@example.com.")),
+  topics: topicsField,
+  consent: z.literal("yes", { error: SUBSCRIBE_MSG.consent }),
+});
+export type SubscribeInput = z.infer<typeof subscribeSchema>;
+
+export const preferencesSchema = z.object({ topics: topicsField });
+
+export type SubscribeValues = { email: string; topics: string[]; consent: boolean };
+export const EMPTY_SUBSCRIBE: SubscribeValues = { email: "", topics: [], consent: false };
+
+/** The address as it is kept and compared: trimmed, lower-cased. */
+export function normalizeAddress(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+export function topicList(topics: readonly string[]): string {
+  return topics.map((t) => (isTopic(t) ? TOPIC_LABELS[t] : t)).join(", ");
+}

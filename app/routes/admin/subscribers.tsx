@@ -1,0 +1,241 @@
+/**
+ * /dashboard/subscribers: insight subscribers (issue 31). Every role sees the
+ * counts by status and topic (permission "subscriber-counts"); owners and
+ * admins ("subscribers") also search and filter the list, open each
+ * person's consent history, export the consent records as CSV and import
+ * existing contacts (as pending: each is asked to confirm).
+ */
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/subscribers";
+import { staffOf } from "~/.server/admin/guard.server";
+import { listSubscribers, SUBSCRIBERS_PAGE_SIZE, subscriberCounts } from "~/.server/db/subscribers";
+import { can } from "~/.server/roles";
+import { AdminPage } from "~/components/admin/admin-page";
+import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
+import { staffDateTime } from "~/lib/dates";
+import {
+  isTopic,
+  SUBSCRIBER_STATUS_LABELS,
+  SUBSCRIBER_STATUSES,
+  SUBSCRIPTION_TOPICS,
+  TOPIC_LABELS,
+  topicList,
+  type SubscriberStatus,
+} from "~/lib/forms/subscribe";
+import { pageCount, parsePage } from "~/lib/pagination";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle = { permission: "subscriber-counts" } satisfies RouteHandle;
+
+export function meta() {
+  return [{ title: "Subscribers | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = staffOf(context);
+  const counts = await subscriberCounts();
+  if (!can(staff.role, "subscribers")) return { counts, list: null };
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const topicParam = url.searchParams.get("topic") ?? "";
+  const statusParam = url.searchParams.get("status") ?? "";
+  const topic = isTopic(topicParam) ? topicParam : "";
+  const status = (SUBSCRIBER_STATUSES as readonly string[]).includes(statusParam) ? statusParam : "";
+  const page = parsePage(url.searchParams.get("page"));
+  const { rows, total } = await listSubscribers({ q, topic, status, page });
+  return {
+    counts,
+    list: {
+      q,
+      topic,
+      status,
+      page,
+      pages: pageCount(total, SUBSCRIBERS_PAGE_SIZE),
+      total,
+      rows: rows.map((r) => ({
+        id: r.id,
+        email: r.email,
+        status: r.status as SubscriberStatus,
+        topics: topicList(r.topics),
+        source: r.source,
+        since: staffDateTime(r.confirmed_at ?? r.created_at),
+      })),
+    },
+  };
+}
+
+export default function Subscribers({ loaderData }: Route.ComponentProps) {
+  const { counts, list } = loaderData;
+  return (
+    <AdminPage title="Subscribers" back={{ to: "/dashboard", label: "Dashboard" }}>
+      <section aria-labelledby="counts-title" className="mb-8">
+        <h2 id="counts-title" className="text-xl font-semibold">
+          Counts
+        </h2>
+        <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+          {SUBSCRIBER_STATUSES.map((s) => (
+            <div key={s} className="rounded border border-line bg-white px-4 py-3">
+              <dt className="text-sm text-muted">{SUBSCRIBER_STATUS_LABELS[s]}</dt>
+              <dd className="text-2xl font-semibold">{counts.byStatus[s]}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-3 text-sm text-muted">
+          Confirmed, by topic: {SUBSCRIPTION_TOPICS.map((t) => `${TOPIC_LABELS[t]} ${counts.byTopic[t] ?? 0}`).join(" · ")}
+        </p>
+      </section>
+      {list ? <SubscriberList list={list} /> : <p className="text-muted">Owners and admins see the subscribers themselves.</p>}
+    </AdminPage>
+  );
+}
+
+type List = NonNullable<Route.ComponentProps["loaderData"]["list"]>;
+
+function SubscriberList({ list }: { list: List }) {
+  const pageLink = (p: number) =>
+    `/dashboard/subscribers?${new URLSearchParams({
+      ...(list.q ? { q: list.q } : {}),
+      ...(list.topic ? { topic: list.topic } : {}),
+      ...(list.status ? { status: list.status } : {}),
+      ...(p > 1 ? { page: String(p) } : {}),
+    })}`;
+  return (
+    <>
+      <Form method="get" aria-label="Which subscribers to show" className="mb-6 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="q" className={labelClass}>
+            Search addresses
+          </label>
+          <input id="q" name="q" type="search" defaultValue={list.q} className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="topic" className={labelClass}>
+            Topic
+          </label>
+          <select id="topic" name="topic" defaultValue={list.topic} className={inputClass}>
+            <option value="">All topics</option>
+            {SUBSCRIPTION_TOPICS.map((t) => (
+              <option key={t} value={t}>
+                {TOPIC_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="status" className={labelClass}>
+            Status
+          </label>
+          <select id="status" name="status" defaultValue={list.status} className={inputClass}>
+            <option value="">All</option>
+            {SUBSCRIBER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {SUBSCRIBER_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={btnSecondary}>
+          Show
+        </button>
+        <a href="/dashboard/subscribers/export" className={`${linkClass} ml-auto`} download>
+          Export consent records (CSV)
+        </a>
+      </Form>
+      {list.rows.length === 0 ? (
+        <p className="py-8 text-center text-muted">No subscribers match.</p>
+      ) : (
+        <table className="w-full border border-line bg-white text-left text-sm">
+          <caption className="sr-only">Subscribers ({list.total})</caption>
+          <thead className="bg-soft">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Address
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Status
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Topics
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Since
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {list.rows.map((r) => (
+              <tr key={r.id}>
+                <td className="px-3 py-2 break-all">
+                  <Link to={`/dashboard/subscribers/${r.id}`} className={linkClass}>
+                    {r.email}
+                  </Link>
+                  {r.source === "import" ? <span className="ml-2 text-muted">(imported)</span> : null}
+                </td>
+                <td className="px-3 py-2">{SUBSCRIBER_STATUS_LABELS[r.status]}</td>
+                <td className="px-3 py-2">{r.topics}</td>
+                <td className="px-3 py-2">{r.since}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.pages > 1 ? (
+        <nav aria-label="Pages of subscribers" className="mt-6 flex items-center justify-between gap-4">
+          {list.page > 1 ? (
+            <Link to={pageLink(list.page - 1)} className={linkClass}>
+              Previous
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-muted">
+            Page {list.page} of {list.pages} ({list.total})
+          </span>
+          {list.page < list.pages ? (
+            <Link to={pageLink(list.page + 1)} className={linkClass}>
+              Next
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+      <section aria-labelledby="import-title" className="mt-12 border-t border-line pt-8">
+        <h2 id="import-title" className="text-xl font-semibold">
+          Import contacts
+        </h2>
+        <p className="mt-2 text-muted">
+          A CSV file or a list with one e-mail address per line (the first column is read). Each address is added as pending and sent a
+          confirmation e-mail: nobody is mailed anything else until they confirm. Erased addresses are skipped.
+        </p>
+        <Form method="post" action="/dashboard/subscribers/import" encType="multipart/form-data" className="mt-4 space-y-4">
+          <div>
+            <label htmlFor="import-file" className={labelClass}>
+              CSV file
+            </label>
+            <input id="import-file" name="file" type="file" accept=".csv,text/csv,text/plain" className="mt-2 block" />
+          </div>
+          <div>
+            <label htmlFor="import-addresses" className={labelClass}>
+              Or paste addresses
+            </label>
+            <textarea id="import-addresses" name="addresses" rows={4} className={inputClass} />
+          </div>
+          <fieldset>
+            <legend className={labelClass}>Topics to ask them about</legend>
+            <div className="mt-2 flex flex-wrap gap-4">
+              {SUBSCRIPTION_TOPICS.map((t) => (
+                <label key={t} className="inline-flex items-center gap-2">
+                  <input type="checkbox" name="topics" value={t} className="size-4" /> {TOPIC_LABELS[t]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <button type="submit" className={btnPrimary}>
+            Import and send confirmations
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

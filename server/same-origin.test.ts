@@ -1,0 +1,23 @@
+/** The cross-site refusal and its one exception, the RFC 8058 one-click unsubscribe POST. */
+import { describe, expect, it } from "vitest";
+import { crossSiteRefused } from "./same-origin";
+
+const TOKEN = "1.mfz2a0c0.abcdefghijklmnopqrstuvwxyzABCDEF";
+
+describe("crossSiteRefused", () => {
+  it("refuses a cross-site write, lets reads and same-site writes through", () => {
+    expect(crossSiteRefused("POST", "/contact", { origin: "https://evil.example", host: "localhost:3000" })).toBe(true);
+    expect(crossSiteRefused("POST", "/contact", { "sec-fetch-site": "cross-site" })).toBe(true);
+    expect(crossSiteRefused("GET", "/contact", { origin: "https://evil.example" })).toBe(false);
+    expect(crossSiteRefused("POST", "/contact", { origin: "http://localhost:3000", host: "localhost:3000" })).toBe(false);
+  });
+
+  it("lets a one-click unsubscribe POST through from a mail provider, and nothing else on that path", () => {
+    const provider = { origin: "https://mail.provider.example", "sec-fetch-site": "cross-site" };
+    expect(crossSiteRefused("POST", `/subscribe/one-click/${TOKEN}`, provider)).toBe(false);
+    expect(crossSiteRefused("PUT", `/subscribe/one-click/${TOKEN}`, provider)).toBe(true);
+    expect(crossSiteRefused("POST", `/subscribe/one-click/${TOKEN}/more`, provider)).toBe(true);
+    expect(crossSiteRefused("POST", `/subscribe/preferences/${TOKEN}`, provider)).toBe(true);
+    expect(crossSiteRefused("POST", "/subscribe", provider)).toBe(true);
+  });
+});

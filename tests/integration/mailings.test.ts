@@ -1,0 +1,236 @@
+/**
+ * Mailings (issue 31, decision 0024) on a real database and SMTP server: an
+ * article goes to the confirmed subscribers of its topics once it is public,
+ * each at most once (a second run, a second "send" for the article, a
+ * re-queue: nothing more); an address withdrawn after queueing is skipped; a
+ * 5xx marks the address bounced; a 4xx is retried later; a claim left by a
+ * killed instance is picked up again; every message carries the unsubscribe
+ * headers with that recipient's own links.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemActor } from "~/.server/audit";
+import { createArticle, publishDueArticles } from "~/.server/db/articles";
+import { db } from "~/.server/db/client";
+import {
+  claimDeliveries,
+  deliveryCounts,
+  getMailingForArticle,
+  mailingProgress,
+  queueDueMailings,
+  scheduleMailing,
+} from "~/.server/db/mailings";
+import { mailingDeliveries } from "~/.server/db/schema";
+import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
+import { setEnvForTests } from "~/.server/env";
+import { closeMail } from "~/.server/mail";
+import { runMailings } from "~/.server/subscriptions/mailing-sender";
+import type { SubscriptionTopic } from "~/lib/forms/subscribe";
+import { createStaffAccount } from "~/.server/staff-accounts";
+import { auditLog } from "~/.server/db/schema";
+import { signIn } from "~/.server/sign-in";
+import { mailingProgressText } from "~/components/admin/mailing-progress";
+import * as mailingScreen from "~/routes/admin/article-mailing";
+import * as previewRoute from "~/routes/admin/article-mailing-preview";
+import { setUpTestDatabase } from "../support/database";
+import { guarded, testContext } from "../support/route-call";
+import { startTestSmtp, type TestSmtp } from "../support/smtp";
+
+setUpTestDatabase();
+let smtp: TestSmtp;
+const actor = systemActor("test");
+
+async function confirmed(email: string, topics: SubscriptionTopic[]) {
+  const { token } = await requestSubscription({ email, topics, formUrl: "http://localhost:3000/subscribe", source: "web" });
+  await confirmSubscription(token!);
+  return (await findSubscriberByEmail(email))!;
+}
+
+async function article(
+  title: string,
+  category: string,
+  state: { status: "draft" | "scheduled" | "published"; publishAt?: Date | null } = { status: "published" },
+) {
+  return createArticle(
+    { title, img: "", category, news: false, priority: false, copy: "<p>The court held that the duty to defend applies.</p>", state },
+    actor,
+  );
+}
+
+const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address));
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+});
+beforeEach(() => setEnvForTests({ SMTP_URL: smtp.url, SUBSCRIBER_MAIL_RATE: "1000" }));
+afterAll(async () => {
+  closeMail();
+  await smtp.close();
+});
+
+describe("mailings", () => {
+  it("sends a published article once to each confirmed subscriber of its topics, with that person's own unsubscribe links", async () => {
+    const ins = await confirmed("ins@example.com", ["insurance"]);
+    await confirmed("both@example.com", ["insurance", "cyber"]);
+    await confirmed("cyber@example.com", ["cyber"]);
+    await requestSubscription({ email: "pending@example.com", topics: ["insurance"], formUrl: "f", source: "web" });
+    const a = await article("Duty to defend: the Court of Appeal decides", "insurance");
+    expect(await scheduleMailing(a.id, ["insurance"], actor, a.title)).toBe(true);
+    const run = await runMailings({ budgetMs: 20_000 });
+    expect(run).toMatchObject({ queued: 1, sent: 2 });
+    expect(to("ins@example.com")).toHaveLength(1);
+    expect(to("both@example.com")).toHaveLength(1);
+    expect(to("cyber@example.com")).toHaveLength(0);
+    expect(to("pending@example.com")).toHaveLength(0);
+    const mail = to("ins@example.com")[0];
+    const header = mail.headerLines.find((h) => h.key === "list-unsubscribe")!.line.replace(/\r?\n\s+/g, "");
+    expect(header).toContain(`/subscribe/one-click/${ins.id.toString(36)}.`);
+    expect(mail.text).toContain(`/subscribe/preferences/${ins.id.toString(36)}.`);
+    expect(mail.messageId).toMatch(/^<mailing-\d+-\d+@localhost\.localdomain>$/);
+
+    // Never twice: another run, another queueing, another "send" for the same article.
+    expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ queued: 0, sent: 0 });
+    expect(await queueDueMailings()).toBe(0);
+    expect(await scheduleMailing(a.id, ["insurance", "cyber"], actor, a.title)).toBe(false);
+    await runMailings({ budgetMs: 5_000 });
+    expect(to("ins@example.com")).toHaveLength(1);
+    expect(await mailingProgress(a.id)).toMatchObject({ status: "done", total: 2, sent: 2, failed: 0, waiting: 0 });
+  });
+
+  it("waits for a scheduled article, and skips an address withdrawn after the queue was made", async () => {
+    const stays = await confirmed("stays@example.com", ["construction"]);
+    const leaves = await confirmed("leaves@example.com", ["construction"]);
+    const a = await article("Prompt payment in Ontario", "construction", {
+      status: "scheduled",
+      publishAt: new Date(Date.now() + 3_600_000),
+    });
+    await scheduleMailing(a.id, ["construction"], actor, a.title);
+    expect(await runMailings({ budgetMs: 2_000 })).toMatchObject({ queued: 0, sent: 0 });
+    expect((await getMailingForArticle(a.id))!.status).toBe("scheduled");
+    await publishDueArticles(actor, new Date(Date.now() + 2 * 3_600_000));
+    expect(await queueDueMailings()).toBe(1);
+    await withdrawConsent(leaves.id, "one-click");
+    const run = await runMailings({ budgetMs: 20_000 });
+    expect(run).toMatchObject({ sent: 1, skipped: 1 });
+    expect(to(stays.email)).toHaveLength(1);
+    expect(to(leaves.email)).toHaveLength(0);
+  });
+
+  it("marks an address bounced on a 5xx and sends it nothing more; retries a 4xx later", async () => {
+    const bad = await confirmed("bad-mailbox@example.com", ["news"]);
+    const a = await article("Firm news: a new partner", "events");
+    await scheduleMailing(a.id, ["news"], actor, a.title);
+    smtp.refuse = true;
+    try {
+      expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ bounced: 1 });
+    } finally {
+      smtp.refuse = false;
+    }
+    expect((await findSubscriberByEmail(bad.email))!.status).toBe("bounced");
+
+    const slow = await confirmed("slow@example.com", ["cyber"]);
+    const b = await article("Ransomware: the first 48 hours", "cyber");
+    await scheduleMailing(b.id, ["cyber"], actor, b.title);
+    setEnvForTests({ SMTP_URL: "smtp://127.0.0.1:9" }); // nobody answers: temporary
+    const failing = await runMailings({ budgetMs: 10_000 });
+    expect(failing.retried).toBe(3); // slow@, and cyber@ and both@ from the first test
+    expect(failing.sent).toBe(0);
+    closeMail();
+    const mailing = (await getMailingForArticle(b.id))!;
+    const [row] = await db()
+      .select()
+      .from(mailingDeliveries)
+      .where(and(eq(mailingDeliveries.mailing_id, mailing.id), eq(mailingDeliveries.subscriber_id, slow.id)));
+    expect(row).toMatchObject({ status: "queued", attempts: 1 });
+    expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+    setEnvForTests({ SMTP_URL: smtp.url });
+    await db().update(mailingDeliveries).set({ next_attempt_at: new Date() }).where(eq(mailingDeliveries.mailing_id, mailing.id));
+    expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ sent: 3 });
+    expect(to(slow.email)).toHaveLength(1);
+  });
+
+  it("a delivery left 'sending' by a killed instance is claimed again only once it is stale; rows being claimed are skipped", async () => {
+    await confirmed("crash@example.com", ["insurance"]);
+    const a = await article("Subrogation after a fire", "insurance");
+    await scheduleMailing(a.id, ["insurance", "news"], actor, a.title);
+    await queueDueMailings();
+    const mailing = (await getMailingForArticle(a.id))!;
+    const claimed = await claimDeliveries(100);
+    const mine = claimed.filter((d) => d.mailing_id === mailing.id);
+    expect(mine.length).toBeGreaterThan(0);
+    // The instance "dies" here: nothing is claimable again at once…
+    expect((await claimDeliveries(100)).filter((d) => d.mailing_id === mailing.id)).toEqual([]);
+    // …but after STALE_CLAIM_MS it is.
+    const later = await claimDeliveries(100, new Date(Date.now() + 3 * 60_000));
+    expect(later.filter((d) => d.mailing_id === mailing.id).map((d) => d.id)).toEqual(mine.map((d) => d.id));
+    expect(await deliveryCounts(mailing.id)).toMatchObject({ sending: mine.length });
+  });
+});
+
+describe("Send to subscribers (the article's screen)", () => {
+  const ORIGIN = "http://localhost:3000";
+  let editor = "";
+  beforeAll(async () => {
+    await createStaffAccount("writer@example.com", "a-long-enough-password", "Writer", "editor");
+    const result = await signIn(new Request(`${ORIGIN}/admin`), "writer@example.com", "a-long-enough-password", "192.0.2.1");
+    if (!result.ok) throw new Error("sign-in failed");
+    editor = result.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  });
+
+  const post = async (id: number, fields: [string, string][]) => {
+    const request = new Request(`${ORIGIN}/dashboard/articles/${id}/mailing`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { cookie: editor, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    });
+    const result = await guarded(mailingScreen.action, { request, params: { id: String(id) }, context: testContext() });
+    if (result instanceof Response) return { status: result.status, text: "" };
+    const d = result as unknown as { data: { status: { text: string } }; init?: { status?: number } };
+    return { status: d.init?.status ?? 200, text: d.data.status.text };
+  };
+
+  it("defaults to the article's practice area, previews the e-mail, sends a test to me, and sends once", async () => {
+    const a = await article("Limitation periods for construction liens", "construction");
+    const page = await guarded(mailingScreen.loader, {
+      request: new Request(`${ORIGIN}/dashboard/articles/${a.id}/mailing`, { headers: { cookie: editor } }),
+      params: { id: String(a.id) },
+      context: testContext(),
+    });
+    expect(page.topics).toEqual(["construction"]);
+    const preview = await guarded(previewRoute.loader, {
+      request: new Request(`${ORIGIN}/dashboard/articles/${a.id}/mailing/preview`, { headers: { cookie: editor } }),
+      params: { id: String(a.id) },
+      context: testContext(),
+    });
+    const html = await preview.text();
+    expect(html).toContain('lang="en"');
+    expect(html).toContain("Limitation periods for construction liens");
+    expect(await post(a.id, [["intent", "test"]])).toEqual({ status: 200, text: "A test was sent to you." });
+    await smtp.waitFor((m) => m.subject === "[Test] Limitation periods for construction liens");
+    expect(await post(a.id, [["intent", "schedule"]])).toMatchObject({ status: 400 });
+    expect(
+      await post(a.id, [
+        ["intent", "schedule"],
+        ["topics", "construction"],
+      ]),
+    ).toMatchObject({ status: 302 });
+    await runMailings({ budgetMs: 10_000 });
+    expect(
+      await post(a.id, [
+        ["intent", "schedule"],
+        ["topics", "construction"],
+      ]),
+    ).toMatchObject({ status: 409 });
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.item_id, String(a.id)), eq(auditLog.action, "mail")));
+    expect(entry).toMatchObject({ item_type: "article", actor_label: "writer@example.com" });
+    expect(mailingProgressText((await mailingProgress(a.id))!)).toMatch(
+      /^Sent to subscribers of Construction Disputes: Sent \d+ of \d+; failed 0\.$/,
+    );
+  });
+});
