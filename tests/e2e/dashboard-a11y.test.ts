@@ -14,17 +14,20 @@
  * or beside the sign-in page that this file does not open fails the last test
  * (parameterised ones are listed in PARAMETERISED with how they are reached).
  *
- * One browser page, signed in once (and once more at the end, through the
- * two-factor step it has just set up), on a server of its own (two-factor
- * sign-in is turned on for its staff account here; the shared server's tests
- * sign in without it).
+ * Each test stands alone: a page of its own, signed out or signed in with a
+ * session of its own (`staffPage`), and the data it checks made in it; its
+ * HTML goes through the Nu HTML Checker at its end. On a server of its own:
+ * the last test turns on two-factor sign-in for the staff account and signs
+ * in through it (the shared server's tests sign in without it), so it stays
+ * the last signed-in test. Only the final check of the list of screens
+ * depends on the others: it is the summary of the routes they opened.
  */
 import { createOTP } from "@better-auth/utils/otp";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import routes from "../../app/routes";
 import { runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, newPage, startServer, type RunningServer } from "./support";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, newPage, staffPage, startServer, type RunningServer } from "./support";
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -33,8 +36,8 @@ const INVITEE = `invitee${stamp}@example.com`;
 
 /** The parameterised pages and how this file reaches each. */
 const PARAMETERISED: Record<string, string> = {
-  "admin/reset-password/:token": "a forged token, then the link of the reset e-mail in the Outbox",
-  "admin/invitation/:token": "a forged token, then the link of the invitation e-mail in the Outbox",
+  "admin/reset-password/:token": "a forged token, then the link of the reset e-mail the Outbox test asks for",
+  "admin/invitation/:token": "a forged token, then the link of the invitation e-mail the Outbox test sends",
   "dashboard/lawyer/:slug": "the first row's Edit link in Manage Team",
   "dashboard/articles/:id/edit": "the first row's Edit link in Manage Articles",
   "dashboard/enquiries/:id": "the enquiry sent through /contact by this file",
@@ -47,16 +50,14 @@ const PARAMETERISED: Record<string, string> = {
 let server: RunningServer;
 let base: string;
 let browser: Browser;
+/** This test's context and page (`signedOut()` / `signedIn()`), used by the helpers below. */
 let context: BrowserContext;
 let page: Page;
 /** Route patterns (as in routes.ts) opened and checked. */
 const covered = new Set<string>();
-/** Documents for the Nu HTML Checker: the server's HTML of each screen, and the DOM of each checked state. */
+/** This test's documents for the Nu HTML Checker: the server's HTML of each screen, and the DOM of each checked state. */
 const documents: { name: string; html: string }[] = [];
 let stylesheet = "";
-let recoveryCode = "";
-let resetLink = "";
-let invitationLink = "";
 /** The enquiry form as /contact served it (fields and timing token), sent once the token allows it. */
 let enquiryForm: URLSearchParams;
 
@@ -64,7 +65,6 @@ beforeAll(async () => {
   server = await startServer();
   base = server.url;
   browser = await launchBrowser();
-  ({ context, page } = await newPage(browser, { viewport: DESKTOP }));
   // The enquiry shown in the Enquiries screens: its form is taken now, sent when a person could have (its token says when).
   const contact = await (await fetch(`${base}/contact`)).text();
   enquiryForm = new URLSearchParams();
@@ -96,10 +96,31 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (server?.process.exitCode !== null) console.error(`the server stopped:\n${server?.output().slice(-4000)}`);
-  await context?.close();
   await browser?.close();
   await server?.stop();
 });
+
+beforeEach(() => {
+  documents.length = 0;
+});
+
+/** This test's page, signed out: a browser context of its own, closed when the test ends. */
+async function signedOut() {
+  ({ context, page } = await newPage(browser, { viewport: DESKTOP }));
+  const own = context;
+  onTestFinished(() => own.close());
+}
+
+/** This test's page, signed in as the test staff account with a session of its own (closed when the test ends). */
+async function signedIn() {
+  ({ context, page } = await staffPage(browser, { viewport: DESKTOP }, base));
+}
+
+/** Nothing found by the three checkers, and no error of the Nu HTML Checker in this test's documents (as served and as shown). */
+async function expectNothingFound(found: Record<string, Finding[]>) {
+  expect(found).toEqual({});
+  expect(await validateHtml(documents)).toEqual([]);
+}
 
 /** The page is ready: the dashboard's React has taken over (or, on the sign-in pages, the network is quiet). */
 async function ready() {
@@ -247,6 +268,7 @@ function base32Decode(text: string): Uint8Array {
 
 describe("the sign-in pages, signed out", () => {
   it("find nothing on the login page, empty and with its messages, and on a two-factor step with no sign-in pending", async () => {
+    await signedOut();
     const found: Record<string, Finding[]> = {};
     await open("admin", "/admin", found);
     await submitByKeyboard("Login");
@@ -258,36 +280,31 @@ describe("the sign-in pages, signed out", () => {
     await page.waitForURL(`${base}/admin`);
     await status(/.+/);
     await check("/admin/two-factor with nothing pending", found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("find nothing on Forgot password, empty, with its message and sent; nor on forged e-mailed links", async () => {
+    await signedOut();
     const found: Record<string, Finding[]> = {};
     await open("admin/forgot-password", "/admin/forgot-password", found);
     await submitByKeyboard("Send the link");
     await status(/.+/);
     await check("/admin/forgot-password sent empty", found);
-    await page.getByLabel("Email").fill(ADMIN_EMAIL); // the reset e-mail, in the Outbox for the later checks
+    // An address of no account: the same answer, and no reset e-mail (the Outbox test asks for its own).
+    await page.getByLabel("Email").fill(`nobody${stamp}@example.com`);
     await submitByKeyboard("Send the link");
     await page.waitForURL(/\/admin/);
     await status(/.+/);
     await check("/admin/forgot-password sent", found);
     await open("admin/reset-password/:token", "/admin/reset-password/x", found);
     await open("admin/invitation/:token", "/admin/invitation/x", found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 });
 
 describe("the dashboard, signed in", () => {
-  beforeAll(async () => {
-    await page.goto(`${base}/admin`);
-    await page.getByLabel("Email").fill(ADMIN_EMAIL);
-    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-    await page.getByLabel("Password").press("Enter");
-    await page.waitForURL(`${base}/dashboard`);
-  });
-
   it("finds nothing on the dashboard home; its skip link leads into main", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     await open("dashboard", "/dashboard", found);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -297,7 +314,7 @@ describe("the dashboard, signed in", () => {
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   for (const [list, pattern, editPattern, newPattern, add, title] of [
@@ -305,6 +322,7 @@ describe("the dashboard, signed in", () => {
     ["/dashboard/articles", "dashboard/articles", "dashboard/articles/:id/edit", "dashboard/articles/new", "ADD ARTICLE", "field-title"],
   ] as const) {
     it(`finds nothing on ${list}: the list, the delete confirmation (dialog and panel), new and edit forms with their messages`, async () => {
+      await signedIn();
       const found: Record<string, Finding[]> = {};
       await open(pattern, list, found);
       // The delete confirmation, opened and closed by keyboard; the focus goes back to its button.
@@ -362,11 +380,12 @@ describe("the dashboard, signed in", () => {
       await focusOnFirstInvalid();
       await status(/.+/);
       await check(`${list}/new sent empty`, found);
-      expect(found).toEqual({});
+      await expectNothingFound(found);
     });
   }
 
   it("finds nothing on an item's History and on the Trash (with an item in it, and its second confirmation)", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     await page.goto(base + "/dashboard/articles");
     await ready();
@@ -396,10 +415,11 @@ describe("the dashboard, signed in", () => {
       .click();
     await page.getByRole("button", { name: "Delete permanently", exact: true }).waitFor();
     await check("/dashboard/trash second confirmation", found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("the article editor is used by keyboard: Tab reaches it, typing writes, its toolbar buttons are reached and pressed", async () => {
+    await signedIn();
     await page.goto(`${base}/dashboard/articles/new`);
     await ready();
     const editor = page.locator('[contenteditable="true"]');
@@ -416,6 +436,7 @@ describe("the dashboard, signed in", () => {
   });
 
   it("finds nothing on office hours and page headers, as they open and with their messages", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     await open("dashboard/hours/edit", "/dashboard/hours/edit", found);
     await page.getByLabel(/^Start time/).fill("");
@@ -430,10 +451,11 @@ describe("the dashboard, signed in", () => {
     await page.keyboard.press("Enter");
     await status(/.+/);
     await check("/dashboard/headers/edit one sent empty", found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("finds nothing on Staff (as it opens, the invitation sent empty) and Activity", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     await open("dashboard/staff", "/dashboard/staff", found);
     await submitByKeyboard("INVITE");
@@ -446,11 +468,27 @@ describe("the dashboard, signed in", () => {
     await page.getByText(INVITEE).first().waitFor();
     await check("/dashboard/staff with an invitation", found);
     await open("dashboard/activity", "/dashboard/activity", found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("finds nothing on the Outbox and its messages (the reset and invitation e-mails)", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
+    // This test's own e-mails: a reset link asked for on Forgot password, and an invitation sent from Staff.
+    const reset = await fetch(`${base}/admin/forgot-password`, {
+      method: "POST",
+      body: new URLSearchParams({ email: ADMIN_EMAIL }),
+      headers: { origin: base },
+    });
+    expect(reset.status).toBeLessThan(400);
+    const invitation = await page.request.post(`${base}/dashboard/staff`, {
+      form: { intent: "invite", email: `outbox${stamp}@example.com`, role: "editor" },
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
+    expect(invitation.status()).toBeLessThan(400);
+    let resetLink = "";
+    let invitationLink = "";
     await open("dashboard/outbox", "/dashboard/outbox", found);
     const links = await page.locator('a[href^="/dashboard/outbox/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
     expect(links.length).toBeGreaterThanOrEqual(2);
@@ -471,10 +509,11 @@ describe("the dashboard, signed in", () => {
     await submitByKeyboard("Set my password");
     await focusOnFirstInvalid();
     await check("invitation link sent empty", found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("finds nothing on Enquiries and an enquiry (its delete dialog open too)", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     // The enquiry, sent as soon as its token allows (a person takes a few seconds to fill the form in).
     const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(enquiryForm.get("form_token") ?? "")![1], 36);
@@ -493,10 +532,11 @@ describe("the dashboard, signed in", () => {
     await page.getByRole("alertdialog").waitFor();
     await check(`${href} delete dialog`, found);
     await page.keyboard.press("Escape");
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("finds nothing on Subscribers, a subscriber's consent history and Send to subscribers", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     // A sign-up through /subscribe (pending: enough for the list and the history), sent once its token allows.
     const signup = await (await fetch(`${base}/subscribe`)).text();
@@ -517,10 +557,11 @@ describe("the dashboard, signed in", () => {
     await ready();
     const edit = await page.locator('a[href$="/edit"]').first().getAttribute("href");
     await open("dashboard/articles/:id/mailing", edit!.replace(/\/edit$/, "/mailing"), found);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 
   it("finds nothing on Statistics (with figures and its chart, a wrong custom range, this browser not counted)", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     // The beacons sent at the start are in the figures once the server's rollup (every minute) has run.
     const deadline = Date.now() + 80_000;
@@ -543,10 +584,13 @@ describe("the dashboard, signed in", () => {
     await check("/dashboard/statistics this browser not counted", found);
     await submitByKeyboard("Count this browser again");
     await status("This browser is counted in the statistics again.");
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
+});
 
-  it("finds nothing on My account (sent empty too) and on each step of setting up two-factor sign-in", async () => {
+describe("two-factor sign-in, set up and used (the last signed-in test: the staff account then needs a code to sign in)", () => {
+  it("finds nothing on My account (sent empty too), on each step of setting up two-factor sign-in, and on the two-factor step of signing in (empty and sent empty)", async () => {
+    await signedIn();
     const found: Record<string, Finding[]> = {};
     await open("dashboard/account", "/dashboard/account", found);
     await submitByKeyboard("CHANGE PASSWORD");
@@ -571,15 +615,10 @@ describe("the dashboard, signed in", () => {
     await page.getByLabel(/^Code from the app/).fill(await otp.totp());
     await submitByKeyboard("TURN ON");
     await status(/^Two-factor sign-in is on/);
-    recoveryCode = ((await page.getByTestId("recovery-codes").getByRole("listitem").first().textContent()) ?? "").trim();
+    const recoveryCode = ((await page.getByTestId("recovery-codes").getByRole("listitem").first().textContent()) ?? "").trim();
     await check("/dashboard/account/two-factor recovery codes", found);
-    expect(found).toEqual({});
-  });
-});
 
-describe("the sign-in pages again, signed out", () => {
-  it("find nothing on the two-factor step of signing in, empty and sent empty", async () => {
-    const found: Record<string, Finding[]> = {};
+    // Signed out, then in again through the two-factor step just set up (with a recovery code).
     await page.goto(`${base}/dashboard`);
     await ready();
     await page.getByRole("button", { name: "LOGOUT" }).click();
@@ -600,18 +639,13 @@ describe("the sign-in pages again, signed out", () => {
     await page.getByLabel(/^Authentication code/).fill(recoveryCode);
     await submitByKeyboard("Verify");
     await page.waitForURL(`${base}/dashboard`);
-    expect(found).toEqual({});
+    await expectNothingFound(found);
   });
 });
 
-describe("the Nu HTML Checker and the list of screens", () => {
-  it("finds no error in the HTML of any screen, as served and as shown", async () => {
-    expect(stylesheet).not.toBe("");
-    expect(documents.length).toBeGreaterThan(40);
-    expect(await validateHtml(documents)).toEqual([]);
-  });
-
+describe("the list of screens (the summary of the tests above)", () => {
   it("every page route of the sign-in pages and the dashboard (app/routes.ts) was opened and checked", () => {
+    expect(stylesheet).not.toBe("");
     type Entry = { path?: string; file: string; index?: boolean; children?: Entry[] };
     const pages: string[] = [];
     const walk = (entries: Entry[], underAdmin: boolean) => {

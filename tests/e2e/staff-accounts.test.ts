@@ -9,41 +9,67 @@
  * Activity screen with the right names, deactivates the editor, whose open
  * session stops working on its next request. Also: "Forgot password?",
  * expired/forged links, the Outbox and My account; axe on every new screen.
+ *
+ * Each test stands alone: the owner's signed-in page comes from `staffPage`,
+ * and a test that needs an editor invites its own (a fresh address), which
+ * accepts the invitation and signs in on a page of its own (`newEditor`), so
+ * one failure does not fail every later step.
  */
 import { createOTP } from "@better-auth/utils/otp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, axe, launchBrowser, newPage, startServer, type RunningServer } from "./support";
+import {
+  ADMIN_EMAIL,
+  articleForTest,
+  axe,
+  deleteFromList,
+  launchBrowser,
+  newPage,
+  staffPage,
+  startServer,
+  type RunningServer,
+} from "./support";
 
 const stamp = Date.now();
-const EDITOR = `editor${stamp}@example.com`;
 const EDITOR_NAME = "Eddie Editor";
 const EDITOR_PASSWORD = "a long editor passphrase";
+const VIEWPORT = { viewport: { width: 1280, height: 900 } };
 let server: RunningServer;
 let smtp: TestSmtp;
 let base: string;
 let browser: Browser;
-let owner: { context: BrowserContext; page: Page };
-let editor: { context: BrowserContext; page: Page };
-let secret = "";
-let articleTitle = "";
+let editors = 0;
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
   server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
   base = server.url;
   browser = await launchBrowser();
-  owner = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-  editor = await newPage(browser, { viewport: { width: 1280, height: 900 } });
 });
 afterAll(async () => {
-  await owner?.context.close();
-  await editor?.context.close();
   await browser?.close();
   await server?.stop();
   await smtp?.close();
 });
+
+/** A new address for the editor one test invites. */
+function editorAddress(): string {
+  editors += 1;
+  return `editor${stamp}-${editors}@example.com`;
+}
+
+/** The owner's page for this test: signed in with a session of its own, closed when the test ends. */
+async function ownerPage(): Promise<Page> {
+  return (await staffPage(browser, VIEWPORT, base)).page;
+}
+
+/** A page of a browser context of its own, not signed in, closed when the test ends. */
+async function visitorPage(): Promise<Page> {
+  const { context, page } = await newPage(browser, VIEWPORT);
+  onTestFinished(() => context.close());
+  return page;
+}
 
 async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
@@ -95,11 +121,78 @@ async function signIn(p: Page, email: string, password: string) {
   await p.getByRole("button", { name: "Login" }).click();
 }
 
+/** The owner invites `email` as an editor from the Staff screen; returns the link of the e-mail that arrives. */
+async function invite(p: Page, email: string): Promise<string> {
+  await p.goto(`${base}/dashboard/staff`);
+  await ready(p);
+  await p.getByLabel("Email").fill(email);
+  await p.locator("#field-role").selectOption("editor");
+  await p.getByRole("button", { name: "INVITE" }).click();
+  await status(p, `${email} has been invited as editor. The e-mail has been sent.`);
+  const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(email));
+  const link = new RegExp(`${base}/admin/invitation/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
+  if (!link) throw new Error(`no invitation link in the e-mail to ${email}`);
+  return link;
+}
+
+/** The invited person follows `link` and sets their name and password. */
+async function acceptInvitation(e: Page, link: string, name: string) {
+  await e.goto(link);
+  await e.getByRole("heading", { name: "Accept your invitation" }).waitFor();
+  await e.getByLabel("Your name").fill(name);
+  await e.getByLabel("Choose a password").fill(EDITOR_PASSWORD);
+  await e.getByLabel("Type it again").fill(EDITOR_PASSWORD);
+  await e.getByRole("button", { name: "Set my password" }).click();
+  await e.waitForURL(`${base}/admin`);
+  await status(e, /^Welcome! Your password is set/);
+}
+
+/**
+ * An editor of the test's own: invited by the owner on `owner`, the invitation accepted, signed in on
+ * a page of its own (on the dashboard).
+ */
+async function newEditor(owner: Page, name = EDITOR_NAME): Promise<{ email: string; page: Page }> {
+  const email = editorAddress();
+  const link = await invite(owner, email);
+  const page = await visitorPage();
+  await acceptInvitation(page, link, name);
+  await signIn(page, email, EDITOR_PASSWORD);
+  await page.waitForURL(`${base}/dashboard`);
+  await ready(page);
+  return { email, page };
+}
+
+/** The signed-in editor on `e` turns on two-factor sign-in from My account; returns the key shown. */
+async function turnOnTwoFactor(e: Page): Promise<string> {
+  await e.goto(`${base}/dashboard/account/two-factor`);
+  await ready(e);
+  await e.getByLabel("Current password").fill(EDITOR_PASSWORD);
+  await e.getByRole("button", { name: "CONTINUE" }).click();
+  await status(e, /^Scan the QR code/);
+  const key = ((await e.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
+  await e.getByLabel("Code from the app").fill(await totp(key));
+  await e.getByRole("button", { name: "TURN ON" }).click();
+  await status(e, /^Two-factor sign-in is on/);
+  return key;
+}
+
+/** The signed-in staff member on `e` renames the article `title` to `newTitle` with its edit form. */
+async function renameArticle(e: Page, title: string, newTitle: string) {
+  await e.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title)}`);
+  await ready(e);
+  await e.getByRole("link", { name: `Edit ${title}`, exact: true }).click();
+  await e.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
+  await ready(e);
+  await e.locator("#field-title").fill(newTitle);
+  await e.getByRole("button", { name: "SAVE CHANGES" }).click();
+  await status(e, "Article was updated successfully.");
+}
+
 describe("staff accounts, as new users would", () => {
   it("the owner invites an editor from the Staff screen; the e-mail arrives with a working link", async () => {
-    const p = owner.page;
-    await signIn(p, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await p.waitForURL(`${base}/dashboard`);
+    const p = await ownerPage();
+    const editor = editorAddress();
+    await p.goto(`${base}/dashboard`);
     await ready(p);
     // The owner's navigation and cards show the staff screens.
     for (const name of ["Staff", "Activity", "Outbox", "My account"])
@@ -115,23 +208,23 @@ describe("staff accounts, as new users would", () => {
     expect(await p.getByLabel("Email").inputValue()).toBe("not-an-address");
     expect(await p.getByLabel("Email").getAttribute("aria-invalid")).toBe("true");
     await noViolations(p);
-    await p.getByLabel("Email").fill(EDITOR);
+    await p.getByLabel("Email").fill(editor);
     await p.locator("#field-role").selectOption("editor");
     await p.getByRole("button", { name: "INVITE" }).click();
-    await status(p, `${EDITOR} has been invited as editor. The e-mail has been sent.`);
+    await status(p, `${editor} has been invited as editor. The e-mail has been sent.`);
     await p
-      .getByRole("row", { name: new RegExp(EDITOR) })
+      .getByRole("row", { name: new RegExp(editor) })
       .getByText("Invited", { exact: true })
       .waitFor();
 
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(EDITOR));
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(editor));
     expect(mail.subject).toMatch(/invitation/i);
     const link = new RegExp(`${base}/admin/invitation/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
     expect(link).toBeTruthy();
     expect(mail.html).toContain(link!);
 
     // The editor follows it and chooses a password (a common one is refused first, the name kept).
-    const e = editor.page;
+    const e = await visitorPage();
     await e.goto(link!);
     await e.getByRole("heading", { name: "Accept your invitation" }).waitFor();
     await e.waitForLoadState("networkidle");
@@ -159,10 +252,7 @@ describe("staff accounts, as new users would", () => {
   });
 
   it("the editor signs in, sets up two-factor sign-in from the QR code's key, and gets 10 recovery codes", async () => {
-    const e = editor.page;
-    await signIn(e, EDITOR, EDITOR_PASSWORD);
-    await e.waitForURL(`${base}/dashboard`);
-    await ready(e);
+    const { page: e } = await newEditor(await ownerPage());
     // An editor sees no staff screens: only Subscribers (its counts), Statistics (every role) and My account.
     const nav = e.getByRole("navigation", { name: "Dashboard" });
     expect(await nav.getByRole("link").allTextContents()).toEqual(["Subscribers", "Statistics", "My account"]);
@@ -181,7 +271,7 @@ describe("staff accounts, as new users would", () => {
     await qr.waitFor();
     expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
     expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
-    secret = ((await e.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
+    const secret = ((await e.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await noViolations(e);
     // A wrong code keeps the QR code and says why.
@@ -198,12 +288,13 @@ describe("staff accounts, as new users would", () => {
   });
 
   it("the editor signs out, then signs in with password and code", async () => {
-    const e = editor.page;
+    const { email, page: e } = await newEditor(await ownerPage());
+    const secret = await turnOnTwoFactor(e);
     await e.goto(`${base}/dashboard`);
     await ready(e);
     await e.getByRole("button", { name: "LOGOUT" }).click();
     await e.waitForURL(`${base}/`);
-    await signIn(e, EDITOR, EDITOR_PASSWORD);
+    await signIn(e, email, EDITOR_PASSWORD);
     await e.waitForURL(/\/admin\/two-factor/);
     await e.waitForLoadState("networkidle");
     await noViolations(e);
@@ -214,32 +305,29 @@ describe("staff accounts, as new users would", () => {
     await e.getByLabel("Authentication code").fill(await totp(secret));
     await e.getByRole("button", { name: "Verify" }).click();
     await e.waitForURL(`${base}/dashboard`);
+    await ready(e);
+    await e.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My account" }).waitFor();
   });
 
   it("the editor edits an article", async () => {
-    const e = editor.page;
-    await e.goto(`${base}/dashboard/articles`);
-    await ready(e);
-    const first = e.getByRole("link", { name: /^Edit / }).first();
-    articleTitle = ((await first.getAttribute("aria-label")) ?? "").replace(/^Edit /, "");
-    await first.click();
-    await e.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-    await ready(e);
-    articleTitle = `${articleTitle} (${stamp})`;
-    await e.locator("#field-title").fill(articleTitle);
-    await e.getByRole("button", { name: "SAVE CHANGES" }).click();
-    await status(e, "Article was updated successfully.");
+    const owner = await ownerPage();
+    const title = await articleForTest(owner, `Editor's article ${stamp}-1`, {}, base);
+    const { page: e } = await newEditor(owner);
+    const newTitle = `${title} (edited)`;
+    onTestFinished(() => deleteFromList("articles", newTitle, base));
+    await renameArticle(e, title, newTitle);
     // Saved: the form shows the new title after a reload, and the list finds it.
     await e.reload();
     await ready(e);
-    expect(await e.locator("#field-title").inputValue()).toBe(articleTitle);
-    await e.goto(`${base}/dashboard/articles?q=${encodeURIComponent(articleTitle)}`);
+    expect(await e.locator("#field-title").inputValue()).toBe(newTitle);
+    await e.goto(`${base}/dashboard/articles?q=${encodeURIComponent(newTitle)}`);
     await ready(e);
-    expect(await e.getByRole("link", { name: `Edit ${articleTitle}` }).count()).toBe(1);
+    expect(await e.getByRole("link", { name: `Edit ${newTitle}` }).count()).toBe(1);
   });
 
   it("the editor gets the 403 page on the Staff screen, and 403 with nothing written when posting to staff actions", async () => {
-    const e = editor.page;
+    const p = await ownerPage();
+    const { page: e } = await newEditor(p);
     const res = await e.goto(`${base}/dashboard/staff`);
     expect(res?.status()).toBe(403);
     await e.getByRole("heading", { name: "Not allowed" }).waitFor();
@@ -255,7 +343,6 @@ describe("staff accounts, as new users would", () => {
       expect(answer.status(), form.intent).toBe(403);
     }
     // Nothing was written: the owner's Staff screen has no such invitation and no requirement switched on.
-    const p = owner.page;
     await p.goto(`${base}/dashboard/staff`);
     await ready(p);
     expect(await p.getByText(`sneaky${stamp}@example.com`).count()).toBe(0);
@@ -263,52 +350,58 @@ describe("staff accounts, as new users would", () => {
   });
 
   it("the owner sees both changes on the Activity screen with the right names", async () => {
-    const p = owner.page;
+    const p = await ownerPage();
+    const title = await articleForTest(p, `Activity article ${stamp}`, {}, base);
+    const name = "Ada Activity";
+    const { email, page: e } = await newEditor(p, name);
+    await turnOnTwoFactor(e);
+    const articleTitle = `${title} (edited)`;
+    onTestFinished(() => deleteFromList("articles", articleTitle, base));
+    await renameArticle(e, title, articleTitle);
     await p.goto(`${base}/dashboard/activity`);
     await ready(p);
     await noViolations(p);
     const entries = p.getByTestId("activity-entry");
     const articleEntry = entries.filter({ hasText: articleTitle }).filter({ hasText: "updated" }).first();
     await articleEntry.waitFor();
-    expect(await articleEntry.textContent()).toContain(`${EDITOR_NAME} (${EDITOR})`);
+    expect(await articleEntry.textContent()).toContain(`${name} (${email})`);
     const link = articleEntry.getByRole("link", { name: articleTitle });
     expect(await link.getAttribute("href")).toMatch(/^\/dashboard\/articles\/\d+\/edit$/);
-    const twoFactor = entries.filter({ hasText: "two-factor change" }).first();
-    expect(await twoFactor.textContent()).toContain(`${EDITOR_NAME} (${EDITOR})`);
-    const invitation = entries.filter({ hasText: "invitation" }).filter({ hasText: EDITOR }).last();
+    const twoFactor = entries.filter({ hasText: "two-factor change" }).filter({ hasText: email }).first();
+    expect(await twoFactor.textContent()).toContain(`${name} (${email})`);
+    const invitation = entries.filter({ hasText: "invitation" }).filter({ hasText: email }).last();
     expect(await invitation.textContent()).toContain(ADMIN_EMAIL);
     // Filter by person: only the editor's entries.
-    await p.getByLabel("Person").selectOption({ label: `${EDITOR_NAME} (${EDITOR})` });
+    await p.getByLabel("Person").selectOption({ label: `${name} (${email})` });
     await p.getByLabel("Action").selectOption("update");
     await p.getByRole("button", { name: "Show" }).click();
     await p.waitForURL(/person=/);
     await ready(p);
     const filtered = await p.getByTestId("activity-entry").allTextContents();
     expect(filtered.length).toBeGreaterThan(0);
-    for (const text of filtered) expect(text).toContain(EDITOR);
+    for (const text of filtered) expect(text).toContain(email);
     await noViolations(p);
   });
 
   it("the owner deactivates the editor, whose open session stops working on its next request", async () => {
-    const p = owner.page;
+    const p = await ownerPage();
+    const { email, page: e } = await newEditor(p);
     await p.goto(`${base}/dashboard/staff`);
     await ready(p);
-    await p.getByRole("button", { name: `Deactivate ${EDITOR}` }).click();
-    await status(p, `${EDITOR} has been deactivated and signed out everywhere.`);
+    await p.getByRole("button", { name: `Deactivate ${email}` }).click();
+    await status(p, `${email} has been deactivated and signed out everywhere.`);
     await noViolations(p);
-    const e = editor.page;
     await e.goto(`${base}/dashboard/articles`);
     expect(e.url()).toContain("/admin?redirectTo=");
     // And the password no longer signs in.
-    await signIn(e, EDITOR, EDITOR_PASSWORD);
+    await signIn(e, email, EDITOR_PASSWORD);
     await status(e, "An error occurred during login. Please contact your site administrator.");
   });
 });
 
 describe("forgot password, links, the Outbox and My account", () => {
   it("Forgot password? answers the same sentence for any address; the link opens the reset page; forged links are explained", async () => {
-    const v = await browser.newContext();
-    const page = await v.newPage();
+    const page = await visitorPage();
     await page.goto(`${base}/admin`);
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await page.waitForURL(`${base}/admin/forgot-password`);
@@ -342,11 +435,11 @@ describe("forgot password, links, the Outbox and My account", () => {
       .first()
       .waitFor();
     await noViolations(page);
-    await v.close();
   });
 
   it("the owner reads the outbox and a message; My account lists the sessions", async () => {
-    const p = owner.page;
+    const p = await ownerPage();
+    await invite(p, editorAddress());
     await p.goto(`${base}/dashboard/outbox`);
     await ready(p);
     await noViolations(p);
@@ -366,7 +459,7 @@ describe("forgot password, links, the Outbox and My account", () => {
   });
 
   it("the Staff screen works by keyboard alone: Tab to the invite form, type, Tab to the role and the button, Enter", async () => {
-    const p = owner.page;
+    const p = await ownerPage();
     await p.goto(`${base}/dashboard/staff`);
     await ready(p);
     const focused = () => p.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || "");
