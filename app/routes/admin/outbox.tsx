@@ -92,10 +92,15 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="px-4 py-3">
                     {m.status === "failed" || m.status === "outbox" ? (
-                      <Form method="post" aria-label={`Send “${m.subject}” to ${m.to} again`}>
+                      <Form method="post" aria-label={`Send “${m.subject}” to ${m.to} (message #${m.id}) again`}>
                         <input type="hidden" name="intent" value="resend" />
                         <input type="hidden" name="id" value={m.id} />
-                        <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Send again: “${m.subject}” to ${m.to}`}>
+                        <button
+                          type="submit"
+                          className={btnSecondary}
+                          disabled={busy}
+                          aria-label={`Send again: “${m.subject}” to ${m.to} (message #${m.id})`}
+                        >
                           <Send aria-hidden="true" className="size-4" /> Send again
                         </button>
                       </Form>
