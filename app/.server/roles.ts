@@ -13,7 +13,7 @@
  * Subscribers (issue 31): owners and admins manage them; only owners erase one.
  */
 import { MSG } from "~/lib/forms/messages";
-import type { Permission } from "~/lib/permissions";
+import { PERMISSIONS, type Permission } from "~/lib/permissions";
 
 export const ROLES = ["owner", "admin", "editor"] as const;
 export type Role = (typeof ROLES)[number];
@@ -23,18 +23,8 @@ export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin
 export type { Permission };
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: [
-    "content",
-    "staff",
-    "activity",
-    "enquiries",
-    "outbox",
-    "security",
-    "statistics",
-    "subscribers",
-    "subscriber-counts",
-    "subscriber-erase",
-  ],
+  /** Owners may do everything there is. */
+  owner: PERMISSIONS,
   admin: ["content", "staff", "activity", "enquiries", "statistics", "subscribers", "subscriber-counts"],
   editor: ["content", "statistics", "subscriber-counts"],
 };

@@ -19,6 +19,7 @@ import {
 } from "~/lib/forms/enquiry";
 import { FIRM } from "~/config/firm";
 import { FieldError } from "../field-error";
+import { inputClass, labelClass } from "./form-styles";
 
 export type EnquiryFormState = {
   outcome: "sent" | "refused" | "invalid" | "again" | "error";
@@ -37,9 +38,6 @@ const FIELD_LABELS: Record<string, string> = {
   consent: "Confirmation",
 };
 
-const inputClass =
-  "mt-2 block w-full border border-muted bg-white px-3 py-2.5 text-base text-ink aria-[invalid=true]:border-2 aria-[invalid=true]:border-error";
-const labelClass = "block font-semibold text-ink";
 
 /** The notice above the form (also on the privacy page's summary). */
 export function EnquiryNotice() {

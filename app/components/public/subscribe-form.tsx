@@ -9,6 +9,7 @@
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { FIRM } from "~/config/firm";
 import { FieldError } from "../field-error";
+import { inputClass } from "./form-styles";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { CONSENT_WORDING, EMPTY_SUBSCRIBE, SUBSCRIPTION_TOPICS, TOPIC_LABELS, type SubscribeValues } from "~/lib/forms/subscribe";
 
@@ -21,8 +22,6 @@ export type SubscribeFormState = {
 };
 
 const FIELD_LABELS: Record<string, string> = { email: "E-mail", topics: "Topics", consent: "Consent" };
-const inputClass =
-  "mt-2 block w-full border border-muted bg-white px-3 py-2.5 text-base text-ink aria-[invalid=true]:border-2 aria-[invalid=true]:border-error";
 const linkClass = "font-semibold text-accent underline underline-offset-4";
 
 export function SubscribeForm({ state, token }: { state?: SubscribeFormState; token: string }) {
