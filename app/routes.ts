@@ -59,6 +59,7 @@ export default [
       route("articles/:id/edit", "routes/admin/article-edit.tsx"),
       route("articles/:id/mailing", "routes/admin/article-mailing.tsx"),
       route("articles/:id/mailing/preview", "routes/admin/article-mailing-preview.ts"),
+      route("articles/:id/mailing/progress", "routes/admin/article-mailing-progress.ts"),
       // The article editor's JSON resources: body pictures and the autosaved working copy.
       route("articles/pictures", "routes/admin/article-picture.ts"),
       route("articles/autosave", "routes/admin/article-autosave.ts"),

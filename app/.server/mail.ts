@@ -55,7 +55,33 @@ export function smtpConfigured(env: Env = getEnv()): boolean {
   return !!env.SMTP_URL;
 }
 
-const holder = globalThis as unknown as { __firmMailTransport?: { url: string; transport: Transporter } };
+const holder = globalThis as unknown as {
+  __firmMailTransport?: { url: string; transport: Transporter };
+  __firmMailingTransport?: { url: string; transport: Transporter };
+};
+
+/** SMTP connections a mailing to subscribers keeps open and sends over at once. */
+export const MAILING_CONNECTIONS = 4;
+
+/** Mailings' transport: a pool of MAILING_CONNECTIONS connections, reused from message to message. */
+function mailingTransport(url: string): Transporter {
+  if (holder.__firmMailingTransport?.url !== url) {
+    holder.__firmMailingTransport?.transport.close();
+    holder.__firmMailingTransport = {
+      url,
+      transport: nodemailer.createTransport({
+        url,
+        pool: true,
+        maxConnections: MAILING_CONNECTIONS,
+        maxMessages: 1000,
+        connectionTimeout: 5000,
+        greetingTimeout: 5000,
+        socketTimeout: 10000,
+      }),
+    };
+  }
+  return holder.__firmMailingTransport.transport;
+}
 
 function transport(url: string): Transporter {
   if (holder.__firmMailTransport?.url !== url) {
@@ -223,10 +249,12 @@ export async function recoverInterruptedMail(olderThanMs = 5 * 60_000, now = new
     .where(and(eq(mailOutbox.status, "sending"), lt(mailOutbox.created_at, new Date(now.getTime() - olderThanMs))));
 }
 
-/** Closes the SMTP connection pool (shutdown, tests). */
+/** Closes the SMTP connections (shutdown, tests). */
 export function closeMail() {
   holder.__firmMailTransport?.transport.close();
   holder.__firmMailTransport = undefined;
+  holder.__firmMailingTransport?.transport.close();
+  holder.__firmMailingTransport = undefined;
 }
 
 /** A message to one subscriber (a mailing's delivery): sent directly, not kept in the outbox (its queue is `mailing_deliveries`). */
@@ -246,12 +274,12 @@ export type SubscriberMailResult =
   /** A 5xx answer (bad mailbox): the address is marked bounced. */
   | { status: "permanent"; error: string };
 
-/** Sends one subscriber message through the same SMTP transport (SMTP_URL) as every other message. */
+/** Sends one subscriber message to the same SMTP server (SMTP_URL) as every other message, over the mailings' pool of connections. */
 export async function sendSubscriberMail(message: SubscriberMailMessage): Promise<SubscriberMailResult> {
   const url = getEnv().SMTP_URL;
   if (!url) return { status: "no-smtp" };
   try {
-    await transport(url).sendMail({
+    await mailingTransport(url).sendMail({
       from: mailFrom(),
       to: message.to,
       subject: message.subject,

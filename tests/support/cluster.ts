@@ -38,7 +38,7 @@ export type ClusterWithoutProxy = {
   stop(): Promise<void>;
 };
 
-async function adminQuery(sql: string) {
+export async function adminQuery(sql: string) {
   const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await client.connect();
   try {

@@ -19,8 +19,6 @@ export type Delivery = typeof mailingDeliveries.$inferSelect;
 
 /** A 4xx answer is retried this many times (with backoff), then the delivery is given up as failed. */
 export const DELIVERY_MAX_ATTEMPTS = 6;
-/** A delivery claimed longer ago than this by an instance that has not finished it (killed): claimable again. */
-export const STALE_CLAIM_MS = 2 * 60_000;
 
 /** The delay before attempt n + 1 of a delivery: 30 s, 1, 2, 4 … minutes, at most 30 minutes. */
 export function deliveryRetryDelayMs(attempts: number): number {
@@ -91,18 +89,33 @@ export async function queueDueMailings(now = new Date()): Promise<number> {
 }
 
 /**
- * Claims up to `limit` due deliveries for this instance: queued ones whose
- * time has come, and ones left `sending` by an instance that died
- * (STALE_CLAIM_MS). Rows another instance is claiming are skipped (SKIP LOCKED).
+ * Deliveries left `sending` by a run that did not finish them (its instance
+ * was killed, or the run failed) go back to the queue. Called at the start of
+ * each run of the `mailing-send` job, which the scheduler's lock lets one
+ * instance run at a time (decision 0024): a row still `sending` then belongs
+ * to no live run. A killed instance's lock goes with its connection, so the
+ * next run on any instance resumes its work within one turn.
+ */
+export async function requeueOrphanedDeliveries(now = new Date()): Promise<number> {
+  const rows = await db()
+    .update(mailingDeliveries)
+    .set({ status: "queued", next_attempt_at: now, claimed_at: null })
+    .where(eq(mailingDeliveries.status, "sending"))
+    .returning({ id: mailingDeliveries.id });
+  return rows.length;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this run (`sending`). Rows another
+ * run is claiming at the same moment are skipped (SKIP LOCKED), so two
+ * senders never take the same row.
  */
 export async function claimDeliveries(limit: number, now = new Date()): Promise<Delivery[]> {
-  const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS);
   const result = await db().execute(sql`
     update ${mailingDeliveries} set status = 'sending', claimed_at = ${now.toISOString()}::timestamptz, attempts = attempts + 1
     where id in (
       select id from ${mailingDeliveries}
-      where (status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz)
-         or (status = 'sending' and claimed_at < ${staleBefore.toISOString()}::timestamptz)
+      where status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz
       order by id
       limit ${limit}
       for update skip locked

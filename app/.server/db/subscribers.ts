@@ -147,6 +147,16 @@ export async function getSubscriber(id: number): Promise<Subscriber | undefined>
   return row;
 }
 
+/** Several subscribers at once, by id (a mailing's batch). */
+export async function getSubscribers(ids: readonly number[]): Promise<Map<number, Subscriber>> {
+  if (!ids.length) return new Map();
+  const rows = await db()
+    .select()
+    .from(subscribers)
+    .where(inArray(subscribers.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 export async function findSubscriberByEmail(email: string): Promise<Subscriber | undefined> {
   const [row] = await db()
     .select()

@@ -5,14 +5,16 @@
  *
  * - Each delivery is checked against the subscriber just before sending: an
  *   address withdrawn, bounced or erased since the queue was made is skipped.
- * - Paced by SUBSCRIBER_MAIL_RATE (messages a second, this instance).
+ * - Paced by SUBSCRIBER_MAIL_RATE (messages a second, this instance), over
+ *   MAILING_CONNECTIONS SMTP connections at once.
  * - A 4xx (or no answer) is retried with backoff, at most
  *   DELIVERY_MAX_ATTEMPTS times; a 5xx marks the address bounced.
- * - A delivery's Message-ID is the same on every attempt. Killed between the
- *   SMTP server's acceptance and the row's update, an instance leaves one
- *   delivery `sending`: it is sent again after STALE_CLAIM_MS with that same
- *   Message-ID (the only case of a repeat; receiving systems drop a repeated
- *   Message-ID). Everything claimed and not yet sent is simply sent later.
+ * - A killed instance leaves its claimed deliveries `sending`; the next run
+ *   (any instance, within one turn of the job) puts them back in the queue.
+ *   A message the SMTP server had not yet accepted is sent then, once. The
+ *   one repeat possible is a message accepted in the instant between the
+ *   server's answer and the row's update (one query): it goes again with
+ *   the same Message-ID, which receiving systems use to drop a repeat.
  * The article is rendered once per mailing; each recipient's links are put in.
  */
 import { eq } from "drizzle-orm";
@@ -26,13 +28,15 @@ import {
   deliveryRetryDelayMs,
   finishDelivery,
   queueDueMailings,
+  requeueOrphanedDeliveries,
+  type Delivery,
 } from "../db/mailings";
 import { db } from "../db/client";
 import { mailings } from "../db/schema";
-import { getSubscriber, markBounced } from "../db/subscribers";
+import { getSubscribers, markBounced, type Subscriber } from "../db/subscribers";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { sendSubscriberMail } from "../mail";
+import { MAILING_CONNECTIONS, sendSubscriberMail } from "../mail";
 import { absoluteUrl } from "../site-url";
 import { oneClickUrl, preferencesUrl } from "./links";
 import { articleMessage, type RenderedMessage } from "./messages";
@@ -89,11 +93,26 @@ function messageId(mailingId: number, subscriberId: number): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export type SendRun = { queued: number; sent: number; skipped: number; bounced: number; retried: number; failed: number };
+export type SendRun = {
+  queued: number;
+  resumed: number;
+  sent: number;
+  skipped: number;
+  bounced: number;
+  retried: number;
+  failed: number;
+};
 
-/** One run: queues what is due, then sends until nothing is due or `budgetMs` is spent. */
+/**
+ * One run of the `mailing-send` job (the scheduler lets one instance run it
+ * at a time): resumes what a killed run left `sending`, queues what is due,
+ * then sends until nothing is due or `budgetMs` is spent, over
+ * MAILING_CONNECTIONS connections at once. Each delivery's row is written as
+ * soon as the SMTP server has answered it.
+ */
 export async function runMailings(options: { budgetMs?: number; batch?: number } = {}): Promise<SendRun> {
-  const run: SendRun = { queued: await queueDueMailings(), sent: 0, skipped: 0, bounced: 0, retried: 0, failed: 0 };
+  const run: SendRun = { queued: 0, resumed: await requeueOrphanedDeliveries(), sent: 0, skipped: 0, bounced: 0, retried: 0, failed: 0 };
+  run.queued = await queueDueMailings();
   const env = getEnv();
   if (!env.SMTP_URL) return run; // Nothing can be sent: deliveries wait in their queue.
   const rate = env.SUBSCRIBER_MAIL_RATE;
@@ -101,50 +120,61 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
   const deadline = started + (options.budgetMs ?? 50_000);
   const templates = new Map<number, RenderedMessage | null>();
   let count = 0;
-  while (Date.now() < deadline) {
-    const claimed = await claimDeliveries(Math.min(options.batch ?? 20, Math.max(1, rate)));
-    if (!claimed.length) break;
-    for (const d of claimed) {
-      const subscriber = await getSubscriber(d.subscriber_id);
-      if (!subscriber || subscriber.status !== "confirmed") {
-        await finishDelivery(d.id, { status: "skipped" });
-        run.skipped++;
-        continue;
-      }
-      if (!templates.has(d.mailing_id)) {
-        const [mailing] = await db().select().from(mailings).where(eq(mailings.id, d.mailing_id));
-        const article = mailing ? await mailingArticle(mailing.article_id) : undefined;
-        templates.set(d.mailing_id, article ? await articleTemplate(article) : null);
-      }
-      const template = templates.get(d.mailing_id);
-      if (!template) {
-        await finishDelivery(d.id, { status: "skipped", error: "the article no longer exists" });
-        run.skipped++;
-        continue;
-      }
-      const message = personalise(template, subscriber);
-      const result = await sendSubscriberMail({ to: subscriber.email, ...message, messageId: messageId(d.mailing_id, subscriber.id) });
-      if (result.status === "sent") {
-        await finishDelivery(d.id, { status: "sent" });
-        run.sent++;
-      } else if (result.status === "permanent") {
-        await finishDelivery(d.id, { status: "bounced", error: result.error });
-        await markBounced(subscriber.id, result.error);
-        run.bounced++;
-      } else if (result.status === "temporary" && d.attempts < DELIVERY_MAX_ATTEMPTS) {
-        await finishDelivery(d.id, { status: "retry", error: result.error, at: new Date(Date.now() + deliveryRetryDelayMs(d.attempts)) });
-        run.retried++;
-      } else {
-        await finishDelivery(d.id, { status: "failed", error: result.status === "temporary" ? result.error : "no SMTP server" });
-        run.failed++;
-      }
-      count++;
-      // Pacing: message n goes no sooner than n / rate seconds after the start.
-      const wait = started + (count * 1000) / rate - Date.now();
-      if (wait > 0) await sleep(wait);
+
+  async function templateFor(mailingId: number): Promise<RenderedMessage | null> {
+    if (!templates.has(mailingId)) {
+      const [mailing] = await db().select().from(mailings).where(eq(mailings.id, mailingId));
+      const article = mailing ? await mailingArticle(mailing.article_id) : undefined;
+      templates.set(mailingId, article ? await articleTemplate(article) : null);
+    }
+    return templates.get(mailingId) ?? null;
+  }
+
+  async function deliver(d: Delivery, subscriber: Subscriber | undefined): Promise<void> {
+    if (!subscriber || subscriber.status !== "confirmed") {
+      await finishDelivery(d.id, { status: "skipped" });
+      run.skipped++;
+      return;
+    }
+    const template = await templateFor(d.mailing_id);
+    if (!template) {
+      await finishDelivery(d.id, { status: "skipped", error: "the article no longer exists" });
+      run.skipped++;
+      return;
+    }
+    // Pacing: message n goes no sooner than n / rate seconds after the start.
+    const wait = started + (count++ * 1000) / rate - Date.now();
+    if (wait > 0) await sleep(wait);
+    const message = personalise(template, subscriber);
+    const result = await sendSubscriberMail({ to: subscriber.email, ...message, messageId: messageId(d.mailing_id, subscriber.id) });
+    if (result.status === "sent") {
+      await finishDelivery(d.id, { status: "sent" });
+      run.sent++;
+    } else if (result.status === "permanent") {
+      await finishDelivery(d.id, { status: "bounced", error: result.error });
+      await markBounced(subscriber.id, result.error);
+      run.bounced++;
+    } else if (result.status === "temporary" && d.attempts < DELIVERY_MAX_ATTEMPTS) {
+      await finishDelivery(d.id, { status: "retry", error: result.error, at: new Date(Date.now() + deliveryRetryDelayMs(d.attempts)) });
+      run.retried++;
+    } else {
+      await finishDelivery(d.id, { status: "failed", error: result.status === "temporary" ? result.error : "no SMTP server" });
+      run.failed++;
     }
   }
+
+  while (Date.now() < deadline) {
+    const claimed = await claimDeliveries(Math.min(options.batch ?? 50, Math.max(MAILING_CONNECTIONS, rate)));
+    if (!claimed.length) break;
+    const people = await getSubscribers(claimed.map((d) => d.subscriber_id));
+    const waiting = [...claimed];
+    await Promise.all(
+      Array.from({ length: MAILING_CONNECTIONS }, async () => {
+        for (let d = waiting.shift(); d; d = waiting.shift()) await deliver(d, people.get(d.subscriber_id));
+      }),
+    );
+  }
   await closeFinishedMailings();
-  if (run.sent + run.bounced + run.failed) log("info", "mailing deliveries", run);
+  if (run.sent + run.bounced + run.failed + run.resumed) log("info", "mailing deliveries", run);
   return run;
 }

@@ -13,7 +13,7 @@ import { listPreviewLinks } from "~/.server/db/previews";
 import { isArticleRowPublic } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
 import { mailingProgress } from "~/.server/db/mailings";
-import { mailingProgressText } from "~/components/admin/mailing-progress";
+import { MailingProgressText } from "~/components/admin/mailing-progress";
 import { PreviewTools } from "~/components/admin/preview-tools";
 import { sanitizeArticleHtml } from "~/.server/sanitize";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -129,7 +129,11 @@ export default function ArticleEdit({ loaderData, actionData }: Route.ComponentP
           Subscribers
         </h2>
         <p className="mt-1">
-          {loaderData.mailing ? mailingProgressText(loaderData.mailing) : "Not sent to subscribers."}{" "}
+          {loaderData.mailing ? (
+            <MailingProgressText articleId={article.id} progress={loaderData.mailing} articlePublic={article.status === "published"} />
+          ) : (
+            "Not sent to subscribers."
+          )}{" "}
           <Link to={`/dashboard/articles/${article.id}/mailing`} className="font-semibold text-accent underline">
             {loaderData.mailing && loaderData.mailing.status !== "scheduled" ? "Details" : "Send to subscribers"}
           </Link>

@@ -99,7 +99,7 @@ export default function ArticleMailing({ loaderData }: Route.ComponentProps) {
       <p className="mb-6 text-lg">{article.title}</p>
       {progress ? (
         <p className="mb-6 rounded border border-line bg-white px-4 py-3">
-          <MailingProgressText progress={progress} />
+          <MailingProgressText articleId={article.id} progress={progress} articlePublic={article.status === "published"} />
         </p>
       ) : null}
       {locked ? null : (

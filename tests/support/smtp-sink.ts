@@ -1,0 +1,63 @@
+/**
+ * A counting SMTP sink (the `smtp-server` package) for the mailing tests and
+ * `npm run bench:mail`: it records each accepted message's recipients and
+ * Message-ID without parsing the body, so it keeps up with thousands of
+ * messages a minute. Several sinks may share one record (one listener per
+ * instance, so a test knows which instance sent what).
+ *
+ * `decide` may hold a message: the sink then never answers its DATA, as a
+ * server whose client died in the middle of the exchange would see it. A held
+ * message is not accepted and not recorded.
+ */
+import { SMTPServer } from "smtp-server";
+import { freePort } from "./smtp";
+
+/** One accepted message: its envelope recipients, Message-ID, the sink that took it, its size and when it was accepted (ms). */
+export type SinkMessage = { to: string[]; messageId: string; sink: string; bytes: number; at: number };
+
+export type SmtpSink = { name: string; url: string; port: number; close(): Promise<void> };
+
+const HEADER_LIMIT = 16_384;
+
+export async function startSmtpSink(options: {
+  name: string;
+  /** Accepted messages are pushed here (shared between sinks if wanted). */
+  record: SinkMessage[];
+  decide?: (message: SinkMessage) => "accept" | "hold";
+}): Promise<SmtpSink> {
+  const port = await freePort();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    size: 10 * 1024 * 1024,
+    onData(stream, session, callback) {
+      let head = "";
+      let bytes = 0;
+      stream.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (head.length < HEADER_LIMIT) head += chunk.toString("latin1");
+      });
+      stream.on("end", () => {
+        const headers = head.split(/\r?\n\r?\n/, 1)[0] ?? "";
+        const message: SinkMessage = {
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          messageId: /^message-id:\s*(<[^>\r\n]+>)/im.exec(headers)?.[1] ?? "",
+          sink: options.name,
+          bytes,
+          at: Date.now(),
+        };
+        if (options.decide?.(message) === "hold") return; // never answered: not accepted
+        options.record.push(message);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    name: options.name,
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
