@@ -1,29 +1,26 @@
 // The ceiling for one Node process: node:http answering stored bytes from memory.
-// With a third file (path -> length of the app's own header lines), it also sends one padding
-// header, so that its head is as long as the app's (the "same-size head" ceiling of the bench).
+// With a third file (path -> the app's own header lines, [name, value] pairs), it sends those
+// headers too: "the same bytes with the same headers" (issue 29's ceiling, "same-headers ratio").
 import fs from "node:fs";
 import http from "node:http";
 
 const bodies = Object.fromEntries(
   Object.entries(JSON.parse(fs.readFileSync(process.argv[2], "utf8"))).map(([k, v]) => [k, Buffer.from(v, "base64")]),
 );
-const headLengths = process.argv[4] ? JSON.parse(fs.readFileSync(process.argv[4], "utf8")) : {};
-const pads = Object.fromEntries(
-  Object.entries(headLengths).map(([k, length]) => {
-    const own = `Content-Type: text/html; charset=utf-8\r\nContent-Length: ${bodies[k].length}\r\nX-Pad: \r\n`.length;
-    return [k, "x".repeat(Math.max(0, length - own))];
-  }),
-);
+const heads = process.argv[4] ? JSON.parse(fs.readFileSync(process.argv[4], "utf8")) : {};
 const server = http.createServer((req, res) => {
   const body = bodies[req.url];
   if (!body) {
     res.statusCode = 404;
     return res.end();
   }
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.setHeader("Content-Length", body.length);
-  const pad = pads[req.url];
-  if (pad !== undefined) res.setHeader("X-Pad", pad);
+  const head = heads[req.url];
+  if (head) {
+    res.writeHead(200, [...head.flat(), "Content-Length", String(body.length)]);
+  } else {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Content-Length", body.length);
+  }
   res.end(body);
 });
 server.keepAliveTimeout = 5000;

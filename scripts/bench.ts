@@ -18,10 +18,11 @@
  *    alternating) and prints each route's median pair ratio to it, in
  *    requests per second and in CPU time per request (read from /proc; the
  *    one to trust when other work shares the machine).
- *    Also, as a diagnosis (no target): the ratio to the same server sending
- *    one padding header that makes its head as long as the app's ("same-head
- *    ratio"): the hit path's own cost, without the cost of the ~1.1 KB of
- *    headers (security, CSP, caching) every page sends and the bare one does not.
+ *    The target (issue 29) is the ratio to the same server sending the app's
+ *    own header lines with the same bytes ("same-headers ratio", ≥ 0.8): the
+ *    hit path's own cost. The ratio to the bare server (no headers but type
+ *    and length) also counts the ~1.1 KB of headers (security, CSP, caching)
+ *    every page sends; it is reported, without a target.
  * 5. Repeats /insights?page=<last> with 100 articles, and reports the gzipped
  *    JavaScript of each page (every file it loads, imports followed) against
  *    the budget of 6 KB, and any framework (React, React Router) file.
@@ -73,8 +74,11 @@ const MEMBERS = 200;
 const BUILD_DIR = "build-bench";
 /** JavaScript a public page may load, gzip, all files counted (issue 15). */
 const JS_BUDGET = 6 * 1024;
-/** A cache hit costs close to nothing beyond a bare node:http server. */
-const CEILING_RATIO = 0.85;
+/**
+ * A cache hit costs little beyond a bare node:http server answering the same bytes with the same
+ * headers (issue 29; until then 0.85 of a server sending no headers but the length and type, issue 15).
+ */
+const CEILING_RATIO = 0.8;
 const UNCACHED_P99_MS = 25;
 /** Seconds of page-cache misses a route (each request a page not stored yet). */
 const MISS_SECONDS = 3;
@@ -184,20 +188,20 @@ function cpuMs(pid: number): number {
 }
 
 /**
- * The ceiling: a bare node:http server answering the same bodies from memory. With `headLengths`,
- * the same server also sends a padding header that makes its head as long as the app's (below).
+ * The ceiling: a bare node:http server answering the same bodies from memory. With `heads`, the
+ * same server also sends the app's own header lines (below): the same bytes with the same headers.
  */
 function startCeiling(
   bodies: Record<string, Buffer>,
-  headLengths?: Record<string, number>,
+  heads?: Record<string, [string, string][]>,
 ): Promise<{ port: number; child: ChildProcess }> {
   const file = path.join(os.tmpdir(), `bench-bodies-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(bodies).map(([k, v]) => [k, v.toString("base64")]))));
   const args = [file];
-  if (headLengths) {
-    const lengths = path.join(os.tmpdir(), `bench-heads-${process.pid}.json`);
-    fs.writeFileSync(lengths, JSON.stringify(headLengths));
-    args.push("", lengths);
+  if (heads) {
+    const file = path.join(os.tmpdir(), `bench-heads-${process.pid}.json`);
+    fs.writeFileSync(file, JSON.stringify(heads));
+    args.push("", file);
   }
   // A bare Node process: fork() would otherwise pass on this script's own execArgv (tsx's loader).
   const child = fork(path.resolve("scripts/bench-ceiling.js"), args, {
@@ -294,16 +298,19 @@ async function main() {
       await staffVisit(localUrl(server));
     }
     const bodies: Record<string, Buffer> = {};
-    const headLengths: Record<string, number> = {};
+    const heads: Record<string, [string, string][]> = {};
     for (const [name, p] of Object.entries(routes)) {
-      const res = await fetch(localUrl(server) + p);
+      // As wrk asks (no Accept-Encoding): the identity bytes and the headers sent with them.
+      const res = await fetch(localUrl(server) + p, { headers: { "accept-encoding": "identity" } });
       if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
       bodies[p] = Buffer.from(await res.arrayBuffer());
-      // The app's header lines but those node:http writes for both servers alike (Date, Connection, Keep-Alive).
+      // The app's header lines but those node:http writes for both servers alike (Date, Connection,
+      // Keep-Alive) and the length, which the ceiling sets from the body it sends.
+      heads[p] = [];
       res.headers.forEach((value, name) => {
-        if (!["date", "connection", "keep-alive"].includes(name)) headLengths[p] = (headLengths[p] ?? 0) + `${name}: ${value}\r\n`.length;
+        if (!["date", "connection", "keep-alive", "content-length"].includes(name)) heads[p].push([name, value]);
       });
-      results[name] = { path: p, bytes: bodies[p].length, headBytes: headLengths[p] };
+      results[name] = { path: p, bytes: bodies[p].length, headBytes: heads[p].reduce((n, [k, v]) => n + `${k}: ${v}\r\n`.length, 0) };
     }
 
     say("JavaScript per page…");
@@ -317,10 +324,10 @@ async function main() {
 
     // The ceiling runs beside the app; the two are measured alternately, route by route.
     ceiling = await startCeiling(bodies);
-    // A second ceiling whose head is as long as the app's (one padding header): the ratio to it is the
-    // hit path's own cost; the bare ceiling's also counts the ~1.1 KB of headers every page sends
-    // (security headers, CSP, caching): more bytes for the kernel and for wrk to read and parse.
-    sameHead = await startCeiling(bodies, headLengths);
+    // A second ceiling that sends the app's own headers with the same bytes (issue 29's ceiling): the
+    // ratio to it is the hit path's own cost; the bare ceiling's also counts the ~1.1 KB of headers
+    // every page sends (security headers, CSP, caching), which node:http, the kernel and wrk handle alike.
+    sameHead = await startCeiling(bodies, heads);
     for (const [name, p] of Object.entries(routes)) {
       say(`cached ${name} and the node:http ceiling (${ROUNDS} rounds of ${PAIR_SECONDS} s runs)…`);
       const appUrl = localUrl(server) + p;
@@ -458,7 +465,7 @@ async function main() {
       "p99",
       "ceiling rps",
       "ratio (pairs)",
-      "same-head ratio",
+      "same-headers ratio",
       "CPU µs/req app/ceiling",
       "CPU ratio",
       "log/req",
@@ -511,8 +518,10 @@ async function main() {
       if (!c.requests) failures.push(`${name}: no request completed in the cached run`);
       const m = r.miss1 as Result;
       if (m.errors || m.non2xx || !m.requests) failures.push(`${name}: errors or no completed request during the page-cache misses`);
-      if ((r.ratio as number) < CEILING_RATIO)
-        failures.push(`${name}: cached at ${r.ratio as number} of the node:http ceiling (target ≥ ${CEILING_RATIO})`);
+      if ((r.sameHeadRatio as number) < CEILING_RATIO)
+        failures.push(
+          `${name}: cached at ${r.sameHeadRatio as number} of node:http sending the same bytes with the same headers (target ≥ ${CEILING_RATIO})`,
+        );
       if (r.uncached) {
         const u = r.uncached as Result;
         const u1 = r.uncached1 as Result;

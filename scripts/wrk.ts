@@ -1,0 +1,35 @@
+/**
+ * Runs Debian's `wrk` with scripts/wrk-p95.lua (or another reporter printing
+ * a `WRK_JSON {…}` line) and returns its report. The benchmarks' one load
+ * generator: C, outside Node, so it does not cap what it measures.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export type Wrk = {
+  requests: number;
+  duration_us: number;
+  status: number;
+  connect: number;
+  read: number;
+  write: number;
+  timeout: number;
+  p50_us: number;
+  p95_us: number;
+  p99_us: number;
+};
+
+export async function wrk(args: string[], env: Record<string, string> = {}): Promise<Wrk> {
+  const { stdout } = await run("wrk", args, { env: { ...process.env, ...env }, maxBuffer: 1 << 20 });
+  const line = stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
+  if (!line) throw new Error(`wrk printed no report:\n${stdout}`);
+  return JSON.parse(line.slice("WRK_JSON ".length)) as Wrk;
+}
+
+/** Requests that got no answer or one other than expected. */
+export const errorsOf = (w: Wrk) => w.status + w.connect + w.read + w.write + w.timeout;
+
+/** Requests a second of a run. */
+export const rpsOf = (w: Wrk) => w.requests / (w.duration_us / 1e6);
