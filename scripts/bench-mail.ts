@@ -31,6 +31,7 @@ import { ADMIN_DATABASE_URL, adminQuery } from "../tests/support/cluster";
 import { mailingReady } from "../tests/support/mailing";
 import { startSmtpSink, type SinkMessage } from "../tests/support/smtp-sink";
 import { startServer } from "../tests/e2e/support";
+import { rssMb } from "./proc";
 import { errorsOf, rpsOf, wrk } from "./wrk";
 
 const SUBSCRIBERS = Number(process.env.BENCH_MAIL_SUBSCRIBERS ?? 10_000);
@@ -39,12 +40,6 @@ const PAGE_SECONDS = 5;
 /** BENCH_MAIL_PAGES=0: no page load while it sends (to tell the mailing's own memory and time from the pages'). */
 const WITH_PAGES = process.env.BENCH_MAIL_PAGES !== "0";
 const say = (message: string) => console.log(`[bench:mail] ${message}`);
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
 
 async function main() {
   if (process.env.BENCH_BUILD !== "0") {

@@ -27,6 +27,7 @@ import { articleAuthors, articles, headers, hours, team } from "~/.server/db/sch
 import { saveImage } from "~/.server/images";
 import { diskStorage, setStorage } from "~/.server/storage";
 import { LANGUAGES } from "~/lib/profile";
+import { cpuMs } from "./proc";
 import { startServer, type RunningServer } from "../tests/e2e/support";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -105,12 +106,6 @@ async function loadDataSet(dataDir: string) {
 }
 
 type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number; requests: number; cpuMsPerRequest?: number };
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux): the figure to trust on a shared machine. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
-}
 
 /** A measured run, with the server's CPU time per request over it. */
 async function measureWithCpu(pid: number, ...args: Parameters<typeof measure>): Promise<Result> {

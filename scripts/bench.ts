@@ -56,6 +56,7 @@ import { openDatabase, setDatabase } from "~/.server/db/client";
 import { articles, headers, hours, team } from "~/.server/db/schema";
 import { PAGE_SIZE } from "~/lib/pagination";
 import { PRODUCTION_NODE_ARGS } from "../server/node-args.js";
+import { cpuMs } from "./proc";
 import { startServer, staffVisit, type RunningServer } from "../tests/e2e/support";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -179,12 +180,6 @@ async function measure(
     non2xx: r.status,
     requests: r.requests,
   };
-}
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
 /**
