@@ -31,7 +31,7 @@ import { ADMIN_DATABASE_URL, adminQuery } from "../tests/support/cluster";
 import { mailingReady } from "../tests/support/mailing";
 import { startSmtpSink, type SinkMessage } from "../tests/support/smtp-sink";
 import { startServer } from "../tests/e2e/support";
-import { rssMb } from "./proc";
+import { cpuMs, rssMb } from "./proc";
 import { errorsOf, rpsOf, wrk } from "./wrk";
 
 const SUBSCRIBERS = Number(process.env.BENCH_MAIL_SUBSCRIBERS ?? 10_000);
@@ -81,6 +81,7 @@ async function main() {
     say(`${SUBSCRIBERS.toLocaleString("en-CA")} confirmed subscribers and an article set to go to them…`);
     const { recipients } = await mailingReady(databaseUrl, { subscribers: SUBSCRIBERS, topic: "cyber" });
     const started = Date.now();
+    const cpuStart = cpuMs(pid);
     let rssPeak = rssMb(pid);
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(pid))), 200);
     const during: number[] = [];
@@ -96,6 +97,8 @@ async function main() {
       say(`  ${record.length.toLocaleString("en-CA")} delivered after ${Math.round((Date.now() - started) / 1000)} s`);
     }
     clearInterval(sampler);
+    const sendingCpu = cpuMs(pid) - cpuStart;
+    const sendingMs = Date.now() - started;
     const seconds = record.length >= recipients.length ? (Math.max(...record.map((m) => m.at)) - started) / 1000 : Infinity;
     const { rows } = await pool.query<{ status: string; n: string }>(
       "select status, count(*) as n from mailing_deliveries group by status",
@@ -118,6 +121,9 @@ async function main() {
     if (record.length !== recipients.length || unique !== recipients.length) failures.push("not every recipient got exactly one message");
     if (growth > TARGETS.rssGrowthMb) failures.push(`RSS grew ${growth.toFixed(0)} MB`);
     if (ratio < TARGETS.pageRatio) failures.push(`cached pages at ${ratio.toFixed(2)} of their throughput`);
+    say(
+      `server busy ${Math.round((sendingCpu / sendingMs) * 100)} % of one core while it sent${WITH_PAGES ? " (pages included)" : `: ${Math.round((sendingCpu * 1000) / Math.max(1, record.length))} µs of CPU a message`}`,
+    );
     say(`messages average ${Math.round(record.reduce((a, m) => a + m.bytes, 0) / Math.max(1, record.length) / 1024)} KB`);
     say(
       `load average now: ${os

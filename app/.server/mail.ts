@@ -257,13 +257,12 @@ export function closeMail() {
   holder.__firmMailingTransport = undefined;
 }
 
-/** A message to one subscriber (a mailing's delivery): sent directly, not kept in the outbox (its queue is `mailing_deliveries`). */
-export type SubscriberMailMessage = Pick<MailMessage, "to" | "subject" | "text" | "html"> & {
-  /** List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
-  headers: Record<string, string>;
-  /** The same for every attempt of one delivery, so a receiving server can tell a repeat. */
-  messageId: string;
-};
+/**
+ * A message to one subscriber (a mailing's delivery), whole (mail-skeleton.ts
+ * fills it in): sent directly, not kept in the outbox (its queue is
+ * `mailing_deliveries`).
+ */
+export type SubscriberMailMessage = { to: string; raw: string };
 
 export type SubscriberMailResult =
   | { status: "sent" }
@@ -279,15 +278,7 @@ export async function sendSubscriberMail(message: SubscriberMailMessage): Promis
   const url = getEnv().SMTP_URL;
   if (!url) return { status: "no-smtp" };
   try {
-    await mailingTransport(url).sendMail({
-      from: mailFrom(),
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html,
-      headers: message.headers,
-      messageId: message.messageId,
-    });
+    await mailingTransport(url).sendMail({ envelope: { from: mailFrom(), to: [message.to] }, raw: message.raw });
     return { status: "sent" };
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;

@@ -26,7 +26,8 @@ import {
 } from "~/.server/db/subscribers";
 import { FORM_PAGE_SHARED_SECONDS, issueFormToken, MIN_FILL_SECONDS } from "~/.server/enquiry-token";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, sendSubscriberMail } from "~/.server/mail";
+import { closeMail, mailFrom, sendSubscriberMail } from "~/.server/mail";
+import { compileSkeleton, fillSkeleton } from "~/.server/mail-skeleton";
 import { systemActor } from "~/.server/audit";
 import { oneClickUrl, preferencesToken, preferencesUrl } from "~/.server/subscriptions/links";
 import { articleMessage } from "~/.server/subscriptions/messages";
@@ -326,6 +327,16 @@ describe("retention", () => {
   });
 });
 
+/** A subscriber's whole message as a mailing sends it: compiled once, filled in for one address. */
+async function whole(
+  message: { subject: string; text: string; html: string; headers?: Record<string, string> },
+  to: string,
+  messageId: string,
+) {
+  const skeleton = await compileSkeleton({ from: mailFrom(), ...message, headers: message.headers ?? {} });
+  return { to, raw: fillSkeleton(skeleton, { to, messageId, fill: (text) => text }) };
+}
+
 describe("a message to a subscriber", () => {
   it("identifies the firm and carries the preferences link, List-Unsubscribe (RFC 8058) and a plain-text part", async () => {
     const sub = await subscribeAndConfirm("reader@example.com");
@@ -339,12 +350,7 @@ describe("a message to a subscriber", () => {
       },
       { preferencesUrl: preferencesUrl(sub), oneClickUrl: oneClickUrl(sub) },
     );
-    const result = await sendSubscriberMail({
-      to: sub.email,
-      ...message,
-      headers: message.headers!,
-      messageId: "<mailing-test-1@localhost>",
-    });
+    const result = await sendSubscriberMail(await whole(message, sub.email, "<mailing-test-1@localhost>"));
     expect(result).toEqual({ status: "sent" });
     const mail = await smtp.waitFor((m) => m.subject === "Duty to defend after Smith v. Jones");
     const header = (name: string) =>
@@ -367,27 +373,15 @@ describe("a message to a subscriber", () => {
   it("a 5xx answer is permanent, a missing SMTP server is temporary", async () => {
     smtp.refuse = true;
     try {
-      const refused = await sendSubscriberMail({
-        to: "x@example.com",
-        subject: "s",
-        text: "t",
-        html: "<p>t</p>",
-        headers: {},
-        messageId: "<m2@localhost>",
-      });
+      const refused = await sendSubscriberMail(
+        await whole({ subject: "s", text: "t", html: "<p>t</p>" }, "x@example.com", "<m2@localhost>"),
+      );
       expect(refused.status).toBe("permanent");
     } finally {
       smtp.refuse = false;
     }
     setEnvForTests({ SMTP_URL: "smtp://127.0.0.1:9" });
-    const down = await sendSubscriberMail({
-      to: "x@example.com",
-      subject: "s",
-      text: "t",
-      html: "<p>t</p>",
-      headers: {},
-      messageId: "<m3@localhost>",
-    });
+    const down = await sendSubscriberMail(await whole({ subject: "s", text: "t", html: "<p>t</p>" }, "x@example.com", "<m3@localhost>"));
     expect(down.status).toBe("temporary");
     closeMail();
   });

@@ -15,7 +15,9 @@
  *   one repeat possible is a message accepted in the instant between the
  *   server's answer and the row's update (one query): it goes again with
  *   the same Message-ID, which receiving systems use to drop a repeat.
- * The article is rendered once per mailing; each recipient's links are put in.
+ * The article is rendered and its MIME message compiled once per mailing and
+ * run (mail-skeleton.ts); each recipient's address, links and Message-ID are
+ * put in.
  */
 import { eq } from "drizzle-orm";
 import { isTopic, TOPIC_LABELS } from "~/lib/forms/subscribe";
@@ -36,7 +38,8 @@ import { mailings } from "../db/schema";
 import { getSubscribers, markBounced, type Subscriber } from "../db/subscribers";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { MAILING_CONNECTIONS, sendSubscriberMail } from "../mail";
+import { MAILING_CONNECTIONS, mailFrom, sendSubscriberMail } from "../mail";
+import { compileSkeleton, fillSkeleton, type MailSkeleton } from "../mail-skeleton";
 import { absoluteUrl } from "../site-url";
 import { oneClickUrl, preferencesUrl } from "./links";
 import { articleMessage, type RenderedMessage } from "./messages";
@@ -75,13 +78,18 @@ export async function articleTemplate(article: MailingArticle, options: { test?:
   );
 }
 
+/** Puts one subscriber's own links (preferences, one-click unsubscribe) where the template has placeholders. */
+function linksFor(subscriber: { id: number; email: string }): (text: string) => string {
+  const prefs = preferencesUrl(subscriber);
+  const click = oneClickUrl(subscriber);
+  return (text) => text.split(PREFS).join(prefs).split(ONE_CLICK).join(click);
+}
+
 export function personalise(
   template: RenderedMessage,
   subscriber: { id: number; email: string },
 ): RenderedMessage & { headers: Record<string, string> } {
-  const prefs = preferencesUrl(subscriber);
-  const click = oneClickUrl(subscriber);
-  const fill = (s: string) => s.split(PREFS).join(prefs).split(ONE_CLICK).join(click);
+  const fill = linksFor(subscriber);
   const headers = Object.fromEntries(Object.entries(template.headers ?? {}).map(([k, v]) => [k, fill(v)]));
   return { subject: template.subject, html: fill(template.html), text: fill(template.text), headers };
 }
@@ -118,14 +126,16 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
   const rate = env.SUBSCRIBER_MAIL_RATE;
   const started = Date.now();
   const deadline = started + (options.budgetMs ?? 50_000);
-  const templates = new Map<number, RenderedMessage | null>();
+  // Each mailing's message is compiled once a run (mail-skeleton.ts); each recipient's is filled in from it.
+  const templates = new Map<number, MailSkeleton | null>();
   let count = 0;
 
-  async function templateFor(mailingId: number): Promise<RenderedMessage | null> {
+  async function templateFor(mailingId: number): Promise<MailSkeleton | null> {
     if (!templates.has(mailingId)) {
       const [mailing] = await db().select().from(mailings).where(eq(mailings.id, mailingId));
       const article = mailing ? await mailingArticle(mailing.article_id) : undefined;
-      templates.set(mailingId, article ? await articleTemplate(article) : null);
+      const template = article ? await articleTemplate(article) : undefined;
+      templates.set(mailingId, template ? await compileSkeleton({ from: mailFrom(), ...template, headers: template.headers ?? {} }) : null);
     }
     return templates.get(mailingId) ?? null;
   }
@@ -145,8 +155,12 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     // Pacing: message n goes no sooner than n / rate seconds after the start.
     const wait = started + (count++ * 1000) / rate - Date.now();
     if (wait > 0) await sleep(wait);
-    const message = personalise(template, subscriber);
-    const result = await sendSubscriberMail({ to: subscriber.email, ...message, messageId: messageId(d.mailing_id, subscriber.id) });
+    const raw = fillSkeleton(template, {
+      to: subscriber.email,
+      messageId: messageId(d.mailing_id, subscriber.id),
+      fill: linksFor(subscriber),
+    });
+    const result = await sendSubscriberMail({ to: subscriber.email, raw });
     if (result.status === "sent") {
       await finishDelivery(d.id, { status: "sent" });
       run.sent++;
