@@ -146,7 +146,9 @@ describe("visit statistics behind the reference nginx", () => {
       rows.filter((r) => r.kind === "leave").reduce((n, r) => n + r.n, 0),
       JSON.stringify(rows),
     ).toBeGreaterThanOrEqual(8);
-    const [search] = await c.query<{ detail: string; amount: number }>("select detail, amount from stats_events where path = '/search' and kind = 'view'");
+    const [search] = await c.query<{ detail: string; amount: number }>(
+      "select detail, amount from stats_events where path = '/search' and kind = 'view'",
+    );
     expect(search.detail).toBe("ransomware");
     expect(search.amount).toBeGreaterThan(0);
   });
@@ -251,7 +253,10 @@ describe("visit statistics behind the reference nginx", () => {
     await page.mouse.down();
     await page.waitForTimeout(1500);
     // The page was fetched (or rendered) ahead, so "not counted" below is about a page the browser already had.
-    expect([...speculated].filter((s) => s.endsWith(" Ready")), [...speculated].join(", ")).not.toEqual([]);
+    expect(
+      [...speculated].filter((s) => s.endsWith(" Ready")),
+      [...speculated].join(", "),
+    ).not.toEqual([]);
     expect(await viewsOf(c, "/team")).toBe(0);
     await page.mouse.up();
     await page.waitForURL(`${c.url}/team`);
