@@ -1,16 +1,70 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-/** Browser tests: Chromium (Debian's) against the built production server. */
+/**
+ * Browser tests: Chromium (Debian's) against the built production server.
+ *
+ * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
+ * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
+ * files that measure time or start, kill and restart processes run one at a time, alone on the machine:
+ * the clusters (scheduled minute, NOTIFY, nginx, PostgreSQL outage), crashes and shutdowns, the
+ * admission queue, the enquiry pages' 5-second life, scroll animations, focus timing and autosaves.
+ */
+export const SERIAL_FILES = [
+  "a11y-keyboard-zoom",
+  "admission",
+  "article-drafts",
+  "cache-multiprocess",
+  "editorial-schedule",
+  "hit-path",
+  "mailing-kill",
+  "multi-instance",
+  "public-navigation",
+  "reliability-crash",
+  "reliability-lifecycle",
+  "reliability-pg-outage",
+  "server-lifecycle",
+  "statistics",
+].map((name) => `tests/e2e/${name}.test.ts`);
+
+/** Files of the first group running at once (and shared servers started for them). */
+export const PARALLEL_WORKERS = 2;
+
+const resolve = { alias: { "~": path.resolve(import.meta.dirname, "app") } };
+const options = {
+  environment: "node",
+  testTimeout: 90_000,
+  hookTimeout: 120_000,
+  pool: "forks",
+} as const;
+
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  resolve,
   test: {
-    include: ["tests/e2e/**/*.test.ts"],
+    // Once for the whole run (the projects below do not extend this config, so they do not start it again).
     globalSetup: ["tests/e2e/global-setup.ts"],
-    environment: "node",
-    testTimeout: 90_000,
-    hookTimeout: 120_000,
-    fileParallelism: false,
-    pool: "forks",
+    projects: [
+      {
+        resolve,
+        test: {
+          ...options,
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          exclude: SERIAL_FILES,
+          maxWorkers: PARALLEL_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...options,
+          name: "e2e-serial",
+          include: SERIAL_FILES,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

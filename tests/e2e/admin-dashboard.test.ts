@@ -410,7 +410,11 @@ describe("staff dashboard", () => {
     expect(await page.getByLabel("Start time").inputValue()).toBe("8:30");
     await page.getByLabel("Start time").fill(start);
     await page.getByLabel("End time").fill(end);
-    await page.getByRole("button", { name: "SAVE HOURS" }).click();
+    // The last save's message is still shown: wait for this save's answer, not for the message.
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/dashboard/hours")),
+      page.getByRole("button", { name: "SAVE HOURS" }).click(),
+    ]);
     await status(page, "Hours updated successfully!");
     await page.reload();
     await ready(page);

@@ -1,17 +1,23 @@
 import fs from "node:fs";
+import { PARALLEL_WORKERS } from "../../vitest.e2e.config";
 import { startServer, type RunningServer } from "./support";
 
-let server: RunningServer | undefined;
+const servers: RunningServer[] = [];
 
-/** One production server with demo content for the browser tests that share it. */
+/**
+ * The production servers with demo content shared by the browser tests: one per worker of the files
+ * that run two at a time (E2E_BASE_URL_1, E2E_BASE_URL_2; E2E_BASE_URL is the first), so two files
+ * running at once never share one. sharedServerUrl() (support.ts) gives a file its worker's.
+ */
 export async function setup() {
   if (!fs.existsSync(`${process.env.BUILD_DIR ?? "build"}/server/index.js`))
     throw new Error("Run `npm run build` before the browser tests.");
-  server = await startServer();
-  process.env.E2E_BASE_URL = server.url;
+  servers.push(...(await Promise.all(Array.from({ length: PARALLEL_WORKERS }, () => startServer()))));
+  servers.forEach((server, i) => (process.env[`E2E_BASE_URL_${i + 1}`] = server.url));
+  process.env.E2E_BASE_URL = servers[0].url;
 }
 
 export async function teardown() {
-  await server?.stop();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await Promise.all(servers.map((server) => server.stop()));
+  for (const server of servers) fs.rmSync(server.dataDir, { recursive: true, force: true });
 }

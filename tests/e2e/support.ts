@@ -149,9 +149,9 @@ export async function axe(page: Page) {
   return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
 }
 
-/** The shared server started by global-setup.ts. */
+/** The shared server started by global-setup.ts for this worker (VITEST_POOL_ID): no other file running at the same time uses it. */
 export function sharedServerUrl(): string {
-  const url = process.env.E2E_BASE_URL;
+  const url = process.env[`E2E_BASE_URL_${process.env.VITEST_POOL_ID}`] ?? process.env.E2E_BASE_URL;
   if (!url) throw new Error("E2E_BASE_URL is not set (run through vitest.e2e.config.ts)");
   return url;
 }
