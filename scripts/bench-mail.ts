@@ -24,14 +24,13 @@
 import { execSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { ADMIN_DATABASE_URL, adminQuery } from "../tests/support/cluster";
 import { mailingReady } from "../tests/support/mailing";
 import { startSmtpSink, type SinkMessage } from "../tests/support/smtp-sink";
 import { startServer } from "../tests/e2e/support";
-import { cpuMs, rssMb } from "./proc";
+import { cpuMs, loadAverageText, rssMb } from "./proc";
 import { errorsOf, rpsOf, wrk } from "./wrk";
 
 const SUBSCRIBERS = Number(process.env.BENCH_MAIL_SUBSCRIBERS ?? 10_000);
@@ -125,12 +124,7 @@ async function main() {
       `server busy ${Math.round((sendingCpu / sendingMs) * 100)} % of one core while it sent${WITH_PAGES ? " (pages included)" : `: ${Math.round((sendingCpu * 1000) / Math.max(1, record.length))} µs of CPU a message`}`,
     );
     say(`messages average ${Math.round(record.reduce((a, m) => a + m.bytes, 0) / Math.max(1, record.length) / 1024)} KB`);
-    say(
-      `load average now: ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")} (a shared machine moves these figures)`,
-    );
+    say(loadAverageText());
   } finally {
     await server?.stop();
     if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });

@@ -33,7 +33,7 @@ import { rollupStats } from "~/.server/db/stats";
 import { diskStorage, setStorage } from "~/.server/storage";
 import { addDays, firmToday } from "~/lib/stats";
 import { signInCookie } from "../tests/support/cluster";
-import { cpuMs } from "./proc";
+import { cpuMs, loadAverageText } from "./proc";
 import { errorsOf, wrk, type Wrk } from "./wrk";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "../tests/e2e/support";
 
@@ -225,12 +225,7 @@ async function main() {
     say(
       `data set: ${EVENTS.toLocaleString("en-CA")} raw events over 30 days, ${ROLLUP_DAYS} days of rollups; PostgreSQL; rollup of the last ${rolledDays} days took ${(rollupMs / 1000).toFixed(1)} s`,
     );
-    say(
-      `load average now: ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")} (a shared machine moves these figures)`,
-    );
+    say(loadAverageText());
   } finally {
     await server?.stop();
     await pool.end();

@@ -1,5 +1,6 @@
 /** What a benchmark reads of a process from /proc (Linux): its CPU time and resident memory. */
 import fs from "node:fs";
+import os from "node:os";
 
 /** CPU time (user + system, ms) a process has used so far: the figure to trust on a shared machine. */
 export function cpuMs(pid: number): number {
@@ -11,4 +12,12 @@ export function cpuMs(pid: number): number {
 export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** The machine's load averages (1, 5, 15 minutes), for a benchmark's report. */
+export function loadAverageText(): string {
+  return `load average now: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} (a shared machine moves these figures)`;
 }
