@@ -55,45 +55,31 @@ export function smtpConfigured(env: Env = getEnv()): boolean {
   return !!env.SMTP_URL;
 }
 
-const holder = globalThis as unknown as {
-  __firmMailTransport?: { url: string; transport: Transporter };
-  __firmMailingTransport?: { url: string; transport: Transporter };
-};
+type Held = { url: string; transport: Transporter };
+const holder = globalThis as unknown as { __firmMailTransport?: Held; __firmMailingTransport?: Held };
 
 /** SMTP connections a mailing to subscribers keeps open and sends over at once. */
 export const MAILING_CONNECTIONS = 4;
 
-/** Mailings' transport: a pool of MAILING_CONNECTIONS connections, reused from message to message. */
-function mailingTransport(url: string): Transporter {
-  if (holder.__firmMailingTransport?.url !== url) {
-    holder.__firmMailingTransport?.transport.close();
-    holder.__firmMailingTransport = {
-      url,
-      transport: nodemailer.createTransport({
-        url,
-        pool: true,
-        maxConnections: MAILING_CONNECTIONS,
-        maxMessages: 1000,
-        connectionTimeout: 5000,
-        greetingTimeout: 5000,
-        socketTimeout: 10000,
-      }),
-    };
-  }
-  return holder.__firmMailingTransport.transport;
+/** Short timeouts: a staff member is waiting on the answer; a retry comes later anyway. */
+const TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10000 };
+
+/** The transport kept in `slot` for `url` (made again when SMTP_URL changes). */
+function heldTransport(slot: "__firmMailTransport" | "__firmMailingTransport", url: string, options: object): Transporter {
+  const held = holder[slot];
+  if (held?.url === url) return held.transport;
+  held?.transport.close();
+  const transport = nodemailer.createTransport({ url, ...TIMEOUTS, ...options });
+  holder[slot] = { url, transport };
+  return transport;
 }
 
-function transport(url: string): Transporter {
-  if (holder.__firmMailTransport?.url !== url) {
-    holder.__firmMailTransport?.transport.close();
-    holder.__firmMailTransport = {
-      url,
-      // Short timeouts: a staff member is waiting on the answer; a retry comes later anyway.
-      transport: nodemailer.createTransport({ url, connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10000 }),
-    };
-  }
-  return holder.__firmMailTransport.transport;
-}
+/** Staff mail and the outbox: a connection a message. */
+const transport = (url: string) => heldTransport("__firmMailTransport", url, {});
+
+/** Mailings: a pool of MAILING_CONNECTIONS connections, reused from message to message. */
+const mailingTransport = (url: string) =>
+  heldTransport("__firmMailingTransport", url, { pool: true, maxConnections: MAILING_CONNECTIONS, maxMessages: 1000 });
 
 /** The delay before attempt `n + 1`: 1, 2, 4 … minutes, at most an hour. */
 export function retryDelayMs(attempts: number): number {

@@ -127,17 +127,21 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
   const started = Date.now();
   const deadline = started + (options.budgetMs ?? 50_000);
   // Each mailing's message is compiled once a run (mail-skeleton.ts); each recipient's is filled in from it.
-  const templates = new Map<number, MailSkeleton | null>();
+  // Promises, so that the MAILING_CONNECTIONS senders starting at once compile a mailing's message once.
+  const templates = new Map<number, Promise<MailSkeleton | null>>();
   let count = 0;
 
-  async function templateFor(mailingId: number): Promise<MailSkeleton | null> {
-    if (!templates.has(mailingId)) {
-      const [mailing] = await db().select().from(mailings).where(eq(mailings.id, mailingId));
-      const article = mailing ? await mailingArticle(mailing.article_id) : undefined;
-      const template = article ? await articleTemplate(article) : undefined;
-      templates.set(mailingId, template ? await compileSkeleton({ from: mailFrom(), ...template, headers: template.headers ?? {} }) : null);
-    }
-    return templates.get(mailingId) ?? null;
+  async function compileFor(mailingId: number): Promise<MailSkeleton | null> {
+    const [mailing] = await db().select().from(mailings).where(eq(mailings.id, mailingId));
+    const article = mailing ? await mailingArticle(mailing.article_id) : undefined;
+    const template = article ? await articleTemplate(article) : undefined;
+    return template ? compileSkeleton({ from: mailFrom(), ...template, headers: template.headers ?? {} }) : null;
+  }
+
+  function templateFor(mailingId: number): Promise<MailSkeleton | null> {
+    let template = templates.get(mailingId);
+    if (!template) templates.set(mailingId, (template = compileFor(mailingId)));
+    return template;
   }
 
   async function deliver(d: Delivery, subscriber: Subscriber | undefined): Promise<void> {
