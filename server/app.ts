@@ -125,11 +125,11 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
     const started = performance.now();
     const requestId = newRequestId();
     if (isBeaconPost(req.method, req.url)) {
-      res.setHeader("X-Request-Id", requestId);
       return answerBeacon(req, res, {
         clientIp: clientIp(req),
         sameOrigin: sameOrigin(req.headers),
         headers: baseHeaders,
+        requestId,
         done: (status) => logRequest(requestId, req.method, pathOf(req.url), status, performance.now() - started, "beacon"),
       });
     }

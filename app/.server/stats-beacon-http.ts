@@ -25,24 +25,34 @@ const REFUSALS: Record<number, string> = {
   413: '{"error":"Too large: a beacon is at most 4 KB."}',
 };
 
+/** Header lines for each answer, made once per set of security headers (a beacon is answered ~2,000 times a second). */
+const heads = new WeakMap<Record<string, string>, Map<number, string[]>>();
+function headOf(headers: Record<string, string>, status: number): string[] {
+  let byStatus = heads.get(headers);
+  if (!byStatus) heads.set(headers, (byStatus = new Map<number, string[]>()));
+  let head = byStatus.get(status);
+  if (!head) {
+    head = [...Object.entries(headers).flat(), "Cache-Control", "no-store", "X-Accel-Expires", "0"];
+    if (REFUSALS[status]) head.push("Content-Type", "application/json");
+    byStatus.set(status, head);
+  }
+  return head;
+}
+
 /**
  * Answers one beacon: 204 (counted or not), 400, 403 (cross-site, decided by
  * the caller's `sameOrigin`) or 413. `headers` are the server's security
- * headers; `done(status)` writes the log line.
+ * headers (the same object every time); `requestId` goes in X-Request-Id;
+ * `done(status)` writes the log line.
  */
 export function answerBeacon(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { clientIp: string; sameOrigin: boolean; headers: Record<string, string>; done(status: number): void },
+  options: { clientIp: string; sameOrigin: boolean; headers: Record<string, string>; requestId: string; done(status: number): void },
 ): void {
   const send = (status: number) => {
-    for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
-    res.setHeader("Cache-Control", "no-store");
-    res.setHeader("X-Accel-Expires", "0");
-    const body = REFUSALS[status];
-    if (body) res.setHeader("Content-Type", "application/json");
-    res.statusCode = status;
-    res.end(body);
+    res.writeHead(status, [...headOf(options.headers, status), "X-Request-Id", options.requestId]);
+    res.end(REFUSALS[status]);
     options.done(status);
   };
   if (!options.sameOrigin) {

@@ -28,6 +28,7 @@ import {
   deviceClass,
   firmDay,
   addDays,
+  startOfFirmDay,
   MAX_TIME_ON_PAGE_MS,
   outboundTarget,
   referrerKey,
@@ -109,8 +110,7 @@ export function statsOptOutCookie(optOut: boolean): string {
 }
 
 export function exclusionOf(source: BeaconSource): Exclusion | null {
-  const ua = source.header("user-agent") ?? "";
-  if (!ua || isbot(ua)) return "crawler";
+  if (factsOf((source.header("user-agent") ?? "").slice(0, 512)).crawler) return "crawler";
   if (source.header("sec-gpc") === "1") return "privacy-control";
   if (OPT_OUT.test(source.header("cookie") ?? "")) return "opted-out";
   return null;
@@ -152,14 +152,51 @@ const state = {
   lastDropLog: 0,
 };
 
+/*
+ * What every beacon would otherwise work out again (2,000 a second share the
+ * server's one thread with the pages, issue 32): the site's host, the firm's
+ * day, and what a User-Agent says. Each is kept and checked cheaply.
+ */
+let site = { publicUrl: "", host: "", hostname: "" };
+function siteHost(): typeof site {
+  const publicUrl = getEnv().publicUrl;
+  if (site.publicUrl !== publicUrl) {
+    const url = new URL(publicUrl);
+    site = { publicUrl, host: url.host, hostname: url.hostname };
+  }
+  return site;
+}
+
+/** The firm's day of `at` (Toronto), from the day last asked for while `at` falls in it. */
+let knownDay = { day: "", from: 0, until: 0 };
+function dayOf(at: Date): string {
+  const time = at.getTime();
+  if (time >= knownDay.from && time < knownDay.until) return knownDay.day;
+  const day = firmDay(at);
+  knownDay = { day, from: startOfFirmDay(day).getTime(), until: startOfFirmDay(addDays(day, 1)).getTime() };
+  return day;
+}
+
+type UserAgentFacts = { crawler: boolean; device: StatsEventRow["device"]; browser: string };
+/** Facts by User-Agent: a site's visitors use a few hundred; the map is emptied when it holds more. */
+const userAgents = new Map<string, UserAgentFacts>();
+const MAX_USER_AGENTS = 1000;
+function factsOf(ua: string): UserAgentFacts {
+  let facts = userAgents.get(ua);
+  if (!facts) {
+    if (userAgents.size >= MAX_USER_AGENTS) userAgents.clear();
+    facts = { crawler: !ua || isbot(ua), device: deviceClass(ua), browser: browserFamily(ua) };
+    userAgents.set(ua, facts);
+  }
+  return facts;
+}
+
 function hashVisitor(salt: string, ip: string, ua: string): number {
-  const digest = createHash("sha256")
-    .update(`${salt}\n${new URL(getEnv().publicUrl).host}\n${ip}\n${ua}`)
-    .digest();
+  const digest = createHash("sha256").update(`${salt}\n${siteHost().host}\n${ip}\n${ua}`).digest();
   return digest.readUIntBE(0, 6);
 }
 
-const publicHost = () => new URL(getEnv().publicUrl).hostname;
+const publicHost = () => siteHost().hostname;
 
 function ownHosts(source: BeaconSource): string[] {
   return [source.hostname, publicHost()];
@@ -170,7 +207,8 @@ function baseEvent(source: BeaconSource, kind: StatsEventRow["kind"], path: stri
   if (exclusionOf(source)) return null;
   const ua = (source.header("user-agent") ?? "").slice(0, 512);
   const ip = source.clientIp;
-  const salt = state.salts.get(firmDay(at));
+  const salt = state.salts.get(dayOf(at));
+  const { device, browser } = factsOf(ua);
   return {
     at,
     kind,
@@ -181,8 +219,8 @@ function baseEvent(source: BeaconSource, kind: StatsEventRow["kind"], path: stri
     entry: false,
     referrer: null,
     campaign: null,
-    device: deviceClass(ua),
-    browser: browserFamily(ua),
+    device,
+    browser,
     detail: null,
     amount: null,
   };
@@ -249,9 +287,10 @@ export function ingestBeaconText(text: string, source: BeaconSource, now = new D
   if (!event) return { status: 204, counted: false };
   if (beacon.k === "v") {
     // The first page of a visit: arrived from another site, or from nowhere (typed, a bookmark, an app).
-    event.entry = !ownHosts(source).includes(hostOf(beacon.r ?? ""));
+    const hosts = ownHosts(source);
+    event.entry = !hosts.includes(hostOf(beacon.r ?? ""));
     if (event.entry) {
-      event.referrer = referrerKey(beacon.r, ownHosts(source));
+      event.referrer = referrerKey(beacon.r, hosts);
       event.campaign = campaignKey(url.searchParams);
     }
     // A search (its first page, all kinds): the term, and whether it found anything.
@@ -280,6 +319,7 @@ function clean(text: string): string {
 }
 
 function hostOf(address: string): string {
+  if (!address) return "";
   try {
     return new URL(address).hostname.toLowerCase();
   } catch {
@@ -329,7 +369,7 @@ function onTimer() {
 
 /** Today's and tomorrow's salts in memory (one query when one is missing: at start-up, once a day). */
 async function ensureSaltsInMemory(now = new Date()): Promise<void> {
-  const today = firmDay(now);
+  const today = dayOf(now);
   const wanted = [today, addDays(today, 1)].filter((d) => !state.salts.has(d));
   if (wanted.length) for (const [day, salt] of await ensureSalts(wanted)) state.salts.set(day, salt);
   const oldest = addDays(today, -1);

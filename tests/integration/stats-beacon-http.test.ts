@@ -28,6 +28,7 @@ beforeAll(async () => {
       clientIp: req.socket.remoteAddress ?? "",
       sameOrigin: req.headers.origin === undefined || req.headers.origin === base,
       headers: { "X-Content-Type-Options": "nosniff" },
+      requestId: "beacon-test",
       done: () => undefined,
     });
   });
@@ -55,6 +56,7 @@ describe("the beacon's fast path", () => {
     expect(ok.headers.get("cache-control")).toBe("no-store");
     expect(ok.headers.get("x-accel-expires")).toBe("0");
     expect(ok.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(ok.headers.get("x-request-id")).toBe("beacon-test");
     const bad = await post("{not json");
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Not a visit-statistics beacon." });
