@@ -14,7 +14,9 @@
  * 4. Adds 10,000 confirmed subscribers (BENCH_MAIL_SUBSCRIBERS) and a
  *    published article set to be sent to them, and from then on loads the
  *    same page in 5-second runs and samples the RSS every 200 ms until the
- *    sink has every message (or 120 s pass).
+ *    sink has every message (or 120 s pass); then the page alone once more.
+ *    The pages' ratio is their throughput while it sends against the mean of
+ *    the runs alone before and after.
  * Prints the figures with "met"/"not met" and exits 1 when a target is
  * missed. The server sends at SUBSCRIBER_MAIL_RATE (its default unless
  * BENCH_MAIL_RATE is set). BENCH_MAIL_PAGES=0 leaves out the page load while
@@ -104,8 +106,12 @@ async function main() {
     );
     const counts = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     const unique = new Set(record.flatMap((m) => m.to)).size;
-    const duringRps = during.length ? during.reduce((a, b) => a + b, 0) / during.length : aloneRps;
-    const ratio = duringRps / aloneRps;
+    // The page alone once more, after the mailing: this machine kind runs in fast and slow streaks (docs/performance.md),
+    // so the reference is the mean of the runs before and after, not the one before only.
+    const aloneAfterRps = WITH_PAGES ? rpsOf(await pageLoad(PAGE_SECONDS * 2)) : aloneRps;
+    const referenceRps = (aloneRps + aloneAfterRps) / 2;
+    const duringRps = during.length ? during.reduce((a, b) => a + b, 0) / during.length : referenceRps;
+    const ratio = duringRps / referenceRps;
     const growth = rssPeak - rssBefore;
     say(
       `delivered ${record.length.toLocaleString("en-CA")} messages to ${unique.toLocaleString("en-CA")} addresses of ${recipients.length.toLocaleString("en-CA")} in ${Number.isFinite(seconds) ? seconds.toFixed(1) : "—"} s (target ≤ ${TARGETS.seconds} s): ${seconds <= TARGETS.seconds ? "met" : "not met"}; deliveries ${JSON.stringify(counts)}`,
@@ -114,7 +120,7 @@ async function main() {
       `server RSS ${rssBefore.toFixed(0)} → peak ${rssPeak.toFixed(0)} MB: +${growth.toFixed(0)} MB (target ≤ ${TARGETS.rssGrowthMb}): ${growth <= TARGETS.rssGrowthMb ? "met" : "not met"}`,
     );
     say(
-      `cached page while sending: ${Math.round(duringRps)} req/s over ${during.length} runs = ${ratio.toFixed(2)} of its own (target ≥ ${TARGETS.pageRatio}): ${ratio >= TARGETS.pageRatio ? "met" : "not met"}`,
+      `cached page while sending: ${Math.round(duringRps)} req/s over ${during.length} runs = ${ratio.toFixed(2)} of its own (${Math.round(aloneRps)} before, ${Math.round(aloneAfterRps)} after) (target ≥ ${TARGETS.pageRatio}): ${ratio >= TARGETS.pageRatio ? "met" : "not met"}`,
     );
     if (!(seconds <= TARGETS.seconds)) failures.push(`delivered in ${seconds} s`);
     if (record.length !== recipients.length || unique !== recipients.length) failures.push("not every recipient got exactly one message");

@@ -13,6 +13,8 @@
  * from the outbox once an SMTP server has accepted it: the link then lives
  * only in the recipient's mailbox.
  */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import nodemailer, { type Transporter } from "nodemailer";
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { FIRM } from "~/config/firm";
@@ -56,30 +58,76 @@ export function smtpConfigured(env: Env = getEnv()): boolean {
 }
 
 type Held = { url: string; transport: Transporter };
-const holder = globalThis as unknown as { __firmMailTransport?: Held; __firmMailingTransport?: Held };
+/** What the mailings' SMTP thread (server/mailing-worker.js) says of a message it could not send. */
+type SmtpFailure = { code?: string; responseCode?: number; response?: string; message: string };
+type MailingSender = { url: string; worker: Worker; pending: Map<number, (failure: SmtpFailure | null) => void>; next: number };
+const holder = globalThis as unknown as { __firmMailTransport?: Held; __firmMailingSender?: MailingSender };
 
-/** SMTP connections a mailing to subscribers keeps open and sends over at once. */
 export const MAILING_CONNECTIONS = 4;
-
-/** Short timeouts: a staff member is waiting on the answer; a retry comes later anyway. */
 const TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10000 };
 
-/** The transport kept in `slot` for `url` (made again when SMTP_URL changes). */
-function heldTransport(slot: "__firmMailTransport" | "__firmMailingTransport", url: string, options: object): Transporter {
-  const held = holder[slot];
+/** Staff mail and the outbox: a connection a message, over the transport kept for `url` (made again when SMTP_URL changes). */
+function transport(url: string): Transporter {
+  const held = holder.__firmMailTransport;
   if (held?.url === url) return held.transport;
   held?.transport.close();
-  const transport = nodemailer.createTransport({ url, ...TIMEOUTS, ...options });
-  holder[slot] = { url, transport };
-  return transport;
+  const made = nodemailer.createTransport({ url, ...TIMEOUTS });
+  holder.__firmMailTransport = { url, transport: made };
+  return made;
 }
 
-/** Staff mail and the outbox: a connection a message. */
-const transport = (url: string) => heldTransport("__firmMailTransport", url, {});
+/**
+ * Mailings: a thread of their own (server/mailing-worker.js, decision 0024)
+ * holding a pool of MAILING_CONNECTIONS SMTP connections, so ~200 messages a
+ * second do not take the thread that serves the pages. Made for `url`, again
+ * when SMTP_URL changes or after it stopped; a message it held when it
+ * stopped counts as a temporary failure (retried).
+ */
+function mailingSender(url: string): MailingSender {
+  const held = holder.__firmMailingSender;
+  if (held?.url === url) return held;
+  if (held) stopMailingSender(held);
+  const worker = new Worker(createRequire(import.meta.url).resolve("#mailing-worker"), {
+    workerData: { transport: { url, ...TIMEOUTS, pool: true, maxConnections: MAILING_CONNECTIONS, maxMessages: 1000 } },
+    // Its own small heap: the messages pass through it and die young.
+    resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 },
+  });
+  worker.unref();
+  const sender: MailingSender = { url, worker, pending: new Map(), next: 0 };
+  worker.on("message", ({ id, error }: { id: number; error?: SmtpFailure }) => {
+    sender.pending.get(id)?.(error ?? null);
+    sender.pending.delete(id);
+    if (!sender.pending.size) worker.unref();
+  });
+  const stopped = (reason: string) => {
+    for (const done of sender.pending.values()) done({ message: reason });
+    sender.pending.clear();
+    if (holder.__firmMailingSender === sender) holder.__firmMailingSender = undefined;
+  };
+  worker.on("error", (error: Error) => {
+    log("error", "the mailings' SMTP thread failed", { error: error.message });
+    stopped(`the mail thread failed: ${error.message}`);
+  });
+  worker.on("exit", () => stopped("the mail thread stopped before the SMTP server answered"));
+  holder.__firmMailingSender = sender;
+  return sender;
+}
 
-/** Mailings: a pool of MAILING_CONNECTIONS connections, reused from message to message. */
-const mailingTransport = (url: string) =>
-  heldTransport("__firmMailingTransport", url, { pool: true, maxConnections: MAILING_CONNECTIONS, maxMessages: 1000 });
+function stopMailingSender(sender: MailingSender) {
+  if (holder.__firmMailingSender === sender) holder.__firmMailingSender = undefined;
+  void sender.worker.terminate();
+}
+
+/** Hands one whole message to the mailings' thread; null once the SMTP server accepted it. */
+function sendOnMailingThread(url: string, envelope: { from: string; to: string }, raw: string): Promise<SmtpFailure | null> {
+  const sender = mailingSender(url);
+  return new Promise((resolve) => {
+    const id = ++sender.next;
+    sender.pending.set(id, resolve);
+    sender.worker.ref();
+    sender.worker.postMessage({ id, ...envelope, raw });
+  });
+}
 
 /** The delay before attempt `n + 1`: 1, 2, 4 … minutes, at most an hour. */
 export function retryDelayMs(attempts: number): number {
@@ -239,8 +287,7 @@ export async function recoverInterruptedMail(olderThanMs = 5 * 60_000, now = new
 export function closeMail() {
   holder.__firmMailTransport?.transport.close();
   holder.__firmMailTransport = undefined;
-  holder.__firmMailingTransport?.transport.close();
-  holder.__firmMailingTransport = undefined;
+  if (holder.__firmMailingSender) stopMailingSender(holder.__firmMailingSender);
 }
 
 /**
@@ -259,18 +306,15 @@ export type SubscriberMailResult =
   /** A 5xx answer (bad mailbox): the address is marked bounced. */
   | { status: "permanent"; error: string };
 
-/** Sends one subscriber message to the same SMTP server (SMTP_URL) as every other message, over the mailings' pool of connections. */
+/** Sends one subscriber message to the same SMTP server (SMTP_URL) as every other message, over the mailings' pool of connections on their own thread. */
 export async function sendSubscriberMail(message: SubscriberMailMessage): Promise<SubscriberMailResult> {
   const url = getEnv().SMTP_URL;
   if (!url) return { status: "no-smtp" };
-  try {
-    await mailingTransport(url).sendMail({ envelope: { from: mailFrom(), to: [message.to] }, raw: message.raw });
-    return { status: "sent" };
-  } catch (error) {
-    const code = (error as { responseCode?: number }).responseCode;
-    const reason = describeSmtpError(error);
-    return typeof code === "number" && code >= 500 && code < 600
-      ? { status: "permanent", error: reason }
-      : { status: "temporary", error: reason };
-  }
+  const failure = await sendOnMailingThread(url, { from: mailFrom(), to: message.to }, message.raw);
+  if (!failure) return { status: "sent" };
+  const code = failure.responseCode;
+  const reason = describeSmtpError(failure);
+  return typeof code === "number" && code >= 500 && code < 600
+    ? { status: "permanent", error: reason }
+    : { status: "temporary", error: reason };
 }
