@@ -63,7 +63,9 @@ type SmtpFailure = { code?: string; responseCode?: number; response?: string; me
 type MailingSender = { url: string; worker: Worker; pending: Map<number, (failure: SmtpFailure | null) => void>; next: number };
 const holder = globalThis as unknown as { __firmMailTransport?: Held; __firmMailingSender?: MailingSender };
 
+/** SMTP connections a mailing to subscribers keeps open and sends over at once. */
 export const MAILING_CONNECTIONS = 4;
+/** Short timeouts: a staff member is waiting on the answer; a retry comes later anyway. */
 const TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10000 };
 
 /** Staff mail and the outbox: a connection a message, over the transport kept for `url` (made again when SMTP_URL changes). */
