@@ -26,6 +26,7 @@ import path from "node:path";
 import { freePort, ADMIN_EMAIL, ADMIN_PASSWORD } from "../tests/e2e/support";
 import { signInCookie, startCluster, type Cluster } from "../tests/support/cluster";
 import { nginxAvailable } from "../tests/support/nginx";
+import { median } from "./wrk";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -62,7 +63,6 @@ function wrk(url: string, workers: number[]): WrkResult {
   return { rps, p50, p99, errors, cpuUsPerRequest: total ? cpu / total : 0 };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An nginx string literal for a header value (single quotes around values holding double quotes). */

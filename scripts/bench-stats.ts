@@ -40,7 +40,7 @@ import { diskStorage, setStorage } from "~/.server/storage";
 import { addDays, firmToday } from "~/lib/stats";
 import { signInCookie } from "../tests/support/cluster";
 import { cpuMs, loadAverageText } from "./proc";
-import { errorsOf, rpsOf, wrk, type Wrk } from "./wrk";
+import { errorsOf, median, rpsOf, wrk, type Wrk } from "./wrk";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "../tests/e2e/support";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -55,7 +55,6 @@ const PAIR_SECONDS = 3;
 const SCREEN_SECONDS = 10;
 const TARGETS = { lostPercent: 0.1, pageRatio: 0.8, screenP95Ms: 200 };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const say = (message: string) => console.log(`[bench:stats] ${message}`);
 /** The server's CPU time over a run, as a share of the run's wall time (100 % = one core, its one thread saturated). */
 const serverBusy = (cpu: number, run: Wrk) => `${Math.round((cpu / (run.duration_us / 1000)) * 100)} %`;

@@ -33,3 +33,6 @@ export const errorsOf = (w: Wrk) => w.status + w.connect + w.read + w.write + w.
 
 /** Requests a second of a run. */
 export const rpsOf = (w: Wrk) => w.requests / (w.duration_us / 1e6);
+
+/** The middle value (the upper one of an even count): the figure a benchmark's alternating pairs are judged by. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
