@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
+    // The migrated PGlite database, made once for every test file (none on PostgreSQL).
+    globalSetup: ["tests/support/pglite-template.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -19,7 +19,10 @@ export const onPostgres = !!process.env.TEST_DATABASE_URL;
 export async function createTestDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({ memory: true });
+    // The migrated database dumped once by tests/support/pglite-template.ts (when the run has one).
+    const template = process.env.PGLITE_TEMPLATE;
+    const loadDataDir = template ? new Blob([fs.readFileSync(template)]) : undefined;
+    const database = await openDatabase({ memory: true, loadDataDir });
     return { database, drop: () => database.close() };
   }
   const name = `firm_test_${Date.now()}_${randomBytes(4).toString("hex")}`;
