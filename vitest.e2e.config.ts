@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Browser tests: Chromium (Debian's) against the built production server.
@@ -27,6 +28,22 @@ export const SERIAL_FILES = [
   "statistics",
 ].map((name) => `tests/e2e/${name}.test.ts`);
 
+/**
+ * Started first in the first group, in this order: the files of several minutes (the accessibility checkers
+ * on every screen, the staff accounts' story), so the two workers end together. Left to vitest's order
+ * (by file size, with no earlier run on record), the public pages' checkers began last and ran alone.
+ */
+export const LONG_FILES = ["dashboard-a11y", "public-a11y", "staff-accounts"].map((name) => `tests/e2e/${name}.test.ts`);
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => LONG_FILES.indexOf(path.relative(import.meta.dirname, file.moduleId));
+    const long = sorted.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
+    return [...long, ...sorted.filter((file) => rank(file) < 0)];
+  }
+}
+
 /** Files of the first group running at once (and shared servers started for them). */
 export const PARALLEL_WORKERS = 2;
 
@@ -36,6 +53,9 @@ const options = {
   testTimeout: 90_000,
   hookTimeout: 120_000,
   pool: "forks",
+  // it.concurrent tests of a file at once (vitest's default is 5): each is a Chromium page rendering and
+  // checking, and two files run side by side on two cores.
+  maxConcurrency: 3,
 } as const;
 
 export default defineConfig({
@@ -43,6 +63,8 @@ export default defineConfig({
   test: {
     // Once for the whole run (the projects below do not extend this config, so they do not start it again).
     globalSetup: ["tests/e2e/global-setup.ts"],
+    // The order of the files (vitest takes the sequencer of this root config, not a project's).
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         resolve,

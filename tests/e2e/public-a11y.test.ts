@@ -118,6 +118,23 @@ describe("the header over the home hero at desktop width, before scrolling", () 
   });
 });
 
+describe("the three checkers themselves", () => {
+  it("each report a page's faults (an image with no text alternative, a field with no label), so a clean result means clean", async () => {
+    const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
+    try {
+      await page.setContent(
+        '<!doctype html><html lang="en"><head><title>Faults</title></head><body><main><h1>Faults</h1>' +
+          '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="10" height="10"><input type="text"></main></body></html>',
+      );
+      const findings = await runA11yCheckers(page);
+      expect(new Set(findings.map((f) => f.checker))).toEqual(new Set(["axe", "htmlcs", "ibm"]));
+      expect(findings.map((f) => f.rule)).toEqual(expect.arrayContaining(["image-alt", "label"]));
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("the Nu HTML Checker", () => {
   it("finds no error in any public page's HTML, as served (inline stylesheet included)", async () => {
     const documents = [];

@@ -69,13 +69,19 @@ export function scriptPaths(scripts: string[]): string[] {
   return scripts.map((s) => new URL(s).pathname);
 }
 
-/** Scrolls through the whole page (fade-ins reveal themselves) and back to the top. */
+/**
+ * Scrolls through the whole page (fade-ins reveal themselves) and back to the top. Each position is
+ * held for a rendered frame: the sections' observer reports in the browser's rendering step, and on a
+ * busy machine a timer alone can move on before any frame shows a section.
+ */
 export async function scrollThrough(page: Page) {
   await page.evaluate(async () => {
+    const rendered = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20))));
+    await rendered(); // the observer's first report (which sections start below the fold)
     const step = Math.max(200, Math.floor(window.innerHeight * 0.6));
     for (let y = 0; y <= document.documentElement.scrollHeight; y += step) {
       window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 50));
+      await rendered();
     }
     window.scrollTo(0, 0);
   });
