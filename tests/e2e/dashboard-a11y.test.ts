@@ -302,7 +302,9 @@ describe("the sign-in pages, signed out", () => {
   });
 });
 
-describe("the dashboard, signed in", () => {
+// A screen's test opens up to nine states, each through the three checkers, and goes through three screens by
+// keyboard: ~25 s alone, and more than the suite's 90 s on a slow machine beside another file.
+describe("the dashboard, signed in", { timeout: 240_000 }, () => {
   it("finds nothing on the dashboard home; its skip link leads into main", async () => {
     await signedIn();
     const found: Record<string, Finding[]> = {};
