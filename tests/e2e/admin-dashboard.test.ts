@@ -457,7 +457,7 @@ describe("staff dashboard", () => {
     await page.getByRole("button", { name: "LOGOUT" }).click();
     await page.waitForURL(`${base}/`);
     // The home page arrives as a document from the server (its own script, no framework), not through the dashboard's router.
-    await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true");
+    await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true", undefined, { polling: 100 });
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     const { context: other, page: replay } = await newPage(browser);
     onTestFinished(() => other.close());

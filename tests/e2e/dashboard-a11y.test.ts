@@ -242,7 +242,18 @@ async function submitByKeyboard(button: string) {
 
 /** The focus is on the first field marked invalid, whose message is read with it. */
 async function focusOnFirstInvalid() {
-  await page.waitForFunction(() => document.activeElement?.getAttribute("aria-invalid") === "true");
+  // Polled on a timer, not on rendered frames: the answer is in the DOM whether or not a busy machine paints it.
+  await page
+    .waitForFunction(() => document.activeElement?.getAttribute("aria-invalid") === "true", undefined, { polling: 100 })
+    .catch(async (error: Error) => {
+      const state = await page.evaluate(() => ({
+        url: location.pathname,
+        focus: document.activeElement?.outerHTML.slice(0, 160) ?? null,
+        invalid: [...document.querySelectorAll('[aria-invalid="true"]')].map((el) => el.id || el.tagName),
+        status: document.querySelector('[data-testid="status"]')?.textContent ?? null,
+      }));
+      throw new Error(`no field marked invalid has the focus: ${JSON.stringify(state)} (${error.message.split("\n")[0]})`);
+    });
   const described = await page.evaluate(() => {
     const ids = document.activeElement?.getAttribute("aria-describedby")?.split(" ") ?? [];
     return ids.map((id) => document.getElementById(id)?.textContent ?? `missing #${id}`).join(" ");

@@ -59,7 +59,7 @@ export async function trackedPage(browser: Browser, options: Parameters<Browser[
  * <html data-enhanced>). Public pages run no React in the browser.
  */
 export async function enhanced(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true");
+  await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true", undefined, { polling: 100 });
   // Best effort: lazy pictures or the map may still be loading.
   await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
 }
@@ -85,7 +85,7 @@ export async function scrollThrough(page: Page) {
     }
     window.scrollTo(0, 0);
   });
-  await page.waitForFunction(() => document.querySelectorAll(".fade-pending").length === 0);
+  await page.waitForFunction(() => document.querySelectorAll(".fade-pending").length === 0, undefined, { polling: 100 });
   await page.waitForTimeout(700); // transitions end
 }
 
