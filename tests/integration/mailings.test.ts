@@ -24,7 +24,7 @@ import { mailingDeliveries } from "~/.server/db/schema";
 import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail";
-import { runMailings } from "~/.server/subscriptions/mailing-sender";
+import { runMailings, SENT_GROUP } from "~/.server/subscriptions/mailing-sender";
 import type { SubscriptionTopic } from "~/lib/forms/subscribe";
 import { createStaffAccount } from "~/.server/staff-accounts";
 import { auditLog } from "~/.server/db/schema";
@@ -147,6 +147,24 @@ describe("mailings", () => {
     await db().update(mailingDeliveries).set({ next_attempt_at: new Date() }).where(eq(mailingDeliveries.mailing_id, mailing.id));
     expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ sent: 3 });
     expect(to(slow.email)).toHaveLength(1);
+  });
+
+  it("every accepted message's row says sent when the run ends, with the time it went, though the rows are written in groups", async () => {
+    const people = [];
+    for (let i = 0; i < SENT_GROUP + 7; i++) people.push(await confirmed(`group${i}@example.com`, ["construction"]));
+    const a = await article("Delay claims on a hospital build", "construction");
+    await scheduleMailing(a.id, ["construction"], actor, a.title);
+    const before = Date.now();
+    const run = await runMailings({ budgetMs: 20_000 });
+    expect(run.sent).toBeGreaterThanOrEqual(people.length); // and any other mailing still due
+    const mailing = (await getMailingForArticle(a.id))!;
+    // These people and any earlier test's subscribers of the topic.
+    const rows = await db().select().from(mailingDeliveries).where(eq(mailingDeliveries.mailing_id, mailing.id));
+    expect(rows.length).toBeGreaterThanOrEqual(people.length);
+    expect(await deliveryCounts(mailing.id)).toEqual({ sent: rows.length });
+    for (const row of rows) expect(row.sent_at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    for (const p of people) expect(to(p.email).filter((m) => m.subject?.includes("Delay claims on a hospital build"))).toHaveLength(1);
+    expect(await mailingProgress(a.id)).toMatchObject({ status: "done", sent: rows.length, waiting: 0 });
   });
 
   it("deliveries left 'sending' by a killed instance are sent by the next run, once each; rows already claimed are not claimed twice", async () => {

@@ -7,7 +7,7 @@
  * Any instance claims due rows with FOR UPDATE SKIP LOCKED, one small batch
  * at a time; the send itself is in subscriptions/mailing-sender.ts.
  */
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "./client";
 import { rowsOf } from "./rows";
@@ -152,6 +152,15 @@ export async function finishDelivery(
     .update(mailingDeliveries)
     .set({ status: outcome.status, sent_at: outcome.status === "sent" ? now : null, last_error: outcome.error?.slice(0, 300) ?? null })
     .where(eq(mailingDeliveries.id, id));
+}
+
+/** Deliveries the SMTP server accepted, written at once (one statement for a group of them). */
+export async function markDeliveriesSent(ids: readonly number[], now = new Date()): Promise<void> {
+  if (!ids.length) return;
+  await db()
+    .update(mailingDeliveries)
+    .set({ status: "sent", sent_at: now, last_error: null })
+    .where(inArray(mailingDeliveries.id, [...ids]));
 }
 
 /** Queued mailings with nothing left to send become done. */

@@ -13,8 +13,14 @@
  *   (any instance, within one turn of the job) puts them back in the queue.
  *   A message the SMTP server had not yet accepted is sent then, once. The
  *   one repeat possible is a message accepted in the instant between the
- *   server's answer and the row's update (one query): it goes again with
- *   the same Message-ID, which receiving systems use to drop a repeat.
+ *   server's answer and its row's update: it goes again with the same
+ *   Message-ID, which receiving systems use to drop a repeat.
+ * - Accepted messages' rows are written in groups (`sentRows`: up to
+ *   SENT_GROUP rows or SENT_GROUP_MS, one UPDATE), not one statement each:
+ *   at 200 a second that is ~10 commits a second instead of 200, less work
+ *   for PostgreSQL and for the thread that serves the pages. That instant
+ *   is now at most SENT_GROUP_MS and the write (a kill in it repeats up to
+ *   a group); the other outcomes are rare and written at once.
  * The article is rendered and its MIME message compiled once per mailing and
  * run (mail-skeleton.ts); each recipient's address, links and Message-ID are
  * put in.
@@ -29,6 +35,7 @@ import {
   DELIVERY_MAX_ATTEMPTS,
   deliveryRetryDelayMs,
   finishDelivery,
+  markDeliveriesSent,
   queueDueMailings,
   requeueOrphanedDeliveries,
   type Delivery,
@@ -101,6 +108,47 @@ function messageId(mailingId: number, subscriberId: number): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Accepted messages' rows are written together: this many at most, or after this long. */
+export const SENT_GROUP = 25;
+export const SENT_GROUP_MS = 100;
+
+/**
+ * The rows of accepted messages, written in groups by one statement each.
+ * `flush()` writes what is waiting and resolves when every group is written;
+ * it rejects with the first write that failed (those rows stay `sending` and
+ * the next run puts them back in the queue).
+ */
+function sentRows() {
+  let waiting: number[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writes: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
+  function flush(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting.length) {
+      const ids = waiting;
+      waiting = [];
+      writes = writes.then(() =>
+        markDeliveriesSent(ids).catch((error: unknown) => {
+          failure ??= error instanceof Error ? error : new Error("the rows of sent messages could not be written", { cause: error });
+        }),
+      );
+    }
+    return writes.then(() => {
+      if (failure) throw failure;
+    });
+  }
+  return {
+    add(id: number) {
+      waiting.push(id);
+      if (waiting.length >= SENT_GROUP) void flush().catch(() => {});
+      else timer ??= setTimeout(() => void flush().catch(() => {}), SENT_GROUP_MS);
+    },
+    flush,
+  };
+}
+
 export type SendRun = {
   queued: number;
   resumed: number;
@@ -115,8 +163,9 @@ export type SendRun = {
  * One run of the `mailing-send` job (the scheduler lets one instance run it
  * at a time): resumes what a killed run left `sending`, queues what is due,
  * then sends until nothing is due or `budgetMs` is spent, over
- * MAILING_CONNECTIONS connections at once. Each delivery's row is written as
- * soon as the SMTP server has answered it.
+ * MAILING_CONNECTIONS connections at once. Each delivery's row is written
+ * once the SMTP server has answered it (accepted ones in groups, all of them
+ * before the run ends).
  */
 export async function runMailings(options: { budgetMs?: number; batch?: number } = {}): Promise<SendRun> {
   const run: SendRun = { queued: 0, resumed: await requeueOrphanedDeliveries(), sent: 0, skipped: 0, bounced: 0, retried: 0, failed: 0 };
@@ -129,6 +178,7 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
   // Each mailing's message is compiled once a run (mail-skeleton.ts); each recipient's is filled in from it.
   // Promises, so that the MAILING_CONNECTIONS senders starting at once compile a mailing's message once.
   const templates = new Map<number, Promise<MailSkeleton | null>>();
+  const sent = sentRows();
   let count = 0;
 
   async function compileFor(mailingId: number): Promise<MailSkeleton | null> {
@@ -166,7 +216,7 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     });
     const result = await sendSubscriberMail({ to: subscriber.email, raw });
     if (result.status === "sent") {
-      await finishDelivery(d.id, { status: "sent" });
+      sent.add(d.id);
       run.sent++;
     } else if (result.status === "permanent") {
       await finishDelivery(d.id, { status: "bounced", error: result.error });
@@ -181,16 +231,21 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     }
   }
 
-  while (Date.now() < deadline) {
-    const claimed = await claimDeliveries(Math.min(options.batch ?? 50, Math.max(MAILING_CONNECTIONS, rate)));
-    if (!claimed.length) break;
-    const people = await getSubscribers(claimed.map((d) => d.subscriber_id));
-    const waiting = [...claimed];
-    await Promise.all(
-      Array.from({ length: MAILING_CONNECTIONS }, async () => {
-        for (let d = waiting.shift(); d; d = waiting.shift()) await deliver(d, people.get(d.subscriber_id));
-      }),
-    );
+  try {
+    while (Date.now() < deadline) {
+      const claimed = await claimDeliveries(Math.min(options.batch ?? 50, Math.max(MAILING_CONNECTIONS, rate)));
+      if (!claimed.length) break;
+      const people = await getSubscribers(claimed.map((d) => d.subscriber_id));
+      const waiting = [...claimed];
+      await Promise.all(
+        Array.from({ length: MAILING_CONNECTIONS }, async () => {
+          for (let d = waiting.shift(); d; d = waiting.shift()) await deliver(d, people.get(d.subscriber_id));
+        }),
+      );
+    }
+  } finally {
+    // Every accepted message's row written before the run ends, whatever ended it.
+    await sent.flush();
   }
   await closeFinishedMailings();
   if (run.sent + run.bounced + run.failed + run.resumed) log("info", "mailing deliveries", run);
