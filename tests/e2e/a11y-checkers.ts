@@ -58,8 +58,13 @@ const AXE_RUN = `axe.run(document, {
   targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
 })))`;
 
+/** Runs a checker's script in the page unless this document has its global already (once a document). */
+async function injectOnce(page: Page, global: string, script: () => string): Promise<void> {
+  if (!(await page.evaluate(`typeof ${global} !== 'undefined'`))) await page.evaluate(script());
+}
+
 async function axeFindings(page: Page): Promise<Finding[]> {
-  if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.evaluate(axeCore.source);
+  await injectOnce(page, "axe", () => axeCore.source);
   return page.evaluate<Finding[]>(AXE_RUN);
 }
 
@@ -93,14 +98,12 @@ const IBM_RUN = `(async () => {
 })()`;
 
 async function htmlcsFindings(page: Page): Promise<Finding[]> {
-  htmlcs ??= fs.readFileSync(HTMLCS_SOURCE, "utf8");
-  if (!(await page.evaluate("typeof HTMLCS !== 'undefined'"))) await page.evaluate(`${htmlcs};window.HTMLCS = HTMLCS;`);
+  await injectOnce(page, "HTMLCS", () => `${(htmlcs ??= fs.readFileSync(HTMLCS_SOURCE, "utf8"))};window.HTMLCS = HTMLCS;`);
   return page.evaluate<Finding[]>(HTMLCS_RUN);
 }
 
 async function ibmFindings(page: Page): Promise<Finding[]> {
-  ace ??= fs.readFileSync(ACE_SOURCE, "utf8");
-  if (!(await page.evaluate("typeof ace !== 'undefined'"))) await page.evaluate(`${ace};window.ace = ace;`);
+  await injectOnce(page, "ace", () => `${(ace ??= fs.readFileSync(ACE_SOURCE, "utf8"))};window.ace = ace;`);
   return page.evaluate<Finding[]>(IBM_RUN);
 }
 
