@@ -136,10 +136,10 @@ export async function claimDeliveries(limit: number, now = new Date()): Promise<
   );
 }
 
+/** A delivery's other outcomes (skipped, bounced, failed, or back in the queue for a retry), written at once. */
 export async function finishDelivery(
   id: number,
-  outcome: { status: "sent" | "skipped" | "bounced" | "failed"; error?: string } | { status: "retry"; error: string; at: Date },
-  now = new Date(),
+  outcome: { status: "skipped" | "bounced" | "failed"; error?: string } | { status: "retry"; error: string; at: Date },
 ): Promise<void> {
   if (outcome.status === "retry") {
     await db()
@@ -150,7 +150,7 @@ export async function finishDelivery(
   }
   await db()
     .update(mailingDeliveries)
-    .set({ status: outcome.status, sent_at: outcome.status === "sent" ? now : null, last_error: outcome.error?.slice(0, 300) ?? null })
+    .set({ status: outcome.status, sent_at: null, last_error: outcome.error?.slice(0, 300) ?? null })
     .where(eq(mailingDeliveries.id, id));
 }
 

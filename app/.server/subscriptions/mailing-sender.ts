@@ -123,29 +123,30 @@ function sentRows() {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writes: Promise<void> = Promise.resolve();
   let failure: Error | undefined;
-  function flush(): Promise<void> {
+  /** Starts the write of what is waiting (after the writes before it). */
+  function writeWaiting(): void {
     clearTimeout(timer);
     timer = undefined;
-    if (waiting.length) {
-      const ids = waiting;
-      waiting = [];
-      writes = writes.then(() =>
-        markDeliveriesSent(ids).catch((error: unknown) => {
-          failure ??= error instanceof Error ? error : new Error("the rows of sent messages could not be written", { cause: error });
-        }),
-      );
-    }
-    return writes.then(() => {
-      if (failure) throw failure;
-    });
+    if (!waiting.length) return;
+    const ids = waiting;
+    waiting = [];
+    writes = writes.then(() =>
+      markDeliveriesSent(ids).catch((error: unknown) => {
+        failure ??= error instanceof Error ? error : new Error("the rows of sent messages could not be written", { cause: error });
+      }),
+    );
   }
   return {
     add(id: number) {
       waiting.push(id);
-      if (waiting.length >= SENT_GROUP) void flush().catch(() => {});
-      else timer ??= setTimeout(() => void flush().catch(() => {}), SENT_GROUP_MS);
+      if (waiting.length >= SENT_GROUP) writeWaiting();
+      else timer ??= setTimeout(writeWaiting, SENT_GROUP_MS);
     },
-    flush,
+    async flush() {
+      writeWaiting();
+      await writes;
+      if (failure) throw failure;
+    },
   };
 }
 
