@@ -15,8 +15,15 @@
  *    published article set to be sent to them, and from then on loads the
  *    same page in 5-second runs and samples the RSS every 200 ms until the
  *    sink has every message (or 120 s pass); then the page alone once more.
- *    The pages' ratio is their throughput while it sends against the mean of
- *    the runs alone before and after.
+ *    That run's ratio (the pages while it sends against the mean of the runs
+ *    alone before and after) is reported;
+ * 5. the ratio again in BENCH_MAIL_PAIRS (21) pairs of 3-second runs, alone
+ *    and while a smaller mailing sends (BENCH_MAIL_PAIR_SUBSCRIBERS, 1,000
+ *    other subscribers, a new article each pair; the run starts once its
+ *    first message has arrived and must end before its last), the order
+ *    alternating. Their median is held to the target: this machine kind runs
+ *    in fast and slow streaks that move one run alone a minute away by more
+ *    than the mailing does (docs/performance.md), as in `npm run bench:stats`.
  * Prints the figures with "met"/"not met" and exits 1 when a target is
  * missed. The server sends at SUBSCRIBER_MAIL_RATE (its default unless
  * BENCH_MAIL_RATE is set). BENCH_MAIL_PAGES=0 leaves out the page load while
@@ -33,11 +40,14 @@ import { mailingReady } from "../tests/support/mailing";
 import { startSmtpSink, type SinkMessage } from "../tests/support/smtp-sink";
 import { startServer } from "../tests/e2e/support";
 import { cpuMs, loadAverageText, rssMb } from "./proc";
-import { errorsOf, rpsOf, wrk } from "./wrk";
+import { errorsOf, median, rpsOf, wrk } from "./wrk";
 
 const SUBSCRIBERS = Number(process.env.BENCH_MAIL_SUBSCRIBERS ?? 10_000);
 const TARGETS = { seconds: 60, rssGrowthMb: 150, pageRatio: 0.8 };
 const PAGE_SECONDS = 5;
+const PAIRS = Number(process.env.BENCH_MAIL_PAIRS ?? 21);
+const PAIR_SECONDS = 3;
+const PAIR_SUBSCRIBERS = Number(process.env.BENCH_MAIL_PAIR_SUBSCRIBERS ?? 1000);
 /** BENCH_MAIL_PAGES=0: no page load while it sends (to tell the mailing's own memory and time from the pages'). */
 const WITH_PAGES = process.env.BENCH_MAIL_PAGES !== "0";
 const say = (message: string) => console.log(`[bench:mail] ${message}`);
@@ -72,6 +82,40 @@ async function main() {
     const page = `${server.url}/`;
     const pageLoad = (seconds: number) =>
       wrk(["-t1", "-c50", `-d${seconds}s`, "-H", "Accept-Encoding: gzip, deflate, br", "-s", path.resolve("scripts/wrk-p95.lua"), page]);
+    /** Waits until the sink holds `count` messages; false after `ms`. */
+    const received = async (count: number, ms: number) => {
+      for (const until = Date.now() + ms; record.length < count; await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > until) return false;
+      }
+      return true;
+    };
+    /** The pages' ratio in alternating pairs of short runs, alone and while a mailing of PAIR_SUBSCRIBERS sends. */
+    const pairs = async () => {
+      const ratios: number[] = [];
+      for (let pair = 0; pair < PAIRS; pair++) {
+        const whileSending = async () => {
+          const start = record.length;
+          const { recipients } = await mailingReady(databaseUrl, {
+            subscribers: PAIR_SUBSCRIBERS,
+            topic: "insurance",
+            people: "pair",
+            title: `Pair ${pair + 1}: coverage after a cyber incident`,
+          });
+          // Once its first message is in; the job's turn comes every few seconds.
+          if (!(await received(start + 1, 15_000))) throw new Error(`pair ${pair + 1}: the mailing did not start within 15 s`);
+          const run = await pageLoad(PAIR_SECONDS);
+          if (record.length >= start + recipients.length) {
+            throw new Error(`pair ${pair + 1}: the mailing ended before the page run did; raise BENCH_MAIL_PAIR_SUBSCRIBERS`);
+          }
+          if (!(await received(start + recipients.length, 60_000))) throw new Error(`pair ${pair + 1}: the mailing did not finish`);
+          return rpsOf(run);
+        };
+        const first = pair % 2 === 0 ? rpsOf(await pageLoad(PAIR_SECONDS)) : await whileSending();
+        const second = pair % 2 === 0 ? await whileSending() : rpsOf(await pageLoad(PAIR_SECONDS));
+        ratios.push(pair % 2 === 0 ? second / first : first / second);
+      }
+      return ratios;
+    };
     await fetch(page).then((r) => r.arrayBuffer());
     await pageLoad(2);
     const alone = await pageLoad(PAGE_SECONDS * 2);
@@ -120,16 +164,23 @@ async function main() {
       `server RSS ${rssBefore.toFixed(0)} → peak ${rssPeak.toFixed(0)} MB: +${growth.toFixed(0)} MB (target ≤ ${TARGETS.rssGrowthMb}): ${growth <= TARGETS.rssGrowthMb ? "met" : "not met"}`,
     );
     say(
-      `cached page while sending: ${Math.round(duringRps)} req/s over ${during.length} runs = ${ratio.toFixed(2)} of its own (${Math.round(aloneRps)} before, ${Math.round(aloneAfterRps)} after) (target ≥ ${TARGETS.pageRatio}): ${ratio >= TARGETS.pageRatio ? "met" : "not met"}`,
+      `cached page while sending: ${Math.round(duringRps)} req/s over ${during.length} runs = ${ratio.toFixed(2)} of its own (${Math.round(aloneRps)} before, ${Math.round(aloneAfterRps)} after${WITH_PAGES ? "; one run alone each side: the pairs below decide" : ""})`,
     );
     if (!(seconds <= TARGETS.seconds)) failures.push(`delivered in ${seconds} s`);
     if (record.length !== recipients.length || unique !== recipients.length) failures.push("not every recipient got exactly one message");
     if (growth > TARGETS.rssGrowthMb) failures.push(`RSS grew ${growth.toFixed(0)} MB`);
-    if (ratio < TARGETS.pageRatio) failures.push(`cached pages at ${ratio.toFixed(2)} of their throughput`);
     say(
       `server busy ${Math.round((sendingCpu / sendingMs) * 100)} % of one core while it sent${WITH_PAGES ? " (pages included)" : `: ${Math.round((sendingCpu * 1000) / Math.max(1, record.length))} µs of CPU a message`}`,
     );
     say(`messages average ${Math.round(record.reduce((a, m) => a + m.bytes, 0) / Math.max(1, record.length) / 1024)} KB`);
+    if (WITH_PAGES) {
+      const pairRatios = await pairs();
+      const pairRatio = median(pairRatios);
+      say(
+        `cached page while a mailing sends, ${PAIRS} pairs of ${PAIR_SECONDS}-second runs (alone, then while ${PAIR_SUBSCRIBERS.toLocaleString("en-CA")} messages go, or the other way round): median ${pairRatio.toFixed(2)} of its own (pairs ${pairRatios.map((r) => r.toFixed(2)).join(", ")}) (target ≥ ${TARGETS.pageRatio}): ${pairRatio >= TARGETS.pageRatio ? "met" : "not met"}`,
+      );
+      if (pairRatio < TARGETS.pageRatio) failures.push(`cached pages at ${pairRatio.toFixed(2)} of their throughput (median pair)`);
+    }
     say(loadAverageText());
   } finally {
     await server?.stop();

@@ -24,7 +24,7 @@ import { mailingDeliveries } from "~/.server/db/schema";
 import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail";
-import { runMailings, SENT_GROUP } from "~/.server/subscriptions/mailing-sender";
+import { paceMs, runMailings, SENT_GROUP } from "~/.server/subscriptions/mailing-sender";
 import type { SubscriptionTopic } from "~/lib/forms/subscribe";
 import { createStaffAccount } from "~/.server/staff-accounts";
 import { auditLog } from "~/.server/db/schema";
@@ -35,6 +35,7 @@ import * as previewRoute from "~/routes/admin/article-mailing-preview";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { startSmtpSink, type SinkMessage } from "../support/smtp-sink";
 
 setUpTestDatabase();
 let smtp: TestSmtp;
@@ -165,6 +166,30 @@ describe("mailings", () => {
     for (const row of rows) expect(row.sent_at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     for (const p of people) expect(to(p.email).filter((m) => m.subject?.includes("Delay claims on a hospital build"))).toHaveLength(1);
     expect(await mailingProgress(a.id)).toMatchObject({ status: "done", sent: rows.length, waiting: 0 });
+  });
+
+  it("keeps to SUBSCRIBER_MAIL_RATE: message n goes no sooner than n / rate seconds after the start (rounded down to a tick)", async () => {
+    const rate = 20;
+    const people = [];
+    for (let i = 0; i < 30; i++) people.push(await confirmed(`paced${i}@example.com`, ["cyber"]));
+    const a = await article("Incident response retainers, explained", "cyber");
+    await scheduleMailing(a.id, ["cyber"], actor, a.title);
+    const record: SinkMessage[] = [];
+    const sink = await startSmtpSink({ name: "paced", record });
+    setEnvForTests({ SMTP_URL: sink.url, SUBSCRIBER_MAIL_RATE: String(rate) });
+    try {
+      const before = Date.now();
+      const run = await runMailings({ budgetMs: 20_000 });
+      expect(run.sent).toBeGreaterThanOrEqual(people.length);
+      expect(record).toHaveLength(run.sent);
+      const times = record.map((m) => m.at - before).sort((x, y) => x - y);
+      times.forEach((ms, n) => expect(ms, `message ${n} of ${times.length}`).toBeGreaterThanOrEqual(paceMs(n, rate)));
+      // 30 or more at 20 a second: the last goes 1.4 s or more after the start.
+      expect(times.at(-1)!).toBeGreaterThanOrEqual(1400);
+    } finally {
+      closeMail();
+      await sink.close();
+    }
   });
 
   it("deliveries left 'sending' by a killed instance are sent by the next run, once each; rows already claimed are not claimed twice", async () => {

@@ -14,7 +14,8 @@ import type { SubscriptionTopic } from "~/lib/forms/subscribe";
 
 export async function mailingReady(
   databaseUrl: string,
-  options: { subscribers: number; topic: SubscriptionTopic },
+  /** `people`: the subscribers' addresses are `${people}${n}@example.com` (default "reader"); `title`: the article's. */
+  options: { subscribers: number; topic: SubscriptionTopic; people?: string; title?: string },
 ): Promise<{ articleId: number; mailingTopics: string[]; recipients: string[] }> {
   const database = await openDatabase({ url: databaseUrl });
   setDatabase(database);
@@ -23,12 +24,12 @@ export async function mailingReady(
     // Confirmed subscribers (the form and the confirmation link are tested elsewhere; here only their number matters).
     await database.db.execute(sql`
       insert into ${subscribers} (email, status, topics, source, confirmed_at)
-      select 'reader' || g || '@example.com', 'confirmed', array[${options.topic}]::text[], 'web', now()
+      select ${options.people ?? "reader"} || g || '@example.com', 'confirmed', array[${options.topic}]::text[], 'web', now()
       from generate_series(1, ${options.subscribers}) g
       on conflict do nothing`);
     const article = await createArticle(
       {
-        title: "Ransomware: the first 72 hours",
+        title: options.title ?? "Ransomware: the first 72 hours",
         img: "",
         category: options.topic,
         news: false,

@@ -6,7 +6,8 @@
  * - Each delivery is checked against the subscriber just before sending: an
  *   address withdrawn, bounced or erased since the queue was made is skipped.
  * - Paced by SUBSCRIBER_MAIL_RATE (messages a second, this instance), over
- *   MAILING_CONNECTIONS SMTP connections at once.
+ *   MAILING_CONNECTIONS SMTP connections at once; the messages due within a
+ *   tick of PACE_TICK_MS go together (`paceMs`).
  * - A 4xx (or no answer) is retried with backoff, at most
  *   DELIVERY_MAX_ATTEMPTS times; a 5xx marks the address bounced.
  * - A killed instance leaves its claimed deliveries `sending`; the next run
@@ -108,6 +109,21 @@ function messageId(mailingId: number, subscriberId: number): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Messages are let go on ticks of this length: all those due within one tick go together. */
+export const PACE_TICK_MS = 100;
+
+/**
+ * When message `n` (from 0) of a run may go, in ms after the run's start: no
+ * sooner than n / rate seconds, rounded down to a tick. On average that is
+ * the rate; within a tick the messages go one after another over the open
+ * connections. One message every 5 ms, each on its own timer, woke the main
+ * thread, the mail thread and the SMTP server for every message: that cost
+ * more CPU than the messages themselves (docs/performance.md, bench:mail).
+ */
+export function paceMs(n: number, rate: number): number {
+  return Math.floor((n * 1000) / rate / PACE_TICK_MS) * PACE_TICK_MS;
+}
+
 /** Accepted messages' rows are written together: this many at most, or after this long. */
 export const SENT_GROUP = 25;
 export const SENT_GROUP_MS = 100;
@@ -207,8 +223,7 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
       run.skipped++;
       return;
     }
-    // Pacing: message n goes no sooner than n / rate seconds after the start.
-    const wait = started + (count++ * 1000) / rate - Date.now();
+    const wait = started + paceMs(count++, rate) - Date.now();
     if (wait > 0) await sleep(wait);
     const raw = fillSkeleton(template, {
       to: subscriber.email,
