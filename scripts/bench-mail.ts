@@ -84,8 +84,10 @@ async function main() {
       wrk(["-t1", "-c50", `-d${seconds}s`, "-H", "Accept-Encoding: gzip, deflate, br", "-s", path.resolve("scripts/wrk-p95.lua"), page]);
     /** Waits until the sink holds `count` messages; false after `ms`. */
     const received = async (count: number, ms: number) => {
-      for (const until = Date.now() + ms; record.length < count; await new Promise((r) => setTimeout(r, 20))) {
+      const until = Date.now() + ms;
+      while (record.length < count) {
         if (Date.now() > until) return false;
+        await new Promise((r) => setTimeout(r, 20));
       }
       return true;
     };
