@@ -14,7 +14,7 @@
  *    pages loaded meanwhile — beacons lost (answered other than 204, or not
  *    in the database after the last batch; target < 0.1 %) and the pages'
  *    throughput against their own; what a beacon costs the server alone; then
- *    the pages' ratio again in BENCH_STATS_PAIRS (10) pairs of 3-second runs,
+ *    the pages' ratio again in BENCH_STATS_PAIRS (11) pairs of 3-second runs,
  *    alone and with the beacons, alternating, whose median is held to the
  *    target (≥ 0.8): this machine kind's fast and slow streaks move one long
  *    run each way by more than the beacons do;
@@ -49,8 +49,8 @@ const ROLLUP_DAYS = 365;
 const RATE = Number(process.env.BEACON_RATE ?? 2000);
 const SECONDS = Number(process.env.BENCH_STATS_SECONDS ?? 60);
 const PAGE_SECONDS = 20;
-/** Pairs of short runs for the pages' ratio (alone / with beacons), and each run's length. */
-const PAIRS = Number(process.env.BENCH_STATS_PAIRS ?? 10);
+/** Pairs of short runs for the pages' ratio (alone / with beacons), and each run's length (an odd count: the median is one pair). */
+const PAIRS = Number(process.env.BENCH_STATS_PAIRS ?? 11);
 const PAIR_SECONDS = 3;
 const SCREEN_SECONDS = 10;
 const TARGETS = { lostPercent: 0.1, pageRatio: 0.8, screenP95Ms: 200 };
