@@ -40,7 +40,7 @@ import { mailingReady } from "../tests/support/mailing";
 import { startSmtpSink, type SinkMessage } from "../tests/support/smtp-sink";
 import { startServer } from "../tests/e2e/support";
 import { cpuMs, loadAverageText, rssMb } from "./proc";
-import { errorsOf, median, rpsOf, wrk } from "./wrk";
+import { alternatingPairs, errorsOf, median, rpsOf, wrk } from "./wrk";
 
 const SUBSCRIBERS = Number(process.env.BENCH_MAIL_SUBSCRIBERS ?? 10_000);
 const TARGETS = { seconds: 60, rssGrowthMb: 150, pageRatio: 0.8 };
@@ -92,10 +92,11 @@ async function main() {
       return true;
     };
     /** The pages' ratio in alternating pairs of short runs, alone and while a mailing of PAIR_SUBSCRIBERS sends. */
-    const pairs = async () => {
-      const ratios: number[] = [];
-      for (let pair = 0; pair < PAIRS; pair++) {
-        const whileSending = async () => {
+    const pairs = () =>
+      alternatingPairs(
+        PAIRS,
+        async () => rpsOf(await pageLoad(PAIR_SECONDS)),
+        async (pair) => {
           const start = record.length;
           const { recipients } = await mailingReady(databaseUrl, {
             subscribers: PAIR_SUBSCRIBERS,
@@ -111,13 +112,8 @@ async function main() {
           }
           if (!(await received(start + recipients.length, 60_000))) throw new Error(`pair ${pair + 1}: the mailing did not finish`);
           return rpsOf(run);
-        };
-        const first = pair % 2 === 0 ? rpsOf(await pageLoad(PAIR_SECONDS)) : await whileSending();
-        const second = pair % 2 === 0 ? await whileSending() : rpsOf(await pageLoad(PAIR_SECONDS));
-        ratios.push(pair % 2 === 0 ? second / first : first / second);
-      }
-      return ratios;
-    };
+        },
+      );
     await fetch(page).then((r) => r.arrayBuffer());
     await pageLoad(2);
     const alone = await pageLoad(PAGE_SECONDS * 2);

@@ -40,7 +40,7 @@ import { diskStorage, setStorage } from "~/.server/storage";
 import { addDays, firmToday } from "~/lib/stats";
 import { signInCookie } from "../tests/support/cluster";
 import { cpuMs, loadAverageText } from "./proc";
-import { errorsOf, median, rpsOf, wrk, type Wrk } from "./wrk";
+import { alternatingPairs, errorsOf, median, rpsOf, wrk, type Wrk } from "./wrk";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "../tests/e2e/support";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -226,9 +226,10 @@ async function main() {
     // The same ratio in pairs: this machine kind runs in fast and slow streaks of several seconds (docs/performance.md),
     // which one 20-second run alone and one with beacons cannot tell from the beacons' cost. Each pair is a short run
     // alone and one with the beacons at the same rate, back to back, the order alternating; the median pair counts.
-    const pairRatios: number[] = [];
-    for (let pair = 0; pair < PAIRS; pair++) {
-      const withBeacons = async () => {
+    const pairRatios = await alternatingPairs(
+      PAIRS,
+      async () => rpsOf(await pageLoad(PAIR_SECONDS)),
+      async (pair) => {
         const run = wrk(
           ["-t1", "-c40", `-d${PAIR_SECONDS + 2}s`, "--timeout", "10s", "-s", path.resolve("scripts/wrk-beacons.lua"), base],
           {
@@ -241,11 +242,8 @@ async function main() {
         const sent = await run;
         if (errorsOf(sent) > 0) failures.push(`beacons in pair ${pair + 1}: ${errorsOf(sent)} not answered 204`);
         return rpsOf(pages);
-      };
-      const first = pair % 2 === 0 ? rpsOf(await pageLoad(PAIR_SECONDS)) : await withBeacons();
-      const second = pair % 2 === 0 ? await withBeacons() : rpsOf(await pageLoad(PAIR_SECONDS));
-      pairRatios.push(pair % 2 === 0 ? second / first : first / second);
-    }
+      },
+    );
     const pairRatio = median(pairRatios);
     say(
       `cached page with the beacons, ${PAIRS} pairs of ${PAIR_SECONDS}-second runs (alone, then with ${RATE} beacons a second, or the other way round): median ${pairRatio.toFixed(2)} of its own (pairs ${pairRatios.map((r) => r.toFixed(2)).join(", ")}) (target ≥ ${TARGETS.pageRatio}): ${pairRatio >= TARGETS.pageRatio ? "met" : "not met"}`,

@@ -34,5 +34,29 @@ export const errorsOf = (w: Wrk) => w.status + w.connect + w.read + w.write + w.
 /** Requests a second of a run. */
 export const rpsOf = (w: Wrk) => w.requests / (w.duration_us / 1e6);
 
+/**
+ * A benchmark's pairs: `count` times, one run `alone` and one `during` the
+ * load under test, back to back, the order alternating (alone first in the
+ * even pairs), each resolving to a throughput; returns during / alone per
+ * pair. `during` gets the pair's index (from 0).
+ */
+export async function alternatingPairs(
+  count: number,
+  alone: () => Promise<number>,
+  during: (pair: number) => Promise<number>,
+): Promise<number[]> {
+  const ratios: number[] = [];
+  for (let pair = 0; pair < count; pair++) {
+    if (pair % 2 === 0) {
+      const before = await alone();
+      ratios.push((await during(pair)) / before);
+    } else {
+      const first = await during(pair);
+      ratios.push(first / (await alone()));
+    }
+  }
+  return ratios;
+}
+
 /** The middle value (the upper one of an even count): the figure a benchmark's alternating pairs are judged by. */
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
