@@ -4,15 +4,24 @@ import { getEnv } from "~/.server/env";
 import { ONE_CLICK_PATH } from "~/.server/subscriptions/links";
 import { isWriteMethod } from "~/lib/http";
 
+let known = { publicUrl: "", origin: "" };
+/** PUBLIC_URL's origin, worked out again only when PUBLIC_URL changes (tests). */
+function publicOrigin(): string {
+  const publicUrl = getEnv().publicUrl;
+  if (known.publicUrl !== publicUrl) known = { publicUrl, origin: new URL(publicUrl).origin };
+  return known.origin;
+}
+
 export function sameOrigin(headers: IncomingHttpHeaders): boolean {
   const origin = headers.origin;
   const host = headers.host;
   if (origin) {
     if (origin === "null") return false;
+    // The usual case, the site's own origin as browsers write it, needs no parsing (every beacon asks).
+    if (origin === publicOrigin()) return true;
     try {
       const o = new URL(origin);
-      const publicOrigin = new URL(getEnv().publicUrl).origin;
-      return o.origin === publicOrigin || o.host === host;
+      return o.origin === publicOrigin() || o.host === host;
     } catch {
       return false;
     }

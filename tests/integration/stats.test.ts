@@ -98,6 +98,21 @@ describe("the beacon endpoint", () => {
     expect(text).not.toContain("Firefox/140");
   });
 
+  it("writes a steady stream in batches: what arrives during a write waits for the next one, not a statement of its own", async () => {
+    for (let i = 0; i < 30; i++) await view(`/insights?i=${i}`, { ip: `198.51.100.${i}` });
+    const before = statsIngestCounters().batches;
+    const writing = flushStats();
+    // Beacons keep coming while the first batch is written.
+    for (let i = 0; i < 20; i++) await view("/team", { ip: `203.0.113.${i}` });
+    await writing;
+    expect(statsIngestCounters().batches - before).toBe(1);
+    expect(await countStatsEvents()).toBe(30);
+    expect(statsIngestCounters().buffered).toBe(20);
+    await flushStats();
+    expect(statsIngestCounters().batches - before).toBe(2);
+    expect(await countStatsEvents()).toBe(50);
+  });
+
   it("refuses malformed beacons (400), oversized ones (413) and GET (405), counting nothing", async () => {
     expect(await beacon({}, { body: "not json" })).toBe(400);
     expect(await beacon({ k: "v", p: "https://elsewhere.example/" })).toBe(400);
