@@ -421,7 +421,13 @@ async function classifyAll(batch: (Received | Pending)[]): Promise<Pending[]> {
   for (let i = 0; i < batch.length; i++) {
     if (i > 0 && i % CLASSIFY_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const item = batch[i];
-    const event = "beacon" in item ? classify(item) : item;
+    let event: Pending | null = null;
+    try {
+      event = "beacon" in item ? classify(item) : item;
+    } catch (error) {
+      // One beacon Zod let through but the classification could not read is left out, not its batch.
+      log("warn", "visit statistics: a beacon could not be classified", { error: (error as Error).message });
+    }
     if (event) events.push(event);
   }
   return events;
