@@ -80,11 +80,12 @@ export function answerBeacon(
   });
   req.on("end", () => {
     if (refused) return;
+    // Node keeps one User-Agent, joins repeated Cookie headers with "; " and other repeated headers with ", ".
+    const gpc = req.headers["sec-gpc"];
     const source: BeaconSource = {
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join("; ") : (value ?? null);
-      },
+      userAgent: req.headers["user-agent"] ?? null,
+      gpc: typeof gpc === "string" ? gpc : null,
+      cookie: req.headers.cookie ?? null,
       hostname: (req.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, ""),
       clientIp: options.clientIp,
     };

@@ -82,34 +82,26 @@ export type Exclusion = "crawler" | "privacy-control" | "opted-out";
 
 const OPT_OUT = new RegExp(`(?:^|;\\s*)${STATS_OPT_OUT_COOKIE.replace(".", "\\.")}=1(?:;|$)`);
 
-/** What the ingestion reads of a request: a few headers, the host it was sent to, the client's address. */
+/**
+ * What the ingestion reads of a request: three headers, the host it was sent
+ * to, the client's address. Kept with a beacon until its batch is classified
+ * (about a second, in memory only; never written).
+ */
 export type BeaconSource = {
-  header(name: "user-agent" | "sec-gpc" | "cookie"): string | null;
+  userAgent: string | null;
+  gpc: string | null;
+  cookie: string | null;
   /** The host the request was addressed to (its Host header), without the port. */
   hostname: string;
   clientIp: string;
 };
 
-/**
- * What a beacon's request said, kept with the beacon until its batch is
- * classified (at most a second or so, in memory only; never written).
- */
-type RequestFacts = { userAgent: string; gpc: string | null; cookie: string | null; hostname: string; clientIp: string };
-
-function factsOfSource(source: BeaconSource): RequestFacts {
-  return {
-    userAgent: (source.header("user-agent") ?? "").slice(0, 512),
-    gpc: source.header("sec-gpc"),
-    cookie: source.header("cookie"),
-    hostname: source.hostname,
-    clientIp: source.clientIp,
-  };
-}
-
 /** A fetch Request (a React Router action) as a BeaconSource. */
 export function sourceOf(request: Request, context: RequestContext): BeaconSource {
   return {
-    header: (name) => request.headers.get(name),
+    userAgent: request.headers.get("user-agent"),
+    gpc: request.headers.get("sec-gpc"),
+    cookie: request.headers.get("cookie"),
     hostname: new URL(request.url).hostname,
     clientIp: requestInfo(context).clientIp,
   };
@@ -130,8 +122,9 @@ export function statsOptOutCookie(optOut: boolean): string {
   return `${STATS_OPT_OUT_COOKIE}=${optOut ? "1" : ""}; Path=/; Max-Age=${optOut ? 34_560_000 : 0}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-function exclusionOf(request: RequestFacts): Exclusion | null {
-  if (factsOf(request.userAgent).crawler) return "crawler";
+/** `ua`: the source's user agent as the count reads it (its first 512 characters). */
+function exclusionOf(request: BeaconSource, ua: string): Exclusion | null {
+  if (factsOf(ua).crawler) return "crawler";
   if (request.gpc === "1") return "privacy-control";
   if (OPT_OUT.test(request.cookie ?? "")) return "opted-out";
   return null;
@@ -144,7 +137,7 @@ function exclusionOf(request: RequestFacts): Exclusion | null {
  */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?firm\.session_token=([^;]*)/;
 
-function sessionTokenOf(request: RequestFacts): string | null {
+function sessionTokenOf(request: BeaconSource): string | null {
   const cookie = SESSION_COOKIE.exec(request.cookie ?? "")?.[1];
   if (!cookie) return null;
   let value = cookie;
@@ -220,14 +213,14 @@ function hashVisitor(salt: string, ip: string, ua: string): number {
 
 const publicHost = () => siteHost().hostname;
 
-function ownHosts(request: RequestFacts): string[] {
+function ownHosts(request: BeaconSource): string[] {
   return [request.hostname, publicHost()];
 }
 
 /** The event's fields common to every kind, or null when the request is not counted. */
-function baseEvent(request: RequestFacts, kind: StatsEventRow["kind"], path: string, at: Date): Pending | null {
-  if (exclusionOf(request)) return null;
-  const ua = request.userAgent;
+function baseEvent(request: BeaconSource, kind: StatsEventRow["kind"], path: string, at: Date): Pending | null {
+  const ua = (request.userAgent ?? "").slice(0, 512);
+  if (exclusionOf(request, ua)) return null;
   const ip = request.clientIp;
   const salt = state.salts.get(dayOf(at));
   const { device, browser } = factsOf(ua);
@@ -289,7 +282,7 @@ function parseBody(text: string): unknown {
 }
 
 /** A beacon as received: checked, with what its request said; classified with its batch. */
-type Received = { beacon: Beacon; request: RequestFacts; at: Date; target: string | null };
+type Received = { beacon: Beacon; request: BeaconSource; at: Date; target: string | null };
 
 /**
  * One beacon's body: checked with Zod and buffered as received (400 when
@@ -312,7 +305,7 @@ export function ingestBeaconText(text: string, source: BeaconSource, now = new D
   if (beacon.k === "l" && beacon.d === undefined) return { status: 400 };
   const target = beacon.k === "o" ? outboundTarget(clean(beacon.h ?? "")) : null;
   if (beacon.k === "o" && !target) return { status: 400 };
-  enqueue({ beacon, request: factsOfSource(source), at: now, target });
+  enqueue({ beacon, request: source, at: now, target });
   return { status: 204 };
 }
 
@@ -370,7 +363,7 @@ function hostOf(address: string): string {
  */
 export function recordConversion(kind: ConversionKind, request: Request, context: RequestContext, now = new Date()): boolean {
   try {
-    const event = baseEvent(factsOfSource(sourceOf(request, context)), "conversion", new URL(request.url).pathname, now);
+    const event = baseEvent(sourceOf(request, context), "conversion", new URL(request.url).pathname, now);
     if (!event) return false;
     event.detail = kind;
     enqueue(event);
