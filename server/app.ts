@@ -3,7 +3,9 @@
  * build/server/index.js and started by server.js. In order:
  *
  * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0023) or a
- *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once;
+ *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once
+ *    (behind the reference nginx, beacons go to the instance's beacon thread
+ *    instead, server/stats-beacon-thread.ts, started by server.js);
  * 2. a request id, one JSON log line when the response finishes, and the
  *    security headers (a CSP nonce per response);
  * 3. `/healthz` and `/readyz`;
@@ -27,13 +29,17 @@ import { handlesByPattern, routeTable } from "~/.server/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/security-headers";
 import { startServices, stopServices } from "~/.server/startup";
 import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
+import type { BeaconSource } from "~/.server/stats-beacon";
+import { ingestBeaconText } from "~/.server/stats-ingest";
+import { startBeaconThread, stopBeaconThread } from "~/.server/stats-beacon-port";
+import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
 import { PICTURES_PREFIX, sendPicture } from "./pictures";
 import { crossSiteRefused, sameOrigin } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
 
-export { getEnv, startServices, stopServices };
+export { getEnv, startBeaconThread, startServices, stopBeaconThread, stopServices };
 
 const state = { shuttingDown: false };
 
@@ -42,15 +48,6 @@ const dynamicWork = createLimiter(Number(process.env.DYNAMIC_CONCURRENCY ?? 8));
 
 export function markShuttingDown() {
   state.shuttingDown = true;
-}
-
-function clientIp(req: IncomingMessage): string {
-  if (getEnv().TRUST_PROXY) {
-    const forwarded = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? "unknown";
 }
 
 export type RequestListener = ((req: IncomingMessage, res: ServerResponse) => void) & {
@@ -70,6 +67,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
   const baseHeaders = baseSecurityHeaders();
+  const ingestBeacon = (text: string, source: BeaconSource) => ingestBeaconText(text, source).status;
 
   /** React Router, admitted by the limiter; a client that goes away while waiting does not keep its slot. */
   async function render(req: IncomingMessage, res: ServerResponse, requestId: string, nonce: string) {
@@ -128,6 +126,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       return answerBeacon(req, res, {
         clientIp: clientIp(req),
         sameOrigin: sameOrigin(req.headers),
+        ingest: ingestBeacon,
         headers: baseHeaders,
         requestId,
         done: (status) => logRequest(requestId, req.method, pathOf(req.url), status, performance.now() - started, "beacon"),

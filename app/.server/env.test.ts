@@ -29,6 +29,13 @@ describe("environment", () => {
     expect(() => parseEnv({ PUBLIC_URL: "not a url" })).toThrow(/PUBLIC_URL/);
   });
 
+  it("takes an optional port of its own for the beacons, which must differ from PORT", () => {
+    expect(parseEnv({ DATA_DIR: tmp() }).STATS_BEACON_PORT).toBeUndefined();
+    expect(parseEnv({ DATA_DIR: tmp(), STATS_BEACON_PORT: "3001" }).STATS_BEACON_PORT).toBe(3001);
+    expect(() => parseEnv({ STATS_BEACON_PORT: "beacons" })).toThrow(/^Invalid environment variable STATS_BEACON_PORT: must be a port number/);
+    expect(() => parseEnv({ PORT: "3001", STATS_BEACON_PORT: "3001" })).toThrow(/STATS_BEACON_PORT: must differ from PORT/);
+  });
+
   it("requires AUTH_SECRET for a production deployment over https", () => {
     expect(() => parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://www.example.com", DATA_DIR: tmp() })).toThrow(/AUTH_SECRET/);
     const ok = parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://www.example.com", AUTH_SECRET: "x".repeat(40) });

@@ -18,6 +18,14 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().default("0.0.0.0"),
+    /**
+     * Production: a second port, served by a thread of its own, that takes the visit-statistics
+     * beacons (POST /stats/beacon) off the pages' thread; the reference nginx sends them there
+     * (decision 0023). Unset: none (PORT answers beacons, as it always does).
+     */
+    STATS_BEACON_PORT: optionalText.pipe(
+      z.string().regex(/^\d+$/, "must be a port number").transform(Number).pipe(z.number().int().min(1).max(65535)).optional(),
+    ),
     DATA_DIR: z.string().default("./data"),
     DATABASE_URL: optionalText.pipe(
       z
@@ -113,6 +121,9 @@ const envSchema = z
         path: [missing],
         message: "is required with the other S3 key (set both, or neither to use the machine's AWS credentials)",
       });
+    }
+    if (env.STATS_BEACON_PORT !== undefined && env.STATS_BEACON_PORT === env.PORT) {
+      ctx.addIssue({ code: "custom", path: ["STATS_BEACON_PORT"], message: "must differ from PORT (the beacons get a port of their own)" });
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET && env.PUBLIC_URL?.startsWith("https://")) {
       ctx.addIssue({

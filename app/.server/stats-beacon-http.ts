@@ -1,16 +1,16 @@
 /**
- * The production server's fast path for POST /stats/beacon (decision 0023).
- * A beacon needs neither Express nor React Router: taken through them it
- * cost ~0.8 ms of the one server thread (1,240 beacons/s at most on the
- * benchmark machine, and cached pages starved meanwhile). Here it is read
- * straight from Node's request — the same checks and the same ingestion
- * (`ingestBeaconText`) as the route module app/routes/stats/beacon.ts, which
- * still answers wherever this path is not taken (development, tests).
- * The server calls it before anything else, after its own cross-site check.
+ * POST /stats/beacon read straight from Node's request (decision 0023): the
+ * production server's fast path (server/app.ts) and the beacon thread's whole
+ * job (server/stats-beacon-thread.ts). A beacon needs neither React Router nor
+ * Express: taken through them it cost ~0.8 ms of the one server thread. The
+ * same checks as the route module app/routes/stats/beacon.ts, which still
+ * answers wherever this path is not taken (development, tests); the caller
+ * says what becomes of a body (`ingest`) and whether the request is
+ * same-origin. No database here.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { STATS_BEACON_PATH } from "~/lib/stats";
-import { ingestBeaconText, MAX_BEACON_BYTES, type BeaconSource } from "./stats-ingest";
+import { MAX_BEACON_BYTES, type BeaconSource } from "./stats-beacon";
 
 /** A POST to the beacon endpoint (any query string ignored). */
 export function isBeaconPost(method: string | undefined, url: string | undefined): boolean {
@@ -41,14 +41,22 @@ function headOf(headers: Record<string, string>, status: number): string[] {
 
 /**
  * Answers one beacon: 204 (counted or not), 400, 403 (cross-site, decided by
- * the caller's `sameOrigin`) or 413. `headers` are the server's security
- * headers (the same object every time); `requestId` goes in X-Request-Id;
- * `done(status)` writes the log line.
+ * the caller's `sameOrigin`) or 413. `ingest` checks and keeps a body (204)
+ * or refuses it (400); `headers` are the server's security headers (the same
+ * object every time); `requestId` goes in X-Request-Id; `done(status)` writes
+ * the log line.
  */
 export function answerBeacon(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { clientIp: string; sameOrigin: boolean; headers: Record<string, string>; requestId: string; done(status: number): void },
+  options: {
+    clientIp: string;
+    sameOrigin: boolean;
+    ingest(text: string, source: BeaconSource): 204 | 400;
+    headers: Record<string, string>;
+    requestId: string;
+    done(status: number): void;
+  },
 ): void {
   const send = (status: number) => {
     res.writeHead(status, [...headOf(options.headers, status), "X-Request-Id", options.requestId]);
@@ -89,9 +97,9 @@ export function answerBeacon(
       hostname: (req.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, ""),
       clientIp: options.clientIp,
     };
-    let status = 400;
+    let status: number = 400;
     try {
-      status = ingestBeaconText(Buffer.concat(chunks).toString("utf8"), source).status;
+      status = options.ingest(Buffer.concat(chunks).toString("utf8"), source);
     } catch {
       status = 400;
     }

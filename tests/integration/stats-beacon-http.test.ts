@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { countStatsEvents } from "~/.server/db/stats";
 import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
-import { flushStats } from "~/.server/stats-ingest";
+import { flushStats, ingestBeaconText } from "~/.server/stats-ingest";
 // Renamed: a test file is not a React component (the hooks rule reads any use… call as a hook).
 import { setUpTestDatabase as withTestDatabase } from "../support/database";
 
@@ -27,6 +27,7 @@ beforeAll(async () => {
     answerBeacon(req, res, {
       clientIp: req.socket.remoteAddress ?? "",
       sameOrigin: req.headers.origin === undefined || req.headers.origin === base,
+      ingest: (text, source) => ingestBeaconText(text, source).status,
       headers: { "X-Content-Type-Options": "nosniff" },
       requestId: "beacon-test",
       done: () => undefined,
