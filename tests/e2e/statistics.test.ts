@@ -4,7 +4,8 @@
  * - public pages set no cookie and use no storage, and send beacons to this
  *   site only (its one endpoint), answered 204 through the proxy;
  * - the count equals the visits, though most pages come from nginx's cache
- *   or the instances' page cache; every instance shows the same figures;
+ *   or the instances' page cache, the beacons going to the instances' beacon
+ *   threads (STATS_BEACON_PORT); every instance shows the same figures;
  * - crawlers, signed-in staff, an opted-out browser, Global Privacy Control
  *   and prefetched or prerendered pages that were never shown are not counted
  *   (a prerendered page counts once, when it is shown).
@@ -16,6 +17,8 @@
  * minute).
  * Needs PostgreSQL (TEST_DATABASE_URL or the machine's) and Debian's nginx.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
@@ -45,7 +48,7 @@ beforeAll(async () => {
     if (process.env.CI) throw new Error(skipReason);
     return;
   }
-  cluster = await startCluster();
+  cluster = await startCluster({ accessLog: true });
   database = await openDatabase({ url: cluster.databaseUrl });
   setDatabase(database);
   // The browser's own user agent is a desktop Chrome's: a context's override (playwright) does not reach the
@@ -178,6 +181,14 @@ describe("visit statistics behind the reference nginx", () => {
     expect(cacheStatus.filter((s) => s === "HIT").length).toBeGreaterThan(0);
     expect(await viewsOf(c)).toBe(views);
     expect(await viewsOf(c, "/team")).toBe(visits * 2);
+    // nginx sent the beacons to the instances' beacon threads (STATS_BEACON_PORT), not to the pages' port.
+    const beaconUpstreams = fs
+      .readFileSync(path.join(c.nginx.dir, "access.log"), "utf8")
+      .split("\n")
+      .filter((line) => line.endsWith(` ${STATS_BEACON_PATH}`))
+      .map((line) => Number(line.split(" ")[2].split(":").pop()));
+    expect(beaconUpstreams.length).toBeGreaterThanOrEqual(views);
+    expect(beaconUpstreams.filter((port) => !c.beaconPorts.includes(port))).toEqual([]);
     // The rollup (the instances' job every minute; run here now) and the Statistics screen of each instance.
     await rollupStats(new Date(Date.now() + 5000));
     const figures: string[] = [];

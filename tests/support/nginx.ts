@@ -18,22 +18,31 @@ export function nginxAvailable(): boolean {
 }
 
 /**
- * The reference site configuration for local instances: each `# instance`
- * line becomes one line per address (same parameters), the TLS server listens
- * on plain HTTP at 127.0.0.1:port, the port-80 redirect server is dropped and
- * the cache lives in `cacheDir`.
+ * Each `server …;  # <marker>` line of an upstream becomes one line per
+ * address, with the first such line's parameters, where the first one was.
  */
-export function localSiteConfig(options: { instances: string[]; port: number; cacheDir: string }): string {
+function serverLines(text: string, marker: string, addresses: string[]): string {
+  const line = new RegExp(`^(\\s*)server\\s+\\S+:\\d+(\\s[^;]*)?;\\s*#\\s*${marker}\\s*\\n`, "m");
+  const first = line.exec(text);
+  if (!first) throw new Error(`${REFERENCE_CONFIG}: no "# ${marker}" server line`);
+  const lines = addresses.map((a) => `${first[1]}server ${a}${first[2] ?? ""};\n`).join("");
+  return text.slice(0, first.index) + lines + text.slice(first.index).replace(new RegExp(line.source, "gm"), "");
+}
+
+/**
+ * The reference site configuration for local instances: each `# instance`
+ * line becomes one line per address (same parameters), each `# beacon
+ * instance` line one per beacon address (the instances' STATS_BEACON_PORT;
+ * without them, the instances' own addresses, and no backup lines), the TLS
+ * server listens on plain HTTP at 127.0.0.1:port, the port-80 redirect server
+ * is dropped and the cache lives in `cacheDir`.
+ */
+export function localSiteConfig(options: { instances: string[]; beaconInstances?: string[]; port: number; cacheDir: string }): string {
   let text = fs.readFileSync(REFERENCE_CONFIG, "utf8");
-  const instanceLine = /^(\s*)server\s+\S+:\d+(\s[^;]*)?;\s*#\s*instance\s*$/m;
-  const first = instanceLine.exec(text);
-  if (!first) throw new Error(`${REFERENCE_CONFIG}: no "# instance" server line`);
-  const params = first[2] ?? "";
-  text = text.replace(new RegExp(instanceLine.source, "gm"), "");
-  text = text.replace(
-    /^(\s*upstream\s+\S+\s*\{)/m,
-    (m) => `${m}\n${options.instances.map((a) => `${first[1]}server ${a}${params};`).join("\n")}`,
-  );
+  const beacons = options.beaconInstances ?? [];
+  text = serverLines(text, "instance", options.instances);
+  text = serverLines(text, "beacon instance", beacons.length ? beacons : options.instances);
+  text = serverLines(text, "instance backup", beacons.length ? options.instances : []);
   text = text.replace(/# BEGIN http-redirect[\s\S]*?# END http-redirect\n?/, "");
   if (!/listen 443 ssl[^;]*;/.test(text)) throw new Error(`${REFERENCE_CONFIG}: no "listen 443 ssl" line`);
   text = text.replace(/^\s*listen 443 ssl[^;]*;/m, `    listen 127.0.0.1:${options.port};`);
@@ -64,6 +73,8 @@ export type RunningNginx = {
  */
 export async function startNginx(options: {
   instances: string[];
+  /** The instances' beacon ports (STATS_BEACON_PORT), host:port; none: beacons go to `instances`. */
+  beaconInstances?: string[];
   port: number;
   extraServer?: string;
   workers?: number;
@@ -75,7 +86,12 @@ export async function startNginx(options: {
     fs.mkdirSync(path.join(dir, sub), { recursive: true });
   fs.writeFileSync(
     path.join(dir, "site.conf"),
-    localSiteConfig({ instances: options.instances, port: options.port, cacheDir: path.join(dir, "cache") }),
+    localSiteConfig({
+      instances: options.instances,
+      beaconInstances: options.beaconInstances,
+      port: options.port,
+      cacheDir: path.join(dir, "cache"),
+    }),
   );
   // The http {} settings of Debian's /etc/nginx/nginx.conf, without its users, paths and logs.
   // As root (CI) nginx would run its workers as nobody, who cannot write the cache in this folder.
