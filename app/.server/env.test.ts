@@ -32,7 +32,9 @@ describe("environment", () => {
   it("takes an optional port of its own for the beacons, which must differ from PORT", () => {
     expect(parseEnv({ DATA_DIR: tmp() }).STATS_BEACON_PORT).toBeUndefined();
     expect(parseEnv({ DATA_DIR: tmp(), STATS_BEACON_PORT: "3001" }).STATS_BEACON_PORT).toBe(3001);
-    expect(() => parseEnv({ STATS_BEACON_PORT: "beacons" })).toThrow(/^Invalid environment variable STATS_BEACON_PORT: must be a port number/);
+    expect(() => parseEnv({ STATS_BEACON_PORT: "beacons" })).toThrow(
+      /^Invalid environment variable STATS_BEACON_PORT: must be a port number/,
+    );
     expect(() => parseEnv({ PORT: "3001", STATS_BEACON_PORT: "3001" })).toThrow(/STATS_BEACON_PORT: must differ from PORT/);
   });
 
