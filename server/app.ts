@@ -28,14 +28,15 @@ import { routerContext } from "~/.server/request-context";
 import { handlesByPattern, routeTable } from "~/.server/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/security-headers";
 import { startServices, stopServices } from "~/.server/startup";
-import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
+import { isBeaconPost } from "~/.server/stats-beacon-http";
 import type { BeaconSource } from "~/.server/stats-beacon";
 import { ingestBeaconText } from "~/.server/stats-ingest";
 import { startBeaconThread, stopBeaconThread } from "~/.server/stats-beacon-port";
+import { answerBeaconRequest } from "./beacon-request";
 import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
 import { PICTURES_PREFIX, sendPicture } from "./pictures";
-import { crossSiteRefused, sameOrigin } from "./same-origin";
+import { crossSiteRefused } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
 
@@ -123,14 +124,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
     const started = performance.now();
     const requestId = newRequestId();
     if (isBeaconPost(req.method, req.url)) {
-      return answerBeacon(req, res, {
-        clientIp: clientIp(req),
-        sameOrigin: sameOrigin(req.headers),
-        ingest: ingestBeacon,
-        headers: baseHeaders,
-        requestId,
-        done: (status) => logRequest(requestId, req.method, pathOf(req.url), status, performance.now() - started, "beacon"),
-      });
+      return answerBeaconRequest(req, res, { ingest: ingestBeacon, headers: baseHeaders, requestId, started, tag: "beacon" });
     }
     if (pageCache?.handle(req, res, requestId, started)) return;
     dynamic(req, res, requestId, started).catch((error: unknown) => {

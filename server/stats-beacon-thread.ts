@@ -20,13 +20,12 @@
  */
 import http from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
-import { logRequest, newRequestId } from "~/.server/log";
+import { newRequestId } from "~/.server/log";
 import { baseSecurityHeaders } from "~/.server/security-headers";
 import { checkBeacon, classifyAll, type BeaconSource, type Received } from "~/.server/stats-beacon";
-import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
+import { isBeaconPost } from "~/.server/stats-beacon-http";
 import { STATS_BEACON_PATH } from "~/lib/stats";
-import { clientIp } from "./client-ip";
-import { sameOrigin } from "./same-origin";
+import { answerBeaconRequest } from "./beacon-request";
 
 /** Beacons are handed over this often… */
 const HAND_OVER_MS = 200;
@@ -72,14 +71,7 @@ const server = http.createServer((req, res) => {
   const started = performance.now();
   const requestId = newRequestId();
   if (isBeaconPost(req.method, req.url)) {
-    return answerBeacon(req, res, {
-      clientIp: clientIp(req),
-      sameOrigin: sameOrigin(req.headers),
-      ingest,
-      headers,
-      requestId,
-      done: (status) => logRequest(requestId, req.method, STATS_BEACON_PATH, status, performance.now() - started, "beacon-thread"),
-    });
+    return answerBeaconRequest(req, res, { ingest, headers, requestId, started, tag: "beacon-thread" });
   }
   req.resume();
   if (req.url === "/healthz") return void res.writeHead(200, textHead).end("ok");
