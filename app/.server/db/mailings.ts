@@ -8,7 +8,7 @@
  * at a time; the send itself is in subscriptions/mailing-sender.ts.
  */
 import { and, count, eq, inArray, sql } from "drizzle-orm";
-import { recordAudit, type Actor } from "../audit";
+import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
 import { rowsOf } from "./rows";
 import { articles, mailingDeliveries, mailings, subscribers } from "./schema";

@@ -9,8 +9,8 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { generateId } from "better-auth";
-import { recordAudit, type Actor } from "../audit";
-import { canManageRole, ROLE_LABELS, type Role } from "../roles";
+import { recordAudit, type Actor } from "./audit";
+import { canManageRole, ROLE_LABELS, type Role } from "../auth/roles";
 import { db, type Db } from "./client";
 import { session, staffTokens, user } from "./schema";
 import { issueToken } from "./staff-links";

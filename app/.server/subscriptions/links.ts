@@ -7,7 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env";
-import { absoluteUrl } from "../site-url";
+import { absoluteUrl } from "../http/site-url";
 
 /** Each message carries a link valid this long (CASL asks for at least 60 days). */
 export const PREFERENCES_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;

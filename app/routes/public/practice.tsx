@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/practice";
 import { listArticlePage } from "~/.server/db/articles";
-import { cardSummary } from "~/.server/article-text";
+import { cardSummary } from "~/.server/content/article-text";
 import { getPageHeaderText } from "~/.server/db/page-headers";
 import { getEnv } from "~/.server/env";
 import { listTeamCards } from "~/.server/db/team";
