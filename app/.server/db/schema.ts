@@ -242,6 +242,7 @@ export const loginAttempts = pgTable(
  * one place that says what each may do); `status` is invited, active or
  * deactivated (only active accounts have sessions).
  */
+export type StaffStatus = "invited" | "active" | "deactivated";
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),

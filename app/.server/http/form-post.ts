@@ -1,4 +1,4 @@
-/** Reading dashboard form posts safely: a size cap before parsing, and 400 (not 500) for a body that cannot be read. */
+/** Reading form posts safely (the dashboard's and the public forms'): a size cap before parsing, and 400 (not 500) for a body that cannot be read. */
 import { data } from "react-router";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { MAX_UPLOAD_BYTES } from "../pictures/images";

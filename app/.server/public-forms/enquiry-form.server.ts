@@ -6,15 +6,15 @@
  *
  * Spam defence, no outside service:
  * 1. a honeypot field no person sees: filled → refused;
- * 2. the timing token (enquiry-token.ts): sent too soon, or without a valid
+ * 2. the timing token (spam-defence.ts): sent too soon, or without a valid
  *    token → shown again to be sent again (a person just presses Send);
- * 3. a per-address limit kept in the database (ENQUIRY_LIMIT_PER_HOUR, keyed
- *    by a hash of the IP address, never the address itself) → refused;
+ * 3. a per-address limit kept in the database (spam-defence.ts,
+ *    ENQUIRY_LIMIT_PER_HOUR, keyed by a hash of the IP address, never the
+ *    address itself) → refused;
  * 4. a message that is mostly links → refused.
  * A refused message gets the same neutral answer whatever the reason and is
  * not stored. Nothing personal is written to the log.
  */
-import { createHmac } from "node:crypto";
 import { data } from "react-router";
 import {
   ENQUIRY_AREA_LABELS,
@@ -30,12 +30,12 @@ import {
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { FIRM_TIME_ZONE } from "~/lib/firm-time";
 import { isRefusal, readForm } from "../http/form-post";
-import { createEnquiry, recordAttempt, type Enquiry } from "../db/enquiries";
-import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken } from "./spam-defence";
+import { createEnquiry, type Enquiry } from "../db/enquiries";
+import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken, withinSendingLimit } from "./spam-defence";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { sendMail } from "../mail/mail";
-import { requestInfo, type RequestContext } from "../http/request-context";
+import type { RequestContext } from "../http/request-context";
 import { recordConversion } from "../statistics/stats-ingest";
 import { escapeHtml } from "~/lib/html";
 
@@ -58,14 +58,6 @@ function answer(status: number, body: Omit<EnquiryActionData, "token">) {
     { ...body, token: issueFormToken({ shared: false }) },
     { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } },
   );
-}
-
-/** A keyed hash of the sender's IP address: enough to count, not the address. */
-export function addressKey(ip: string): string {
-  return createHmac("sha256", getEnv().authSecret)
-    .update(`enquiry-address:${ip || "unknown"}`)
-    .digest("base64url")
-    .slice(0, 32);
 }
 
 export async function enquiryAction(request: Request, context: RequestContext) {
@@ -100,7 +92,7 @@ export async function enquiryAction(request: Request, context: RequestContext) {
   // 3. The per-address limit, 4. mostly links.
   let allowed: boolean;
   try {
-    allowed = (await recordAttempt(addressKey(requestInfo(context).clientIp))).allowed;
+    allowed = await withinSendingLimit("enquiry", context);
   } catch (error) {
     log("error", "enquiry not stored: the database did not answer", { error: (error as Error).message.slice(0, 200) });
     return answer(503, { outcome: "error", status: { tone: "error", text: ENQUIRY_MSG.storeError }, values });

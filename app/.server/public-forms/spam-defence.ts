@@ -1,5 +1,9 @@
 /**
- * The enquiry form's timing token: the earliest moment the form may be sent,
+ * The public forms' spam defence (the enquiry form, decision 0009, and the
+ * subscribe form), without an outside service; the honeypot field is in
+ * lib/forms/enquiry.ts.
+ *
+ * The timing token: the earliest moment the form may be sent,
  * signed (HMAC-SHA256 with the site's secret) so it cannot be made up.
  * A form sent sooner (a robot filling it in at once) is not accepted.
  *
@@ -10,9 +14,15 @@
  * however late in its short life, has had the page at least MIN_FILL_SECONDS.
  * A form re-shown in answer to a POST (never shared) carries a token of its
  * own, allowing sending MIN seconds later.
+ *
+ * The per-address limit: each sending is counted under a keyed hash of the
+ * sender's IP address (never the address itself; db/enquiries.ts
+ * `recordAttempt`, ENQUIRY_LIMIT_PER_HOUR), each form's sendings apart.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { recordAttempt } from "../db/enquiries";
 import { getEnv } from "../env";
+import { requestInfo, type RequestContext } from "../http/request-context";
 
 /** A person takes at least this long between seeing the form and sending it. */
 export const MIN_FILL_SECONDS = 3;
@@ -51,4 +61,22 @@ export function checkFormToken(token: unknown, now = Date.now()): TokenCheck {
   if (now < notBefore) return "early";
   if (now - notBefore > TOKEN_LIFETIME_MS) return "expired";
   return "ok";
+}
+
+/** A keyed hash of the sender's IP address: enough to count, not the address. */
+export function addressKey(ip: string): string {
+  return createHmac("sha256", getEnv().authSecret)
+    .update(`enquiry-address:${ip || "unknown"}`)
+    .digest("base64url")
+    .slice(0, 32);
+}
+
+/**
+ * Counts one sending of the form from the request's address and answers
+ * whether it is within the hourly limit (this one included). Throws when the
+ * database does not answer: the caller says so and stores nothing.
+ */
+export async function withinSendingLimit(form: "enquiry" | "subscribe", context: RequestContext): Promise<boolean> {
+  const key = addressKey(requestInfo(context).clientIp);
+  return (await recordAttempt(form === "enquiry" ? key : `subscribe:${key}`)).allowed;
 }

@@ -11,7 +11,7 @@
  * is loaded on first use: a site on the disk never pays for it.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
-import { contentTypeOf, IMAGE_FOLDERS, isValidKey, StorageUnavailable, type Storage } from "./storage";
+import { contentTypeOf, IMAGE_FOLDERS, isValidKey, StorageUnavailable, type Storage } from "./contract";
 
 export type S3Options = {
   bucket: string;

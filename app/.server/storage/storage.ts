@@ -10,50 +10,19 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { getEnv, type Env } from "../env";
+import { IMAGE_FOLDERS, isValidKey, StorageUnavailable, type Storage } from "./contract";
 import { s3Storage } from "./storage-s3";
 
-export const IMAGE_FOLDERS = ["team", "articles"] as const;
-export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
-/** Folders `list` reads: the pictures', and the PDF bios'. */
-export type StorageFolder = ImageFolder | "bios";
-
-/**
- * put/get/delete/list of picture files. `get` answers undefined for a key
- * that is not stored; a store that cannot be reached (a bucket that does not
- * answer, refused credentials, a full disk) throws StorageUnavailable.
- */
-export interface Storage {
-  /** "disk" or "bucket" (log lines, the sweep's choice of schedule). */
-  readonly kind: "disk" | "bucket";
-  put(key: string, bytes: Uint8Array): Promise<void>;
-  get(key: string): Promise<Buffer | undefined>;
-  delete(key: string): Promise<void>;
-  /** Every key in a folder (a bucket is listed page by page). */
-  list(folder: StorageFolder): Promise<string[]>;
-  /** Removes half-written files a crash left behind (older than `olderThanMs`); how many. */
-  removeStaleTemporary?(olderThanMs: number): Promise<number>;
-  /** Throws StorageUnavailable when the store does not answer (a start-up check). */
-  check?(): Promise<void>;
-  /** Frees connections (scripts, tests). */
-  close?(): void;
-}
-
-/** The picture store could not be reached or refused the request; nothing about the key itself. */
-export class StorageUnavailable extends Error {
-  override name = "StorageUnavailable";
-}
-
-/** The Content-Type of a stored picture, from its key. */
-export function contentTypeOf(key: string): string {
-  const ext = key.slice(key.lastIndexOf(".") + 1);
-  return ext === "pdf" ? "application/pdf" : ext === "jpg" ? "image/jpeg" : `image/${ext}`;
-}
-
-const KEY = /^(?:(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)|bios\/[a-z0-9-]{1,80}\.pdf)$/;
-
-export function isValidKey(key: string): boolean {
-  return KEY.test(key);
-}
+// The contract every store keeps (contract.ts), for the rest of the app to import from here.
+export {
+  contentTypeOf,
+  IMAGE_FOLDERS,
+  isValidKey,
+  StorageUnavailable,
+  type ImageFolder,
+  type Storage,
+  type StorageFolder,
+} from "./contract";
 
 function checkKey(key: string) {
   if (!isValidKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);

@@ -49,6 +49,3 @@ export function oneClickUrl(subscriber: { id: number; email: string }, now = Dat
 export function confirmUrl(token: string): string {
   return absoluteUrl(`/subscribe/confirm/${token}`);
 }
-
-/** Only this path is let through the cross-site refusal (a one-click POST comes from a mail provider). */
-export const ONE_CLICK_PATH = /^\/subscribe\/one-click\/[0-9a-z]{1,12}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{32}$/;

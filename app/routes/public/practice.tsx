@@ -9,7 +9,7 @@ import { ArticleGrid } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { Pagination } from "~/components/public/pagination";
-import { PRACTICE_COPY } from "~/components/public/practice-copy";
+import { PRACTICE_COPY } from "~/lib/practice-copy";
 import { PublicRouteError } from "~/components/public/public-error";
 import { SectionLink } from "~/components/public/section-link";
 import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
