@@ -488,9 +488,9 @@ describe("the Statistics screen, its CSV and the edit screens' panel", () => {
       /^attachment; filename="statistics-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const text = await csv.text();
-    expect(text).toContain("total,page_views,4,1,,");
-    expect(text).toContain("lawyers,/lawyer/ada-stone,2,1,2,");
-    expect(text).toContain(`search-none,'=cmd|' /C calc'!A0,1,0,1,`);
+    expect(text).toContain(`"total","page_views","4","1","",""`);
+    expect(text).toContain(`"lawyers","/lawyer/ada-stone","2","1","2",`);
+    expect(text).toContain(`"search-none","'=cmd|' /C calc'!A0","1","0","1",""`);
 
     // The lawyer's edit screen: "2 views in the last 30 days" (the view 40 days ago is older).
     const lawyerEdit = await import("~/routes/admin/lawyer-edit");

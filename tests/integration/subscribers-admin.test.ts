@@ -123,9 +123,10 @@ describe("the Subscribers screen", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("email,status_now,event,topics,consent_wording_version,consent_wording,form_url,source,at_utc");
-    expect(lines.filter((l) => l.startsWith("alpha@insurer.example,confirmed,"))).toHaveLength(2);
-    expect(csv).toContain("beta@builder.example,confirmed,requested,construction news");
+    // Every cell quoted (lib/csv.ts).
+    expect(lines[0]).toBe(`"email","status_now","event","topics","consent_wording_version","consent_wording","form_url","source","at_utc"`);
+    expect(lines.filter((l) => l.startsWith(`"alpha@insurer.example","confirmed",`))).toHaveLength(2);
+    expect(csv).toContain(`"beta@builder.example","confirmed","requested","construction news"`);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.item_type, "subscriber"));
     expect(entry).toMatchObject({ action: "export", actor_label: "owner@example.com" });
     expect((await outcome(guarded(exporter.loader, request(editor)))).status).toBe(403);

@@ -2,18 +2,16 @@
  * GET /dashboard/statistics/export?range=… — the Statistics screen's figures
  * for the chosen period as CSV (UTF-8 with a byte-order mark, so spreadsheet
  * programs read accents): the totals, the series, then every list in full,
- * each row with the previous period's figure. Cells that a spreadsheet would
- * run as a formula (a search term typed as "=…") are written as text.
+ * each row with the previous period's figure. Written by lib/csv.ts (every
+ * cell quoted; a search term typed as "=…" stays text in any locale).
  */
 import type { Route } from "./+types/statistics-export";
 import { statsReport, STATS_LISTS } from "~/.server/db/stats-report";
-import { csvCell } from "~/lib/csv";
+import { csvBody, csvHeaders } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";
 import { parseRange } from "~/lib/stats";
 
 export const handle = { permission: "statistics" } satisfies RouteHandle;
-
-export { csvCell } from "~/lib/csv";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { range } = parseRange(new URL(request.url).searchParams);
@@ -41,12 +39,5 @@ export async function loader({ request }: Route.LoaderArgs) {
     for (const row of list.rows)
       lines.push([name, row.key, row.count, row.previous, row.visitors, row.avgTimeMs === null ? null : Math.round(row.avgTimeMs / 1000)]);
   }
-  const body = `\uFEFF${lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n")}\r\n`;
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="statistics-${range.from}-to-${range.to}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return new Response(csvBody(lines), { headers: csvHeaders(`statistics-${range.from}-to-${range.to}.csv`) });
 }

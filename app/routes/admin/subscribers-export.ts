@@ -10,7 +10,7 @@ import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal } from "~/.server/http/form-post";
 import { recordAudit } from "~/.server/db/audit";
 import { allConsentRecords } from "~/.server/db/subscribers";
-import { csvBody } from "~/lib/csv";
+import { csvBody, csvHeaders } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "subscribers" } satisfies RouteHandle;
@@ -35,11 +35,5 @@ export async function loader({ context }: Route.LoaderArgs) {
   ];
   await recordAudit(undefined, actor, { action: "export", itemType: "subscriber", itemLabel: `Consent records (${records.length})` });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(csvBody(lines), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="consent-records-${day}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return new Response(csvBody(lines), { headers: csvHeaders(`consent-records-${day}.csv`) });
 }
