@@ -58,24 +58,6 @@ try {
   fail(error.message.split("\n")[0]);
 }
 
-// Visit-statistics beacons on a port and thread of their own (STATS_BEACON_PORT; decision 0023).
-if (env.STATS_BEACON_PORT !== undefined) {
-  if (DEV) logLine("warn", "STATS_BEACON_PORT is for production (the thread runs the built bundle); beacons go to PORT");
-  else {
-    const buildDir = process.env.BUILD_DIR ?? "build";
-    try {
-      const port = await mod.startBeaconThread(new URL(`./${buildDir}/server/stats-beacon-thread.js`, import.meta.url), {
-        port: env.STATS_BEACON_PORT,
-        host: env.HOST,
-      });
-      logLine("info", `visit-statistics beacons on http://localhost:${port}/stats/beacon`, { port });
-    } catch (error) {
-      await mod.stopServices().catch(() => undefined);
-      fail(error.message.split("\n")[0]);
-    }
-  }
-}
-
 let handler;
 if (DEV) {
   // Vite's own middleware first (the browser's modules, hot reload), then the app of the latest module.
@@ -157,8 +139,6 @@ async function shutdown(signal) {
     setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
   });
   await vite?.close();
-  // The beacon thread hands over what it holds before the last write of the statistics.
-  await mod.stopBeaconThread?.().catch((error) => console.error(error.message));
   await mod.stopServices().catch((error) => console.error(error.message));
   process.exit(0);
 }

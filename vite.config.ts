@@ -4,7 +4,6 @@ import { defineConfig } from "vite";
 import path from "node:path";
 import { precompress } from "./vite-plugins/precompress.ts";
 import { publicEnhancement } from "./vite-plugins/public-enhancement.ts";
-import { serverThread } from "./vite-plugins/server-thread.ts";
 
 /**
  * Browser chunks of the dashboard: the framework in one file instead of a
@@ -29,11 +28,5 @@ export default defineConfig({
     client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
   resolve: { alias: [{ find: "~", replacement: path.resolve(import.meta.dirname, "app") }] },
-  plugins: [
-    tailwindcss(),
-    reactRouter(),
-    publicEnhancement(),
-    precompress(),
-    serverThread("server/stats-beacon-thread.ts", "stats-beacon-thread"),
-  ],
+  plugins: [tailwindcss(), reactRouter(), publicEnhancement(), precompress()],
 });

@@ -35,9 +35,7 @@ export default [
   route("robots.txt", "routes/seo/robots.ts"),
   route("insights/feed.xml", "routes/seo/feed.ts"),
   route("og/:kind/:file", "routes/seo/og-image.ts"),
-  // Visit statistics: the beacon's one ingestion endpoint (POST only; decision 0023).
-  route("stats/beacon", "routes/stats/beacon.ts"),
-  // RFC 8058 one-click unsubscribe (POST without cookies from a mail provider; server/app.ts lets it through).
+  // RFC 8058 one-click unsubscribe (POST without cookies from a mail provider; its handle declares crossSitePosts).
   route("subscribe/one-click/:token", "routes/public/subscribe-one-click.ts"),
 
   // Staff: sign-in, sign-out and the dashboard (every loader and action checks the session).

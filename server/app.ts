@@ -3,13 +3,12 @@
  * build/server/index.js and started by server.js. In order:
  *
  * 1. a visit-statistics beacon (app/.server/statistics/stats-beacon-http.ts, decision 0023) or a
- *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once
- *    (behind the reference nginx, beacons go to the instance's beacon thread
- *    instead, server/stats-beacon-thread.ts, started by server.js);
+ *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once;
  * 2. a request id, one JSON log line when the response finishes, and the
  *    security headers (a CSP nonce per response);
  * 3. `/healthz` and `/readyz`;
- * 4. the cross-site refusal of state-changing requests (403, nothing done);
+ * 4. the cross-site refusal of state-changing requests (403, nothing done;
+ *    a route whose handle declares `crossSitePosts` takes a cross-site POST);
  * 5. uploaded pictures (`/images/…`) and the browser build's files;
  * 6. React Router, its answer written whole and compressed
  *    (server/whole-response.ts), with the request's address, id and nonce in
@@ -23,24 +22,22 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { databaseAnswers } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
 import { createLimiter } from "~/.server/http/limiter";
+import { isWriteMethod } from "~/lib/http";
 import { log, logRequest, newRequestId } from "~/.server/log";
 import { routerContext } from "~/.server/http/request-context";
-import { handlesByPattern, routeTable } from "~/.server/http/route-table";
+import { handlesByPattern, routeMatcher, routeTable } from "~/.server/http/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/http/security-headers";
 import { startServices, stopServices } from "~/.server/http/startup";
-import { isBeaconPost } from "~/.server/statistics/stats-beacon-http";
-import type { BeaconSource } from "~/.server/statistics/stats-beacon";
-import { ingestBeaconText } from "~/.server/statistics/stats-ingest";
-import { startBeaconThread, stopBeaconThread } from "~/.server/statistics/stats-beacon-port";
-import { answerBeaconRequest } from "./beacon-request";
+import { answerBeacon, isBeaconRequest } from "~/.server/statistics/stats-beacon-http";
+import { STATS_BEACON_PATH } from "~/lib/stats";
 import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
 import { PICTURES_PREFIX, sendPicture } from "./pictures";
-import { crossSiteRefused } from "./same-origin";
+import { crossSiteRefused, sameOrigin } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
 
-export { getEnv, startBeaconThread, startServices, stopBeaconThread, stopServices };
+export { getEnv, startServices, stopServices };
 
 const state = { shuttingDown: false };
 
@@ -65,10 +62,10 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const handleRequest = createRequestHandler(build, env.NODE_ENV === "production" ? "production" : "development");
   // What each route declares (its permission, …), for the middleware that reads it by the matched pattern.
   const handles = handlesByPattern(routeTable(build.routes));
+  const routeOf = routeMatcher(build.routes);
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
   const baseHeaders = baseSecurityHeaders();
-  const ingestBeacon = (text: string, source: BeaconSource) => ingestBeaconText(text, source).status;
 
   /** React Router, admitted by the limiter; a client that goes away while waiting does not keep its slot. */
   async function render(req: IncomingMessage, res: ServerResponse, requestId: string, nonce: string) {
@@ -104,7 +101,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       if (state.shuttingDown) return sendText(res, 503, "shutting down");
       return (await databaseAnswers()) ? sendText(res, 200, "ready") : sendText(res, 503, "database unavailable");
     }
-    if (crossSiteRefused(req.method, path, req.headers)) {
+    if (isWriteMethod(req.method) && crossSiteRefused(req.method, routeOf(path), req.headers)) {
       log("warn", "cross-site request refused", { id: requestId, method: req.method, path });
       return sendText(res, 403, "Cross-site requests are not allowed.");
     }
@@ -123,8 +120,15 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const listener: RequestListener = (req, res) => {
     const started = performance.now();
     const requestId = newRequestId();
-    if (isBeaconPost(req.method, req.url)) {
-      return answerBeaconRequest(req, res, { ingest: ingestBeacon, headers: baseHeaders, requestId, started, tag: "beacon" });
+    if (isBeaconRequest(req.url)) {
+      return answerBeacon(req, res, {
+        clientIp: clientIp(req),
+        sameOrigin: sameOrigin(req.headers),
+        routeOf,
+        headers: baseHeaders,
+        requestId,
+        done: (status) => logRequest(requestId, req.method, STATS_BEACON_PATH, status, performance.now() - started, "beacon"),
+      });
     }
     if (pageCache?.handle(req, res, requestId, started)) return;
     dynamic(req, res, requestId, started).catch((error: unknown) => {

@@ -1,6 +1,14 @@
-/** The cross-site refusal and its one exception, the RFC 8058 one-click unsubscribe POST. */
-import { describe, expect, it } from "vitest";
-import { crossSiteRefused } from "./same-origin";
+/** The cross-site refusal and its one exception, a route that declares `crossSitePosts` (the RFC 8058 one-click unsubscribe). */
+import { beforeAll, describe, expect, it } from "vitest";
+import { routeMatcher, routeTable, type TableRoute } from "~/.server/http/route-table";
+import { routeModules } from "../tests/support/route-modules";
+import { crossSiteRefused as refusedForRoute } from "./same-origin";
+
+let routeOf: (path: string) => TableRoute | undefined;
+beforeAll(async () => {
+  routeOf = routeMatcher(await routeModules());
+});
+const crossSiteRefused = (method: string, path: string, headers: Record<string, string>) => refusedForRoute(method, routeOf(path), headers);
 
 const TOKEN = "1.mfz2a0c0.abcdefghijklmnopqrstuvwxyzABCDEF";
 
@@ -19,5 +27,10 @@ describe("crossSiteRefused", () => {
     expect(crossSiteRefused("POST", `/subscribe/one-click/${TOKEN}/more`, provider)).toBe(true);
     expect(crossSiteRefused("POST", `/subscribe/preferences/${TOKEN}`, provider)).toBe(true);
     expect(crossSiteRefused("POST", "/subscribe", provider)).toBe(true);
+  });
+
+  it("is declared by the one-click route alone, in its handle", async () => {
+    const open = routeTable(await routeModules()).filter((r) => r.handle?.crossSitePosts);
+    expect(open.map((r) => r.pattern)).toEqual(["/subscribe/one-click/:token"]);
   });
 });

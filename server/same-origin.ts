@@ -1,8 +1,8 @@
 /** The cross-site refusal: a state-changing request must come from this site (403 otherwise, nothing done). */
 import type { IncomingHttpHeaders } from "node:http";
 import { getEnv } from "~/.server/env";
+import type { TableRoute } from "~/.server/http/route-table";
 import { isWriteMethod } from "~/lib/http";
-import { ONE_CLICK_PATH } from "~/lib/subscriptions";
 
 let known = { publicUrl: "", origin: "" };
 /** PUBLIC_URL's origin, worked out again only when PUBLIC_URL changes (tests). */
@@ -31,12 +31,13 @@ export function sameOrigin(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * Whether a request is refused as cross-site. The one exception: a POST to an
- * RFC 8058 one-click unsubscribe address (/subscribe/one-click/<signed token>)
- * comes from the recipient's mail provider, cross-site by nature; the token
- * in its path is what authorises it, and it can only unsubscribe.
+ * Whether a request is refused as cross-site. `route` is the route its path
+ * goes to (route-table.ts `routeMatcher`): a POST to a route whose handle
+ * declares `crossSitePosts` (the RFC 8058 one-click unsubscribe, posted by the
+ * recipient's mail provider, cross-site by nature; the token in its path is
+ * what authorises it) is let through.
  */
-export function crossSiteRefused(method: string | undefined, path: string, headers: IncomingHttpHeaders): boolean {
+export function crossSiteRefused(method: string | undefined, route: TableRoute | undefined, headers: IncomingHttpHeaders): boolean {
   if (!isWriteMethod(method) || sameOrigin(headers)) return false;
-  return !(method === "POST" && ONE_CLICK_PATH.test(path));
+  return !(method === "POST" && route?.handle?.crossSitePosts === true);
 }

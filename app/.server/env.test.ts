@@ -29,13 +29,18 @@ describe("environment", () => {
     expect(() => parseEnv({ PUBLIC_URL: "not a url" })).toThrow(/PUBLIC_URL/);
   });
 
-  it("takes an optional port of its own for the beacons, which must differ from PORT", () => {
-    expect(parseEnv({ DATA_DIR: tmp() }).STATS_BEACON_PORT).toBeUndefined();
-    expect(parseEnv({ DATA_DIR: tmp(), STATS_BEACON_PORT: "3001" }).STATS_BEACON_PORT).toBe(3001);
-    expect(() => parseEnv({ STATS_BEACON_PORT: "beacons" })).toThrow(
-      /^Invalid environment variable STATS_BEACON_PORT: must be a port number/,
+  it("bounds the visit statistics: views a visitor a minute, values kept a day, how long rollups stay", () => {
+    const env = parseEnv({ DATA_DIR: tmp() });
+    expect([env.STATS_MAX_VIEWS_PER_MINUTE, env.STATS_TOP_VALUES, env.STATS_ROLLUP_DAYS, env.STATS_RAW_DAYS]).toEqual([60, 100, 760, 30]);
+    expect(parseEnv({ DATA_DIR: tmp(), STATS_MAX_VIEWS_PER_MINUTE: "20" }).STATS_MAX_VIEWS_PER_MINUTE).toBe(20);
+    expect(() => parseEnv({ STATS_MAX_VIEWS_PER_MINUTE: "0" })).toThrow(
+      /^Invalid environment variable STATS_MAX_VIEWS_PER_MINUTE: must be at least 1/,
     );
-    expect(() => parseEnv({ PORT: "3001", STATS_BEACON_PORT: "3001" })).toThrow(/STATS_BEACON_PORT: must differ from PORT/);
+    expect(() => parseEnv({ STATS_TOP_VALUES: "many" })).toThrow(/^Invalid environment variable STATS_TOP_VALUES: /);
+    expect(() => parseEnv({ STATS_ROLLUP_DAYS: "20", STATS_RAW_DAYS: "30" })).toThrow(
+      /STATS_RAW_DAYS: must not be more than STATS_ROLLUP_DAYS/,
+    );
+    expect(() => parseEnv({ STATS_BEACON_PORT: "3001", DATA_DIR: tmp() })).not.toThrow(); // no such setting any more: ignored
   });
 
   it("requires AUTH_SECRET for a production deployment over https", () => {

@@ -18,14 +18,6 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().default("0.0.0.0"),
-    /**
-     * Production: a second port, served by a thread of its own, that takes the visit-statistics
-     * beacons (POST /stats/beacon) off the pages' thread; the reference nginx sends them there
-     * (decision 0023). Unset: none (PORT answers beacons, as it always does).
-     */
-    STATS_BEACON_PORT: optionalText.pipe(
-      z.string().regex(/^\d+$/, "must be a port number").transform(Number).pipe(z.number().int().min(1).max(65535)).optional(),
-    ),
     DATA_DIR: z.string().default("./data"),
     DATABASE_URL: optionalText.pipe(
       z
@@ -101,8 +93,14 @@ const envSchema = z
       .min(1, "must be at least 1")
       .max(2000)
       .default(200),
-    /** Raw visit-statistics events are deleted after this many days (the hourly and daily rollups are kept). */
+    /** Raw visit-statistics events are deleted after this many days (the hourly and daily rollups are kept longer). */
     STATS_RAW_DAYS: z.coerce.number().int("must be a whole number of days").min(2, "must be at least 2 days").max(366).default(30),
+    /** The hourly and daily visit-statistics rollups are deleted after this many days (25 months: a year against the year before). */
+    STATS_ROLLUP_DAYS: z.coerce.number().int("must be a whole number of days").min(2, "must be at least 2 days").max(3660).default(760),
+    /** Page views (and each other kind of beacon) counted per visitor a minute; the rest are answered 204 and dropped. */
+    STATS_MAX_VIEWS_PER_MINUTE: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(60),
+    /** Referrers, campaigns, search terms and outbound targets: the this many most frequent of each a day are kept, the rest counted as "other". */
+    STATS_TOP_VALUES: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(100),
   })
   .superRefine((env, ctx) => {
     const s3Settings = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
@@ -122,8 +120,12 @@ const envSchema = z
         message: "is required with the other S3 key (set both, or neither to use the machine's AWS credentials)",
       });
     }
-    if (env.STATS_BEACON_PORT !== undefined && env.STATS_BEACON_PORT === env.PORT) {
-      ctx.addIssue({ code: "custom", path: ["STATS_BEACON_PORT"], message: "must differ from PORT (the beacons get a port of their own)" });
+    if (env.STATS_RAW_DAYS > env.STATS_ROLLUP_DAYS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STATS_RAW_DAYS"],
+        message: "must not be more than STATS_ROLLUP_DAYS (raw events never outlive the rollups)",
+      });
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET && env.PUBLIC_URL?.startsWith("https://")) {
       ctx.addIssue({

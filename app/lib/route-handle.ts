@@ -13,6 +13,20 @@
  * - `pageCache`: a public page the page cache may keep, and the query
  *   parameters it reads (any other parameter is left out of the cache key and
  *   of the render).
+ * - `statistics`: whether a visit-statistics beacon from this page counts, and
+ *   under what key (decision 0023); without it the page is not counted.
+ *   "path": under its own path (no query string); a path with a parameter
+ *   counts only for a page the site publishes (a lawyer's or an article's),
+ *   any other is counted as not found. "pattern": under the route's pattern
+ *   ("/subscribe/confirm/:token"), for a page whose address holds a secret —
+ *   a route with a parameter named like a secret (route-table.ts
+ *   `isSecretParam`) is never stored with its value, whatever it declares.
+ *   "not-found": the site's 404 page, counted as "not found" without its
+ *   address.
+ * - `crossSitePosts`: the route takes a POST from another site (RFC 8058
+ *   one-click unsubscribe, posted by the recipient's mail provider): the
+ *   server's cross-site refusal lets it through (server/same-origin.ts). The
+ *   secret in its path is what authorises the request.
  */
 import type { Permission } from "./permissions";
 
@@ -21,4 +35,6 @@ export type RouteHandle = {
   permission?: Permission | "signed-in";
   twoFactorSetup?: boolean;
   pageCache?: { params: readonly string[] };
+  statistics?: "path" | "pattern" | "not-found";
+  crossSitePosts?: boolean;
 };

@@ -5,8 +5,14 @@
  */
 import { FIRM_TIME_ZONE, startOfZonedDay, toFirmLocalInput } from "./firm-time";
 
-/** The one ingestion endpoint (a React Router resource route; the enhancement module posts here). */
+/** The one ingestion endpoint (the enhancement module posts here; server/app.ts answers it). */
 export const STATS_BEACON_PATH = "/stats/beacon";
+
+/** The page key of every page that is not one of the site's (a 404): counted once a visitor a day, never by its address. */
+export const NOT_FOUND_PAGE = "(not found)";
+
+/** The key under which a day's less frequent referrers, campaigns, search terms and outbound targets are counted (STATS_TOP_VALUES). */
+export const OTHER_VALUES = "(other)";
 
 /** The cookie that keeps a staff member's own browser out of the figures (set from the Statistics screen). */
 export const STATS_OPT_OUT_COOKIE = "firm.stats_opt_out";

@@ -4,8 +4,11 @@
  * - public pages set no cookie and use no storage, and send beacons to this
  *   site only (its one endpoint), answered 204 through the proxy;
  * - the count equals the visits, though most pages come from nginx's cache
- *   or the instances' page cache, the beacons going to the instances' beacon
- *   threads (STATS_BEACON_PORT); every instance shows the same figures;
+ *   or the instances' page cache; every instance shows the same figures;
+ * - a page is counted as what its route declares: a secret link under its
+ *   pattern, a page that does not exist as "not found", never by its address;
+ * - at shutdown (SIGTERM), every beacon an instance answered 204 is written,
+ *   up to the last;
  * - crawlers, signed-in staff, an opted-out browser, Global Privacy Control
  *   and prefetched or prerendered pages that were never shown are not counted
  *   (a prerendered page counts once, when it is shown).
@@ -181,14 +184,14 @@ describe("visit statistics behind the reference nginx", () => {
     expect(cacheStatus.filter((s) => s === "HIT").length).toBeGreaterThan(0);
     expect(await viewsOf(c)).toBe(views);
     expect(await viewsOf(c, "/team")).toBe(visits * 2);
-    // nginx sent the beacons to the instances' beacon threads (STATS_BEACON_PORT), not to the pages' port.
+    // nginx sent the beacons to the instances, as it sends the pages.
     const beaconUpstreams = fs
       .readFileSync(path.join(c.nginx.dir, "access.log"), "utf8")
       .split("\n")
       .filter((line) => line.endsWith(` ${STATS_BEACON_PATH}`))
       .map((line) => Number(line.split(" ")[2].split(":").pop()));
     expect(beaconUpstreams.length).toBeGreaterThanOrEqual(views);
-    expect(beaconUpstreams.filter((port) => !c.beaconPorts.includes(port))).toEqual([]);
+    expect(beaconUpstreams.filter((port) => !c.instances.some((i) => i.port === port))).toEqual([]);
     // The rollup (the instances' job every minute; run here now) and the Statistics screen of each instance.
     await rollupStats(new Date(Date.now() + 5000));
     const figures: string[] = [];
@@ -283,5 +286,68 @@ describe("visit statistics behind the reference nginx", () => {
     console.info(
       `the /team page was ${prerendered > 0 ? "prerendered, then shown" : "prefetched, then loaded on click"} (${[...speculated].join(", ")})`,
     );
+  });
+
+  it("a secret link is counted under its pattern, a page that does not exist as not found, never by its address", async (ctx) => {
+    const c = site(ctx);
+    await clear(c);
+    const token = "Zm9yZ2VkLXRva2VuLXRoYXQtbXVzdC1uZXZlci1iZS1zdG9yZWQ";
+    const { context, page } = await visitor();
+    const [lawyer] = await c.query<{ slug: string }>("select slug from team where slug is not null order by id limit 1");
+    for (const path of [
+      `/subscribe/confirm/${token}`,
+      `/subscribe/preferences/${token}`,
+      "/no-such-page-at-all",
+      "/lawyer/no-such-lawyer",
+      `/lawyer/${lawyer.slug}`,
+    ]) {
+      await shown(page, c.url + path);
+    }
+    await context.close();
+    const rows = await counted(c);
+    const views = Object.fromEntries(rows.filter((r) => r.kind === "view").map((r) => [r.path, r.n]));
+    // Two made-up pages, one visitor: "not found" once a day.
+    expect(views).toEqual({
+      "/subscribe/confirm/:token": 1,
+      "/subscribe/preferences/:token": 1,
+      "(not found)": 1,
+      [`/lawyer/${lawyer.slug}`]: 1,
+    });
+    const everything = JSON.stringify(await c.query("select * from stats_events"));
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain("no-such");
+  });
+
+  it("at shutdown (SIGTERM), every beacon an instance answered 204 is written, up to the last", async (ctx) => {
+    const c = site(ctx);
+    await clear(c);
+    const instance = c.instances[0];
+    let answered = 0;
+    let sent = 0;
+    // Four senders, one beacon after another, until the instance stops listening (it keeps taking requests while it drains).
+    // Each beacon from a browser of its own (a visitor is counted at most STATS_MAX_VIEWS_PER_MINUTE times a minute).
+    const senders = Array.from({ length: 4 }, async () => {
+      for (;;) {
+        const n = sent++;
+        try {
+          const response = await fetch(`${instance.url}/stats/beacon`, {
+            method: "POST",
+            body: JSON.stringify({ k: "v", p: "/team", r: "" }),
+            headers: { origin: c.url, "content-type": "text/plain;charset=UTF-8", "user-agent": `${CHROME} Sender/${n}` },
+          });
+          if (response.status === 204) answered++;
+        } catch {
+          return; // refused or closed: the instance has stopped listening
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const exited = instance.stop();
+    await Promise.all(senders);
+    expect(await exited).toBe(0);
+    const [{ n }] = await c.query<{ n: number }>("select count(*)::int as n from stats_events where kind = 'view' and path = '/team'");
+    expect(answered).toBeGreaterThan(100);
+    expect(n).toBe(answered);
+    await c.restart(0);
   });
 });

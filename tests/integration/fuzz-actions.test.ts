@@ -602,11 +602,7 @@ const BASES: Record<string, ActionCase> = {
       { intent: "security", require_two_factor: "on" },
     ],
   },
-  // Visit statistics: the beacon (its fields URL-encoded, as the endpoint also takes them) and "don't count this browser".
-  "routes/stats/beacon.ts": {
-    base: () => ({ k: "v", p: "/team", r: "https://www.google.com/" }),
-    more: (): Form[] => [{ k: "l", p: "/team", d: "4200" }],
-  },
+  // Visit statistics: "don't count this browser" (the beacon endpoint is not a route: tests/integration/stats-beacon-http.test.ts).
   "routes/admin/statistics.tsx": { base: () => ({ count: "off" }), more: (): Form[] => [{ count: "on" }] },
   "routes/admin/outbox.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },

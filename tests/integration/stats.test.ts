@@ -9,6 +9,8 @@
  * and of old salts.
  */
 import { guarded, testContext } from "../support/route-call";
+import fs from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
@@ -30,11 +32,12 @@ import { flushStats, recordConversion, statsIngestCounters } from "~/.server/sta
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { startOfFirmDay, STATS_OPT_OUT_COOKIE } from "~/lib/stats";
 import * as contact from "~/routes/public/contact";
-import * as beaconRoute from "~/routes/stats/beacon";
 // Renamed: a test file is not a React component (the hooks rule reads any use… call as a hook).
 import { setUpTestDatabase as withTestDatabase } from "../support/database";
+import { setUpBeaconServer } from "../support/beacon-server";
 
 withTestDatabase();
+const server = setUpBeaconServer();
 
 const ORIGIN = "http://localhost:3000";
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0";
@@ -44,17 +47,20 @@ const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 
 type BeaconInit = { ip?: string; ua?: string; headers?: Record<string, string>; body?: string };
 
+/** A beacon as the page's script sends it, to the one endpoint (the address through X-Forwarded-For). */
 async function beacon(data: object, init: BeaconInit = {}): Promise<number> {
-  const request = new Request(`${ORIGIN}/stats/beacon`, {
+  const response = await fetch(`${server.url()}/stats/beacon`, {
     method: "POST",
     body: init.body ?? JSON.stringify(data),
-    headers: { origin: ORIGIN, "content-type": "text/plain;charset=UTF-8", "user-agent": init.ua ?? FIREFOX, ...init.headers },
+    headers: {
+      origin: ORIGIN,
+      "content-type": "text/plain;charset=UTF-8",
+      "user-agent": init.ua ?? FIREFOX,
+      "x-forwarded-for": init.ip ?? "198.51.100.1",
+      ...init.headers,
+    },
   });
-  const response = await beaconRoute.action({
-    request,
-    params: {},
-    context: testContext(init.ip ?? "198.51.100.1"),
-  } as never);
+  await response.arrayBuffer();
   return response.status;
 }
 
@@ -99,11 +105,20 @@ describe("the beacon endpoint", () => {
   });
 
   it("writes a steady stream in batches: what arrives during a write waits for the next one, not a statement of its own", async () => {
-    for (let i = 0; i < 30; i++) await view(`/insights?i=${i}`, { ip: `198.51.100.${i}` });
+    // Handed to the ingestion directly: through HTTP one at a time, the second's timer could write them first.
+    const { ingestBeaconText } = await import("~/.server/statistics/stats-ingest");
+    const send = (p: string, clientIp: string) =>
+      ingestBeaconText(
+        JSON.stringify({ k: "v", p, r: "" }),
+        { userAgent: FIREFOX, gpc: null, cookie: null, hostname: "localhost", clientIp },
+        server.routeOf,
+      );
+    for (let i = 0; i < 30; i++) send(`/insights?i=${i}`, `198.51.100.${i}`);
     const before = statsIngestCounters().batches;
     const writing = flushStats();
+    await new Promise((resolve) => setImmediate(resolve));
     // Beacons keep coming while the first batch is written.
-    for (let i = 0; i < 20; i++) await view("/team", { ip: `203.0.113.${i}` });
+    for (let i = 0; i < 20; i++) send("/team", `203.0.113.${i}`);
     await writing;
     expect(statsIngestCounters().batches - before).toBe(1);
     expect(await countStatsEvents()).toBe(30);
@@ -119,8 +134,7 @@ describe("the beacon endpoint", () => {
     expect(await beacon({ k: "x", p: "/" })).toBe(400);
     expect(await beacon({ k: "o", p: "/", h: "https://elsewhere.example/" })).toBe(400);
     expect(await beacon({}, { body: JSON.stringify({ k: "v", p: `/${"a".repeat(5000)}` }) })).toBe(413);
-    const get = beaconRoute.loader();
-    expect(get.status).toBe(405);
+    expect((await fetch(`${server.url()}/stats/beacon`)).status).toBe(405);
     await flushStats();
     expect(await countStatsEvents()).toBe(0);
   });
@@ -207,18 +221,13 @@ describe("visitors", () => {
     const day1 = new Date("2026-06-10T14:00:00Z");
     const day1Later = new Date("2026-06-11T03:30:00Z"); // 11:30 p.m. in Toronto, still June 10
     const day2 = new Date("2026-06-11T14:00:00Z");
-    const request = () =>
-      new Request(`${ORIGIN}/stats/beacon`, {
-        method: "POST",
-        body: JSON.stringify({ k: "v", p: "/", r: "" }),
-        headers: { "user-agent": FIREFOX },
-      });
-    const { ingestBeacon } = await import("~/.server/statistics/stats-ingest");
-    const context = testContext("203.0.113.50");
-    await ingestBeacon(request(), context, day1);
-    await ingestBeacon(request(), context, day1Later);
-    await ingestBeacon(request(), context, day2);
-    await ingestBeacon(request(), testContext("203.0.113.51"), day2);
+    const { ingestBeaconText } = await import("~/.server/statistics/stats-ingest");
+    const source = (clientIp: string) => ({ userAgent: FIREFOX, gpc: null, cookie: null, hostname: "localhost", clientIp });
+    const body = JSON.stringify({ k: "v", p: "/", r: "" });
+    ingestBeaconText(body, source("203.0.113.50"), server.routeOf, day1);
+    ingestBeaconText(body, source("203.0.113.50"), server.routeOf, day1Later);
+    ingestBeaconText(body, source("203.0.113.50"), server.routeOf, day2);
+    ingestBeaconText(body, source("203.0.113.51"), server.routeOf, day2);
     await flushStats();
     const rows = await rawEvents();
     expect(rows).toHaveLength(4);
@@ -357,6 +366,46 @@ describe("conversions", () => {
     expect(of("entry")).toEqual({ "/construction": 1, "/cyber": 1 });
     expect(of("referrer")).toEqual({ "search:Google": 1 });
     expect(of("device")).toEqual({ desktop: 3 });
+  });
+});
+
+describe("the migration that removed secret links from the statistics (drizzle/0014_stats-secret-paths.sql)", () => {
+  it("rewrites raw events and rollups that hold a token to the route's pattern, summed; removes previews", async () => {
+    const token = "12.mfz2a0c0.abcdefghijklmnopqrstuvwxyzABCDEF";
+    const base = { at: new Date("2026-04-02T15:00:00Z"), visitor: 1, entry: true, referrer: null, campaign: null, device: "desktop" };
+    await insertStatsEvents(
+      [
+        `/subscribe/confirm/${token}`,
+        `/subscribe/preferences/${token}`,
+        `/admin/invitation/${token}`,
+        "/preview/shared/post/x",
+        "/team",
+      ].map((path) => ({ ...base, kind: "view" as const, path, browser: "Firefox", detail: null, amount: null })),
+    );
+    await db().execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors) values
+      ('2026-04-02', 'page', ${`/subscribe/confirm/${token}`}, 2, 2),
+      ('2026-04-02', 'page', '/subscribe/confirm/other-token', 3, 1),
+      ('2026-04-02', 'page', '/subscribe/confirm/:token', 1, 1),
+      ('2026-04-02', 'entry', ${`/subscribe/preferences/${token}`}, 1, 1),
+      ('2026-04-02', 'conversion:subscription', ${`/subscribe/confirm/${token}`}, 1, 1),
+      ('2026-04-02', 'page', '/preview/post/draft', 1, 1),
+      ('2026-04-02', 'search', ${`/subscribe/confirm/${token}`}, 1, 1)`);
+    const migration = fs.readFileSync(path.resolve(import.meta.dirname, "../../drizzle/0014_stats-secret-paths.sql"), "utf8");
+    for (const statement of migration.split("--> statement-breakpoint")) await db().execute(sql.raw(statement));
+    expect((await rawEvents()).map((r) => r.path).sort()).toEqual([
+      "/admin/invitation/:token",
+      "/subscribe/confirm/:token",
+      "/subscribe/preferences/:token",
+      "/team",
+    ]);
+    const items = await db().select().from(statsDailyItems).orderBy(statsDailyItems.dimension, statsDailyItems.key);
+    expect(items.map((i) => [i.dimension, i.key, i.count])).toEqual([
+      ["conversion:subscription", "/subscribe/confirm/:token", 1],
+      ["entry", "/subscribe/preferences/:token", 1],
+      ["page", "/subscribe/confirm/:token", 6],
+      // A visitor's search term is text they typed, not an address: left as it is.
+      ["search", `/subscribe/confirm/${token}`, 1],
+    ]);
   });
 });
 

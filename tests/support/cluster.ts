@@ -7,8 +7,6 @@
  * `npm run bench:proxy`. Needs `npm run build` and Debian's nginx — unless
  * started with `proxy: false` (tests/e2e/editorial-schedule.test.ts): then no
  * nginx, and the site's address (PUBLIC_URL) is the first instance's.
- * Behind nginx each instance also takes the beacons on a port of its own
- * (STATS_BEACON_PORT), to which nginx sends them, as deployed.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -31,9 +29,7 @@ export type ClusterWithoutProxy = {
   /** The site's address (PUBLIC_URL): through the proxy, or the first instance's without one. */
   url: string;
   instances: RunningServer[];
-  /** Each instance's beacon port (STATS_BEACON_PORT) behind nginx; none without it. */
-  beaconPorts: number[];
-  /** The environment every instance runs with (and, behind nginx, its own STATS_BEACON_PORT). */
+  /** The environment every instance runs with. */
   env: Record<string, string>;
   /** Starts instance i again on its port and DATA_DIR (after it was killed or stopped). */
   restart(i: number): Promise<RunningServer>;
@@ -114,7 +110,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
     const count = options.instances ?? 2;
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
-    const beaconPorts = proxy ? await Promise.all(ports.map(() => freePort())) : [];
     const proxyPort = proxy ? await freePort() : 0;
     // startServer's address for an instance is http://localhost:{port}.
     const siteUrl = proxy ? `http://127.0.0.1:${proxyPort}` : `http://localhost:${ports[0]}`;
@@ -126,13 +121,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       AUTH_SECRET: randomBytes(32).toString("hex"),
       ...options.env,
     };
-    const envOf = (i: number) => (proxy ? { ...env, STATS_BEACON_PORT: String(beaconPorts[i]) } : env);
     log(`starting ${count} instances…`);
-    instances.push(...(await Promise.all(ports.map((port, i) => startServer({ port, env: envOf(i), quiet: true })))));
+    instances.push(...(await Promise.all(ports.map((port) => startServer({ port, env, quiet: true })))));
     if (proxy) {
       nginx = await startNginx({
         instances: ports.map((p) => `127.0.0.1:${p}`),
-        beaconInstances: beaconPorts.map((p) => `127.0.0.1:${p}`),
         port: proxyPort,
         extraServer: options.extraServer,
         workers: options.nginxWorkers,
@@ -144,11 +137,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       bucket,
       url: siteUrl,
       instances,
-      beaconPorts,
       env,
       async restart(i) {
         const old = instances[i];
-        const fresh = await startServer({ port: old.port, dataDir: old.dataDir, env: envOf(i), quiet: true });
+        const fresh = await startServer({ port: old.port, dataDir: old.dataDir, env, quiet: true });
         instances[i] = fresh;
         return fresh;
       },

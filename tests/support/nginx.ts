@@ -31,18 +31,13 @@ function serverLines(text: string, marker: string, addresses: string[]): string 
 
 /**
  * The reference site configuration for local instances: each `# instance`
- * line becomes one line per address (same parameters), each `# beacon
- * instance` line one per beacon address (the instances' STATS_BEACON_PORT;
- * without them, the instances' own addresses, and no backup lines), the TLS
- * server listens on plain HTTP at 127.0.0.1:port, the port-80 redirect server
- * is dropped and the cache lives in `cacheDir`.
+ * line becomes one line per address (same parameters), the TLS server
+ * listens on plain HTTP at 127.0.0.1:port, the port-80 redirect server is
+ * dropped and the cache lives in `cacheDir`.
  */
-export function localSiteConfig(options: { instances: string[]; beaconInstances?: string[]; port: number; cacheDir: string }): string {
+export function localSiteConfig(options: { instances: string[]; port: number; cacheDir: string }): string {
   let text = fs.readFileSync(REFERENCE_CONFIG, "utf8");
-  const beacons = options.beaconInstances ?? [];
   text = serverLines(text, "instance", options.instances);
-  text = serverLines(text, "beacon instance", beacons.length ? beacons : options.instances);
-  text = serverLines(text, "instance backup", beacons.length ? options.instances : []);
   text = text.replace(/# BEGIN http-redirect[\s\S]*?# END http-redirect\n?/, "");
   if (!/listen 443 ssl[^;]*;/.test(text)) throw new Error(`${REFERENCE_CONFIG}: no "listen 443 ssl" line`);
   text = text.replace(/^\s*listen 443 ssl[^;]*;/m, `    listen 127.0.0.1:${options.port};`);
@@ -73,8 +68,6 @@ export type RunningNginx = {
  */
 export async function startNginx(options: {
   instances: string[];
-  /** The instances' beacon ports (STATS_BEACON_PORT), host:port; none: beacons go to `instances`. */
-  beaconInstances?: string[];
   port: number;
   extraServer?: string;
   workers?: number;
@@ -88,7 +81,6 @@ export async function startNginx(options: {
     path.join(dir, "site.conf"),
     localSiteConfig({
       instances: options.instances,
-      beaconInstances: options.beaconInstances,
       port: options.port,
       cacheDir: path.join(dir, "cache"),
     }),

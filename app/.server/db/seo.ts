@@ -2,6 +2,7 @@
 import { and, desc, like, max, or } from "drizzle-orm";
 import type { ImageKind } from "~/lib/images";
 import { db } from "./client";
+import { memoUntilContentChange } from "./memo";
 import { articles, headers, hours, team } from "./schema";
 import { articleIsPublic, teamMemberIsPublic } from "./visibility";
 
@@ -72,3 +73,19 @@ export async function isPublicPicture(kind: ImageKind, stem: string): Promise<bo
           .limit(1);
   return rows.length > 0;
 }
+
+/**
+ * The paths of every lawyer's profile and article the public can open, kept
+ * until the next content change: the visit statistics count no other page
+ * whose route has a parameter (a made-up slug is counted as not found).
+ */
+export const publishedPagePaths = memoUntilContentChange(async (): Promise<ReadonlySet<string>> => {
+  const [members, posts] = await Promise.all([
+    db().select({ slug: team.slug }).from(team).where(teamMemberIsPublic()),
+    db().select({ slug: articles.slug }).from(articles).where(articleIsPublic()),
+  ]);
+  return new Set([
+    ...members.map((m) => `/lawyer/${encodeURIComponent(m.slug)}`),
+    ...posts.map((p) => `/post/${encodeURIComponent(p.slug)}`),
+  ]);
+});

@@ -8,7 +8,7 @@
  */
 import { rowsOf } from "./rows";
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { addDays, firmToday, startOfFirmDay, type StatsRange } from "~/lib/stats";
+import { addDays, firmToday, NOT_FOUND_PAGE, startOfFirmDay, type StatsRange } from "~/lib/stats";
 import { db } from "./client";
 import { articles, slugRedirects, statsDaily, statsDailyItems, statsHourly, statsRollupState, team } from "./schema";
 
@@ -220,6 +220,7 @@ export async function statsReport(range: StatsRange, options: { limit?: number |
   }
   if (limit !== null) for (const name of ["page", "lawyers", "insights"] as const) lists[name].rows = lists[name].rows.slice(0, limit);
   const labels = await labelsFor([...lists.page.rows, ...lists.lawyers.rows, ...lists.insights.rows].map((r) => r.key));
+  labels.set(NOT_FOUND_PAGE, "Pages not found (404)");
   for (const name of ["page", "lawyers", "insights"] as const)
     for (const row of lists[name].rows) row.label = labels.get(row.key) ?? row.key;
   const rolledAt = state[0]?.rolledAt;

@@ -1,13 +1,15 @@
 /**
  * Visit statistics, the writing side (decision 0023): the daily salts, batched
  * inserts of raw events, the rollups into hourly and daily tables (Toronto
- * days) and the purge of raw events. The Statistics screen reads the rollups
- * through stats-report.ts. Nothing here is content: no page cache is cleared.
+ * days; referrers, campaigns, search terms and outbound targets kept for the
+ * day's most frequent values only) and the retention of all of it. The
+ * Statistics screen reads the rollups through stats-report.ts. Nothing here
+ * is content: no page cache is cleared.
  */
 import { rowsOf } from "./rows";
 import { randomBytes } from "node:crypto";
 import { and, gte, inArray, lt, sql } from "drizzle-orm";
-import { addDays, firmDay, startOfFirmDay } from "~/lib/stats";
+import { addDays, firmDay, OTHER_VALUES, startOfFirmDay } from "~/lib/stats";
 import { db } from "./client";
 import { session, statsEvents, statsSalts } from "./schema";
 
@@ -83,12 +85,39 @@ async function markDirty(executor: Executor, from: Date) {
     on conflict (id) do update set dirty_from = least(stats_rollup_state.dirty_from, excluded.dirty_from)`);
 }
 
-/** Deletes raw events older than `days` days (STATS_RAW_DAYS); the rollups stay. Returns how many. */
+/** Deletes raw events older than `days` days (STATS_RAW_DAYS). Returns how many. */
 export async function purgeStatsEvents(days: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   const result = await db().execute(sql`with gone as (delete from stats_events where at < ${cutoff.toISOString()}::timestamptz returning 1)
     select count(*)::int as n from gone`);
   return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
+}
+
+/** Deletes the hourly and daily rollups of the Toronto days more than `days` days old (STATS_ROLLUP_DAYS). Returns the days' rows removed. */
+export async function purgeStatsRollups(days: number, now = new Date()): Promise<number> {
+  const oldest = addDays(firmDay(now), -(days - 1));
+  const result = await db().execute(sql`with
+      d as (delete from stats_daily where day < ${oldest}::date returning 1),
+      i as (delete from stats_daily_items where day < ${oldest}::date returning 1),
+      h as (delete from stats_hourly where hour < ${startOfFirmDay(oldest).toISOString()}::timestamptz returning 1)
+    select (select count(*) from d)::int as n`);
+  return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
+}
+
+/**
+ * The statistics' retention, one run: today's and tomorrow's salts made ahead
+ * (every instance reads the same ones), salts older than yesterday deleted (a
+ * visitor is not recognisable after two days), raw events older than
+ * `rawDays` and rollups older than `rollupDays` deleted.
+ */
+export async function statsRetention(rawDays: number, rollupDays: number, now = new Date()) {
+  const today = firmDay(now);
+  await ensureSalts([today, addDays(today, 1)]);
+  return {
+    saltsRemoved: await deleteOldSalts(now),
+    eventsRemoved: await purgeStatsEvents(rawDays, now),
+    rollupDaysRemoved: await purgeStatsRollups(rollupDays, now),
+  };
 }
 
 /** Of these session tokens, the ones of a live staff session (one query for a whole batch of beacons). */
@@ -110,7 +139,7 @@ function daySpan(day: string): { start: string; end: string } {
 }
 
 /** Recomputes one Toronto day's totals and items from the raw events (idempotent). */
-async function rollupDay(day: string): Promise<void> {
+async function rollupDay(day: string, topValues: number): Promise<void> {
   const { start, end } = daySpan(day);
   const span = sql`at >= ${start}::timestamptz and at < ${end}::timestamptz`;
   await db().transaction(async (tx) => {
@@ -134,26 +163,38 @@ async function rollupDay(day: string): Promise<void> {
         count(*) filter (where kind = 'leave')
       from stats_events where ${span} and kind in ('view', 'leave')
       group by path`);
-    // Entry pages, referrers and campaigns count visits; devices and browsers count visitors (and views).
+    // Entry pages count visits; devices and browsers count visitors (and views).
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
-      select ${day}::date, d.dimension, d.key, count(*), count(distinct e.visitor)
-      from stats_events e
-      cross join lateral (values ('entry', e.path), ('referrer', e.referrer), ('campaign', e.campaign)) as d(dimension, key)
-      where e.at >= ${start}::timestamptz and e.at < ${end}::timestamptz and e.kind = 'view' and e.entry and d.key is not null
-      group by d.dimension, d.key`);
+      select ${day}::date, 'entry', path, count(*), count(distinct visitor)
+      from stats_events where ${span} and kind = 'view' and entry
+      group by path`);
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
       select ${day}::date, d.dimension, d.key, count(*), count(distinct e.visitor)
       from stats_events e
       cross join lateral (values ('device', e.device), ('browser', e.browser)) as d(dimension, key)
       where e.at >= ${start}::timestamptz and e.at < ${end}::timestamptz and e.kind = 'view' and d.key is not null
       group by d.dimension, d.key`);
-    // Site search: each term with and without results; outbound actions.
+    // What visitors' browsers say (referrers and campaigns, counting visits; search terms with and without
+    // results; outbound targets): the day's topValues most frequent of each, the rest as OTHER_VALUES.
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
-      select ${day}::date, case when kind = 'view' then (case when amount > 0 then 'search' else 'search-none' end) else 'outbound' end,
-        detail, count(*), count(distinct visitor)
-      from stats_events
-      where ${span} and detail is not null and (kind = 'outbound' or (kind = 'view' and path = '/search'))
-      group by 2, detail`);
+      select ${day}::date, dimension, case when rn <= ${topValues} then key else ${OTHER_VALUES} end, sum(count), sum(visitors)
+      from (
+        select *, row_number() over (partition by dimension order by count desc, key) as rn
+        from (
+          select d.dimension, d.key, count(*) as count, count(distinct e.visitor) as visitors
+          from stats_events e
+          cross join lateral (values ('referrer', e.referrer), ('campaign', e.campaign)) as d(dimension, key)
+          where e.at >= ${start}::timestamptz and e.at < ${end}::timestamptz and e.kind = 'view' and e.entry and d.key is not null
+          group by d.dimension, d.key
+          union all
+          select case when kind = 'view' then (case when amount > 0 then 'search' else 'search-none' end) else 'outbound' end,
+            detail, count(*), count(distinct visitor)
+          from stats_events
+          where ${span} and detail is not null and (kind = 'outbound' or (kind = 'view' and path = '/search'))
+          group by 1, detail
+        ) grouped
+      ) ranked
+      group by dimension, 3`);
     // Conversions, by the page the visit began on: the visitor's latest entry before it that day ('' when none).
     await tx.execute(sql`insert into stats_daily_items (day, dimension, key, count, visitors)
       select ${day}::date, 'conversion:' || c.detail, coalesce(v.path, ''), count(*), count(distinct c.visitor)
@@ -188,8 +229,13 @@ async function rollupHours(from: Date, to: Date): Promise<void> {
  * (`stats_rollup_state.dirty_from`, set by every batch) and recomputes the
  * hours and Toronto days from there to now. Idempotent; a failure marks the
  * span dirty again for the next run. Returns the days and hours recomputed.
+ * `topValues`: STATS_TOP_VALUES (the job passes it; tests take the default).
  */
-export async function rollupStats(now = new Date()): Promise<{ days: number; hours: number }> {
+export async function rollupStats(
+  now = new Date(),
+  options: { topValues: number } = { topValues: 100 },
+): Promise<{ days: number; hours: number }> {
+  const { topValues } = options;
   const taken = rowsOf<{ dirty_from: string | Date | null }>(
     await db().execute(sql`with old as (select dirty_from from stats_rollup_state where id = 1 for update)
       update stats_rollup_state s set dirty_from = null, rolled_at = now() from old where s.id = 1 returning old.dirty_from`),
@@ -204,7 +250,7 @@ export async function rollupStats(now = new Date()): Promise<{ days: number; hou
     await rollupHours(hourStart, hourEnd);
     let days = 0;
     for (let day = firmDay(from), last = firmDay(until); day <= last; day = addDays(day, 1)) {
-      await rollupDay(day);
+      await rollupDay(day, topValues);
       days++;
     }
     return { days, hours: Math.round((hourEnd.getTime() - hourStart.getTime()) / 3_600_000) };

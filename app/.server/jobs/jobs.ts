@@ -14,8 +14,7 @@ import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { sweepStaffTokens } from "../db/staff-links";
 import { pruneSignInAttempts } from "../auth/login-limits";
-import { deleteOldSalts, ensureSalts, purgeStatsEvents, rollupStats } from "../db/stats";
-import { addDays, firmToday } from "~/lib/stats";
+import { rollupStats, statsRetention } from "../db/stats";
 import { recoverInterruptedMail, retryFailedMail } from "../mail/mail";
 import { createPictureSweeper, SWEEP_INTERVAL_MS } from "../pictures/picture-sweep";
 import type { ScheduledJob } from "./scheduler";
@@ -111,21 +110,14 @@ export function siteJobs(database: Database): ScheduledJob[] {
       // the hourly and daily tables (Toronto days; idempotent, so a repeat or a catch-up is safe).
       name: "stats-rollup",
       everyMs: MINUTE,
-      run: () => rollupStats(),
+      run: () => rollupStats(new Date(), { topValues: getEnv().STATS_TOP_VALUES }),
     },
     {
-      // Visit statistics: today's and tomorrow's salts made ahead (every instance reads the same ones),
-      // salts older than yesterday deleted (a visitor is not recognisable after two days), and raw events
-      // older than STATS_RAW_DAYS deleted (the rollups stay).
+      // Visit statistics: the day's salts ahead, old salts, raw events after STATS_RAW_DAYS and rollups
+      // after STATS_ROLLUP_DAYS (db/stats.ts statsRetention).
       name: "stats-retention",
       everyMs: 15 * MINUTE,
-      run: async () => {
-        const today = firmToday();
-        await ensureSalts([today, addDays(today, 1)]);
-        const saltsRemoved = await deleteOldSalts();
-        const eventsRemoved = await purgeStatsEvents(getEnv().STATS_RAW_DAYS);
-        return { saltsRemoved, eventsRemoved };
-      },
+      run: () => statsRetention(getEnv().STATS_RAW_DAYS, getEnv().STATS_ROLLUP_DAYS),
     },
   ];
 }

@@ -1,31 +1,36 @@
 /**
- * POST /stats/beacon read straight from Node's request (decision 0023): the
- * production server's fast path (server/app.ts) and the beacon thread's whole
- * job (server/stats-beacon-thread.ts). A beacon needs neither React Router nor
- * Express: taken through them it cost ~0.8 ms of the one server thread. The
- * same checks as the route module app/routes/stats/beacon.ts, which still
- * answers wherever this path is not taken (development, tests); the caller
- * says what becomes of a body (`ingest`) and whether the request is
- * same-origin. No database here.
+ * /stats/beacon, the visit statistics' one endpoint (decision 0023), read
+ * straight from Node's request by server/app.ts before anything else (no
+ * React Router: a beacon is a few hundred bytes and needs none of it). The
+ * same code answers in development, in tests and in production.
+ *
+ * A POST from this site answers 204 whether or not it is counted (a crawler
+ * learns nothing); the body goes to the ingestion (stats-ingest.ts), which
+ * checks it. Refusals say why, as JSON: 400 not a beacon, 403 cross-site
+ * (the caller's `sameOrigin`), 405 not a POST, 413 over 4 KB. Never stored by
+ * a cache or proxy. No database here.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { STATS_BEACON_PATH } from "~/lib/stats";
-import { MAX_BEACON_BYTES, type BeaconSource } from "./stats-beacon";
+import type { TableRoute } from "../http/route-table";
+import { ingestBeaconText, MAX_BEACON_BYTES, type BeaconSource } from "./stats-ingest";
 
-/** A POST to the beacon endpoint (any query string ignored). */
-export function isBeaconPost(method: string | undefined, url: string | undefined): boolean {
-  if (method !== "POST" || !url?.startsWith(STATS_BEACON_PATH)) return false;
+/** A request for the beacon endpoint, any method (any query string ignored). */
+export function isBeaconRequest(url: string | undefined): boolean {
+  if (!url?.startsWith(STATS_BEACON_PATH)) return false;
   const rest = url.slice(STATS_BEACON_PATH.length);
   return rest === "" || rest.startsWith("?");
 }
 
-const REFUSALS: Record<number, string> = {
-  400: '{"error":"Not a visit-statistics beacon."}',
-  403: '{"error":"Cross-site requests are not allowed."}',
-  413: '{"error":"Too large: a beacon is at most 4 KB."}',
+/** The endpoint's only refusal texts. */
+export const BEACON_REFUSALS: Readonly<Record<400 | 403 | 405 | 413, string>> = {
+  400: "Not a visit-statistics beacon.",
+  403: "Cross-site requests are not allowed.",
+  405: "Send beacons with POST.",
+  413: "Too large: a beacon is at most 4 KB.",
 };
 
-/** Header lines for each answer, made once per set of security headers (a beacon is answered ~2,000 times a second). */
+/** Header lines for each answer, made once per set of security headers (the same object every time). */
 const heads = new WeakMap<Record<string, string>, Map<number, string[]>>();
 function headOf(headers: Record<string, string>, status: number): string[] {
   let byStatus = heads.get(headers);
@@ -33,61 +38,55 @@ function headOf(headers: Record<string, string>, status: number): string[] {
   let head = byStatus.get(status);
   if (!head) {
     head = [...Object.entries(headers).flat(), "Cache-Control", "no-store", "X-Accel-Expires", "0"];
-    if (REFUSALS[status]) head.push("Content-Type", "application/json");
+    if (status !== 204) head.push("Content-Type", "application/json");
+    if (status === 405) head.push("Allow", "POST");
     byStatus.set(status, head);
   }
   return head;
 }
 
-/**
- * Answers one beacon: 204 (counted or not), 400, 403 (cross-site, decided by
- * the caller's `sameOrigin`) or 413. `ingest` checks and keeps a body (204)
- * or refuses it (400); `headers` are the server's security headers (the same
- * object every time); `requestId` goes in X-Request-Id; `done(status)` writes
- * the log line.
- */
-export function answerBeacon(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: {
-    clientIp: string;
-    sameOrigin: boolean;
-    ingest(text: string, source: BeaconSource): 204 | 400;
-    headers: Record<string, string>;
-    requestId: string;
-    done(status: number): void;
-  },
-): void {
-  const send = (status: number) => {
-    res.writeHead(status, [...headOf(options.headers, status), "X-Request-Id", options.requestId]);
-    res.end(REFUSALS[status]);
-    options.done(status);
+export type BeaconRequestFacts = {
+  /** The client's address (server/client-ip.ts). */
+  clientIp: string;
+  /** Whether the request comes from this site (server/same-origin.ts). */
+  sameOrigin: boolean;
+  /** The route a page's path goes to (route-table.ts `routeMatcher`): what the beacon counts as. */
+  routeOf: (pathname: string) => TableRoute | undefined;
+  /** The server's security headers (the same object every time). */
+  headers: Record<string, string>;
+  requestId: string;
+  /** Called with the status once answered (the log line). */
+  done(status: number): void;
+};
+
+/** Answers one request for the endpoint. */
+export function answerBeacon(req: IncomingMessage, res: ServerResponse, facts: BeaconRequestFacts): void {
+  const send = (status: 204 | keyof typeof BEACON_REFUSALS) => {
+    res.writeHead(status, [...headOf(facts.headers, status), "X-Request-Id", facts.requestId]);
+    res.end(status === 204 ? undefined : JSON.stringify({ error: BEACON_REFUSALS[status] }));
+    facts.done(status);
   };
-  if (!options.sameOrigin) {
+  if (req.method !== "POST" || !facts.sameOrigin || Number(req.headers["content-length"] ?? 0) > MAX_BEACON_BYTES) {
     req.resume();
-    return send(403);
-  }
-  if (Number(req.headers["content-length"] ?? 0) > MAX_BEACON_BYTES) {
-    req.resume();
-    return send(413);
+    return send(req.method !== "POST" ? 405 : !facts.sameOrigin ? 403 : 413);
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  let refused = false;
+  let answered = false;
   req.on("data", (chunk: Buffer) => {
     size += chunk.length;
-    if (size > MAX_BEACON_BYTES && !refused) {
-      refused = true;
+    if (size > MAX_BEACON_BYTES && !answered) {
+      answered = true;
       send(413);
     }
-    if (!refused) chunks.push(chunk);
+    if (!answered) chunks.push(chunk);
   });
   req.on("error", () => {
-    if (!refused && !res.headersSent) send(400);
-    refused = true;
+    if (!answered && !res.headersSent) send(400);
+    answered = true;
   });
   req.on("end", () => {
-    if (refused) return;
+    if (answered) return;
     // Node keeps one User-Agent, joins repeated Cookie headers with "; " and other repeated headers with ", ".
     const gpc = req.headers["sec-gpc"];
     const source: BeaconSource = {
@@ -95,11 +94,11 @@ export function answerBeacon(
       gpc: typeof gpc === "string" ? gpc : null,
       cookie: req.headers.cookie ?? null,
       hostname: (req.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, ""),
-      clientIp: options.clientIp,
+      clientIp: facts.clientIp,
     };
-    let status: number = 400;
+    let status: 204 | 400 = 400;
     try {
-      status = options.ingest(Buffer.concat(chunks).toString("utf8"), source);
+      status = ingestBeaconText(Buffer.concat(chunks).toString("utf8"), source, facts.routeOf).status;
     } catch {
       status = 400;
     }

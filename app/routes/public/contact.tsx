@@ -15,8 +15,8 @@ import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
 import type { RouteHandle } from "~/lib/route-handle";
 
-/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
-export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
+export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 export function loader() {
   return { token: issueFormToken({ shared: true }) };

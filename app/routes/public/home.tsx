@@ -18,8 +18,8 @@ import { weekdayHoursText } from "~/lib/site";
 import { legalServiceJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 
-/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
-export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
+export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 
 const MAP_FRAME_CLASS = "h-full min-h-[360px] w-full border-0";

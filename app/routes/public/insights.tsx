@@ -18,7 +18,7 @@ import { insightsHref, parseArticleFilter } from "~/lib/site";
 import type { RouteHandle } from "~/lib/route-handle";
 
 /** The page cache keeps this page (lib/route-handle.ts), by the query parameters it reads. */
-export const handle = { pageCache: { params: ["author", "category", "page"] } } satisfies RouteHandle;
+export const handle = { pageCache: { params: ["author", "category", "page"] }, statistics: "path" } satisfies RouteHandle;
 
 const AUTHOR_NOT_FOUND = { title: "Author not found", message: "No lawyer of the firm goes by that name any more. Our news & insights page lists every article." };
 

@@ -23,8 +23,8 @@ import { mobileUri } from "~/lib/vcard";
 import { hasCertification, MATTERS_CONSENT_NOTE, specialistText, spokenLanguages } from "~/lib/profile";
 import type { RouteHandle } from "~/lib/route-handle";
 
-/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
-export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
+export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 const LAWYER_NOT_FOUND = "Error. Could not retrieve lawyer.";
 /** Articles shown in a profile's "Insights by …" section (the spec's list size). */

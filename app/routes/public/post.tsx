@@ -19,8 +19,8 @@ import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 
-/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */
-export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
+/** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
+export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 const NOT_FOUND = "No Article Found";
 

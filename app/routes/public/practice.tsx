@@ -27,6 +27,7 @@ const TAB_LABELS: Record<PracticeTab, string> = { overview: "Overview", team: "T
 /** The page cache keeps this page (lib/route-handle.ts) by the tab, the Insights page and the Team tab's filters (the practice area is the page itself). */
 export const handle = {
   pageCache: { params: ["tab", "page", ...TEAM_FILTER_PARAMS.filter((p) => p !== "practice")] },
+  statistics: "path",
 } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -6,6 +6,7 @@ import { Pagination } from "~/components/public/pagination";
 import { PublicRouteError } from "~/components/public/public-error";
 import { parsePage } from "~/lib/pagination";
 import { MAX_QUERY_LENGTH, parseSearchKind, SEARCH_PAGE_SIZE, type HighlightPart, type SearchKind } from "~/lib/search";
+import type { RouteHandle } from "~/lib/route-handle";
 
 /**
  * `/search?q=…&kind=…&page=…` (decision 0013): rendered on the server, a
@@ -27,6 +28,9 @@ function searchHref(q: string, kind: SearchKind, page = 1): string {
   if (page > 1) params.set("page", String(page));
   return `/search?${params.toString()}`;
 }
+
+/** Visit statistics count it by its path (the search term is kept apart, from its first page). */
+export const handle = { statistics: "path" } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

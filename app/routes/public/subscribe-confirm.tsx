@@ -13,9 +13,13 @@ import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { SUBSCRIBE_MSG } from "~/lib/forms/subscribe";
+import type { RouteHandle } from "~/lib/route-handle";
 
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 type Outcome = "ready" | "confirmed" | "expired" | "used" | "invalid";
+
+/** Visit statistics count it under its pattern: the token in its path is a secret. */
+export const handle = { statistics: "pattern" } satisfies RouteHandle;
 
 function statusOf(outcome: Outcome): number {
   return outcome === "ready" || outcome === "confirmed" ? 200 : outcome === "invalid" ? 404 : 410;

@@ -9,6 +9,10 @@ import type { Route } from "./+types/subscribe-one-click";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { getSubscriber, withdrawConsent } from "~/.server/db/subscribers";
 import { checkPreferencesToken, tokenSubscriberId } from "~/.server/subscriptions/links";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** A mail provider posts here from its own site (RFC 8058): the cross-site refusal lets this route's POST through. */
+export const handle = { crossSitePosts: true } satisfies RouteHandle;
 
 const HEADERS = { "Cache-Control": "no-store" };
 const answer = (status: number, tone: "success" | "error", text: string) => Response.json({ status: { tone, text } }, { status, headers: HEADERS });

@@ -15,6 +15,7 @@ import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { fieldErrors, formText, formValues } from "~/lib/forms/form-data";
 import { preferencesSchema, SUBSCRIBE_MSG, SUBSCRIPTION_TOPICS, TOPIC_LABELS } from "~/lib/forms/subscribe";
+import type { RouteHandle } from "~/lib/route-handle";
 
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
@@ -38,6 +39,9 @@ function viewOf(s: Subscriber | undefined): View {
   if (!s) return { valid: false };
   return { valid: true, email: s.email, subscribed: s.status === "confirmed", topics: s.topics };
 }
+
+/** Visit statistics count it under its pattern: the token in its path is a secret. */
+export const handle = { statistics: "pattern" } satisfies RouteHandle;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const subscriber = await subscriberOf(params.token ?? "");

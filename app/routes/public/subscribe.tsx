@@ -13,7 +13,7 @@ import { SubscribeForm } from "~/components/public/subscribe-form";
 import { FIRM } from "~/config/firm";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { pageCache: { params: [] } } satisfies RouteHandle;
+export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 export function loader() {
   return { token: issueFormToken({ shared: true }) };

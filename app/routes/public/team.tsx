@@ -12,7 +12,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { describeTeamFilters, filterTeam, isFiltered, languagesSpoken, parseTeamFilters, TEAM_FILTER_PARAMS } from "~/lib/team-filters";
 
 /** The filters are read from the URL (issue 33): the page cache keeps each filtered view under its own key. */
-export const handle = { pageCache: { params: TEAM_FILTER_PARAMS } } satisfies RouteHandle;
+export const handle = { pageCache: { params: TEAM_FILTER_PARAMS }, statistics: "path" } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const filters = parseTeamFilters(new URL(request.url).searchParams);

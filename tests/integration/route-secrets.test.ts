@@ -1,0 +1,76 @@
+/**
+ * No secret in a path reaches the visit statistics (issue 43): every route of
+ * app/routes.ts is walked, each parameter given a recognisable value, and what
+ * a beacon from that address would be stored as is checked. A route with a
+ * parameter named like a secret (token, key, code…; route-table.ts
+ * `isSecretParam`) must never be stored with its value, and must not declare
+ * itself counted by its path.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { isSecretParam, patternParams, routeMatcher, routeTable, type TableRoute } from "~/.server/http/route-table";
+import { pageKeyOf } from "~/.server/statistics/stats-ingest";
+import { NOT_FOUND_PAGE } from "~/lib/stats";
+import { routeModules } from "../support/route-modules";
+
+let table: TableRoute[] = [];
+let routeOf: (pathname: string) => TableRoute | undefined;
+
+beforeAll(async () => {
+  const modules = await routeModules();
+  table = routeTable(modules);
+  routeOf = routeMatcher(modules);
+});
+
+/** An address of the route with each parameter a value the test can look for. */
+const sample = (pattern: string) =>
+  pattern.replace(/:(\w+)/g, (_, name: string) => `VALUE-${name}-7f3a`).replace(/\*$/, "VALUE-splat-7f3a");
+
+describe("route parameters named like secrets", () => {
+  it("are recognised by name", () => {
+    for (const name of ["token", "key", "apiKey", "code", "resetCode", "secret", "signature", "hash", "password", "otp"])
+      expect(isSecretParam(name), name).toBe(true);
+    for (const name of ["slug", "id", "kind", "file"]) expect(isSecretParam(name), name).toBe(false);
+    expect(patternParams("/subscribe/confirm/:token")).toEqual(["token"]);
+    expect(patternParams("/og/:kind/:file")).toEqual(["kind", "file"]);
+  });
+
+  it("every route of app/routes.ts: a beacon from its address is never stored with a secret parameter's value", () => {
+    const withSecrets = table.filter((r) => patternParams(r.pattern).some(isSecretParam));
+    // The walk sees the routes it must (a new one is checked the same way).
+    expect(withSecrets.map((r) => r.pattern)).toEqual(
+      expect.arrayContaining([
+        "/subscribe/confirm/:token",
+        "/subscribe/preferences/:token",
+        "/subscribe/one-click/:token",
+        "/admin/reset-password/:token",
+        "/admin/invitation/:token",
+      ]),
+    );
+    for (const route of table.filter((r) => r.pattern.includes(":") || r.pattern.endsWith("*"))) {
+      const address = sample(route.pattern);
+      const matched = routeOf(address);
+      const stored = pageKeyOf(matched, address);
+      const secrets = patternParams(route.pattern).filter(isSecretParam);
+      for (const name of secrets)
+        expect(stored?.key ?? "", `${route.pattern} would be stored with its ${name}`).not.toContain(`VALUE-${name}-`);
+      // A route that declares a secret parameter counted by its path is a mistake, even though it is stored by its pattern.
+      if (secrets.length) expect(route.handle?.statistics, `${route.pattern} declares statistics: "path"`).not.toBe("path");
+    }
+  });
+
+  it("stores a page by what its route declares: a secret link by its pattern, a made-up page as not found, the rest not at all", () => {
+    const key = (path: string) => pageKeyOf(routeOf(path), path);
+    expect(key("/subscribe/confirm/abc.def")).toEqual({ key: "/subscribe/confirm/:token", published: false });
+    expect(key("/subscribe/preferences/abc.def")).toEqual({ key: "/subscribe/preferences/:token", published: false });
+    expect(key("/no/such/page")).toEqual({ key: NOT_FOUND_PAGE, published: false });
+    expect(key("/lawyer/ada-stone")).toEqual({ key: "/lawyer/ada-stone", published: true });
+    expect(key("/Team/")).toEqual({ key: "/team", published: false });
+    expect(key("/")).toEqual({ key: "/", published: false });
+    // Not pages of the public site: not counted.
+    for (const path of ["/preview/shared/post/x", "/dashboard", "/admin/reset-password/abc", "/sitemap.xml", "/subscribe/one-click/abc"])
+      expect(key(path), path).toBeNull();
+    // A route that wrongly declared "path" with a token in it is still stored by its pattern.
+    const careless = { id: "x", pattern: "/x/:token", handle: { statistics: "path" as const }, page: true, parents: [] };
+    expect(pageKeyOf(careless, "/x/SECRET")).toEqual({ key: "/x/:token", published: false });
+  });
+});
