@@ -6,6 +6,7 @@
  * `isSecretParam`) must never be stored with its value, and must not declare
  * itself counted by its path.
  */
+import { matchRoutes, type ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecretParam, patternParams, routeMatcher, routeTable, type TableRoute } from "~/.server/http/route-table";
 import { pageKeyOf } from "~/.server/statistics/stats-ingest";
@@ -14,12 +15,25 @@ import { routeModules } from "../support/route-modules";
 
 let table: TableRoute[] = [];
 let routeOf: (pathname: string) => TableRoute | undefined;
+let modules: ServerBuild["routes"];
 
 beforeAll(async () => {
-  const modules = await routeModules();
+  modules = await routeModules();
   table = routeTable(modules);
   routeOf = routeMatcher(modules);
 });
+
+/** The route id React Router itself matches for a path (its matchRoutes over the route tree). */
+function reactRouterMatch(pathname: string): string | undefined {
+  type Node = { id: string; path?: string; index?: boolean; children?: Node[] };
+  const isTop = (parentId: string | undefined) => !parentId || !modules[parentId];
+  const childrenOf = (parentId: string | undefined): Node[] =>
+    Object.values(modules)
+      .filter((r) => (parentId === undefined ? isTop(r!.parentId) : r!.parentId === parentId))
+      .map((r) => (r!.index ? { id: r!.id, index: true, path: r!.path } : { id: r!.id, path: r!.path, children: childrenOf(r!.id) }));
+  const matches = matchRoutes(childrenOf(undefined) as Parameters<typeof matchRoutes>[0], pathname);
+  return matches?.[matches.length - 1]?.route.id;
+}
 
 /** An address of the route with each parameter a value the test can look for. */
 const sample = (pattern: string) =>
@@ -56,6 +70,20 @@ describe("route parameters named like secrets", () => {
       // A route that declares a secret parameter counted by its path is a mistake, even though it is stored by its pattern.
       if (secrets.length) expect(route.handle?.statistics, `${route.pattern} declares statistics: "path"`).not.toBe("path");
     }
+  });
+
+  it("finds the route React Router finds, for every route's address and some that are not", () => {
+    const addresses = [
+      ...table.map((r) => sample(r.pattern)),
+      "/Team/",
+      "/lawyer/x/vcard",
+      "/dashboard",
+      "/dashboard/subscribers/export",
+      "/dashboard/subscribers/12",
+      "/a/b/c",
+      "/insights/feed.xml",
+    ];
+    for (const address of addresses) expect(routeOf(address)?.id, address).toBe(reactRouterMatch(address));
   });
 
   it("stores a page by what its route declares: a secret link by its pattern, a made-up page as not found, the rest not at all", () => {
