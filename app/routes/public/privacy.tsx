@@ -3,7 +3,7 @@
  * the form collects, why, who sees it, how long it is kept (the configured
  * ENQUIRY_RETENTION_DAYS) and how to have it deleted at once; and, in its
  * own section (#statistics), what the site's visit statistics count and keep
- * (STATS_RAW_DAYS; decision 0023); and (#subscriptions) what an insight
+ * (STATS_RAW_DAYS, STATS_ROLLUP_DAYS; decision 0023); and (#subscriptions) what an insight
  * subscription keeps, why and for how long (issue 31, CASL).
  */
 import type { Route } from "./+types/privacy";
@@ -18,7 +18,12 @@ import type { RouteHandle } from "~/lib/route-handle";
 export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 export function loader() {
-  return { retentionDays: getEnv().ENQUIRY_RETENTION_DAYS, statsRawDays: getEnv().STATS_RAW_DAYS };
+  const env = getEnv();
+  return {
+    retentionDays: env.ENQUIRY_RETENTION_DAYS,
+    statsRawDays: env.STATS_RAW_DAYS,
+    statsRollupMonths: Math.round(env.STATS_ROLLUP_DAYS / 30.4),
+  };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -85,13 +90,21 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           link; and whether an enquiry was sent, with the page your visit began on.
         </li>
         <li>
+          <strong>Pages, not addresses:</strong> a page is counted by its name on this site, never by a link made for you. The link
+          that confirms a subscription or opens your preferences holds a code that is yours alone: it is counted only as &ldquo;a
+          confirmation link&rdquo;, without the code. An address that is not a page of this site is counted only as &ldquo;page not
+          found&rdquo;, without the address. Of the websites visitors came from, the campaign tags and the words searched, only the
+          most frequent of each day are kept by name.
+        </li>
+        <li>
           <strong>How a visit is told apart:</strong> from a scrambled code made of your internet address, your browser&apos;s
           description and a secret that changes every day. The secret is deleted after two days, so the code cannot be linked to you, to
           your address, or to your visits on other days. Your internet address and browser description are never stored.
         </li>
         <li>
           <strong>How long it is kept:</strong> the individual page views for {loaderData.statsRawDays} days; after that only totals per
-          hour and per day (such as &ldquo;120 views of this page on March 3&rdquo;), which contain nothing about any person.
+          hour and per day (such as &ldquo;120 views of this page on March 3&rdquo;), which contain nothing about any person, for{" "}
+          {loaderData.statsRollupMonths} months.
         </li>
         <li>
           <strong>Not counted:</strong> browsers that send the{" "}
