@@ -29,7 +29,7 @@ import pg from "pg";
 import { openDatabase, setDatabase } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";
 import { rollupStats } from "~/.server/db/stats";
-import { diskStorage, setStorage } from "~/.server/storage";
+import { diskStorage, setStorage } from "~/.server/storage/storage";
 import { signInCookie } from "../tests/support/cluster";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "../tests/e2e/support";
 

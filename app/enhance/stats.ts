@@ -10,7 +10,7 @@
  *   l  the page was left (`pagehide`): how long it was visible, in ms
  *   o  a tel:/mailto: link, a contact card (…/vcard) or a PDF was clicked
  *
- * POST /stats/beacon takes them (app/.server/stats-beacon-http.ts, the one endpoint).
+ * POST /stats/beacon takes them (app/.server/statistics/stats-beacon-http.ts, the one endpoint).
  */
 import { closestFrom, whenActive } from "./when-active";
 

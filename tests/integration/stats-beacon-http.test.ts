@@ -1,5 +1,5 @@
 /**
- * The beacon endpoint (app/.server/stats-beacon-http.ts), the one handler
+ * The beacon endpoint (app/.server/statistics/stats-beacon-http.ts), the one handler
  * server/app.ts answers /stats/beacon with in every mode, on a real node:http
  * server: 204 and buffered, 400 malformed, 403 cross-site, 405 not a POST,
  * 413 oversized (declared or streamed) — each refusal saying why — with the

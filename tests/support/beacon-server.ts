@@ -1,7 +1,7 @@
 /**
  * The beacon endpoint for integration tests: a real node:http server that
  * answers /stats/beacon with the one handler server/app.ts uses
- * (app/.server/stats-beacon-http.ts), with the same cross-site check, client
+ * (app/.server/statistics/stats-beacon-http.ts), with the same cross-site check, client
  * address (TRUST_PROXY on, so a test sets the address with X-Forwarded-For)
  * and the routes of app/routes.ts with their handles.
  */
