@@ -25,15 +25,14 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { openDatabase, setDatabase } from "~/.server/db/client";
+import { setDatabase } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";
 import { rollupStats } from "~/.server/db/stats";
 import { diskStorage, setStorage } from "~/.server/storage/storage";
 import { signInCookie } from "../tests/support/cluster";
+import { createTestDatabase } from "../tests/support/database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "../tests/e2e/support";
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BEACONS = Number(process.env.BENCH_ABUSE_BEACONS ?? 10_000);
 const MAX_VIEWS_PER_MINUTE = 60;
 const TOP_VALUES = 100;
@@ -60,16 +59,10 @@ function madeUp(i: number): object {
 async function main() {
   say("building…");
   execSync("npx react-router build", { stdio: "ignore" });
-  const name = `firm_bench_abuse_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  // A throwaway PostgreSQL database (the server runs in a process of its own), dropped at the end.
+  process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+  const { database, url: databaseUrl, drop } = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-bench-abuse-"));
-  const database = await openDatabase({ url: databaseUrl });
   setDatabase(database);
   setStorage(diskStorage(path.join(dataDir, "uploads")));
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -78,7 +71,7 @@ async function main() {
   try {
     await seedDemoContent(() => undefined);
     // Behind nginx, as deployed: the visitor's address from X-Forwarded-For.
-    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl, LOG_LEVEL: "error", TRUST_PROXY: "true" }, quiet: true });
+    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl!, LOG_LEVEL: "error", TRUST_PROXY: "true" }, quiet: true });
     const base = server.url;
     const send = async (beacon: object, visitor: string, ua = FIREFOX) => {
       const response = await fetch(`${base}/stats/beacon`, {
@@ -172,12 +165,8 @@ async function main() {
     await server?.stop();
     setDatabase(undefined);
     setStorage(undefined);
-    await database.close();
+    await drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    const again = new pg.Client({ connectionString: ADMIN_URL });
-    await again.connect();
-    await again.query(`drop database if exists ${name} with (force)`);
-    await again.end();
   }
   if (failures.length) {
     say(`targets not met: ${failures.join("; ")}`);
