@@ -2,7 +2,8 @@
  * The HTTP application: a `node:http` request listener, bundled by Vite into
  * build/server/index.js and started by server.js. In order:
  *
- * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0023) or a
+ * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0023), an
+ *    exact redirect (one Map lookup, app/.server/redirects/engine.ts, decision 0025) or a
  *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once
  *    (behind the reference nginx, beacons go to the instance's beacon thread
  *    instead, server/stats-beacon-thread.ts, started by server.js);
@@ -10,8 +11,9 @@
  *    security headers (a CSP nonce per response);
  * 3. `/healthz` and `/readyz`;
  * 4. the cross-site refusal of state-changing requests (403, nothing done);
- * 5. uploaded pictures (`/images/…`) and the browser build's files;
- * 6. React Router, its answer written whole and compressed
+ * 5. uploaded pictures (`/images/…`), files (`/files/…`) and the browser build's files;
+ * 6. the rest of the redirects (a path in another spelling, rules with a query, regular
+ *    expressions), then React Router (a 404 is counted in the 404 log), its answer written whole and compressed
  *    (server/whole-response.ts), with the request's address, id and nonce in
  *    its request context (app/.server/request-context.ts).
  */
@@ -25,7 +27,9 @@ import { getEnv } from "~/.server/env";
 import { createLimiter } from "~/.server/limiter";
 import { log, logRequest, newRequestId } from "~/.server/log";
 import { routerContext } from "~/.server/request-context";
-import { handlesByPattern, routeTable } from "~/.server/route-table";
+import { redirectEngine, sendRedirect } from "~/.server/redirects/engine";
+import { notFoundLog } from "~/.server/redirects/not-found";
+import { handlesByPattern, routeTable, setSitePatterns } from "~/.server/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/security-headers";
 import { startServices, stopServices } from "~/.server/startup";
 import { isBeaconPost } from "~/.server/stats-beacon-http";
@@ -35,7 +39,7 @@ import { startBeaconThread, stopBeaconThread } from "~/.server/stats-beacon-port
 import { answerBeaconRequest } from "./beacon-request";
 import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
-import { PICTURES_PREFIX, sendPicture } from "./pictures";
+import { FILES_PREFIX, PICTURES_PREFIX, sendPicture } from "./pictures";
 import { crossSiteRefused } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
@@ -64,7 +68,10 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const env = getEnv();
   const handleRequest = createRequestHandler(build, env.NODE_ENV === "production" ? "production" : "development");
   // What each route declares (its permission, …), for the middleware that reads it by the matched pattern.
-  const handles = handlesByPattern(routeTable(build.routes));
+  const table = routeTable(build.routes);
+  const handles = handlesByPattern(table);
+  // The 404 log and the WordPress importer check paths against the site's own routes.
+  setSitePatterns(table.map((r) => r.pattern));
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
   const baseHeaders = baseSecurityHeaders();
@@ -96,7 +103,11 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
     const nonce = randomBytes(16).toString("base64");
     res.setHeader("X-Request-Id", requestId);
     for (const [name, value] of Object.entries(securityHeaders(nonce))) res.setHeader(name, value);
-    res.on("finish", () => logRequest(requestId, req.method, pathOf(req.url), res.statusCode, performance.now() - started));
+    const read = req.method === "GET" || req.method === "HEAD";
+    res.on("finish", () => {
+      logRequest(requestId, req.method, pathOf(req.url), res.statusCode, performance.now() - started);
+      if (res.statusCode === 404 && read) notFoundLog().note(req.url ?? "", req.headers.referer, req.headers.host ?? "");
+    });
     const path = pathOf(req.url);
 
     if (path === "/healthz") return sendText(res, 200, "ok");
@@ -108,8 +119,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       log("warn", "cross-site request refused", { id: requestId, method: req.method, path });
       return sendText(res, 403, "Cross-site requests are not allowed.");
     }
-    const read = req.method === "GET" || req.method === "HEAD";
-    if (read && path.startsWith(PICTURES_PREFIX)) return sendPicture(req, res, requestId);
+    if (read && (path.startsWith(PICTURES_PREFIX) || path.startsWith(FILES_PREFIX))) return sendPicture(req, res, requestId);
     if (read && files) {
       const missing = await new Promise<boolean>((resolve) => {
         res.once("close", () => resolve(false));
@@ -117,6 +127,8 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       });
       if (!missing) return;
     }
+    const moved = read ? redirectEngine()?.find(req.url ?? "") : undefined;
+    if (moved) return sendRedirect(res, moved, {}, req.method);
     await render(req, res, requestId, nonce);
   }
 
@@ -125,6 +137,15 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
     const requestId = newRequestId();
     if (isBeaconPost(req.method, req.url)) {
       return answerBeaconRequest(req, res, { ingest: ingestBeacon, headers: baseHeaders, requestId, started, tag: "beacon" });
+    }
+    // An exact redirect answers before the page cache: one Map lookup of the raw path (decision 0025).
+    const redirects = redirectEngine();
+    if (redirects?.size && (req.method === "GET" || req.method === "HEAD")) {
+      const moved = redirects.fast(req.url ?? "");
+      if (moved) {
+        sendRedirect(res, moved, baseHeaders, req.method);
+        return logRequest(requestId, req.method, pathOf(req.url), res.statusCode, performance.now() - started, "redirect");
+      }
     }
     if (pageCache?.handle(req, res, requestId, started)) return;
     dynamic(req, res, requestId, started).catch((error: unknown) => {

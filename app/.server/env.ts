@@ -103,6 +103,10 @@ const envSchema = z
       .default(200),
     /** Raw visit-statistics events are deleted after this many days (the hourly and daily rollups are kept). */
     STATS_RAW_DAYS: z.coerce.number().int("must be a whole number of days").min(2, "must be at least 2 days").max(366).default(30),
+    /** The 404 log keeps at most this many paths a day (the rest are counted together). */
+    NOT_FOUND_PATHS_PER_DAY: z.coerce.number().int("must be a whole number").min(10, "must be at least 10").max(100_000).default(500),
+    /** Days of the 404 log kept. */
+    NOT_FOUND_LOG_DAYS: z.coerce.number().int("must be a whole number of days").min(7, "must be at least 7 days").max(730).default(90),
   })
   .superRefine((env, ctx) => {
     const s3Settings = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;

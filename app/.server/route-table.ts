@@ -49,3 +49,18 @@ export function handlesByPattern(table: readonly TableRoute[]): Map<string, Rout
   for (const route of [...table].sort((a, b) => a.parents.length - b.parents.length)) map.set(route.pattern, route.handle);
   return map;
 }
+
+const sitePatternsHolder = globalThis as unknown as { __sitePatterns?: readonly string[] };
+
+/**
+ * The route patterns of the running site (set by the server from its build,
+ * or by a script from app/routes.ts): what the 404 log and the WordPress
+ * importer check paths against (lib/route-patterns.ts).
+ */
+export function setSitePatterns(patterns: readonly string[]) {
+  sitePatternsHolder.__sitePatterns = patterns;
+}
+
+export function sitePatterns(): readonly string[] {
+  return sitePatternsHolder.__sitePatterns ?? [];
+}
