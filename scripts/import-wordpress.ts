@@ -39,8 +39,9 @@ const dryRun = args.includes("--dry-run");
 const json = args.includes("--json");
 
 function options() {
-  const pages = flag("pages")[0] ?? "articles";
-  if (pages !== "articles" && pages !== "skip") throw new UsageError(`--pages must be articles or skip, not "${pages}".`);
+  const given = flag("pages")[0] ?? "articles";
+  if (given !== "articles" && given !== "skip") throw new UsageError(`--pages must be articles or skip, not "${given}".`);
+  const pages: "articles" | "skip" = given;
   const categoryMap: Record<string, CategoryTarget> = {};
   for (const m of flag("map")) {
     const [slug, target] = m.split("=");
