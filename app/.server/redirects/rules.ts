@@ -16,6 +16,8 @@ import { contentChanged } from "../content-events";
 import { recordAudit, type Actor } from "../audit";
 import { db, type Db } from "../db/client";
 import {
+  deleteRedirects,
+  setRedirectsEnabled,
   findExactRule,
   findRegexRule,
   insertRedirect,
@@ -29,9 +31,9 @@ import {
 import { getEnv } from "../env";
 import { canonicalPath, canonicalQuery, checkTarget } from "./paths";
 import { checkRegex } from "./regex-check";
+import { REDIRECT_STATUSES, type RedirectStatus } from "~/lib/redirects";
 
-export const REDIRECT_STATUSES = [301, 302, 307, 308, 410] as const;
-export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
+export { REDIRECT_STATUSES, type RedirectStatus };
 
 export type RuleInput = {
   match: "exact" | "regex";
@@ -207,4 +209,52 @@ export async function saveRule(
 /** A rule's source as a person reads it: the path with its query, or the pattern. */
 export function describeSource(rule: Pick<RedirectRow, "match" | "source" | "query">): string {
   return rule.match === "regex" ? `regex ${rule.source}` : rule.query ? `${rule.source}?${rule.query}` : rule.source;
+}
+
+/** Deletes rules (with their audit entries); returns how many. */
+export async function deleteRules(ids: readonly number[], actor: Actor): Promise<number> {
+  const removed = await db().transaction(async (tx) => {
+    const rows = await deleteRedirects(tx, ids);
+    for (const r of rows) {
+      await recordAudit(tx, actor, {
+        action: "delete",
+        itemType: "redirect",
+        itemId: r.id,
+        itemLabel: `${describeSource(r)} → ${r.target || "410 Gone"}`,
+      });
+    }
+    return rows.length;
+  });
+  if (removed) contentChanged("redirects");
+  return removed;
+}
+
+/** Turns rules on or off (recorded); returns how many changed. */
+export async function enableRules(ids: readonly number[], enabled: boolean, actor: Actor): Promise<number> {
+  const rows = await setRedirectsEnabled(ids, enabled);
+  await recordAudit(undefined, actor, {
+    action: "update",
+    itemType: "redirect",
+    itemLabel: `${rows.length} redirect${rows.length === 1 ? "" : "s"} ${enabled ? "enabled" : "disabled"}`,
+    changes: { enabled: { after: enabled } },
+  });
+  if (rows.length) contentChanged("redirects");
+  return rows.length;
+}
+
+/** One line of a CSV import: old address, new address, status (default 301), and "regex" in a fourth cell for a regular expression. */
+export async function importCsvRules(rows: readonly string[][], actor: Actor): Promise<{ added: number; refused: string[] }> {
+  let added = 0;
+  const refused: string[] = [];
+  for (const [n, cells] of rows.entries()) {
+    const [source = "", target = "", status = "301", match = ""] = cells.map((c) => c.trim());
+    if (n === 0 && /^(source|from|old)/i.test(source)) continue;
+    const code = Number(status || 301) as RedirectStatus;
+    const result = await saveRule({ match: match.toLowerCase() === "regex" ? "regex" : "exact", source, target, status: code }, actor, {
+      origin: "csv",
+    });
+    if (result.ok) added++;
+    else refused.push(`Line ${n + 1} (${source || "empty"}): ${Object.values(result.errors).join(" ")}`);
+  }
+  return { added, refused };
 }

@@ -43,11 +43,11 @@ import { canonicalPath, canonicalQuery } from "../redirects/paths";
 import { isSitePath } from "~/lib/route-patterns";
 import { articleSlug, uniqueSlug } from "~/lib/slug";
 import type { ArticleCategory } from "~/lib/practice";
+import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 import { convertBody, type Rewriter } from "./body";
 import { readWxr, type WxrAuthor, type WxrChannel, type WxrItem, type WxrTerm } from "./wxr";
 
-export const CATEGORY_TARGETS = ["insurance", "construction", "cyber", "events", "news", "none"] as const;
-export type CategoryTarget = (typeof CATEGORY_TARGETS)[number];
+export { CATEGORY_TARGETS, type CategoryTarget };
 
 export type ImportOptions = {
   file: string;
