@@ -5,6 +5,7 @@
 import { sweepAuditTrail, systemActor } from "./audit";
 import { publishDueArticles } from "./db/articles";
 import { purgeExpiredEnquiries } from "./db/enquiries";
+import { purgeNotFoundLog } from "./db/not-found-log";
 import { sweepSubscribers } from "./db/subscribers";
 import { runMailings } from "./subscriptions/mailing-sender";
 import { applyDueTeamVisibility } from "./db/team";
@@ -93,7 +94,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
       // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
       // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
-      // consent records of withdrawn or bounced addresses (three years; then only a hash stays).
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); the 404
+      // log's days older than NOT_FOUND_LOG_DAYS.
       name: "retention",
       everyMs: 6 * HOUR,
       run: async () => {
@@ -103,7 +105,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
         const subscribers = await sweepSubscribers();
-        return { auditRemoved, enquiriesRemoved, linksRemoved, ...subscribers };
+        const notFoundDaysRemoved = await purgeNotFoundLog(env.NOT_FOUND_LOG_DAYS);
+        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, ...subscribers };
       },
     },
     {
