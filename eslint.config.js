@@ -1,7 +1,9 @@
-// ESLint (flat config): typescript-eslint's type-checked recommended rules, React hooks and
-// jsx-a11y on the whole tree. `npm run lint` (zero warnings) runs in .ci/run. A rule turned off
-// or down says why, next to it.
+// ESLint (flat config): typescript-eslint's type-checked recommended rules, React hooks,
+// jsx-a11y and the layers' import boundaries (eslint-plugin-import-x) on the whole tree.
+// `npm run lint` (zero warnings) runs in .ci/run. A rule turned off or down says why, next to it.
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -19,6 +21,65 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: "error" },
   },
   reactHooks.configs.flat["recommended-latest"],
+  {
+    // The layers (ARCHITECTURE.md). Imports are resolved as TypeScript resolves them (the `~` alias
+    // included), so a relative path cannot slip past a rule.
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
+    rules: {
+      // No import cycles (type-only imports do not count: they vanish from the built code).
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              // Code that runs in the browser, or is shared with it, never reaches server-only code.
+              target: ["./app/lib", "./app/components", "./app/enhance", "./app/config"],
+              from: "./app/.server",
+              message: "Shared and browser code may not import server-only code (app/.server): move what both need to app/lib.",
+            },
+            {
+              // Server-only code serves the routes; it never renders the UI or calls a route module.
+              target: "./app/.server",
+              from: ["./app/components", "./app/routes"],
+              message: "app/.server may not import components or routes: move shared data to app/lib.",
+            },
+            {
+              // The HTTP server (server/) reaches the app only through its public entry points: shared pure code
+              // (app/lib), the environment, the log, the database client and its change announcements, the HTTP
+              // layer (app/.server/http: start-up and shutdown, request context, route table, headers, admission,
+              // the unavailable page), the page cache, the redirects and the visit-statistics beacons it answers
+              // before React Router (and the 404 log it counts), and the pictures and files it serves (images,
+              // storage). React Router's build brings the routes.
+              target: "./server",
+              from: "./app",
+              except: [
+                "./lib",
+                "./.server/env.ts",
+                "./.server/log.ts",
+                "./.server/db/client.ts",
+                "./.server/db/content-events.ts",
+                "./.server/http",
+                "./.server/page-cache",
+                "./.server/statistics",
+                "./.server/redirects/engine.ts",
+                "./.server/redirects/not-found.ts",
+                "./.server/pictures/images.ts",
+                "./.server/storage/storage.ts",
+              ],
+              message: "server/ imports only the app's public entry points (eslint.config.js, ARCHITECTURE.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   jsxA11y.flatConfigs.recommended,
   {
     rules: {

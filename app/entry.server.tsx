@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceContext } from "./lib/nonce";
-import { requestInfo } from "./.server/request-context";
+import { requestInfo } from "./.server/http/request-context";
 
 export const streamTimeout = 5_000;
 

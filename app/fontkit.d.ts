@@ -1,6 +1,6 @@
 /**
  * The one call made to fontkit (pdfkit's font engine, which ships no types):
- * parse a font file once, so every PDF bio reuses it (app/.server/bio-pdf.ts;
+ * parse a font file once, so every PDF bio reuses it (app/.server/content/bio-pdf.ts;
  * pdfkit's `registerFont` accepts a parsed fontkit font).
  */
 declare module "fontkit" {

@@ -21,7 +21,7 @@ export default [
     route("subscribe", "routes/public/subscribe.tsx"),
     route("subscribe/confirm/:token", "routes/public/subscribe-confirm.tsx"),
     route("subscribe/preferences/:token", "routes/public/subscribe-preferences.tsx"),
-    // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/preview.ts; never cached).
+    // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/content/preview.ts; never cached).
     route("preview/post/:slug", "routes/public/preview-post.tsx", { id: "preview-post" }),
     route("preview/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-lawyer" }),
     route("preview/shared/post/:slug", "routes/public/preview-post.tsx", { id: "preview-shared-post" }),

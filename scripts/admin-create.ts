@@ -2,9 +2,9 @@
  * `npm run admin:create -- email@example.com` creates a staff account.
  * The password comes from ADMIN_PASSWORD, a pipe, or a prompt (12-128 characters).
  */
-import { systemActor } from "~/.server/audit";
-import { createStaffAccount } from "~/.server/staff-accounts";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/password";
+import { systemActor } from "~/.server/db/audit";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/auth/password";
 import { readPassword, runScript, UsageError } from "./cli";
 
 await runScript(async () => {

@@ -2,9 +2,9 @@
  * `npm run admin:password -- email@example.com` sets a new password for a
  * staff account and ends all of its sessions.
  */
-import { systemActor } from "~/.server/audit";
-import { resetStaffPassword } from "~/.server/staff-accounts";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/password";
+import { systemActor } from "~/.server/db/audit";
+import { resetStaffPassword } from "~/.server/auth/staff-accounts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/.server/auth/password";
 import { readPassword, runScript, UsageError } from "./cli";
 
 await runScript(async () => {

@@ -74,7 +74,7 @@ async function main() {
     const only = process.env.AUDIT_PAGES?.split(",").filter(Boolean);
     const pages = only?.length ? allPages.filter((page) => only.includes(page)) : allPages;
     // Every page measured the same way: as visitors get it, from the page cache.
-    // Pictures too: an AVIF width is made on its first request, once (app/.server/images.ts).
+    // Pictures too: an AVIF width is made on its first request, once (app/.server/pictures/images.ts).
     for (const path of pages) {
       const html = await (await fetch(`${server.url}${path}`)).text();
       for (const picture of new Set(html.match(/\/images\/[a-z]+\/[a-z0-9-]+\.avif/g) ?? [])) await fetch(`${server.url}${picture}`);

@@ -42,7 +42,7 @@ import pg from "pg";
 import { openDatabase, setDatabase } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";
 import { rollupStats } from "~/.server/db/stats";
-import { diskStorage, setStorage } from "~/.server/storage";
+import { diskStorage, setStorage } from "~/.server/storage/storage";
 import { addDays, firmToday } from "~/lib/stats";
 import { signInCookie } from "../tests/support/cluster";
 import { cpuMs, loadAverageText } from "./proc";

@@ -1,7 +1,7 @@
 /** Shared start for command-line scripts: parse env, open the configured database, run, close. */
 import { DatabaseStartError } from "~/.server/db/errors";
 import { EnvError, getEnv } from "~/.server/env";
-import { openConfiguredDatabase, stopServices } from "~/.server/startup";
+import { openConfiguredDatabase, stopServices } from "~/.server/http/startup";
 
 export async function runScript(work: () => Promise<void>) {
   process.env.LOG_LEVEL ??= "error";

@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { BackupError, exportBackup } from "~/.server/backup";
+import { BackupError, exportBackup } from "~/.server/content/backup";
 import { runScript, UsageError } from "./cli";
 
 const arg = process.argv[2];

@@ -16,8 +16,8 @@
  *   --json                          the report as JSON on stdout
  */
 import path from "node:path";
-import { systemActor } from "~/.server/audit";
-import { setSitePatterns } from "~/.server/route-table";
+import { systemActor } from "~/.server/db/audit";
+import { setSitePatterns } from "~/.server/http/route-table";
 import { CATEGORY_TARGETS, ImportError, importWordPress, type CategoryTarget, type ImportReport } from "~/.server/wordpress/import";
 import { WxrError } from "~/.server/wordpress/wxr";
 import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/lib/practice";

@@ -6,7 +6,7 @@
  * start (or start it once with SEED_DEMO=false), since a first start seeds demo content.
  */
 import path from "node:path";
-import { BackupError, importBackup } from "~/.server/backup";
+import { BackupError, importBackup } from "~/.server/content/backup";
 import { runScript, UsageError } from "./cli";
 
 const arg = process.argv[2];

@@ -2,7 +2,7 @@
  * The HTTP application: a `node:http` request listener, bundled by Vite into
  * build/server/index.js and started by server.js. In order:
  *
- * 1. a visit-statistics beacon (app/.server/stats-beacon-http.ts, decision 0023), an
+ * 1. a visit-statistics beacon (app/.server/statistics/stats-beacon-http.ts, decision 0023), an
  *    exact redirect (one Map lookup, app/.server/redirects/engine.ts, decision 0025) or a
  *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once
  *    (behind the reference nginx, beacons go to the instance's beacon thread
@@ -15,7 +15,7 @@
  * 6. the rest of the redirects (a path in another spelling, rules with a query, regular
  *    expressions), then React Router (a 404 is counted in the 404 log), its answer written whole and compressed
  *    (server/whole-response.ts), with the request's address, id and nonce in
- *    its request context (app/.server/request-context.ts).
+ *    its request context (app/.server/http/request-context.ts).
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -24,18 +24,18 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 import { databaseAnswers } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
-import { createLimiter } from "~/.server/limiter";
+import { createLimiter } from "~/.server/http/limiter";
 import { log, logRequest, newRequestId } from "~/.server/log";
-import { routerContext } from "~/.server/request-context";
+import { routerContext } from "~/.server/http/request-context";
+import { handlesByPattern, routeTable, setSitePatterns } from "~/.server/http/route-table";
+import { baseSecurityHeaders, securityHeaders } from "~/.server/http/security-headers";
+import { startServices, stopServices } from "~/.server/http/startup";
+import { isBeaconPost } from "~/.server/statistics/stats-beacon-http";
+import type { BeaconSource } from "~/.server/statistics/stats-beacon";
+import { ingestBeaconText } from "~/.server/statistics/stats-ingest";
+import { startBeaconThread, stopBeaconThread } from "~/.server/statistics/stats-beacon-port";
 import { redirectEngine, sendRedirect } from "~/.server/redirects/engine";
 import { notFoundLog } from "~/.server/redirects/not-found";
-import { handlesByPattern, routeTable, setSitePatterns } from "~/.server/route-table";
-import { baseSecurityHeaders, securityHeaders } from "~/.server/security-headers";
-import { startServices, stopServices } from "~/.server/startup";
-import { isBeaconPost } from "~/.server/stats-beacon-http";
-import type { BeaconSource } from "~/.server/stats-beacon";
-import { ingestBeaconText } from "~/.server/stats-ingest";
-import { startBeaconThread, stopBeaconThread } from "~/.server/stats-beacon-port";
 import { answerBeaconRequest } from "./beacon-request";
 import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";

@@ -2,12 +2,12 @@
  * A beacon's request, answered the same way by both listeners that take
  * beacons: the pages' port's fast path (server/app.ts) and the beacon thread
  * (server/stats-beacon-thread.ts): the client's address, the cross-site
- * check, the answer (app/.server/stats-beacon-http.ts) and the log line.
+ * check, the answer (app/.server/statistics/stats-beacon-http.ts) and the log line.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logRequest } from "~/.server/log";
-import type { BeaconSource } from "~/.server/stats-beacon";
-import { answerBeacon } from "~/.server/stats-beacon-http";
+import type { BeaconSource } from "~/.server/statistics/stats-beacon";
+import { answerBeacon } from "~/.server/statistics/stats-beacon-http";
 import { STATS_BEACON_PATH } from "~/lib/stats";
 import { clientIp } from "./client-ip";
 import { sameOrigin } from "./same-origin";

@@ -3,7 +3,7 @@
 // 11 KB body run through nodemailer's dot-stuffing stream. On the server's one
 // thread that took a quarter of it from the cached pages. Here it has its own
 // event loop; the main thread keeps the database and the delivery rows and
-// sends this thread whole messages (app/.server/mail.ts, `sendSubscriberMail`).
+// sends this thread whole messages (app/.server/mail/mail.ts, `sendSubscriberMail`).
 //
 // In: { id, from, to, raw } to send. The main thread ends it with terminate().
 // Out: { id } once the SMTP server accepted the message, or

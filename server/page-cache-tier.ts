@@ -1,6 +1,6 @@
 /**
  * The page cache in front of React Router: public GET pages are answered from
- * memory (app/.server/page-cache.ts) — a hit synchronously, with one
+ * memory (app/.server/page-cache/page-cache.ts) — a hit synchronously, with one
  * `writeHead` and one `end` — and rendered once on a miss through React
  * Router's fetch handler, without a cookie or a nonce, then stored.
  *
@@ -14,20 +14,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "react-router";
-import { onContentChange } from "~/.server/content-events";
+import { onContentChange } from "~/.server/db/content-events";
 import { databaseAnswers } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
-import type { Limiter } from "~/.server/limiter";
+import type { Limiter } from "~/.server/http/limiter";
 import { log, logRequest } from "~/.server/log";
-import { PageCache, routeCachePolicy, type CachedPage } from "~/.server/page-cache";
-import { cacheableRoutes, createCacheKeys } from "~/.server/page-cache-routes";
-import { inlineScriptHashes, makeEntry, sendCached } from "~/.server/page-cache-writer";
-import { proxyExpiry } from "~/.server/proxy-cache";
+import { PageCache, routeCachePolicy, type CachedPage } from "~/.server/page-cache/page-cache";
+import { cacheableRoutes, createCacheKeys } from "~/.server/page-cache/page-cache-routes";
+import { inlineScriptHashes, makeEntry, sendCached } from "~/.server/page-cache/page-cache-writer";
+import { proxyExpiry } from "~/.server/page-cache/proxy-cache";
+import { routerContext } from "~/.server/http/request-context";
+import { baseSecurityHeaders, contentSecurityPolicy } from "~/.server/http/security-headers";
+import { unavailablePage } from "~/.server/http/unavailable-page";
 import { redirectEngine, sendRedirect } from "~/.server/redirects/engine";
 import { notFoundLog } from "~/.server/redirects/not-found";
-import { routerContext } from "~/.server/request-context";
-import { baseSecurityHeaders, contentSecurityPolicy } from "~/.server/security-headers";
-import { unavailablePage } from "~/.server/unavailable-page";
 
 /** Pages rendered again at once after a content change: the most recently used ones. */
 const WARM_PAGES = 12;

@@ -5,9 +5,9 @@
  * answer is a 503 (try again), never a 404 a browser or proxy would keep.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { getImageVariant } from "~/.server/images";
+import { getImageVariant } from "~/.server/pictures/images";
 import { log } from "~/.server/log";
-import { contentTypeOf, getStorage, isValidKey, StorageUnavailable } from "~/.server/storage";
+import { contentTypeOf, getStorage, isValidKey, StorageUnavailable } from "~/.server/storage/storage";
 import { parseVariantKey } from "~/lib/images";
 import { sendText } from "./whole-response";
 

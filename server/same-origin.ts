@@ -1,8 +1,8 @@
 /** The cross-site refusal: a state-changing request must come from this site (403 otherwise, nothing done). */
 import type { IncomingHttpHeaders } from "node:http";
 import { getEnv } from "~/.server/env";
-import { ONE_CLICK_PATH } from "~/.server/subscriptions/links";
 import { isWriteMethod } from "~/lib/http";
+import { ONE_CLICK_PATH } from "~/lib/subscriptions";
 
 let known = { publicUrl: "", origin: "" };
 /** PUBLIC_URL's origin, worked out again only when PUBLIC_URL changes (tests). */

@@ -10,7 +10,7 @@
  * thread answers each beacon, checks it and classifies a batch at a time with
  * the salts the main thread hands it, then hands the events over to the main
  * thread several times a second, which writes them with its own (one
- * statement a second, app/.server/stats-ingest.ts). No database here.
+ * statement a second, app/.server/statistics/stats-ingest.ts). No database here.
  *
  * In (workerData): { port, host }. Messages in: { type: "salts", salts }
  * (the day's salts, whenever they change); { type: "stop" } (stop listening,
@@ -21,9 +21,9 @@
 import http from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 import { newRequestId } from "~/.server/log";
-import { baseSecurityHeaders } from "~/.server/security-headers";
-import { checkBeacon, classifyAll, type BeaconSource, type Received } from "~/.server/stats-beacon";
-import { isBeaconPost } from "~/.server/stats-beacon-http";
+import { baseSecurityHeaders } from "~/.server/http/security-headers";
+import { checkBeacon, classifyAll, type BeaconSource, type Received } from "~/.server/statistics/stats-beacon";
+import { isBeaconPost } from "~/.server/statistics/stats-beacon-http";
 import { STATS_BEACON_PATH } from "~/lib/stats";
 import { answerBeaconRequest } from "./beacon-request";
 

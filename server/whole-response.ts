@@ -18,7 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import { pickEncoding } from "~/.server/page-cache-writer";
+import { pickEncoding } from "~/.server/page-cache/page-cache-writer";
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|rss\+xml|atom\+xml|manifest\+json|ld\+json)|image\/svg\+xml)/i;
 /** Below this, compressing costs more than it saves. */

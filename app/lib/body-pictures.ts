@@ -1,6 +1,6 @@
 /**
  * Pictures inside article bodies (issue 12). Uploaded from the editor's
- * toolbar through the article picture pipeline (app/.server/images.ts) and
+ * toolbar through the article picture pipeline (app/.server/pictures/images.ts) and
  * stored in the articles folder as `articles/body-{uuid}.{ext}`, with the
  * same responsive widths (`body-{uuid}-480.webp`, AVIF on first request), so
  * disk and bucket storage, the /images/ route and backups need nothing new.

@@ -3,7 +3,7 @@
  * ('' or 'none' means no picture: the placeholder is used). Responsive
  * variants sit beside the original as `{uuid}-{width}.webp` (made with the
  * upload) and `{uuid}-{width}.avif` (made from the original on first request,
- * app/.server/images.ts).
+ * app/.server/pictures/images.ts).
  *
  * `base` is where pictures are fetched from: "/images" (this site serves them
  * from its storage) or PICTURE_BASE_URL (the bucket, or a CDN in front of

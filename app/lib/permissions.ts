@@ -1,6 +1,6 @@
 /**
  * What a dashboard screen or action may need. Which role has which is decided
- * in one place, app/.server/roles.ts; routes declare the one they need in their
+ * in one place, app/.server/auth/roles.ts; routes declare the one they need in their
  * `handle` (app/lib/route-handle.ts).
  */
 export const PERMISSIONS = [

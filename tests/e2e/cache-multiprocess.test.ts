@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { createTeamMember } from "~/.server/db/team";
-import { startContentSync, type ContentSync } from "~/.server/content-sync";
+import { startContentSync, type ContentSync } from "~/.server/db/content-sync";
 import { startServer, type RunningServer } from "./support";
 import { TEST_ACTOR } from "../support/database";
 

@@ -32,10 +32,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";
 import { createTeamMember, deleteTeamMember } from "~/.server/db/team";
-import { startContentSync } from "~/.server/content-sync";
-import { saveImage } from "~/.server/images";
-import { setStorage } from "~/.server/storage";
-import { systemActor } from "~/.server/audit";
+import { startContentSync } from "~/.server/db/content-sync";
+import { saveImage } from "~/.server/pictures/images";
+import { setStorage } from "~/.server/storage/storage";
+import { systemActor } from "~/.server/db/audit";
 import { firmDateTimeText, parseFirmLocal, toFirmLocalInput } from "~/lib/firm-time";
 import { postgresAvailable, startCluster, type ClusterWithoutProxy } from "../support/cluster";
 import { articleForTest, deleteFromList, launchBrowser, newPage, staffPage } from "./support";

@@ -15,7 +15,7 @@ import { ADMIN_EMAIL, axe, launchBrowser, newPage, sharedServerUrl, staffPage, s
 const stamp = Date.now();
 const NOJS_NAME = `Nojs Sender ${stamp}`;
 const JS_NAME = `Home Sender ${stamp}`;
-/** A page's token allows sending this long after the page was rendered (enquiry-token.ts: shared 5 s + minimum 3 s). */
+/** A page's token allows sending this long after the page was rendered (public-forms/spam-defence.ts: shared 5 s + minimum 3 s). */
 const PAGE_WAIT_MS = 8_500;
 /** An answer's token: the minimum 3 s. */
 const ANSWER_WAIT_MS = 3_300;

@@ -15,7 +15,7 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCKED_MESSAGE } from "~/.server/login-limits";
+import { LOCKED_MESSAGE } from "~/.server/auth/login-limits";
 import { MSG } from "~/lib/forms/messages";
 import { nginxAvailable } from "../support/nginx";
 import { postgresAvailable, signInCookie, startCluster, type Cluster } from "../support/cluster";

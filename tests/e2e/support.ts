@@ -80,7 +80,8 @@ export async function startServer(
   child.stdout?.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const url = `http://localhost:${port}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  // E2E_SERVER_START_MS lengthens the wait on a machine that is busy with other work (default 90 s).
+  const deadline = Date.now() + (options.timeoutMs ?? (Number(process.env.E2E_SERVER_START_MS) || 90_000));
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
     try {

@@ -6,14 +6,14 @@
 import { testContext, guarded } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog } from "~/.server/db/schema";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";
 import { createEnquiry, deleteEnquiry, updateEnquiry } from "~/.server/db/enquiries";
 import { createTeamMember, deleteTeamMember } from "~/.server/db/team";
 import { purgeFromTrash } from "~/.server/db/trash";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import * as activity from "~/routes/admin/activity";
 import { setUpTestDatabase } from "../support/database";
 

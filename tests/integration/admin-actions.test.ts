@@ -7,13 +7,13 @@
 import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import * as teamDb from "~/.server/db/team";
 import { countArticles, getArticleBySlug } from "~/.server/db/articles";
 import { getOfficeHours } from "~/.server/db/office-hours";
-import { getStorage } from "~/.server/storage";
+import { getStorage } from "~/.server/storage/storage";
 import { purgeFromTrash } from "~/.server/db/trash";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import * as lawyerNew from "~/routes/admin/lawyer-new";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as lawyers from "~/routes/admin/lawyers";

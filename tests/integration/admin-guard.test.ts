@@ -8,14 +8,14 @@ import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { createEnquiry } from "~/.server/db/enquiries";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import { adminRoutes } from "../support/admin-routes";
 import { routeModules } from "../support/route-modules";
-import { requestInfo, routerContext } from "~/.server/request-context";
-import { handlesByPattern, routeTable, type TableRoute } from "~/.server/route-table";
+import { requestInfo, routerContext } from "~/.server/http/request-context";
+import { handlesByPattern, routeTable, type TableRoute } from "~/.server/http/route-table";
 import { PERMISSIONS } from "~/lib/permissions";
 import { setUpTestDatabase } from "../support/database";
 

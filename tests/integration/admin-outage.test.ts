@@ -13,8 +13,8 @@
 import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
-import { signIn } from "~/.server/sign-in";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
+import { signIn } from "~/.server/auth/sign-in";
 import { adminRoutes } from "../support/admin-routes";
 import { setUpTestDatabase } from "../support/database";
 

@@ -6,15 +6,15 @@
  */
 import { desc, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fieldChanges, shortDiff, sweepAuditTrail, type Actor } from "~/.server/audit";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { fieldChanges, shortDiff, sweepAuditTrail, type Actor } from "~/.server/db/audit";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, user } from "~/.server/db/schema";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";
 import { updateOfficeHours } from "~/.server/db/office-hours";
 import { updatePageHeader } from "~/.server/db/page-headers";
 import { createTeamMember, getTeamMemberById, updateTeamMember } from "~/.server/db/team";
-import { LOGIN_ERROR, signIn } from "~/.server/sign-in";
+import { LOGIN_ERROR, signIn } from "~/.server/auth/sign-in";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { systemActor } from "~/.server/audit";
-import { getStaff } from "~/.server/staff-session";
-import { createStaffAccount, resetStaffPassword } from "~/.server/staff-accounts";
-import { ensureAdminFromEnv } from "~/.server/startup";
-import { LOCKED_MESSAGE } from "~/.server/login-limits";
-import { LOGIN_ERROR, signIn, signOut } from "~/.server/sign-in";
+import { systemActor } from "~/.server/db/audit";
+import { getStaff } from "~/.server/auth/staff-session";
+import { createStaffAccount, resetStaffPassword } from "~/.server/auth/staff-accounts";
+import { ensureAdminFromEnv } from "~/.server/http/startup";
+import { LOCKED_MESSAGE } from "~/.server/auth/login-limits";
+import { LOGIN_ERROR, signIn, signOut } from "~/.server/auth/sign-in";
 import { setEnvForTests } from "~/.server/env";
 import { db } from "~/.server/db/client";
 import { auditLog, loginAttempts, session, user } from "~/.server/db/schema";

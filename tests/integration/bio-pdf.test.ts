@@ -12,11 +12,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bioKey } from "~/.server/bio-pdf";
+import { bioKey } from "~/.server/content/bio-pdf";
 import { listArticlePage } from "~/.server/db/articles";
 import { seedDemoContent } from "~/.server/db/seed";
 import { createTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMember } from "~/.server/db/team";
-import { getStorage } from "~/.server/storage";
+import { getStorage } from "~/.server/storage/storage";
 import { loader } from "~/routes/public/bio-pdf";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 

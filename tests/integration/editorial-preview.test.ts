@@ -5,12 +5,12 @@
  */
 import { testContext, guarded } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, updateArticle } from "~/.server/db/articles";
 import { createPreviewLink, resolvePreviewLink } from "~/.server/db/previews";
 import { createTeamMember } from "~/.server/db/team";
-import { PREVIEW_BANNER } from "~/.server/preview";
-import { signIn } from "~/.server/sign-in";
+import { PREVIEW_BANNER } from "~/.server/content/preview";
+import { signIn } from "~/.server/auth/sign-in";
 import { isCacheable } from "../support/preview-cache";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as lawyerRoute from "~/routes/public/lawyer";

@@ -4,10 +4,10 @@
  */
 import { testContext, guarded } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, getArticleById, updateArticle } from "~/.server/db/articles";
 import { EditConflict, listRevisions, REVISIONS_KEPT } from "~/.server/db/revisions";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as history from "~/routes/admin/history";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";

@@ -6,14 +6,14 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, getArticleById, getArticleBySlug } from "~/.server/db/articles";
 import { articles, auditLog } from "~/.server/db/schema";
 import { listTrash, sweepTrash } from "~/.server/db/trash";
 import { createTeamMember, deleteTeamMember, getTeamMemberBySlug } from "~/.server/db/team";
-import { saveImage } from "~/.server/images";
-import { signIn } from "~/.server/sign-in";
-import { getStorage } from "~/.server/storage";
+import { saveImage } from "~/.server/pictures/images";
+import { signIn } from "~/.server/auth/sign-in";
+import { getStorage } from "~/.server/storage/storage";
 import * as articlesRoute from "~/routes/admin/articles";
 import * as trashRoute from "~/routes/admin/trash";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";

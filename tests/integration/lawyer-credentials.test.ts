@@ -6,11 +6,11 @@
  * kept in the audit trail's diff and in History (diffed, restored).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { listActivity } from "~/.server/db/activity";
 import { createTeamMember, getTeamMemberById, type TeamMember } from "~/.server/db/team";
 import { listRevisions } from "~/.server/db/revisions";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import type { TeamFormValues } from "~/lib/forms/team";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as history from "~/routes/admin/history";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailOutbox } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, DELIVERED_BODY_REMOVED, mailFrom, resendMail, retryFailedMail, sendMail, type MailMessage } from "~/.server/mail";
+import { closeMail, DELIVERED_BODY_REMOVED, mailFrom, resendMail, retryFailedMail, sendMail, type MailMessage } from "~/.server/mail/mail";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { setUpTestDatabase } from "../support/database";
 

@@ -9,7 +9,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { systemActor } from "~/.server/audit";
+import { systemActor } from "~/.server/db/audit";
 import { createArticle, publishDueArticles } from "~/.server/db/articles";
 import { db } from "~/.server/db/client";
 import {
@@ -23,12 +23,12 @@ import {
 import { mailingDeliveries } from "~/.server/db/schema";
 import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail } from "~/.server/mail";
+import { closeMail } from "~/.server/mail/mail";
 import { paceMs, runMailings, SENT_GROUP } from "~/.server/subscriptions/mailing-sender";
 import type { SubscriptionTopic } from "~/lib/forms/subscribe";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { auditLog } from "~/.server/db/schema";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import { mailingProgressText } from "~/components/admin/mailing-progress";
 import * as mailingScreen from "~/routes/admin/article-mailing";
 import * as previewRoute from "~/routes/admin/article-mailing-preview";

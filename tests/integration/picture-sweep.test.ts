@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle } from "~/.server/db/articles";
 import { getEnv } from "~/.server/env";
 import { createTeamMember } from "~/.server/db/team";
-import { getImageVariant, saveImage } from "~/.server/images";
-import { createPictureSweeper, findOrphanPictures } from "~/.server/picture-sweep";
-import { getStorage } from "~/.server/storage";
+import { getImageVariant, saveImage } from "~/.server/pictures/images";
+import { createPictureSweeper, findOrphanPictures } from "~/.server/pictures/picture-sweep";
+import { getStorage } from "~/.server/storage/storage";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();

@@ -8,7 +8,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { createArticle, updateArticle } from "~/.server/db/articles";
 import { saveAutosave } from "~/.server/db/autosaves";
@@ -16,7 +16,7 @@ import { createPreviewLink } from "~/.server/db/previews";
 import { listRevisions } from "~/.server/db/revisions";
 import { articleAutosaves, articles, previewLinks, revisions, team, user } from "~/.server/db/schema";
 import { clearContent, seedDemoContent } from "~/.server/db/seed";
-import { getStorage } from "~/.server/storage";
+import { getStorage } from "~/.server/storage/storage";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();

@@ -7,12 +7,12 @@
 import { guarded, testContext, type RouteModule } from "../support/route-call";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getStaff, requireStaff } from "~/.server/staff-session";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { getStaff, requireStaff } from "~/.server/auth/staff-session";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, session, user } from "~/.server/db/schema";
 import { getOfficeHours } from "~/.server/db/office-hours";
-import { signIn } from "~/.server/sign-in";
+import { signIn } from "~/.server/auth/sign-in";
 import * as hours from "~/routes/admin/hours";
 import path from "node:path";
 import { sql } from "drizzle-orm";

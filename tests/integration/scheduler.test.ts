@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/.server/db/client";
 import { jobRuns } from "~/.server/db/schema";
-import { createScheduler, type ScheduledJob } from "~/.server/scheduler";
+import { createScheduler, type ScheduledJob } from "~/.server/jobs/scheduler";
 import { createTestDatabase, onPostgres, setUpTestDatabase } from "../support/database";
 
 const state = setUpTestDatabase();

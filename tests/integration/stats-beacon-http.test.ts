@@ -1,5 +1,5 @@
 /**
- * The production server's fast path for beacons (app/.server/stats-beacon-http.ts):
+ * The production server's fast path for beacons (app/.server/statistics/stats-beacon-http.ts):
  * a real node:http server answering POST /stats/beacon as server/app.ts does —
  * 204 and buffered, 400 malformed, 403 cross-site, 413 oversized (declared or
  * streamed) — with the security headers and never stored by a proxy.
@@ -10,8 +10,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { countStatsEvents } from "~/.server/db/stats";
-import { answerBeacon, isBeaconPost } from "~/.server/stats-beacon-http";
-import { flushStats, ingestBeaconText } from "~/.server/stats-ingest";
+import { answerBeacon, isBeaconPost } from "~/.server/statistics/stats-beacon-http";
+import { flushStats, ingestBeaconText } from "~/.server/statistics/stats-ingest";
 // Renamed: a test file is not a React component (the hooks rule reads any use… call as a hook).
 import { setUpTestDatabase as withTestDatabase } from "../support/database";
 

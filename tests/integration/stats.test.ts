@@ -11,7 +11,7 @@
 import { guarded, testContext } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { statsDaily, statsDailyItems, statsEvents, statsHourly, statsSalts } from "~/.server/db/schema";
 import {
@@ -24,9 +24,9 @@ import {
   rollupStats,
   type StatsEventRow,
 } from "~/.server/db/stats";
-import { issueFormToken, FORM_PAGE_SHARED_SECONDS, MIN_FILL_SECONDS } from "~/.server/enquiry-token";
-import { signIn } from "~/.server/sign-in";
-import { flushStats, recordConversion, statsIngestCounters } from "~/.server/stats-ingest";
+import { issueFormToken, FORM_PAGE_SHARED_SECONDS, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
+import { signIn } from "~/.server/auth/sign-in";
+import { flushStats, recordConversion, statsIngestCounters } from "~/.server/statistics/stats-ingest";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { startOfFirmDay, STATS_OPT_OUT_COOKIE } from "~/lib/stats";
 import * as contact from "~/routes/public/contact";
@@ -213,7 +213,7 @@ describe("visitors", () => {
         body: JSON.stringify({ k: "v", p: "/", r: "" }),
         headers: { "user-agent": FIREFOX },
       });
-    const { ingestBeacon } = await import("~/.server/stats-ingest");
+    const { ingestBeacon } = await import("~/.server/statistics/stats-ingest");
     const context = testContext("203.0.113.50");
     await ingestBeacon(request(), context, day1);
     await ingestBeacon(request(), context, day1Later);

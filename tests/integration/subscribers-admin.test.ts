@@ -8,13 +8,13 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/staff-accounts";
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, subscriberSuppressions } from "~/.server/db/schema";
 import { addressHash, confirmSubscription, findSubscriberByEmail, requestSubscription } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail } from "~/.server/mail";
-import { signIn } from "~/.server/sign-in";
+import { closeMail } from "~/.server/mail/mail";
+import { signIn } from "~/.server/auth/sign-in";
 import { CONSENT_WORDING } from "~/lib/forms/subscribe";
 import * as subscriberScreen from "~/routes/admin/subscriber";
 import * as list from "~/routes/admin/subscribers";

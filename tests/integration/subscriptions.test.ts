@@ -24,11 +24,11 @@ import {
   WITHDRAWN_KEEP_MS,
   withdrawConsent,
 } from "~/.server/db/subscribers";
-import { FORM_PAGE_SHARED_SECONDS, issueFormToken, MIN_FILL_SECONDS } from "~/.server/enquiry-token";
+import { FORM_PAGE_SHARED_SECONDS, issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, mailFrom, sendSubscriberMail } from "~/.server/mail";
-import { compileSkeleton, fillSkeleton } from "~/.server/mail-skeleton";
-import { systemActor } from "~/.server/audit";
+import { closeMail, mailFrom, sendSubscriberMail } from "~/.server/mail/mail";
+import { compileSkeleton, fillSkeleton } from "~/.server/mail/mail-skeleton";
+import { systemActor } from "~/.server/db/audit";
 import { oneClickUrl, preferencesToken, preferencesUrl } from "~/.server/subscriptions/links";
 import { articleMessage } from "~/.server/subscriptions/messages";
 import { SubscribeForm } from "~/components/public/subscribe-form";

@@ -6,7 +6,7 @@
  */
 import { testContext } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cacheableRoutes, createCacheKeys } from "~/.server/page-cache-routes";
+import { cacheableRoutes, createCacheKeys } from "~/.server/page-cache/page-cache-routes";
 import { routeModules } from "../support/route-modules";
 import { seedDemoContent } from "~/.server/db/seed";
 import * as practice from "~/routes/public/practice";

@@ -1,6 +1,6 @@
 /**
- * Hostile uploads against the picture pipeline (app/.server/images.ts) and
- * the storage (app/.server/storage.ts): a decompression bomb is refused
+ * Hostile uploads against the picture pipeline (app/.server/pictures/images.ts) and
+ * the storage (app/.server/storage/storage.ts): a decompression bomb is refused
  * before it is decoded (memory stays flat); SVG, HTML renamed .jpg, GIF and
  * empty files are refused with a message for the form; polyglots are
  * re-encoded so no payload survives; stored keys are always
@@ -23,19 +23,19 @@ import {
   MAX_PIXELS,
   MAX_UPLOAD_BYTES,
   saveImage,
-} from "~/.server/images";
-import { diskStorage, getStorage, IMAGE_FOLDERS, isValidKey } from "~/.server/storage";
+} from "~/.server/pictures/images";
+import { diskStorage, getStorage, IMAGE_FOLDERS, isValidKey } from "~/.server/storage/storage";
 import { imageKeys, uploadKeys } from "~/lib/images";
 
 // Only the storage and sharp are involved: no database needed.
 let root: string;
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "firm-uploads-"));
-  const { setStorage } = await import("~/.server/storage");
+  const { setStorage } = await import("~/.server/storage/storage");
   setStorage(diskStorage(path.join(root, "uploads")));
 });
 afterAll(async () => {
-  const { setStorage } = await import("~/.server/storage");
+  const { setStorage } = await import("~/.server/storage/storage");
   setStorage(undefined);
   fs.rmSync(root, { recursive: true, force: true });
 });

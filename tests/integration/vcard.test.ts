@@ -13,9 +13,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTeamMember } from "~/.server/db/team";
-import { saveImage } from "~/.server/images";
-import { getStorage } from "~/.server/storage";
-import { VCARD_PHOTO_MAX_BYTES, vcardPhotoKey } from "~/.server/vcard-photo";
+import { saveImage } from "~/.server/pictures/images";
+import { getStorage } from "~/.server/storage/storage";
+import { VCARD_PHOTO_MAX_BYTES, vcardPhotoKey } from "~/.server/pictures/vcard-photo";
 import { loader } from "~/routes/public/vcard";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { articleAuthors, articles, auditLog, redirects, team, wordpressFiles } from "~/.server/db/schema";
 import { seedDemoContent } from "~/.server/db/seed";
-import { getStorage } from "~/.server/storage";
+import { getStorage } from "~/.server/storage/storage";
 import { importWordPress, type ImportOptions } from "~/.server/wordpress/import";
 import { patternsOfConfig } from "~/lib/route-patterns";
 import routes from "~/routes";

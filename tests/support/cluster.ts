@@ -15,7 +15,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { openDatabase, setDatabase } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";
-import { setStorage } from "~/.server/storage";
+import { setStorage } from "~/.server/storage/storage";
 import { freePort, startServer, type RunningServer } from "../e2e/support";
 import { startNginx, type RunningNginx } from "./nginx";
 import { startS3, type TestBucket } from "./s3";

@@ -11,8 +11,8 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { setEnvForTests } from "~/.server/env";
-import { setStorage, diskStorage } from "~/.server/storage";
-import { systemActor } from "~/.server/audit";
+import { setStorage, diskStorage } from "~/.server/storage/storage";
+import { systemActor } from "~/.server/db/audit";
 
 export const onPostgres = !!process.env.TEST_DATABASE_URL;
 

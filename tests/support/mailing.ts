@@ -5,7 +5,7 @@
  * and `npm run bench:mail`; the instances running on that database send it.
  */
 import { sql } from "drizzle-orm";
-import { systemActor } from "~/.server/audit";
+import { systemActor } from "~/.server/db/audit";
 import { createArticle } from "~/.server/db/articles";
 import { openDatabase, setDatabase } from "~/.server/db/client";
 import { scheduleMailing } from "~/.server/db/mailings";

@@ -4,8 +4,8 @@
  * under the dashboard layout, with React Router's request context.
  */
 import type { RouterContextProvider } from "react-router";
-import { routerContext, requestInfo, type RouteHandles } from "~/.server/request-context";
-import { handlesByPattern, routeTable } from "~/.server/route-table";
+import { routerContext, requestInfo, type RouteHandles } from "~/.server/http/request-context";
+import { handlesByPattern, routeTable } from "~/.server/http/route-table";
 import { routeModules } from "./route-modules";
 
 export type RouteResult = { status: number; location?: string | null; data?: unknown };

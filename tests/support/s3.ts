@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { s3Storage, type S3Options } from "~/.server/storage-s3";
-import type { Storage } from "~/.server/storage";
+import { s3Storage, type S3Options } from "~/.server/storage/storage-s3";
+import type { Storage } from "~/.server/storage/storage";
 
 export type TestBucket = {
   endpoint: string;

@@ -7,9 +7,9 @@
 import { APIError } from "better-auth/api";
 import QRCode from "qrcode";
 import { FIRM } from "~/config/firm";
-import { recordAudit, type Actor } from "../audit";
-import { authHeaders, getAuth, withAuthTransaction } from "../auth";
-import { type StaffSession } from "../staff-session";
+import { recordAudit, type Actor } from "../db/audit";
+import { authHeaders, getAuth, withAuthTransaction } from "../auth/auth";
+import { type StaffSession } from "../auth/staff-session";
 import { noteSessionAddress } from "../db/staff-sessions";
 
 export const TWO_FACTOR_MSG = {

@@ -9,21 +9,21 @@
  * `{ error, errors? }` with 400/401/403/404/413/503 when refused (never a 500).
  */
 import { formText } from "~/lib/forms/form-data";
-import type { RequestContext } from "../request-context";
+import type { RequestContext } from "../http/request-context";
 import { data } from "react-router";
 import { BODY_PICTURE_TEXT, bodyPictureSrc, checkAlt } from "~/lib/body-pictures";
 import { AUTOSAVE_TEXT, autosaveValuesSchema, MAX_AUTOSAVE_BYTES, type DraftValues, type KeptDraftData } from "~/lib/forms/autosave";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { deleteAutosave, getAutosave, saveAutosave } from "../db/autosaves";
 import { getArticleById } from "../db/articles";
-import { ImageRejected, saveBodyPicture } from "../images";
+import { ImageRejected, saveBodyPicture } from "../pictures/images";
 import { log } from "../log";
-import { sanitizeArticleHtml } from "../sanitize";
-import { StorageUnavailable } from "../storage";
+import { sanitizeArticleHtml } from "../content/sanitize";
+import { StorageUnavailable } from "../storage/storage";
 import { actorOf } from "./guard.server";
-import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type Refusal } from "./request.server";
+import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type Refusal } from "../http/form-post";
 import { bodyHtml, formVersion } from "./articles.server";
-import type { Actor } from "../audit";
+import type { Actor } from "../db/audit";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 

@@ -19,12 +19,12 @@
  */
 import { createContext, type MiddlewareFunction } from "react-router";
 import { isWriteMethod } from "~/lib/http";
-import { staffActor, type Actor } from "../audit";
-import { requireStaff, type StaffSession } from "../staff-session";
+import { staffActor, type Actor } from "../db/audit";
+import { requireStaff, type StaffSession } from "../auth/staff-session";
 import { log } from "../log";
-import { can, FORBIDDEN_MESSAGE, type Permission } from "../roles";
-import { requestInfo, routeHandle, type RequestContext } from "../request-context";
-import { refuse, type Refusal } from "./request.server";
+import { can, FORBIDDEN_MESSAGE, type Permission } from "../auth/roles";
+import { requestInfo, routeHandle, type RequestContext } from "../http/request-context";
+import { refuse, type Refusal } from "../http/form-post";
 
 /**
  * What the guard found: the person, or — for a save whose session has ended

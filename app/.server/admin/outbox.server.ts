@@ -1,13 +1,13 @@
 /** "Send again" on the Outbox screens (owners only): handed to the mail layer, which claims the message and records it in the trail together. */
-import type { RequestContext } from "../request-context";
+import type { RequestContext } from "../http/request-context";
 import { data, redirect } from "react-router";
 import { MSG } from "~/lib/forms/messages";
 import { getOutboxMessage } from "../db/outbox";
 import { log } from "../log";
-import { resendMail } from "../mail";
+import { resendMail } from "../mail/mail";
 import { flashHeaders } from "./flash.server";
 import { actorOf } from "./guard.server";
-import { isRefusal, parseId, readForm, type FailureData } from "./request.server";
+import { isRefusal, parseId, readForm, type FailureData } from "../http/form-post";
 
 export const RESEND_ERROR = "An error occurred: the message was not sent again. Please try again later.";
 

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import { fieldErrors } from "~/lib/forms/form-data";
 import { PASSWORD_MSG } from "~/lib/forms/password";
-import { isCommonPassword } from "../password-policy";
+import { isCommonPassword } from "../auth/password-policy";
 
 export function checkNewPassword<T extends { password: string }>(
   schema: z.ZodType<T>,

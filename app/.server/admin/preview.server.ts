@@ -5,7 +5,7 @@
  */
 import { data } from "react-router";
 import { FIRM_TIME_ZONE } from "~/lib/firm-time";
-import type { Actor } from "../audit";
+import type { Actor } from "../db/audit";
 import { createPreviewLink, revokePreviewLink, type PreviewItemType } from "../db/previews";
 import { getEnv } from "../env";
 import { log } from "../log";

@@ -8,7 +8,7 @@
 import { data, redirect } from "react-router";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf, requirePermission, staffOf } from "~/.server/admin/guard.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
 import { setTwoFactorRequired } from "~/.server/db/settings";
 import {
   changeRole,
@@ -19,12 +19,12 @@ import {
   StaffError,
   withdrawInvitation,
 } from "~/.server/db/staff";
-import type { Actor } from "~/.server/audit";
-import type { RequestContext } from "~/.server/request-context";
+import type { Actor } from "~/.server/db/audit";
+import type { RequestContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
-import { isRole, ROLE_LABELS } from "~/.server/roles";
-import type { StaffSession } from "~/.server/staff-session";
-import { mailStatus, sendInvitation } from "~/.server/staff-mail";
+import { isRole, ROLE_LABELS } from "~/.server/auth/roles";
+import type { StaffSession } from "~/.server/auth/staff-session";
+import { mailStatus, sendInvitation } from "~/.server/auth/staff-mail";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { inviteSchema } from "~/lib/forms/staff";

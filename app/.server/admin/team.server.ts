@@ -14,17 +14,17 @@ import { MSG } from "~/lib/forms/messages";
 import { listHref } from "~/lib/pagination";
 import { checkStaffEntry, TEAM_LISTS, teamMemberSchema, teamValuesFromForm, type TeamFormValues } from "~/lib/forms/team";
 import { createTeamMember, deleteTeamMember, type TeamMember, updateTeamMember } from "../db/team";
-import { deleteImage, ImageRejected, saveImage } from "../images";
-import type { Actor } from "../audit";
+import { deleteImage, ImageRejected, saveImage } from "../pictures/images";
+import type { Actor } from "../db/audit";
 import { log } from "../log";
 import { formVersion } from "./articles.server";
 import { EditConflict } from "../db/revisions";
 import { conflictText } from "~/lib/forms/conflict";
-import { StorageUnavailable } from "../storage";
-import { sanitizeMattersHtml } from "../sanitize";
+import { StorageUnavailable } from "../storage/storage";
+import { sanitizeMattersHtml } from "../content/sanitize";
 import { teamFormStatus } from "~/lib/forms/team";
 import { flashHeaders } from "./flash.server";
-import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "./request.server";
+import { isRefusal, MAX_FORM_BYTES, parseId, readForm, uploadedFile, type FailureData } from "../http/form-post";
 
 export type TeamActionData = FailureData & { values?: TeamFormValues; staffMessage?: string; staffOpen?: boolean; conflict?: boolean };
 

@@ -5,7 +5,7 @@
  * deleted article or team member).
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
-import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "../audit";
+import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "./audit";
 import { db } from "./client";
 import { auditLog, user } from "./schema";
 

@@ -3,8 +3,8 @@ import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql, type SQL } from "
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
-import { fieldChanges, recordAudit, type Actor } from "../audit";
-import { contentChanged, onContentChange } from "../content-events";
+import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { contentChanged, onContentChange } from "./content-events";
 import { db } from "./client";
 import { articles, type ArticleRow } from "./schema";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
@@ -48,7 +48,7 @@ const previewColumns = {
   created_at: articles.created_at,
   published_at: articles.published_at,
   summary: articles.summary,
-  /** The body's start, for a card's text when there is no summary (cardSummary in app/.server/article-text.ts). */
+  /** The body's start, for a card's text when there is no summary (cardSummary in app/.server/content/article-text.ts). */
   excerpt: sql<string>`left(${articles.copy}, 1500)`,
 };
 export type ArticlePreview = Pick<Article, Exclude<keyof typeof previewColumns, "excerpt">> & { excerpt: string };

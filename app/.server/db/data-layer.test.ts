@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { contentChanged } from "../content-events";
+import { contentChanged } from "./content-events";
 import { db } from "./client";
 import { team } from "./schema";
 import { TEST_ACTOR, setUpTestDatabase } from "../../../tests/support/database";

@@ -8,7 +8,7 @@
  */
 import { count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { EnquiryInput, EnquiryState, EnquiryUpdate } from "~/lib/forms/enquiry";
-import { recordAudit, type Actor } from "../audit";
+import { recordAudit, type Actor } from "./audit";
 import { attemptsSince, pruneAttempts } from "./attempts";
 import { db } from "./client";
 import { enquiries, enquiryAttempts, type EnquiryRow } from "./schema";

@@ -8,7 +8,8 @@
  * at a time; the send itself is in subscriptions/mailing-sender.ts.
  */
 import { and, count, eq, inArray, sql } from "drizzle-orm";
-import { recordAudit, type Actor } from "../audit";
+import type { MailingProgress } from "~/lib/mailings";
+import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
 import { rowsOf } from "./rows";
 import { articles, mailingDeliveries, mailings, subscribers } from "./schema";
@@ -170,16 +171,6 @@ export async function closeFinishedMailings(now = new Date()): Promise<void> {
     where m.status = 'queued'
       and not exists (select 1 from ${mailingDeliveries} d where d.mailing_id = m.id and d.status in ('queued', 'sending'))`);
 }
-
-export type MailingProgress = {
-  status: string;
-  topics: string[];
-  total: number;
-  sent: number;
-  failed: number;
-  skipped: number;
-  waiting: number;
-};
 
 /** What the edit screen shows: queued; sent n of N; failed m. */
 export async function mailingProgress(articleId: number): Promise<MailingProgress | null> {

@@ -4,7 +4,7 @@
  * clears the public page cache). For small lists that many pages show and
  * that cost more to read and sort than to render (the team grid).
  */
-import { onContentChange } from "../content-events";
+import { onContentChange } from "./content-events";
 import { db } from "./client";
 
 export function memoUntilContentChange<T>(load: () => Promise<T>): () => Promise<T> {

@@ -1,7 +1,7 @@
 /** Queries for office hours (table `hours`, first row; defaults 9:00 to 5:00). */
 import { asc, eq } from "drizzle-orm";
-import { fieldChanges, recordAudit, type Actor } from "../audit";
-import { contentChanged } from "../content-events";
+import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { contentChanged } from "./content-events";
 import { db } from "./client";
 import { hours } from "./schema";
 

@@ -1,8 +1,8 @@
 /** Queries for page header texts (table `headers`). */
 import { asc, eq } from "drizzle-orm";
 import { HEADER_KEYS } from "~/lib/practice";
-import { fieldChanges, recordAudit, type Actor } from "../audit";
-import { contentChanged } from "../content-events";
+import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { contentChanged } from "./content-events";
 import { db } from "./client";
 import { headers } from "./schema";
 

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import { recordAudit, type Actor } from "../audit";
+import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
 import { previewLinks } from "./schema";
 

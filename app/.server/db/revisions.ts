@@ -6,7 +6,7 @@
  * new revision: nothing is rewritten).
  */
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Actor } from "../audit";
+import type { Actor } from "./audit";
 import { db, type Db } from "./client";
 import { revisions, type RevisionRow } from "./schema";
 

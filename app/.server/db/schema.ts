@@ -359,10 +359,11 @@ export const loginAttempts = pgTable(
 // ---- better-auth tables (staff accounts and sessions) ----
 
 /**
- * Staff accounts. `role` is owner, admin or editor (app/.server/roles.ts is the
+ * Staff accounts. `role` is owner, admin or editor (app/.server/auth/roles.ts is the
  * one place that says what each may do); `status` is invited, active or
  * deactivated (only active accounts have sessions).
  */
+export type StaffStatus = "invited" | "active" | "deactivated";
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -500,7 +501,7 @@ export const siteSettings = pgTable("site_settings", {
 
 /**
  * The audit trail: one row per write, appended in the same transaction as the
- * change (app/.server/audit.ts). Append-only: a trigger (migration 0004)
+ * change (app/.server/db/audit.ts). Append-only: a trigger (migration 0004)
  * refuses UPDATE, and DELETE except in the retention sweep. `actor_id` has no
  * foreign key on purpose: entries outlive the accounts they name.
  */
@@ -527,7 +528,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * Every e-mail the site sends, kept before it is sent (app/.server/mail.ts).
+ * Every e-mail the site sends, kept before it is sent (app/.server/mail/mail.ts).
  * status: outbox (no SMTP configured: kept for owners to read), sending,
  * sent, failed (retried by the scheduler until `attempts` reaches the limit).
  */
@@ -553,7 +554,7 @@ export const mailOutbox = pgTable(
   (t) => [index("mail_outbox_created_idx").on(t.created_at, t.id), index("mail_outbox_retry_idx").on(t.status, t.next_attempt_at)],
 );
 
-/** The scheduler's record of each timed job (app/.server/scheduler.ts): for monitoring and catch-up. */
+/** The scheduler's record of each timed job (app/.server/jobs/scheduler.ts): for monitoring and catch-up. */
 export const jobRuns = pgTable("job_runs", {
   name: text("name").primaryKey(),
   last_started_at: timestamp("last_started_at", { withTimezone: true }),
@@ -702,7 +703,7 @@ export const statsSalts = pgTable("stats_salts", {
 });
 
 /**
- * Raw events, written in batches by app/.server/stats-ingest.ts, rolled up
+ * Raw events, written in batches by app/.server/statistics/stats-ingest.ts, rolled up
  * into the tables below and deleted after STATS_RAW_DAYS. `kind`: 'view' (a
  * page shown), 'leave' (time on page, `amount` ms), 'outbound' (`detail`:
  * the tel:/mailto: address or the vCard/PDF path), 'conversion' (`detail`:

@@ -21,7 +21,7 @@
  */
 import { rowsOf } from "./rows";
 import { sql, type SQL } from "drizzle-orm";
-import { PRACTICE_COPY } from "~/components/public/practice-copy";
+import { PRACTICE_COPY } from "~/lib/practice-copy";
 import { PRACTICE_AREAS, PRACTICE_PAGES } from "~/lib/practice";
 import {
   MARK_END,

@@ -4,9 +4,9 @@
  */
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
-import { systemActor } from "../audit";
-import { deleteImage, saveImage } from "../images";
-import { getStorage, IMAGE_FOLDERS } from "../storage";
+import { systemActor } from "./audit";
+import { deleteImage, saveImage } from "../pictures/images";
+import { getStorage, IMAGE_FOLDERS } from "../storage/storage";
 import { createArticle } from "./articles";
 import { db } from "./client";
 import { DEMO_ARTICLES, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";

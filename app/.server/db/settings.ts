@@ -1,6 +1,6 @@
 /** Site-wide settings kept by owners (one row per key in `site_settings`), each change in the audit trail. */
 import { eq } from "drizzle-orm";
-import { recordAudit, type Actor } from "../audit";
+import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
 import { siteSettings } from "./schema";
 

@@ -6,13 +6,12 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, eq, gt, lt } from "drizzle-orm";
-import { recordAudit } from "../audit";
-import { hashPassword } from "../password";
-import { type Role } from "../roles";
+import { recordAudit } from "./audit";
+import { hashPassword } from "../auth/password";
+import { type Role } from "../auth/roles";
 import { db, type Db } from "./client";
-import { mailOutbox, session, staffTokens, user } from "./schema";
+import { mailOutbox, session, staffTokens, user, type StaffStatus } from "./schema";
 import { setPassword } from "./staff-passwords";
-import type { StaffStatus } from "./staff";
 
 export const INVITATION_HOURS = 72;
 export const RESET_HOURS = 1;

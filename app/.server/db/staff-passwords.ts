@@ -1,8 +1,8 @@
 /** Staff passwords: set (from a link or a change), checked, and one's own changed; with the audit entry in the same transaction. */
 import { and, eq, ne } from "drizzle-orm";
 import { generateId } from "better-auth";
-import { recordAudit } from "../audit";
-import { hashPassword, verifyPassword } from "../password";
+import { recordAudit } from "./audit";
+import { hashPassword, verifyPassword } from "../auth/password";
 import { db, type Db } from "./client";
 import { account, session } from "./schema";
 

@@ -1,6 +1,6 @@
 /** One's own staff sessions (My account): listed, the others ended, and where a new one was opened from. */
 import { and, desc, eq, gt, ne } from "drizzle-orm";
-import { recordAudit } from "../audit";
+import { recordAudit } from "./audit";
 import { db, type Db } from "./client";
 import { session } from "./schema";
 

@@ -9,13 +9,11 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { generateId } from "better-auth";
-import { recordAudit, type Actor } from "../audit";
-import { canManageRole, ROLE_LABELS, type Role } from "../roles";
+import { recordAudit, type Actor } from "./audit";
+import { canManageRole, ROLE_LABELS, type Role } from "../auth/roles";
 import { db, type Db } from "./client";
-import { session, staffTokens, user } from "./schema";
+import { session, staffTokens, user, type StaffStatus } from "./schema";
 import { issueToken } from "./staff-links";
-
-export type StaffStatus = "invited" | "active" | "deactivated";
 
 /** A refusal the person can act on (the message says why and what to do). */
 export class StaffError extends Error {

@@ -17,7 +17,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, desc, eq, ilike, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { CONSENT_VERSION, CONSENT_WORDING, normalizeAddress, type SubscriberStatus, type SubscriptionTopic } from "~/lib/forms/subscribe";
-import { recordAudit, type Actor } from "../audit";
+import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
 import { rowsOf } from "./rows";
 import { subscriberConsents, subscribers, subscriberSuppressions, subscriberTokens, type SubscriberRow } from "./schema";

@@ -2,8 +2,8 @@
 import { and, asc, eq, ilike, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { lawyerSlug } from "~/lib/slug";
 import { sortTeam } from "~/lib/team-order";
-import { fieldChanges, recordAudit, type Actor } from "../audit";
-import { contentChanged } from "../content-events";
+import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { contentChanged } from "./content-events";
 import { db } from "./client";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { memoUntilContentChange } from "./memo";

@@ -6,11 +6,11 @@
  * the caller) its pictures. Each change is recorded in the audit trail.
  */
 import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
-import { recordAudit, type Actor } from "../audit";
-import { contentChanged } from "../content-events";
-import { bodyPicturesOfArticle, removeUnusedBodyPictures } from "../body-pictures";
-import { deleteImage } from "../images";
-import { removeBios } from "../bio-pdf";
+import { recordAudit, type Actor } from "./audit";
+import { contentChanged } from "./content-events";
+import { bodyPicturesOfArticle, removeUnusedBodyPictures } from "../pictures/body-pictures";
+import { deleteImage } from "../pictures/images";
+import { removeBios } from "../content/bio-pdf";
 import { db } from "./client";
 import { articles, previewLinks, revisions, team } from "./schema";
 

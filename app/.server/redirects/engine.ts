@@ -18,7 +18,7 @@
  * - Hits are counted in memory and written every FLUSH_MS in one statement.
  */
 import type { ServerResponse } from "node:http";
-import { onContentChange } from "../content-events";
+import { onContentChange } from "../db/content-events";
 import { log } from "../log";
 import { canonicalPath, fillTarget, MAX_PATH, pathKeys, queryKeys } from "./paths";
 

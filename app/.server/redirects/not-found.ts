@@ -14,7 +14,7 @@ import { isSecretRoutePath } from "~/lib/route-patterns";
 import { writeNotFound, type NotFoundCount } from "../db/not-found-log";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { sitePatterns } from "../route-table";
+import { sitePatterns } from "../http/route-table";
 import { canonicalPath } from "./paths";
 
 const FLUSH_MS = 10_000;

@@ -12,8 +12,8 @@
  *   that chain ends (one hop), and rules that pointed at the new rule's
  *   source are pointed at its target. `notes` says which, for the screen.
  */
-import { contentChanged } from "../content-events";
-import { recordAudit, type Actor } from "../audit";
+import { contentChanged } from "../db/content-events";
+import { recordAudit, type Actor } from "../db/audit";
 import { db, type Db } from "../db/client";
 import {
   deleteRedirects,

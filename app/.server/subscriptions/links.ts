@@ -7,7 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env";
-import { absoluteUrl } from "../site-url";
+import { absoluteUrl } from "../http/site-url";
 
 /** Each message carries a link valid this long (CASL asks for at least 60 days). */
 export const PREFERENCES_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
@@ -49,6 +49,3 @@ export function oneClickUrl(subscriber: { id: number; email: string }, now = Dat
 export function confirmUrl(token: string): string {
   return absoluteUrl(`/subscribe/confirm/${token}`);
 }
-
-/** Only this path is let through the cross-site refusal (a one-click POST comes from a mail provider). */
-export const ONE_CLICK_PATH = /^\/subscribe\/one-click\/[0-9a-z]{1,12}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{32}$/;

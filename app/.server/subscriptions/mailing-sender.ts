@@ -28,7 +28,7 @@
  */
 import { eq } from "drizzle-orm";
 import { isTopic, TOPIC_LABELS } from "~/lib/forms/subscribe";
-import { cardSummary } from "../article-text";
+import { cardSummary } from "../content/article-text";
 import { getArticleById } from "../db/articles";
 import {
   claimDeliveries,
@@ -46,9 +46,9 @@ import { mailings } from "../db/schema";
 import { getSubscribers, markBounced, type Subscriber } from "../db/subscribers";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { MAILING_CONNECTIONS, mailFrom, sendSubscriberMail } from "../mail";
-import { compileSkeleton, fillSkeleton, type MailSkeleton } from "../mail-skeleton";
-import { absoluteUrl } from "../site-url";
+import { MAILING_CONNECTIONS, mailFrom, sendSubscriberMail } from "../mail/mail";
+import { compileSkeleton, fillSkeleton, type MailSkeleton } from "../mail/mail-skeleton";
+import { absoluteUrl } from "../http/site-url";
 import { oneClickUrl, preferencesUrl } from "./links";
 import { articleMessage, type RenderedMessage } from "./messages";
 

@@ -1,9 +1,8 @@
 /**
  * The sign-up form's action (POST /subscribe). The same spam defences as the
- * enquiry form, reused from it: the honeypot field, the signed timing token
- * (enquiry-token.ts) and the per-address limit (db/enquiries.ts
- * `recordAttempt`, keyed by a hash of the IP address, counted apart from
- * enquiries). A valid request gets one answer whatever the address's state
+ * enquiry form (public-forms/spam-defence.ts): the honeypot field, the signed
+ * timing token and the per-address limit (keyed by a hash of the IP address,
+ * counted apart from enquiries). A valid request gets one answer whatever the address's state
  * (new, pending, confirmed, unsubscribed, suppressed): nobody learns who
  * subscribes. Never cached (private, no-store).
  */
@@ -11,15 +10,13 @@ import { data } from "react-router";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { EMPTY_SUBSCRIBE, isTopic, SUBSCRIBE_MSG, subscribeSchema, type SubscribeValues } from "~/lib/forms/subscribe";
-import { isRefusal, readForm } from "../admin/request.server";
-import { recordAttempt } from "../db/enquiries";
+import { isRefusal, readForm } from "../http/form-post";
 import { requestSubscription, type SubscriptionRequest } from "../db/subscribers";
-import { addressKey } from "../enquiry-form.server";
-import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken } from "../enquiry-token";
+import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken, withinSendingLimit } from "../public-forms/spam-defence";
 import { log } from "../log";
-import { sendMail } from "../mail";
-import { requestInfo, type RequestContext } from "../request-context";
-import { absoluteUrl } from "../site-url";
+import { sendMail } from "../mail/mail";
+import type { RequestContext } from "../http/request-context";
+import { absoluteUrl } from "../http/site-url";
 import { confirmUrl } from "./links";
 import { confirmationMessage } from "./messages";
 
@@ -87,8 +84,7 @@ export async function subscribeAction(request: Request, context: RequestContext)
     return answer(400, { outcome: "again", status: { tone: "error", text: SUBSCRIBE_MSG.again }, values });
   }
   try {
-    const { allowed } = await recordAttempt(`subscribe:${addressKey(requestInfo(context).clientIp)}`);
-    if (!allowed) {
+    if (!(await withinSendingLimit("subscribe", context))) {
       log("info", "subscription refused: per-address limit");
       return refused();
     }

@@ -8,7 +8,7 @@
  * editor's sanitiser (app/.server/sanitize.ts) as for any save.
  */
 import sanitizeHtml from "sanitize-html";
-import { sanitizeArticleHtml } from "../sanitize";
+import { sanitizeArticleHtml } from "../content/sanitize";
 
 export type Rewriter = {
   /** A picture's new src, its alt text and size, or null to keep the old one (a problem is recorded by the caller). */

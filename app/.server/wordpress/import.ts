@@ -21,8 +21,8 @@
  * redirect and every problem with the item it belongs to.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { contentChanged } from "../content-events";
-import { recordAudit, type Actor } from "../audit";
+import { contentChanged } from "../db/content-events";
+import { recordAudit, type Actor } from "../db/audit";
 import { createArticle, updateArticle, type ArticleInput, type ArticleStateInput } from "../db/articles";
 import { db } from "../db/client";
 import { upsertRedirects, type RedirectValues } from "../db/redirects";
@@ -35,10 +35,10 @@ import {
   teamForAuthorMatching,
   type KnownFile,
 } from "../db/wordpress";
-import { ImageRejected, saveBodyPicture, saveImage } from "../images";
+import { ImageRejected, saveBodyPicture, saveImage } from "../pictures/images";
 import { log } from "../log";
-import { articleText } from "../sanitize";
-import { FILE_EXTENSIONS, getStorage } from "../storage";
+import { articleText } from "../content/sanitize";
+import { FILE_EXTENSIONS, getStorage } from "../storage/storage";
 import { canonicalPath, canonicalQuery } from "../redirects/paths";
 import { isSitePath } from "~/lib/route-patterns";
 import { articleSlug, uniqueSlug } from "~/lib/slug";

@@ -1,8 +1,8 @@
 /** A mailing's progress in words: waiting for publication; queued; sent n of N; failed m (issue 31). */
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
-import type { MailingProgress } from "~/.server/db/mailings";
 import { topicList } from "~/lib/forms/subscribe";
+import type { MailingProgress } from "~/lib/mailings";
 
 type Progress = Pick<MailingProgress, "status" | "topics" | "total" | "sent" | "failed" | "skipped" | "waiting">;
 

@@ -9,7 +9,7 @@ export type ArticleCardData = {
   img?: string;
   news?: boolean;
   priority?: boolean;
-  /** The article's summary, or the start of its body (cardSummary, app/.server/article-text.ts). */
+  /** The article's summary, or the start of its body (cardSummary, app/.server/content/article-text.ts). */
   summary?: string;
 };
 

@@ -37,6 +37,6 @@ export const MSG = {
 export type StatusTone = "success" | "error";
 export type Status = { tone: StatusTone; text: string };
 
-/** Pictures: the same limit as the server (app/.server/images.ts). */
+/** Pictures: the same limit as the server (app/.server/pictures/images.ts). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/avif";

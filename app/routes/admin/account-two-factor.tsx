@@ -20,7 +20,7 @@ import {
   TWO_FACTOR_MSG,
 } from "~/.server/admin/account.server";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
 import { twoFactorRequired } from "~/.server/db/settings";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";

@@ -4,7 +4,7 @@
  * plain-text part), with example links in place of each recipient's own.
  */
 import type { Route } from "./+types/article-mailing-preview";
-import { parseId } from "~/.server/admin/request.server";
+import { parseId } from "~/.server/http/form-post";
 import { articleTemplate, mailingArticle, personalise } from "~/.server/subscriptions/mailing-sender";
 import type { RouteHandle } from "~/lib/route-handle";
 

@@ -4,7 +4,7 @@
  * screens while the mailing is going out (components/admin/mailing-progress.tsx).
  */
 import type { Route } from "./+types/article-mailing-progress";
-import { parseId } from "~/.server/admin/request.server";
+import { parseId } from "~/.server/http/form-post";
 import { mailingProgress } from "~/.server/db/mailings";
 import type { RouteHandle } from "~/lib/route-handle";
 

@@ -1,7 +1,7 @@
 /** /dashboard/articles/new: the create form (picture required). After a save: a fresh form and the spec's message. */
 import type { Route } from "./+types/article-new";
 import { MSG } from "~/lib/forms/messages";
-import { isRefusal } from "~/.server/admin/request.server";
+import { isRefusal } from "~/.server/http/form-post";
 import { saveArticleAction } from "~/.server/admin/articles.server";
 import { keepFormOnSessionEnd, keptDraftFor } from "~/.server/admin/article-drafts.server";
 import { listAuthorChoices } from "~/.server/db/article-authors";

@@ -3,7 +3,7 @@ import { Pin } from "lucide-react";
 import type { Route } from "./+types/articles";
 import { MSG } from "~/lib/forms/messages";
 import { deleteArticleAction } from "~/.server/admin/articles.server";
-import { parseId, isRefusal } from "~/.server/admin/request.server";
+import { parseId, isRefusal } from "~/.server/http/form-post";
 import { getArticleById, listArticlesForAdmin } from "~/.server/db/articles";
 import { parsePage } from "~/lib/pagination";
 import { firmDateTimeText } from "~/lib/firm-time";

@@ -2,7 +2,7 @@
 import { ChartLine, Clock, FileText, Heading, History, Inbox, LayoutGrid, Mail, ShieldCheck, UserCog, Users } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { can } from "~/.server/roles";
+import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
 import { staffOf } from "~/.server/admin/guard.server";

@@ -8,7 +8,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/enquiry";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, parseId, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, parseId, readForm, type FailureData } from "~/.server/http/form-post";
 import { deleteEnquiry, enquiryLabel, getEnquiry, updateEnquiry } from "~/.server/db/enquiries";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";

@@ -1,11 +1,11 @@
 /** /admin/forgot-password: asks for a reset link. The answer is the same sentence whether or not the account exists. */
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { requestPasswordReset } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
-import { addressBlocked } from "~/.server/login-limits";
-import { sendPasswordReset } from "~/.server/staff-mail";
+import { addressBlocked } from "~/.server/auth/login-limits";
+import { sendPasswordReset } from "~/.server/auth/staff-mail";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
 import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
 import { btnPrimary, linkClass } from "~/components/admin/styles";
@@ -13,7 +13,7 @@ import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import type { Status } from "~/lib/forms/messages";
 import { forgotSchema, STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
-import { requestInfo } from "~/.server/request-context";
+import { requestInfo } from "~/.server/http/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/hours";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
 import { getOfficeHours, updateOfficeHours } from "~/.server/db/office-hours";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";

@@ -7,11 +7,11 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/invitation";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { acceptInvitation, checkLink, renewExpiredInvitation } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
-import { ROLE_LABELS } from "~/.server/roles";
-import { mailStatus, sendInvitation } from "~/.server/staff-mail";
+import { ROLE_LABELS } from "~/.server/auth/roles";
+import { mailStatus, sendInvitation } from "~/.server/auth/staff-mail";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
 import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
@@ -21,7 +21,7 @@ import { MSG, type Status } from "~/lib/forms/messages";
 import { invitationSchema } from "~/lib/forms/password";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
-import { requestInfo } from "~/.server/request-context";
+import { requestInfo } from "~/.server/http/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;

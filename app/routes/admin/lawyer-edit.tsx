@@ -1,9 +1,9 @@
 /** /dashboard/lawyer/:slug: the edit form; the member resolves from the URL, so a reload keeps the form. */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/lawyer-edit";
-import { isRefusal } from "~/.server/admin/request.server";
+import { isRefusal } from "~/.server/http/form-post";
 import { recentPageViews } from "~/.server/db/stats-report";
-import { can } from "~/.server/roles";
+import { can } from "~/.server/auth/roles";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { getTeamMemberBySlugForStaff, type TeamMember } from "~/.server/db/team";
 import { previewAction, previewIntent, type PreviewActionData } from "~/.server/admin/preview.server";

@@ -1,7 +1,7 @@
 /** /dashboard/lawyers/new: the create form. After a save: a fresh form and "{name} has been added successfully". */
 import type { Route } from "./+types/lawyer-new";
 import { MSG } from "~/lib/forms/messages";
-import { isRefusal } from "~/.server/admin/request.server";
+import { isRefusal } from "~/.server/http/form-post";
 import { saveTeamMemberAction, type TeamActionData } from "~/.server/admin/team.server";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useFormKey } from "~/components/admin/form-key";

@@ -2,7 +2,7 @@
 import type { Route } from "./+types/lawyers";
 import { MSG } from "~/lib/forms/messages";
 import { deleteTeamMemberAction } from "~/.server/admin/team.server";
-import { parseId, isRefusal } from "~/.server/admin/request.server";
+import { parseId, isRefusal } from "~/.server/http/form-post";
 import { listTeamForAdmin } from "~/.server/db/team";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";

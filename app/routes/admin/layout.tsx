@@ -21,7 +21,7 @@ import type { Route } from "./+types/layout";
 import { dashboardGuard, staffOf } from "~/.server/admin/guard.server";
 import { twoFactorRequired } from "~/.server/db/settings";
 import { getEnv } from "~/.server/env";
-import { can } from "~/.server/roles";
+import { can } from "~/.server/auth/roles";
 import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
 import { readFlash } from "~/.server/admin/flash.server";
 import { AnnounceContext, StatusRegion, useActionStatus } from "~/components/admin/status";

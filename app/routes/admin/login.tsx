@@ -6,11 +6,11 @@
 import { useCallback, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
-import { getStaff } from "~/.server/staff-session";
+import { getStaff } from "~/.server/auth/staff-session";
 import { readFlash } from "~/.server/admin/flash.server";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { log } from "~/.server/log";
-import { passkeySignIn, signIn } from "~/.server/sign-in";
+import { passkeySignIn, signIn } from "~/.server/auth/sign-in";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
 import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
 import { PasskeyButton } from "~/components/admin/passkey-button";
@@ -21,7 +21,7 @@ import { loginSchema, safeRedirect } from "~/lib/forms/login";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
-import { requestInfo } from "~/.server/request-context";
+import { requestInfo } from "~/.server/http/request-context";
 
 /** The sign-in page runs React in the browser (lib/hydrate.ts). */
 export const handle = HYDRATE;

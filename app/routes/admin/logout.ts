@@ -1,12 +1,12 @@
 /** /logout: a POST ends the session on the server and returns to "/". A GET signs nobody out. */
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { getStaff } from "~/.server/staff-session";
+import { getStaff } from "~/.server/auth/staff-session";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { log } from "~/.server/log";
-import { signOut } from "~/.server/sign-in";
+import { signOut } from "~/.server/auth/sign-in";
 import { MSG } from "~/lib/forms/messages";
-import { requestInfo } from "~/.server/request-context";
+import { requestInfo } from "~/.server/http/request-context";
 
 export function loader() {
   return redirect("/dashboard");

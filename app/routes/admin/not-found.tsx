@@ -11,7 +11,7 @@ import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/not-found";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { ignoreNotFound, listNotFound } from "~/.server/db/not-found-log";
 import { getEnv } from "~/.server/env";
 import { OTHER_PATH, PROBE_PATH } from "~/.server/redirects/not-found";

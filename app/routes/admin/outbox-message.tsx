@@ -3,7 +3,7 @@ import { Send } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox-message";
 import { resendAction } from "~/.server/admin/outbox.server";
-import { parseId } from "~/.server/admin/request.server";
+import { parseId } from "~/.server/http/form-post";
 import { getOutboxMessage } from "~/.server/db/outbox";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnSecondary } from "~/components/admin/styles";

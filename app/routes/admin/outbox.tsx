@@ -10,7 +10,7 @@ import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
 import { resendAction } from "~/.server/admin/outbox.server";
 import { listOutbox } from "~/.server/db/outbox";
-import { smtpConfigured } from "~/.server/mail";
+import { smtpConfigured } from "~/.server/mail/mail";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnSecondary, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/page-headers";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/admin/request.server";
+import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
 import { listPageHeaders, updatePageHeader } from "~/.server/db/page-headers";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";

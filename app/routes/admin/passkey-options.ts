@@ -5,7 +5,7 @@
  */
 import type { Route } from "./+types/passkey-options";
 import { log } from "~/.server/log";
-import { passkeySignInOptions } from "~/.server/sign-in";
+import { passkeySignInOptions } from "~/.server/auth/sign-in";
 
 export async function loader({ request }: Route.LoaderArgs) {
   try {

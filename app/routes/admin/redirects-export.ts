@@ -5,8 +5,8 @@
  */
 import type { Route } from "./+types/redirects-export";
 import { actorOf } from "~/.server/admin/guard.server";
-import { isRefusal } from "~/.server/admin/request.server";
-import { recordAudit } from "~/.server/audit";
+import { isRefusal } from "~/.server/http/form-post";
+import { recordAudit } from "~/.server/db/audit";
 import { allRedirects } from "~/.server/db/redirects";
 import { csvBody } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";

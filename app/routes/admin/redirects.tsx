@@ -11,7 +11,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/redirects";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf } from "~/.server/admin/guard.server";
-import { isRefusal, MAX_TEXT_FORM_BYTES, readForm, uploadedFile } from "~/.server/admin/request.server";
+import { isRefusal, MAX_TEXT_FORM_BYTES, readForm, uploadedFile } from "~/.server/http/form-post";
 import { countRedirectsByOrigin, listRedirects } from "~/.server/db/redirects";
 import { deleteRules, describeSource, enableRules, importCsvRules, saveRule, type RuleErrors } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";

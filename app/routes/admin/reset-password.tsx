@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { checkLink, completePasswordReset } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
@@ -15,7 +15,7 @@ import { MSG, type Status } from "~/lib/forms/messages";
 import { setPasswordSchema } from "~/lib/forms/password";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
-import { requestInfo } from "~/.server/request-context";
+import { requestInfo } from "~/.server/http/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;

@@ -13,7 +13,7 @@ import type { Route } from "./+types/staff";
 import { staffAction, type StaffData } from "~/.server/admin/staff.server";
 import { twoFactorRequired } from "~/.server/db/settings";
 import { listStaff } from "~/.server/db/staff";
-import { can, canManageRole, ROLE_LABELS, ROLES } from "~/.server/roles";
+import { can, canManageRole, ROLE_LABELS, ROLES } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useClientCheck } from "~/components/admin/client-check";
 import { focusFirstInvalid, TextField } from "~/components/admin/fields";

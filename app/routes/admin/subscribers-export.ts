@@ -7,8 +7,8 @@
  */
 import type { Route } from "./+types/subscribers-export";
 import { actorOf } from "~/.server/admin/guard.server";
-import { isRefusal } from "~/.server/admin/request.server";
-import { recordAudit } from "~/.server/audit";
+import { isRefusal } from "~/.server/http/form-post";
+import { recordAudit } from "~/.server/db/audit";
 import { allConsentRecords } from "~/.server/db/subscribers";
 import { csvBody } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";

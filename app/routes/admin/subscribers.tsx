@@ -9,7 +9,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/subscribers";
 import { staffOf } from "~/.server/admin/guard.server";
 import { listSubscribers, SUBSCRIBERS_PAGE_SIZE, subscriberCounts } from "~/.server/db/subscribers";
-import { can } from "~/.server/roles";
+import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";

@@ -7,7 +7,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/trash";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, parseId, readForm } from "~/.server/admin/request.server";
+import { isRefusal, parseId, readForm } from "~/.server/http/form-post";
 import { listTrash, purgeFromTrash, restoreFromTrash, TRASH_DAYS, type TrashKind } from "~/.server/db/trash";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";

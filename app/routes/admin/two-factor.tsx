@@ -2,8 +2,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
-import { CODE_EXPIRED, pendingTwoFactor, verifySecondFactor } from "~/.server/sign-in";
+import { isRefusal, readForm } from "~/.server/http/form-post";
+import { CODE_EXPIRED, pendingTwoFactor, verifySecondFactor } from "~/.server/auth/sign-in";
 import { authCard, AuthPage } from "~/components/admin/auth-page";
 import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
 import { btnPrimary, linkClass } from "~/components/admin/styles";
@@ -11,7 +11,7 @@ import { formValues } from "~/lib/forms/form-data";
 import { safeRedirect } from "~/lib/forms/login";
 import type { Status } from "~/lib/forms/messages";
 import { HYDRATE } from "~/lib/hydrate";
-import { requestInfo } from "~/.server/request-context";
+import { requestInfo } from "~/.server/http/request-context";
 
 /** A staff page: React runs in the browser, as on the sign-in page (lib/hydrate.ts). */
 export const handle = HYDRATE;

@@ -1,18 +1,18 @@
 /**
  * GET /lawyer/:slug/bio.pdf — a visible lawyer's one-page bio (issue 33;
- * app/.server/bio-pdf.ts): made once for the profile's current content and
+ * app/.server/content/bio-pdf.ts): made once for the profile's current content and
  * kept in storage, like the pictures. A hidden, scheduled or trashed member
  * has none (the site's 404 text, as for the profile and the vCard); an old
  * address of the profile answers 301 to the current one.
  */
 import type { Route } from "./+types/bio-pdf";
-import { getBioPdf, type BioInput } from "~/.server/bio-pdf";
+import { getBioPdf, type BioInput } from "~/.server/content/bio-pdf";
 import { listArticlePage } from "~/.server/db/articles";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { log } from "~/.server/log";
-import { absoluteUrl } from "~/.server/site-url";
-import { StorageUnavailable } from "~/.server/storage";
+import { absoluteUrl } from "~/.server/http/site-url";
+import { StorageUnavailable } from "~/.server/storage/storage";
 
 /** The latest insights the bio lists. */
 export const BIO_INSIGHTS = 3;

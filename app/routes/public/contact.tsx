@@ -5,8 +5,8 @@
  * rendered for that request only and never stored.
  */
 import type { Route } from "./+types/contact";
-import { enquiryAction } from "~/.server/enquiry-form.server";
-import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
+import { enquiryAction } from "~/.server/public-forms/enquiry-form.server";
+import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/spam-defence";
 import { ContactLinks } from "~/components/public/contact-links";
 import { EnquiryForm } from "~/components/public/enquiry-form";
 import { publicMeta } from "~/components/public/meta";

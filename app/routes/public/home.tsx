@@ -1,10 +1,10 @@
 import { ArrowRight } from "lucide-react";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
-import { cardSummary } from "~/.server/article-text";
+import { cardSummary } from "~/.server/content/article-text";
 import { getOfficeHours } from "~/.server/db/office-hours";
 import { getEnv } from "~/.server/env";
-import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
+import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/spam-defence";
 import { ArticleCard } from "~/components/public/article-card";
 import { ContactLinks } from "~/components/public/contact-links";
 import { EnquiryForm } from "~/components/public/enquiry-form";

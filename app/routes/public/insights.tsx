@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/insights";
-import { cardSummary } from "~/.server/article-text";
+import { cardSummary } from "~/.server/content/article-text";
 import { listArticlePage } from "~/.server/db/articles";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";

@@ -1,14 +1,14 @@
 import { ArrowRight, Award, Download, FileText, Mail, Phone, Smartphone } from "lucide-react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/lawyer";
-import { cardSummary } from "~/.server/article-text";
+import { cardSummary } from "~/.server/content/article-text";
 import { listArticlePage } from "~/.server/db/articles";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
-import { sanitizeMattersHtml } from "~/.server/sanitize";
-import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewTeamMember } from "~/.server/preview";
+import { sanitizeMattersHtml } from "~/.server/content/sanitize";
+import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewTeamMember } from "~/.server/content/preview";
 import { ArticleGrid } from "~/components/public/article-card";
 import { PreviewBanner } from "~/components/public/preview-banner";
 import { publicMeta } from "~/components/public/meta";

@@ -1,7 +1,7 @@
 import { Outlet, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { getEnv } from "~/.server/env";
-import { INLINE_CSS } from "~/.server/inline-css";
+import { INLINE_CSS } from "~/.server/http/inline-css";
 import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";

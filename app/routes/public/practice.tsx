@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/practice";
 import { listArticlePage } from "~/.server/db/articles";
-import { cardSummary } from "~/.server/article-text";
+import { cardSummary } from "~/.server/content/article-text";
 import { getPageHeaderText } from "~/.server/db/page-headers";
 import { getEnv } from "~/.server/env";
 import { listTeamCards } from "~/.server/db/team";
@@ -9,7 +9,7 @@ import { ArticleGrid } from "~/components/public/article-card";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { Pagination } from "~/components/public/pagination";
-import { PRACTICE_COPY } from "~/components/public/practice-copy";
+import { PRACTICE_COPY } from "~/lib/practice-copy";
 import { PublicRouteError } from "~/components/public/public-error";
 import { SectionLink } from "~/components/public/section-link";
 import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";

@@ -6,9 +6,9 @@
  */
 import { data } from "react-router";
 import type { Route } from "./+types/subscribe-confirm";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { confirmSubscription, peekConfirmation } from "~/.server/db/subscribers";
-import { recordConversion } from "~/.server/stats-ingest";
+import { recordConversion } from "~/.server/statistics/stats-ingest";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";

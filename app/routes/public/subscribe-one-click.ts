@@ -6,7 +6,7 @@
  */
 import { redirect } from "react-router";
 import type { Route } from "./+types/subscribe-one-click";
-import { isRefusal, readForm } from "~/.server/admin/request.server";
+import { isRefusal, readForm } from "~/.server/http/form-post";
 import { getSubscriber, withdrawConsent } from "~/.server/db/subscribers";
 import { checkPreferencesToken, tokenSubscriberId } from "~/.server/subscriptions/links";
 

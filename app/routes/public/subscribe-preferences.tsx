@@ -7,7 +7,7 @@
  */
 import { data } from "react-router";
 import type { Route } from "./+types/subscribe-preferences";
-import { readForm, isRefusal } from "~/.server/admin/request.server";
+import { readForm, isRefusal } from "~/.server/http/form-post";
 import { changeTopics, getSubscriber, withdrawConsent, type Subscriber } from "~/.server/db/subscribers";
 import { checkPreferencesToken, tokenSubscriberId } from "~/.server/subscriptions/links";
 import { publicMeta } from "~/components/public/meta";

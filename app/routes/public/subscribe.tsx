@@ -4,7 +4,7 @@
  * decision 0009); the answer to a POST is for that request only, never stored.
  */
 import type { Route } from "./+types/subscribe";
-import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/enquiry-token";
+import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/spam-defence";
 import { subscribeAction } from "~/.server/subscriptions/subscribe-form.server";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";

@@ -9,8 +9,8 @@
 import type { Route } from "./+types/vcard";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { log } from "~/.server/log";
-import { absoluteUrl } from "~/.server/site-url";
-import { getVCardPhoto } from "~/.server/vcard-photo";
+import { absoluteUrl } from "~/.server/http/site-url";
+import { getVCardPhoto } from "~/.server/pictures/vcard-photo";
 import { FIRM } from "~/config/firm";
 import { hasImage } from "~/lib/images";
 import { buildVCard, vcardContentDisposition, type VCardPhoto } from "~/lib/vcard";

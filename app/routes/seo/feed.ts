@@ -1,6 +1,6 @@
 import { latestArticlesForFeed } from "~/.server/db/seo";
-import { feedText } from "~/.server/article-text";
-import { absoluteUrl } from "~/.server/site-url";
+import { feedText } from "~/.server/content/article-text";
+import { absoluteUrl } from "~/.server/http/site-url";
 import { FIRM } from "~/config/firm";
 import { xmlEscape } from "~/lib/xml";
 import type { RouteHandle } from "~/lib/route-handle";

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/og-image";
 import { isPublicPicture } from "~/.server/db/seo";
 import { log } from "~/.server/log";
-import { getSocialImage } from "~/.server/social-image";
-import { StorageUnavailable } from "~/.server/storage";
+import { getSocialImage } from "~/.server/pictures/social-image";
+import { StorageUnavailable } from "~/.server/storage/storage";
 import { parseSocialImageFile } from "~/lib/social";
 
 function notFound() {

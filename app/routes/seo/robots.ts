@@ -1,4 +1,4 @@
-import { absoluteUrl } from "~/.server/site-url";
+import { absoluteUrl } from "~/.server/http/site-url";
 import type { RouteHandle } from "~/lib/route-handle";
 
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. */

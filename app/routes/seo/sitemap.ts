@@ -1,5 +1,5 @@
 import { sitemapEntries } from "~/.server/db/seo";
-import { absoluteUrl } from "~/.server/site-url";
+import { absoluteUrl } from "~/.server/http/site-url";
 import { xmlEscape } from "~/lib/xml";
 import type { RouteHandle } from "~/lib/route-handle";
 

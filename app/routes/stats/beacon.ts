@@ -2,13 +2,13 @@
  * POST /stats/beacon — the visit statistics' one ingestion endpoint (decision
  * 0023). The public pages' enhancement module sends a beacon here
  * (`navigator.sendBeacon`, same origin, so the server's cross-site check lets
- * it through); app/.server/stats-ingest.ts checks it and buffers it. The
+ * it through); app/.server/statistics/stats-ingest.ts checks it and buffers it. The
  * answer is 204 whether or not it was counted (a crawler learns nothing); a
  * malformed beacon 400, an oversized one 413 and any other method 405, each
  * with `{ error }` saying why. Never cached anywhere.
  */
 import type { Route } from "./+types/beacon";
-import { ingestBeacon } from "~/.server/stats-ingest";
+import { ingestBeacon } from "~/.server/statistics/stats-ingest";
 
 const NEVER_STORED = { "Cache-Control": "no-store", "X-Accel-Expires": "0" };
 

@@ -1,0 +1,43 @@
+/**
+ * What the server knows about a request beyond the Request itself: the
+ * client's address (the proxy's X-Forwarded-For when TRUST_PROXY), the
+ * request id of its log line, and the CSP nonce of its response. The HTTP
+ * server (server/app.ts) puts it in React Router's request context
+ * (`routerContext`); loaders, actions, middleware and entry.server read it
+ * with `requestInfo(context)`.
+ */
+import { createContext, RouterContextProvider } from "react-router";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export type RequestInfo = { clientIp: string; requestId: string; nonce: string };
+
+/** The `context` argument of a loader, action or middleware. */
+export type RequestContext = Readonly<RouterContextProvider>;
+
+/** The handles of the route table by full path pattern (app/.server/http/route-table.ts). */
+export type RouteHandles = ReadonlyMap<string, RouteHandle | undefined>;
+
+const NONE: RequestInfo = { clientIp: "", requestId: "", nonce: "" };
+const requestInfoContext = createContext<RequestInfo>(NONE);
+const routeHandlesContext = createContext<RouteHandles>(new Map());
+
+/** The request context React Router hands to every middleware, loader and action of one request. */
+export function routerContext(info: RequestInfo, handles: RouteHandles = new Map()): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(requestInfoContext, info);
+  context.set(routeHandlesContext, handles);
+  return context;
+}
+
+/**
+ * The handle of the route React Router matched for this request, by its
+ * pattern (a middleware's `pattern`: "dashboard/lawyer/:slug", with or
+ * without a leading slash).
+ */
+export function routeHandle(context: RequestContext, pattern: string): RouteHandle | undefined {
+  return context.get(routeHandlesContext).get("/" + pattern.replace(/^\/+|\/+$/g, ""));
+}
+
+export function requestInfo(context: RequestContext | undefined): RequestInfo {
+  return context instanceof RouterContextProvider ? context.get(requestInfoContext) : NONE;
+}

@@ -1,0 +1,114 @@
+/**
+ * Start-up and shutdown of the server's services: the database (migrated),
+ * demo content for an empty embedded database, and the staff account from
+ * ADMIN_EMAIL / ADMIN_PASSWORD.
+ */
+import { systemActor } from "../db/audit";
+import { createStaffAccount } from "../auth/staff-accounts";
+import { startContentSync, type ContentSync } from "../db/content-sync";
+import { getDatabase, openDatabase, setDatabase, type Database } from "../db/client";
+import { isContentEmpty, seedDemoContent } from "../db/seed";
+import { getEnv, type Env } from "../env";
+import { log } from "../log";
+import { completePictureWidths } from "../pictures/images";
+import { siteJobs } from "../jobs/jobs";
+import { closeMail } from "../mail/mail";
+import { rowPictures } from "../pictures/picture-sweep";
+import { createScheduler, type Scheduler } from "../jobs/scheduler";
+import { getStorage } from "../storage/storage";
+import { startStatsIngest, stopStatsIngest } from "../statistics/stats-ingest";
+import { redirectStore } from "../db/redirects";
+import { redirectEngine, RedirectEngine, setRedirectEngine } from "../redirects/engine";
+import { startNotFoundLog, stopNotFoundLog } from "../redirects/not-found";
+
+export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
+  const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
+  setDatabase(database);
+  return database;
+}
+
+export async function ensureAdminFromEnv(env: Env = getEnv()): Promise<void> {
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const created = await createStaffAccount(env.ADMIN_EMAIL, env.ADMIN_PASSWORD, "Staff", "owner", systemActor("ADMIN_EMAIL at start-up"));
+    if (created) log("info", "staff account created", { email: env.ADMIN_EMAIL });
+  } else if (env.ADMIN_EMAIL || env.ADMIN_PASSWORD) {
+    log("warn", "set both ADMIN_EMAIL and ADMIN_PASSWORD (12-128 characters) to create the staff account at start-up");
+  } else {
+    log("info", "no staff account configured: set ADMIN_EMAIL and ADMIN_PASSWORD, or run `npm run admin:create -- you@example.com`");
+  }
+}
+
+export async function startServices(env: Env = getEnv()): Promise<Database> {
+  const started = Date.now();
+  const database = await openConfiguredDatabase(env);
+  if (database.kind === "pglite" && env.SEED_DEMO && (await isContentEmpty())) {
+    await seedDemoContent((message) => log("info", message));
+  }
+  await ensureAdminFromEnv(env);
+  const storage = getStorage();
+  if (storage.kind === "bucket") {
+    // The site starts without its pictures (public pages do not need the bucket), and says so.
+    storage.check?.().then(
+      () => log("info", "picture bucket answers", { bucket: env.S3_BUCKET }),
+      (error: unknown) =>
+        log("error", "picture bucket does not answer; pages are served, picture uploads fail until it does", {
+          error: (error as Error).message,
+        }),
+    );
+  }
+  if (database.kind === "postgres" && !env.AUTH_SECRET) {
+    log(
+      "warn",
+      "AUTH_SECRET is not set: this instance signs sessions with a secret of its own DATA_DIR; set the same AUTH_SECRET on every instance",
+    );
+  }
+  if (env.PICTURE_BASE_URL) {
+    // The bucket serves the widths itself: make those older pictures lack (AVIF ones), in the background.
+    completePictureWidths(rowPictures).then(
+      (made) => made && log("info", "picture widths made for PICTURE_BASE_URL", { count: made }),
+      (error: unknown) => log("warn", "picture widths not completed", { error: (error as Error).message }),
+    );
+  }
+  holder.__contentSync = await startContentSync(database);
+  // Redirects in memory (decision 0025), reloaded when they change here or on another instance.
+  const redirects = new RedirectEngine(redirectStore());
+  await redirects.start();
+  setRedirectEngine(redirects);
+  startNotFoundLog();
+  // Visit statistics: the day's salt in memory before the first beacon (stats-ingest.ts).
+  await startStatsIngest();
+  // Timed work (jobs.ts): each job runs once now (what fell due while no server ran), then on its interval.
+  holder.__scheduler = createScheduler(database, siteJobs(database));
+  await holder.__scheduler.start();
+  log("info", "services ready", { database: database.kind, pictures: storage.kind, ms: Date.now() - started });
+  return database;
+}
+
+const holder = globalThis as unknown as { __contentSync?: ContentSync; __scheduler?: Scheduler };
+
+/** The running scheduler (tests and scripts run a job now through it). */
+export function getScheduler(): Scheduler | undefined {
+  return holder.__scheduler;
+}
+
+export async function stopServices(): Promise<void> {
+  await holder.__scheduler?.stop();
+  holder.__scheduler = undefined;
+  // Beacons, redirect hits and 404 counts still in memory are written before the database closes.
+  await stopStatsIngest();
+  await redirectEngine()?.stop();
+  setRedirectEngine(undefined);
+  await stopNotFoundLog();
+  closeMail();
+  getStorage().close?.();
+  await holder.__contentSync?.stop();
+  holder.__contentSync = undefined;
+  let database: Database | undefined;
+  try {
+    database = getDatabase();
+  } catch {
+    return;
+  }
+  setDatabase(undefined);
+  await database.close();
+}

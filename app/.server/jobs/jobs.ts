@@ -1,0 +1,134 @@
+/**
+ * Every timed job of the site, in one list, run by the one scheduler
+ * (scheduler.ts): add new timed work here, never a timer of its own.
+ */
+import { sweepAuditTrail, systemActor } from "../db/audit";
+import { publishDueArticles } from "../db/articles";
+import { purgeExpiredEnquiries } from "../db/enquiries";
+import { sweepSubscribers } from "../db/subscribers";
+import { runMailings } from "../subscriptions/mailing-sender";
+import { applyDueTeamVisibility } from "../db/team";
+import { sweepTrash } from "../db/trash";
+import { pruneAutosaves } from "../db/autosaves";
+import type { Database } from "../db/client";
+import { getEnv } from "../env";
+import { sweepStaffTokens } from "../db/staff-links";
+import { pruneSignInAttempts } from "../auth/login-limits";
+import { deleteOldSalts, ensureSalts, purgeStatsEvents, rollupStats } from "../db/stats";
+import { purgeNotFoundLog } from "../db/not-found-log";
+import { addDays, firmToday } from "~/lib/stats";
+import { recoverInterruptedMail, retryFailedMail } from "../mail/mail";
+import { createPictureSweeper, SWEEP_INTERVAL_MS } from "../pictures/picture-sweep";
+import type { ScheduledJob } from "./scheduler";
+import { getStorage } from "../storage/storage";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Scheduled articles and planned team visibility are checked this often: live within 60 s of their time. */
+export const SCHEDULED_PUBLISHING_INTERVAL_MS = 15_000;
+
+/**
+ * Scheduled publishing (decision 0012): articles whose publish time has come
+ * go live, team members' "visible from" / "hidden from" apply. Run by one
+ * process at a time (the scheduler's advisory lock) and written as
+ * conditional updates, so a repeat or a race changes each item once. The
+ * change announces itself on content-events, which clears the page cache and
+ * the team memo here and, through content-sync's NOTIFY, on every process.
+ * At start-up it runs before the server listens: what fell due while no
+ * server ran goes live then.
+ */
+export async function runScheduledPublishing(now = new Date()) {
+  const actor = systemActor("scheduled publishing");
+  const articles = await publishDueArticles(actor, now);
+  const members = await applyDueTeamVisibility(actor, now);
+  return { articlesPublished: articles.length, membersShown: members.shown, membersHidden: members.hidden };
+}
+
+export function siteJobs(database: Database): ScheduledJob[] {
+  const pictures = createPictureSweeper();
+  let firstSweep = true;
+  return [
+    {
+      name: "scheduled-publishing",
+      everyMs: SCHEDULED_PUBLISHING_INTERVAL_MS,
+      run: () => runScheduledPublishing(),
+    },
+    {
+      // The Trash: items deleted more than 30 days ago, with their pictures (each recorded as a purge);
+      // and autosaved article working copies nobody came back to in 30 days (db/autosaves.ts).
+      name: "trash-sweep",
+      everyMs: HOUR,
+      run: async () => ({ purged: await sweepTrash(systemActor("trash sweep")), autosavesRemoved: await pruneAutosaves() }),
+    },
+    {
+      // Pictures without a row after a crash. Embedded database with pictures on its own disk:
+      // everything at once at start-up (nothing saves before the server listens); PostgreSQL or a
+      // bucket: only what was already orphaned at the previous sweep (another process may be between
+      // picture and row right now). A bucket is listed page by page (storage-s3.ts).
+      name: "picture-sweep",
+      everyMs: SWEEP_INTERVAL_MS,
+      run: async () => {
+        const { removed, temporaryRemoved } = await pictures.sweep(
+          database.kind === "pglite" && getStorage().kind === "disk" && firstSweep,
+        );
+        firstSweep = false;
+        return { removed: removed.length, temporaryRemoved };
+      },
+    },
+    {
+      // Mailings to subscribers (decision 0024): articles now public become per-recipient queues, sent at
+      // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped.
+      name: "mailing-send",
+      everyMs: 5_000,
+      run: () => runMailings(),
+    },
+    {
+      name: "mail-retry",
+      everyMs: MINUTE,
+      run: async () => {
+        await recoverInterruptedMail();
+        return { delivered: await retryFailedMail() };
+      },
+    },
+    {
+      // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
+      // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
+      // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); the 404
+      // log's days older than NOT_FOUND_LOG_DAYS.
+      name: "retention",
+      everyMs: 6 * HOUR,
+      run: async () => {
+        const env = getEnv();
+        const auditRemoved = await sweepAuditTrail(env.AUDIT_RETENTION_DAYS);
+        await pruneSignInAttempts();
+        const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
+        const linksRemoved = await sweepStaffTokens();
+        const subscribers = await sweepSubscribers();
+        const notFoundDaysRemoved = await purgeNotFoundLog(env.NOT_FOUND_LOG_DAYS);
+        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, ...subscribers };
+      },
+    },
+    {
+      // Visit statistics (decision 0023): the raw events written since the last run, rolled up into
+      // the hourly and daily tables (Toronto days; idempotent, so a repeat or a catch-up is safe).
+      name: "stats-rollup",
+      everyMs: MINUTE,
+      run: () => rollupStats(),
+    },
+    {
+      // Visit statistics: today's and tomorrow's salts made ahead (every instance reads the same ones),
+      // salts older than yesterday deleted (a visitor is not recognisable after two days), and raw events
+      // older than STATS_RAW_DAYS deleted (the rollups stay).
+      name: "stats-retention",
+      everyMs: 15 * MINUTE,
+      run: async () => {
+        const today = firmToday();
+        await ensureSalts([today, addDays(today, 1)]);
+        const saltsRemoved = await deleteOldSalts();
+        const eventsRemoved = await purgeStatsEvents(getEnv().STATS_RAW_DAYS);
+        return { saltsRemoved, eventsRemoved };
+      },
+    },
+  ];
+}

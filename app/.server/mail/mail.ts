@@ -1,0 +1,322 @@
+/**
+ * The one mail layer: every message the site sends (staff invitations,
+ * password resets, enquiry notifications…) goes through `sendMail`.
+ *
+ * Each message is first kept in the `mail_outbox` table. With `SMTP_URL` it
+ * is then sent through nodemailer; a refused or unreachable SMTP server
+ * leaves it `failed` in the outbox, and the scheduler retries it (backing off,
+ * up to MAX_ATTEMPTS). Without SMTP (the embedded default) it stays in the
+ * outbox, where owners read it in the dashboard; the log line says so.
+ * Nothing is lost and nothing pretends to be sent.
+ *
+ * A `sensitive` message (one holding a sign-in link) has its body removed
+ * from the outbox once an SMTP server has accepted it: the link then lives
+ * only in the recipient's mailbox.
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import nodemailer, { type Transporter } from "nodemailer";
+import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { FIRM } from "~/config/firm";
+import { recordAudit, type Actor } from "../db/audit";
+import { db } from "../db/client";
+import { mailOutbox } from "../db/schema";
+import { getEnv, type Env } from "../env";
+import { log } from "../log";
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** What the message is, for the outbox list: "invitation", "password-reset", "enquiry"… */
+  kind: string;
+  /** Holds a sign-in link: its body is not kept once delivered. */
+  sensitive?: boolean;
+};
+
+export type MailResult =
+  /** Accepted by the SMTP server. */
+  | { id: number; status: "sent" }
+  /** No SMTP configured: kept in the outbox for an owner to read. */
+  | { id: number; status: "outbox" }
+  /** The SMTP server refused it or did not answer: kept in the outbox, retried later. */
+  | { id: number; status: "failed"; error: string };
+
+export const MAX_ATTEMPTS = 8;
+export const DELIVERED_BODY_REMOVED = "(Delivered. The body is not kept because it held a sign-in link.)";
+
+/** The From address: MAIL_FROM, or the firm's name at the site's own host. */
+export function mailFrom(env: Env = getEnv()): string {
+  if (env.MAIL_FROM) return env.MAIL_FROM;
+  const host = new URL(env.publicUrl).hostname;
+  return `"${FIRM.name}" <no-reply@${host.includes(".") ? host : `${host}.localdomain`}>`;
+}
+
+export function smtpConfigured(env: Env = getEnv()): boolean {
+  return !!env.SMTP_URL;
+}
+
+type Held = { url: string; transport: Transporter };
+/** What the mailings' SMTP thread (server/mailing-worker.js) says of a message it could not send. */
+type SmtpFailure = { code?: string; responseCode?: number; response?: string; message: string };
+type MailingSender = { url: string; worker: Worker; pending: Map<number, (failure: SmtpFailure | null) => void>; next: number };
+const holder = globalThis as unknown as { __firmMailTransport?: Held; __firmMailingSender?: MailingSender };
+
+/** SMTP connections a mailing to subscribers keeps open and sends over at once. */
+export const MAILING_CONNECTIONS = 4;
+/** Short timeouts: a staff member is waiting on the answer; a retry comes later anyway. */
+const TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10000 };
+
+/** Staff mail and the outbox: a connection a message, over the transport kept for `url` (made again when SMTP_URL changes). */
+function transport(url: string): Transporter {
+  const held = holder.__firmMailTransport;
+  if (held?.url === url) return held.transport;
+  held?.transport.close();
+  const made = nodemailer.createTransport({ url, ...TIMEOUTS });
+  holder.__firmMailTransport = { url, transport: made };
+  return made;
+}
+
+/**
+ * Mailings: a thread of their own (server/mailing-worker.js, decision 0024)
+ * holding a pool of MAILING_CONNECTIONS SMTP connections, so ~200 messages a
+ * second do not take the thread that serves the pages. Made for `url`, again
+ * when SMTP_URL changes or after it stopped; a message it held when it
+ * stopped counts as a temporary failure (retried).
+ */
+function mailingSender(url: string): MailingSender {
+  const held = holder.__firmMailingSender;
+  if (held?.url === url) return held;
+  if (held) stopMailingSender(held);
+  const worker = new Worker(createRequire(import.meta.url).resolve("#mailing-worker"), {
+    workerData: { transport: { url, ...TIMEOUTS, pool: true, maxConnections: MAILING_CONNECTIONS, maxMessages: 1000 } },
+    // Its own small heap: the messages pass through it and die young.
+    resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 },
+  });
+  worker.unref();
+  const sender: MailingSender = { url, worker, pending: new Map(), next: 0 };
+  worker.on("message", ({ id, error }: { id: number; error?: SmtpFailure }) => {
+    sender.pending.get(id)?.(error ?? null);
+    sender.pending.delete(id);
+    if (!sender.pending.size) worker.unref();
+  });
+  const stopped = (reason: string) => {
+    for (const done of sender.pending.values()) done({ message: reason });
+    sender.pending.clear();
+    if (holder.__firmMailingSender === sender) holder.__firmMailingSender = undefined;
+  };
+  worker.on("error", (error: Error) => {
+    log("error", "the mailings' SMTP thread failed", { error: error.message });
+    stopped(`the mail thread failed: ${error.message}`);
+  });
+  worker.on("exit", () => stopped("the mail thread stopped before the SMTP server answered"));
+  holder.__firmMailingSender = sender;
+  return sender;
+}
+
+function stopMailingSender(sender: MailingSender) {
+  if (holder.__firmMailingSender === sender) holder.__firmMailingSender = undefined;
+  void sender.worker.terminate();
+}
+
+/** Hands one whole message to the mailings' thread; null once the SMTP server accepted it. */
+function sendOnMailingThread(url: string, envelope: { from: string; to: string }, raw: string): Promise<SmtpFailure | null> {
+  const sender = mailingSender(url);
+  return new Promise((resolve) => {
+    const id = ++sender.next;
+    sender.pending.set(id, resolve);
+    sender.worker.ref();
+    sender.worker.postMessage({ id, ...envelope, raw });
+  });
+}
+
+/** The delay before attempt `n + 1`: 1, 2, 4 … minutes, at most an hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
+}
+
+function describeSmtpError(error: unknown): string {
+  const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
+  const detail = e.response ?? e.message ?? String(error);
+  return [e.code, e.responseCode, detail].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, 300);
+}
+
+async function deliver(
+  id: number,
+  message: Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive">,
+  url: string,
+): Promise<MailResult> {
+  const now = new Date();
+  try {
+    await transport(url).sendMail({ from: mailFrom(), to: message.to, subject: message.subject, text: message.text, html: message.html });
+  } catch (error) {
+    const reason = describeSmtpError(error);
+    const [row] = await db()
+      .update(mailOutbox)
+      .set({ status: "failed", attempts: sql`${mailOutbox.attempts} + 1`, last_error: reason, last_attempt_at: now })
+      .where(eq(mailOutbox.id, id))
+      .returning({ attempts: mailOutbox.attempts });
+    const attempts = row?.attempts ?? 1;
+    if (attempts < MAX_ATTEMPTS) {
+      await db()
+        .update(mailOutbox)
+        .set({ next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)) })
+        .where(eq(mailOutbox.id, id));
+    }
+    log("error", "mail not sent: kept in the outbox to retry", { id, attempts, error: reason });
+    return { id, status: "failed", error: reason };
+  }
+  await db()
+    .update(mailOutbox)
+    .set({
+      status: "sent",
+      sent_at: now,
+      last_attempt_at: now,
+      last_error: null,
+      next_attempt_at: null,
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      ...(message.sensitive ? { text_body: DELIVERED_BODY_REMOVED, html_body: `<p>${DELIVERED_BODY_REMOVED}</p>` } : {}),
+    })
+    .where(eq(mailOutbox.id, id));
+  log("info", "mail sent", { id });
+  return { id, status: "sent" };
+}
+
+/** Keeps the message in the outbox, then sends it when SMTP is configured. */
+export async function sendMail(message: MailMessage): Promise<MailResult> {
+  const env = getEnv();
+  const [row] = await db()
+    .insert(mailOutbox)
+    .values({
+      kind: message.kind,
+      to_address: message.to,
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html,
+      sensitive: !!message.sensitive,
+      status: env.SMTP_URL ? "sending" : "outbox",
+    })
+    .returning({ id: mailOutbox.id });
+  const id = row.id;
+  if (!env.SMTP_URL) {
+    log("info", "mail kept in the outbox: no SMTP_URL is set, so nothing was sent (owners read it under Dashboard → Outbox)", {
+      id,
+      kind: message.kind,
+    });
+    return { id, status: "outbox" };
+  }
+  return deliver(id, message, env.SMTP_URL);
+}
+
+/**
+ * Sends again the failed messages that are due (the scheduler calls this
+ * every minute; one process at a time). Returns how many were delivered.
+ */
+export async function retryFailedMail(now = new Date()): Promise<number> {
+  const url = getEnv().SMTP_URL;
+  if (!url) return 0;
+  const due = await db()
+    .select()
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.status, "failed"),
+        lt(mailOutbox.attempts, MAX_ATTEMPTS),
+        or(lte(mailOutbox.next_attempt_at, now), sql`${mailOutbox.next_attempt_at} is null`),
+      ),
+    )
+    .orderBy(asc(mailOutbox.id))
+    .limit(20);
+  let delivered = 0;
+  for (const m of due) {
+    // Claim it, so a manual "send again" at the same moment does not send it twice.
+    const claimed = await db()
+      .update(mailOutbox)
+      .set({ status: "sending" })
+      .where(and(eq(mailOutbox.id, m.id), eq(mailOutbox.status, "failed")))
+      .returning({ id: mailOutbox.id });
+    if (!claimed.length) continue;
+    const result = await deliver(
+      m.id,
+      { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive },
+      url,
+    );
+    if (result.status === "sent") delivered++;
+  }
+  return delivered;
+}
+
+/**
+ * Sends one kept message now (an owner's "send again"); failed and outbox
+ * messages alike. With an `actor`, the claim of the row and its audit entry
+ * are one transaction: when the retry job (or another owner) took the message
+ * first, nothing is claimed and nothing recorded (undefined).
+ */
+export async function resendMail(id: number, actor?: Actor): Promise<MailResult | undefined> {
+  const url = getEnv().SMTP_URL;
+  const m = await db().transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(mailOutbox)
+      .set({ status: url ? "sending" : "outbox" })
+      .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "outbox"])))
+      .returning();
+    if (claimed && actor) {
+      await recordAudit(tx, actor, {
+        action: "mail",
+        itemType: "mail",
+        itemId: id,
+        itemLabel: `${claimed.subject} → ${claimed.to_address}`,
+        changes: { send: { after: "again" } },
+      });
+    }
+    return claimed;
+  });
+  if (!m) return undefined;
+  if (!url) return { id, status: "outbox" };
+  return deliver(id, { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive }, url);
+}
+
+/** Messages sent before the process crashed mid-send stay "sending": make them retryable. */
+export async function recoverInterruptedMail(olderThanMs = 5 * 60_000, now = new Date()): Promise<void> {
+  await db()
+    .update(mailOutbox)
+    .set({ status: "failed", last_error: "interrupted while sending", next_attempt_at: now })
+    .where(and(eq(mailOutbox.status, "sending"), lt(mailOutbox.created_at, new Date(now.getTime() - olderThanMs))));
+}
+
+/** Closes the SMTP connections (shutdown, tests). */
+export function closeMail() {
+  holder.__firmMailTransport?.transport.close();
+  holder.__firmMailTransport = undefined;
+  if (holder.__firmMailingSender) stopMailingSender(holder.__firmMailingSender);
+}
+
+/**
+ * A message to one subscriber (a mailing's delivery), whole (mail-skeleton.ts
+ * fills it in): sent directly, not kept in the outbox (its queue is
+ * `mailing_deliveries`).
+ */
+export type SubscriberMailMessage = { to: string; raw: string };
+
+export type SubscriberMailResult =
+  | { status: "sent" }
+  /** No SMTP_URL: nothing can be sent. */
+  | { status: "no-smtp" }
+  /** A 4xx answer or no answer: retried later. */
+  | { status: "temporary"; error: string }
+  /** A 5xx answer (bad mailbox): the address is marked bounced. */
+  | { status: "permanent"; error: string };
+
+/** Sends one subscriber message to the same SMTP server (SMTP_URL) as every other message, over the mailings' pool of connections on their own thread. */
+export async function sendSubscriberMail(message: SubscriberMailMessage): Promise<SubscriberMailResult> {
+  const url = getEnv().SMTP_URL;
+  if (!url) return { status: "no-smtp" };
+  const failure = await sendOnMailingThread(url, { from: mailFrom(), to: message.to }, message.raw);
+  if (!failure) return { status: "sent" };
+  const code = failure.responseCode;
+  const reason = describeSmtpError(failure);
+  return typeof code === "number" && code >= 500 && code < 600
+    ? { status: "permanent", error: reason }
+    : { status: "temporary", error: reason };
+}

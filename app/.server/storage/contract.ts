@@ -1,0 +1,69 @@
+/**
+ * What every picture store (storage.ts: the disk; storage-s3.ts: a bucket) keeps to: the interface, the
+ * error for a store that cannot be reached, and which keys exist. Its own module so that the two stores and
+ * the choice between them (storage.ts) import it without importing each other.
+ */
+export const IMAGE_FOLDERS = ["team", "articles"] as const;
+export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
+/** Folders `list` reads: the pictures', and the PDF bios'. */
+export type StorageFolder = ImageFolder | "bios" | "files";
+
+/** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups). */
+export const FILE_EXTENSIONS = ["pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "zip", "mp3", "m4a", "mp4"] as const;
+const FILE_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xls: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ppt: "application/vnd.ms-powerpoint",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  odt: "application/vnd.oasis.opendocument.text",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  odp: "application/vnd.oasis.opendocument.presentation",
+  rtf: "application/rtf",
+  zip: "application/zip",
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  mp4: "video/mp4",
+};
+
+/**
+ * put/get/delete/list of picture files. `get` answers undefined for a key
+ * that is not stored; a store that cannot be reached (a bucket that does not
+ * answer, refused credentials, a full disk) throws StorageUnavailable.
+ */
+export interface Storage {
+  /** "disk" or "bucket" (log lines, the sweep's choice of schedule). */
+  readonly kind: "disk" | "bucket";
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  get(key: string): Promise<Buffer | undefined>;
+  delete(key: string): Promise<void>;
+  /** Every key in a folder (a bucket is listed page by page). */
+  list(folder: StorageFolder): Promise<string[]>;
+  /** Removes half-written files a crash left behind (older than `olderThanMs`); how many. */
+  removeStaleTemporary?(olderThanMs: number): Promise<number>;
+  /** Throws StorageUnavailable when the store does not answer (a start-up check). */
+  check?(): Promise<void>;
+  /** Frees connections (scripts, tests). */
+  close?(): void;
+}
+
+/** The picture store could not be reached or refused the request; nothing about the key itself. */
+export class StorageUnavailable extends Error {
+  override name = "StorageUnavailable";
+}
+
+/** The Content-Type of a stored picture, from its key. */
+export function contentTypeOf(key: string): string {
+  const ext = key.slice(key.lastIndexOf(".") + 1);
+  return FILE_TYPES[ext] ?? (ext === "jpg" ? "image/jpeg" : `image/${ext}`);
+}
+
+const KEY = new RegExp(
+  `^(?:(team|articles|og)/[a-z0-9-]{1,80}\\.(jpg|png|webp|avif)|bios/[a-z0-9-]{1,80}\\.pdf|files/[a-z0-9-]{1,120}\\.(?:${FILE_EXTENSIONS.join("|")}))$`,
+);
+
+export function isValidKey(key: string): boolean {
+  return KEY.test(key);
+}
