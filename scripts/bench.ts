@@ -150,16 +150,14 @@ async function loadDataSet(dataDir: string, articleCount: number, memberCount: n
       });
       await database.db.insert(redirects).values(rows);
     }
-    await database.db
-      .insert(redirects)
-      .values(
-        Array.from({ length: 20 }, (_, i) => ({
-          match: "regex",
-          source: `^/old-section-${i}/(.*)$`,
-          target: "/insights?q=$1",
-          origin: "manual",
-        })),
-      );
+    await database.db.insert(redirects).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        match: "regex",
+        source: `^/old-section-${i}/(.*)$`,
+        target: "/insights?q=$1",
+        origin: "manual",
+      })),
+    );
     say(`  ${REDIRECTS} redirects and 20 regex rules`);
   }
   await database.db.execute(sql`analyze`);

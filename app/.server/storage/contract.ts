@@ -9,7 +9,23 @@ export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 export type StorageFolder = ImageFolder | "bios" | "files";
 
 /** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups). */
-export const FILE_EXTENSIONS = ["pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "zip", "mp3", "m4a", "mp4"] as const;
+export const FILE_EXTENSIONS = [
+  "pdf",
+  "doc",
+  "docx",
+  "xls",
+  "xlsx",
+  "ppt",
+  "pptx",
+  "odt",
+  "ods",
+  "odp",
+  "rtf",
+  "zip",
+  "mp3",
+  "m4a",
+  "mp4",
+] as const;
 const FILE_TYPES: Record<string, string> = {
   pdf: "application/pdf",
   doc: "application/msword",
