@@ -79,6 +79,7 @@ export default [
       route("redirects/export", "routes/admin/redirects-export.ts"),
       route("redirects/not-found", "routes/admin/not-found.tsx"),
       route("import/wordpress", "routes/admin/wordpress-import.tsx"),
+      route("import/wordpress/upload", "routes/admin/wordpress-upload.ts"),
       route("staff", "routes/admin/staff.tsx"),
       route("activity", "routes/admin/activity.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),

@@ -8,7 +8,9 @@
  *    the rest PDFs): about 200 MB of XML.
  * 2. Serves the old site's files from a local HTTP server (a small PNG and a
  *    small PDF, at a distinct address each).
- * 3. Runs `npm run import:wordpress` on it in a process of its own, on a
+ * 3. Runs `npm run import:wordpress` on it in a process of its own (with the
+ *    script's heap limit, --max-old-space-size=256: the import's live data is
+ *    small, and a larger heap only lets garbage pile up), on a
  *    throwaway PostgreSQL database next to TEST_DATABASE_URL's (default
  *    postgres://postgres@127.0.0.1:5432/postgres; pictures and files in a
  *    temporary DATA_DIR), sampling that process's resident memory every
@@ -85,10 +87,14 @@ async function writeExport(file: string, origin: string) {
 /** One run of the importer's command in a process of its own: its time, exit code, peak RSS (MB) and report. */
 async function runImport(args: string[], env: Record<string, string>) {
   const started = Date.now();
-  const child = spawn(path.resolve("node_modules/.bin/node"), ["--import", "tsx", "scripts/import-wordpress.ts", ...args], {
-    env: { ...process.env, SEED_DEMO: "false", LOG_LEVEL: "error", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    path.resolve("node_modules/.bin/node"),
+    ["--max-old-space-size=256", "--import", "tsx", "scripts/import-wordpress.ts", ...args],
+    {
+      env: { ...process.env, SEED_DEMO: "false", LOG_LEVEL: "error", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   // The report's head (its counts) and its tail (the time); every redirect in between is not kept.
   let head = "";
   let tail = "";

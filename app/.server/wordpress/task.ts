@@ -13,7 +13,12 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Actor } from "../db/audit";
 import { createTask, updateTask } from "../db/background-tasks";
+import { sitePatterns } from "../http/route-table";
+import type { ArticleCategory } from "~/lib/practice";
+import type { CategoryTarget } from "~/lib/wordpress-import";
+import { importWordPress } from "./import";
 import { getEnv } from "../env";
 import { log } from "../log";
 
@@ -87,4 +92,34 @@ export async function saveUpload(stream: ReadableStream<Uint8Array>, name: strin
   }
   await handle.close();
   return size;
+}
+
+/** What the import screen asks for: an uploaded export and the choices made on its dry run's report. */
+export type ImportTaskInput = {
+  upload: string;
+  fileName: string;
+  dryRun: boolean;
+  pages: "articles" | "skip";
+  defaultCategory: ArticleCategory;
+  categoryMap: Record<string, CategoryTarget>;
+};
+
+export const IMPORT_TASK = "wordpress-import";
+
+/** A dry run or an import of an uploaded export, in the background; the export is removed once imported. */
+export function startImportTask(input: ImportTaskInput, createdBy: string, actor: Actor): Promise<number> {
+  return runInBackground(IMPORT_TASK, input, createdBy, async (progress) => {
+    const report = await importWordPress({
+      file: uploadPath(input.upload),
+      dryRun: input.dryRun,
+      pages: input.pages,
+      defaultCategory: input.defaultCategory,
+      categoryMap: input.categoryMap,
+      actor,
+      sitePatterns: sitePatterns(),
+      progress,
+    });
+    if (!input.dryRun) await fs.rm(uploadPath(input.upload), { force: true });
+    return report;
+  });
 }

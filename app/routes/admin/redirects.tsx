@@ -273,29 +273,32 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
               Delete selected
             </button>
           </div>
-          <ul className="divide-y divide-line rounded border border-line bg-white" aria-label={`Redirects, ${total}`}>
-            {rows.map((r) => (
-              <li key={r.id} className="flex items-start gap-3 px-4 py-3">
-                <input type="checkbox" name="ids" value={r.id} id={`pick-${r.id}`} className="mt-1.5 size-5 shrink-0" />
-                <div className="min-w-0 flex-1">
-                  <label htmlFor={`pick-${r.id}`} className="block font-mono text-sm font-semibold break-all text-ink">
-                    {r.source}
-                  </label>
-                  <p className="text-sm break-all text-ink">
-                    <span aria-hidden="true">→ </span>
-                    <span className="sr-only">goes to </span>
-                    {r.status === 410 ? "410 Gone" : `${r.target} (${r.status})`}
-                  </p>
-                  <p className="text-sm text-muted">
-                    {r.origin} · {r.hits} hit{r.hits === 1 ? "" : "s"}
-                    {r.lastHit ? ` · last ${r.lastHit}` : ""}
-                    {r.enabled ? "" : " · disabled"}
-                    {r.note ? ` · ${r.note}` : ""}
-                  </p>
-                </div>
-              </li>
-            ))}
-          </ul>
+          <fieldset>
+            <legend className="sr-only">Select redirects ({total})</legend>
+            <ul className="divide-y divide-line rounded border border-line bg-white" aria-label={`Redirects, ${total}`}>
+              {rows.map((r) => (
+                <li key={r.id} className="flex items-start gap-3 px-4 py-3">
+                  <input type="checkbox" name="ids" value={r.id} id={`pick-${r.id}`} className="mt-1.5 size-5 shrink-0" />
+                  <div className="min-w-0 flex-1">
+                    <label htmlFor={`pick-${r.id}`} className="block font-mono text-sm font-semibold break-all text-ink">
+                      {r.source}
+                    </label>
+                    <p className="text-sm break-all text-ink">
+                      <span aria-hidden="true">→ </span>
+                      <span className="sr-only">goes to </span>
+                      {r.status === 410 ? "410 Gone" : `${r.target} (${r.status})`}
+                    </p>
+                    <p className="text-sm text-muted">
+                      {r.origin} · {r.hits} hit{r.hits === 1 ? "" : "s"}
+                      {r.lastHit ? ` · last ${r.lastHit}` : ""}
+                      {r.enabled ? "" : " · disabled"}
+                      {r.note ? ` · ${r.note}` : ""}
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
         </Form>
       )}
       {pages > 1 ? (

@@ -17,9 +17,15 @@ import type { Route } from "./+types/wordpress-import";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import { isRefusal, readForm, uploadedFile } from "~/.server/http/form-post";
 import { getTask, latestTasks } from "~/.server/db/background-tasks";
-import { sitePatterns } from "~/.server/http/route-table";
-import { importWordPress, type ImportReport } from "~/.server/wordpress/import";
-import { runInBackground, saveUpload, STALE_MS, uploadPath } from "~/.server/wordpress/task";
+import type { ImportReport } from "~/.server/wordpress/import";
+import {
+  IMPORT_TASK,
+  saveUpload,
+  STALE_MS,
+  startImportTask,
+  uploadPath,
+  type ImportTaskInput as TaskInput,
+} from "~/.server/wordpress/task";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
@@ -31,8 +37,7 @@ import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 
 export const handle = { permission: "wordpress-import" } satisfies RouteHandle;
 
-const KIND = "wordpress-import";
-const MAX_STREAMED = 2 * 1024 * 1024 * 1024;
+const KIND = IMPORT_TASK;
 const MAX_FORM = 20 * 1024 * 1024;
 const REDIRECTS_SHOWN = 300;
 const PROBLEMS_SHOWN = 500;
@@ -49,15 +54,6 @@ const TARGET_LABELS: Record<CategoryTarget, string> = {
 export function meta() {
   return [{ title: "Move from WordPress | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
-
-type TaskInput = {
-  upload: string;
-  fileName: string;
-  dryRun: boolean;
-  pages: "articles" | "skip";
-  defaultCategory: ArticleCategory;
-  categoryMap: Record<string, CategoryTarget>;
-};
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -104,47 +100,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type ActionData = { status: Status };
 
-function startTask(input: TaskInput, createdBy: string, actor: Parameters<typeof importWordPress>[0]["actor"]) {
-  return runInBackground(KIND, input, createdBy, async (progress) => {
-    const report = await importWordPress({
-      file: uploadPath(input.upload),
-      dryRun: input.dryRun,
-      pages: input.pages,
-      defaultCategory: input.defaultCategory,
-      categoryMap: input.categoryMap,
-      actor,
-      sitePatterns: sitePatterns(),
-      progress,
-    });
-    // The export is kept for the import after a dry run, and removed once imported.
-    if (!input.dryRun) await fs.rm(uploadPath(input.upload), { force: true });
-    return report;
-  });
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(context, "The import could not be started.");
   if (isRefusal(actor)) return actor;
   const staff = staffOf(context);
   const fail = (text: string, status = 400) => data<ActionData>({ status: { tone: "error", text } }, { status });
-  const type = request.headers.get("content-type") ?? "";
-  // 1. The export streamed by the page's script (any size), or a form upload (no JavaScript).
-  if (/^(application|text)\/xml/.test(type)) {
-    if (!request.body) return fail("Choose the export file (an .xml file from Tools → Export in WordPress).");
-    const upload = `${randomUUID()}.xml`;
-    try {
-      await saveUpload(request.body, upload, MAX_STREAMED);
-    } catch (error) {
-      return fail(`The file was not received: ${(error as Error).message}`);
-    }
-    const fileName = (request.headers.get("x-file-name") ?? "export.xml").slice(0, 200);
-    const id = await startTask(
-      { upload, fileName, dryRun: true, pages: "articles", defaultCategory: "insurance", categoryMap: {} },
-      staff.email,
-      actor,
-    );
-    return Response.json({ task: id });
-  }
+  // 1. A form upload (without JavaScript; with it, the page streams the file to wordpress-upload.ts).
   const form = await readForm(request, MAX_FORM);
   if (isRefusal(form)) return form;
   if (formText(form, "intent") === "upload") {
@@ -152,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!file || file.size === 0) return fail("Choose the export file (an .xml file from Tools → Export in WordPress).");
     const upload = `${randomUUID()}.xml`;
     await saveUpload(file.stream(), upload, MAX_FORM);
-    const id = await startTask(
+    const id = await startImportTask(
       { upload, fileName: file.name.slice(0, 200), dryRun: true, pages: "articles", defaultCategory: "insurance", categoryMap: {} },
       staff.email,
       actor,
@@ -182,7 +143,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       : "insurance",
     categoryMap,
   };
-  const id = await startTask(input, staff.email, actor);
+  const id = await startImportTask(input, staff.email, actor);
   return redirect(`/dashboard/import/wordpress?task=${id}`);
 }
 
@@ -225,7 +186,7 @@ export default function WordPressImport({ loaderData, actionData }: Route.Compon
     if (!file) return;
     event.preventDefault();
     setSending(`Sending ${file.name} (${Math.ceil(file.size / 1024 / 1024)} MB)…`);
-    const response = await fetch("/dashboard/import/wordpress", {
+    const response = await fetch("/dashboard/import/wordpress/upload", {
       method: "POST",
       headers: { "Content-Type": "application/xml", "X-File-Name": file.name },
       body: file,
