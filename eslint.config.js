@@ -54,8 +54,9 @@ export default tseslint.config(
               // The HTTP server (server/) reaches the app only through its public entry points: shared pure code
               // (app/lib), the environment, the log, the database client and its change announcements, the HTTP
               // layer (app/.server/http: start-up and shutdown, request context, route table, headers, admission,
-              // the unavailable page), the page cache and the visit-statistics beacons it answers before React
-              // Router, and the pictures it serves (images, storage). React Router's build brings the routes.
+              // the unavailable page), the page cache, the redirects and the visit-statistics beacons it answers
+              // before React Router (and the 404 log it counts), and the pictures and files it serves (images,
+              // storage). React Router's build brings the routes.
               target: "./server",
               from: "./app",
               except: [
@@ -67,6 +68,8 @@ export default tseslint.config(
                 "./.server/http",
                 "./.server/page-cache",
                 "./.server/statistics",
+                "./.server/redirects/engine.ts",
+                "./.server/redirects/not-found.ts",
                 "./.server/pictures/images.ts",
                 "./.server/storage/storage.ts",
               ],

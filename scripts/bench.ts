@@ -38,7 +38,9 @@
  * of a pair, default 1: short pairs with no pause between their runs, so that
  * both fall in the same state of a shared machine), BENCH_ONLY
  * ("cached" to skip the uncached part), BENCH_BUILD=0 to reuse build-bench,
- * BENCH_STAFF=0 (no staff visit before the cached pages),
+ * BENCH_STAFF=0 (no staff visit before the cached pages), BENCH_REDIRECTS (exact redirects
+ * loaded with the large data set, plus 20 regex rules, as a WordPress import leaves them; default 0:
+ * the hit path's cost with many rules is this run against one without),
  * BENCH_ROUTES (names from the table, comma-separated: measure only those),
  * BENCH_NODE_ARGS (extra arguments for the app's node, space-separated, e.g.
  * V8 flags to try; they come after the production ones, server/node-args.js,
@@ -53,7 +55,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { openDatabase, setDatabase } from "~/.server/db/client";
-import { articles, headers, hours, team } from "~/.server/db/schema";
+import { articles, headers, hours, redirects, team } from "~/.server/db/schema";
 import { PAGE_SIZE } from "~/lib/pagination";
 import { PRODUCTION_NODE_ARGS } from "../server/node-args.js";
 import { cpuMs } from "./proc";
@@ -71,6 +73,7 @@ const ONLY = process.env.BENCH_ONLY ?? "";
 const ONLY_ROUTES = (process.env.BENCH_ROUTES ?? "").split(",").filter(Boolean);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const CEILING_NODE_ARGS = (process.env.BENCH_CEILING_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const REDIRECTS = Number(process.env.BENCH_REDIRECTS ?? 0);
 const MEMBERS = 200;
 const BUILD_DIR = "build-bench";
 /** JavaScript a public page may load, gzip, all files counted (issue 15). */
@@ -132,6 +135,31 @@ async function loadDataSet(dataDir: string, articleCount: number, memberCount: n
     await database.db.insert(headers).values({ name, value: name, header_text: `Header text for ${name}.` });
   }
   await database.db.insert(hours).values({ name: "hours", start_time: "9:00", end_time: "5:00" });
+  if (articleCount === ARTICLES && REDIRECTS > 0) {
+    // Old WordPress addresses (exact, some with ?p=), and regex rules the hot path must not run.
+    for (let offset = 0; offset < REDIRECTS; offset += batch) {
+      const rows = Array.from({ length: Math.min(batch, REDIRECTS - offset) }, (_, j) => {
+        const i = offset + j;
+        return i % 4 === 0
+          ? { source: "/", query: `p=${i}`, target: `/post/Bench-Article-${i % articleCount}`, origin: "wordpress" }
+          : {
+              source: `/20${10 + (i % 12)}/0${1 + (i % 9)}/old-post-${i}`,
+              target: `/post/Bench-Article-${i % articleCount}`,
+              origin: "wordpress",
+            };
+      });
+      await database.db.insert(redirects).values(rows);
+    }
+    await database.db.insert(redirects).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        match: "regex",
+        source: `^/old-section-${i}/(.*)$`,
+        target: "/insights?q=$1",
+        origin: "manual",
+      })),
+    );
+    say(`  ${REDIRECTS} redirects and 20 regex rules`);
+  }
   await database.db.execute(sql`analyze`);
   setDatabase(undefined);
   await database.close();

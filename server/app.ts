@@ -2,15 +2,17 @@
  * The HTTP application: a `node:http` request listener, bundled by Vite into
  * build/server/index.js and started by server.js. In order:
  *
- * 1. a visit-statistics beacon (app/.server/statistics/stats-beacon-http.ts, decision 0023) or a
+ * 1. a visit-statistics beacon (app/.server/statistics/stats-beacon-http.ts, decision 0023), an
+ *    exact redirect (one Map lookup, app/.server/redirects/engine.ts, decision 0025) or a
  *    page-cache hit (public GET pages, server/page-cache-tier.ts), answered at once;
  * 2. a request id, one JSON log line when the response finishes, and the
  *    security headers (a CSP nonce per response);
  * 3. `/healthz` and `/readyz`;
  * 4. the cross-site refusal of state-changing requests (403, nothing done;
  *    a route whose handle declares `crossSitePosts` takes a cross-site POST);
- * 5. uploaded pictures (`/images/…`) and the browser build's files;
- * 6. React Router, its answer written whole and compressed
+ * 5. uploaded pictures (`/images/…`), files (`/files/…`) and the browser build's files;
+ * 6. the rest of the redirects (a path in another spelling, rules with a query, regular
+ *    expressions), then React Router (a 404 is counted in the 404 log), its answer written whole and compressed
  *    (server/whole-response.ts), with the request's address, id and nonce in
  *    its request context (app/.server/http/request-context.ts).
  */
@@ -25,14 +27,16 @@ import { createLimiter } from "~/.server/http/limiter";
 import { isWriteMethod } from "~/lib/http";
 import { log, logRequest, newRequestId } from "~/.server/log";
 import { routerContext } from "~/.server/http/request-context";
-import { handlesByPattern, routeMatcher, routeTable } from "~/.server/http/route-table";
+import { handlesByPattern, routeMatcher, routeTable, setSitePatterns } from "~/.server/http/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/http/security-headers";
 import { startServices, stopServices } from "~/.server/http/startup";
 import { answerBeacon, isBeaconRequest } from "~/.server/statistics/stats-beacon-http";
+import { redirectEngine, sendRedirect } from "~/.server/redirects/engine";
+import { notFoundLog } from "~/.server/redirects/not-found";
 import { STATS_BEACON_PATH } from "~/lib/stats";
 import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
-import { PICTURES_PREFIX, sendPicture } from "./pictures";
+import { FILES_PREFIX, PICTURES_PREFIX, sendPicture } from "./pictures";
 import { crossSiteRefused, sameOrigin } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
@@ -61,8 +65,11 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const env = getEnv();
   const handleRequest = createRequestHandler(build, env.NODE_ENV === "production" ? "production" : "development");
   // What each route declares (its permission, …), for the middleware that reads it by the matched pattern.
-  const handles = handlesByPattern(routeTable(build.routes));
+  const table = routeTable(build.routes);
+  const handles = handlesByPattern(table);
   const routeOf = routeMatcher(build.routes);
+  // The 404 log and the WordPress importer check paths against the site's own routes.
+  setSitePatterns(table.map((r) => r.pattern));
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
   const baseHeaders = baseSecurityHeaders();
@@ -93,7 +100,11 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
     const nonce = randomBytes(16).toString("base64");
     res.setHeader("X-Request-Id", requestId);
     for (const [name, value] of Object.entries(securityHeaders(nonce))) res.setHeader(name, value);
-    res.on("finish", () => logRequest(requestId, req.method, pathOf(req.url), res.statusCode, performance.now() - started));
+    const read = req.method === "GET" || req.method === "HEAD";
+    res.on("finish", () => {
+      logRequest(requestId, req.method, pathOf(req.url), res.statusCode, performance.now() - started);
+      if (res.statusCode === 404 && read) notFoundLog().note(req.url ?? "", req.headers.referer, req.headers.host ?? "");
+    });
     const path = pathOf(req.url);
 
     if (path === "/healthz") return sendText(res, 200, "ok");
@@ -105,8 +116,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       log("warn", "cross-site request refused", { id: requestId, method: req.method, path });
       return sendText(res, 403, "Cross-site requests are not allowed.");
     }
-    const read = req.method === "GET" || req.method === "HEAD";
-    if (read && path.startsWith(PICTURES_PREFIX)) return sendPicture(req, res, requestId);
+    if (read && (path.startsWith(PICTURES_PREFIX) || path.startsWith(FILES_PREFIX))) return sendPicture(req, res, requestId);
     if (read && files) {
       const missing = await new Promise<boolean>((resolve) => {
         res.once("close", () => resolve(false));
@@ -114,6 +124,8 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       });
       if (!missing) return;
     }
+    const moved = read ? redirectEngine()?.find(req.url ?? "") : undefined;
+    if (moved) return sendRedirect(res, moved, {}, req.method);
     await render(req, res, requestId, nonce);
   }
 
@@ -129,6 +141,15 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
         requestId,
         done: (status) => logRequest(requestId, req.method, STATS_BEACON_PATH, status, performance.now() - started, "beacon"),
       });
+    }
+    // An exact redirect answers before the page cache: one Map lookup of the raw path (decision 0025).
+    const redirects = redirectEngine();
+    if (redirects?.size && (req.method === "GET" || req.method === "HEAD")) {
+      const moved = redirects.fast(req.url ?? "");
+      if (moved) {
+        sendRedirect(res, moved, baseHeaders, req.method);
+        return logRequest(requestId, req.method, pathOf(req.url), res.statusCode, performance.now() - started, "redirect");
+      }
     }
     if (pageCache?.handle(req, res, requestId, started)) return;
     dynamic(req, res, requestId, started).catch((error: unknown) => {

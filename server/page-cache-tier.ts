@@ -26,6 +26,8 @@ import { proxyExpiry } from "~/.server/page-cache/proxy-cache";
 import { routerContext } from "~/.server/http/request-context";
 import { baseSecurityHeaders, contentSecurityPolicy } from "~/.server/http/security-headers";
 import { unavailablePage } from "~/.server/http/unavailable-page";
+import { redirectEngine, sendRedirect } from "~/.server/redirects/engine";
+import { notFoundLog } from "~/.server/redirects/not-found";
 
 /** Pages rendered again at once after a content change: the most recently used ones. */
 const WARM_PAGES = 12;
@@ -89,8 +91,11 @@ export function createPageCacheTier(build: ServerBuild, options: { dynamicWork: 
 
   let warming = 0;
   async function warm(keys: string[], run: number) {
+    // The redirects first: a page a new rule now redirects is not rendered into the cache again.
+    await redirectEngine()?.reload();
     for (const key of keys) {
       if (run !== warming || options.shuttingDown()) return;
+      if (redirectEngine()?.find(key, false)) continue;
       try {
         await renderOnce(key, acceptFor(key));
       } catch {
@@ -121,6 +126,12 @@ export function createPageCacheTier(build: ServerBuild, options: { dynamicWork: 
   /** A miss: rendered once (concurrent misses of a page wait for the same render), stored, sent. */
   async function sendMiss(req: IncomingMessage, res: ServerResponse, key: string, started: number, requestId: string) {
     res.setHeader("X-Request-Id", requestId);
+    // No cached page: the redirects the hot path does not run (other spellings, queries, regular expressions).
+    const moved = redirectEngine()?.find(req.url ?? "");
+    if (moved) {
+      sendRedirect(res, moved, headers, req.method);
+      return logLine(req, res.statusCode, started, requestId, "redirect");
+    }
     cache.misses++;
     try {
       const rendered = await renderOnce(key, acceptFor(key));
@@ -134,6 +145,7 @@ export function createPageCacheTier(build: ServerBuild, options: { dynamicWork: 
       // Not cacheable (404, redirect…): send as rendered, with the CSP of its own inline scripts.
       for (const [name, value] of rendered.headers) res.setHeader(name, value);
       sendUncached(req, res, rendered.status, rendered.body);
+      if (rendered.status === 404) notFoundLog().note(req.url ?? "", req.headers.referer, req.headers.host ?? "");
       logLine(req, res.statusCode, started, requestId, "bypass");
     } catch (error) {
       // The database is down: the last good copy, or a friendly 503.

@@ -12,11 +12,16 @@ import { parseVariantKey } from "~/lib/images";
 import { sendText } from "./whole-response";
 
 export const PICTURES_PREFIX = "/images/";
+/** Files other than pictures (PDFs and documents a WordPress import brought): `/files/{name}` is the key `files/{name}`. */
+export const FILES_PREFIX = "/files/";
 
 export async function sendPicture(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   let key = "";
   try {
-    key = decodeURIComponent((req.url ?? "").slice(PICTURES_PREFIX.length).split("?")[0]);
+    const url = req.url ?? "";
+    key = url.startsWith(FILES_PREFIX)
+      ? `files/${decodeURIComponent(url.slice(FILES_PREFIX.length).split("?")[0])}`
+      : decodeURIComponent(url.slice(PICTURES_PREFIX.length).split("?")[0]);
   } catch {
     /* malformed encoding: a miss */
   }
@@ -32,7 +37,8 @@ export async function sendPicture(req: IncomingMessage, res: ServerResponse, req
   res.statusCode = 200;
   res.setHeader("Content-Type", contentTypeOf(key));
   res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
-  res.setHeader("Content-Disposition", "inline");
+  // A PDF or picture opens in the browser; a document is downloaded.
+  res.setHeader("Content-Disposition", /\.(pdf|jpg|png|webp|avif)$/.test(key) ? "inline" : "attachment");
   res.setHeader("Content-Length", bytes.length);
   res.end(req.method === "HEAD" ? undefined : bytes);
 }

@@ -101,6 +101,10 @@ const envSchema = z
     STATS_MAX_VIEWS_PER_MINUTE: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(60),
     /** Referrers, campaigns, search terms and outbound targets: the this many most frequent of each a day are kept, the rest counted as "other". */
     STATS_TOP_VALUES: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(100),
+    /** The 404 log keeps at most this many paths a day (the rest are counted together). */
+    NOT_FOUND_PATHS_PER_DAY: z.coerce.number().int("must be a whole number").min(10, "must be at least 10").max(100_000).default(500),
+    /** Days of the 404 log kept. */
+    NOT_FOUND_LOG_DAYS: z.coerce.number().int("must be a whole number of days").min(7, "must be at least 7 days").max(730).default(90),
   })
   .superRefine((env, ctx) => {
     const s3Settings = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;

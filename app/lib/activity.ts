@@ -39,6 +39,7 @@ export const ITEM_LABELS: Record<string, string> = {
   mail: "E-mail",
   site: "Whole site",
   subscriber: "Subscriber",
+  redirect: "Redirect",
 };
 
 /** The instant a local date (YYYY-MM-DD) starts in `timeZone`, or null for anything else. */

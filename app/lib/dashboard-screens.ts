@@ -65,6 +65,20 @@ export const DASHBOARD_SCREENS: readonly DashboardScreen[] = [
     permission: "statistics",
     nav: true,
   },
+  {
+    to: "/dashboard/redirects",
+    title: "Redirects",
+    text: "Old addresses that send visitors to new ones, and the addresses that were not found (404).",
+    permission: "redirects",
+    nav: true,
+  },
+  {
+    to: "/dashboard/import/wordpress",
+    title: "Move from WordPress",
+    text: "Import a WordPress site's posts, pages, pictures and files, with a redirect from every old address.",
+    permission: "wordpress-import",
+    nav: false,
+  },
   { to: "/dashboard/staff", title: "Staff", text: "Invite people, change roles, deactivate accounts.", permission: "staff", nav: true },
   { to: "/dashboard/activity", title: "Activity", text: "Who changed what, when and from where.", permission: "activity", nav: true },
   {

@@ -24,6 +24,10 @@ export const PERMISSIONS = [
   "subscriber-counts",
   /** Erasing a subscriber on request (only a hash of the address stays). */
   "subscriber-erase",
+  /** Redirects and the 404 log: rules from old addresses, made, searched, disabled, deleted, CSV in and out (issue 46). */
+  "redirects",
+  /** Importing a WordPress site from the dashboard (issue 46). */
+  "wordpress-import",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

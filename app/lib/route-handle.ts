@@ -20,7 +20,7 @@
  *   any other is counted as not found. "pattern": under the route's pattern
  *   ("/subscribe/confirm/:token"), for a page whose address holds a secret —
  *   a route with a parameter named like a secret (route-table.ts
- *   `isSecretParam`) is never stored with its value, whatever it declares.
+ *   `isSecretParam`, lib/route-patterns.ts) is never stored with its value, whatever it declares.
  *   "not-found": the site's 404 page, counted as "not found" without its
  *   address.
  * - `crossSitePosts`: the route takes a POST from another site (RFC 8058

@@ -548,6 +548,27 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
+  it("finds nothing on Redirects (with a form's messages and the delete confirmation), the 404 log and Move from WordPress", async () => {
+    await signedIn();
+    const found: Record<string, Finding[]> = {};
+    await fetch(`${base}/an-old-page-${stamp}/`, { headers: { referer: "https://partner.example/" } });
+    await open("dashboard/redirects", "/dashboard/redirects", found);
+    await page.getByLabel("Old address").fill("no slash");
+    await page.getByRole("button", { name: "Add redirect" }).click();
+    await page.getByText("The old address must start with /").first().waitFor();
+    await check("/dashboard/redirects with field messages", found, { phone: true });
+    await page.getByLabel("Old address").fill(`/a11y-old-${stamp}`);
+    await page.getByLabel("New address").fill("/team");
+    await page.getByRole("button", { name: "Add redirect" }).click();
+    await page.getByLabel(`/a11y-old-${stamp}`).check();
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await page.getByText(/Are you sure you want to delete this\?/).waitFor();
+    await check("/dashboard/redirects delete confirmation", found, { phone: true });
+    await open("dashboard/redirects/not-found", "/dashboard/redirects/not-found", found);
+    await open("dashboard/import/wordpress", "/dashboard/import/wordpress", found);
+    await expectNothingFound(found);
+  });
+
   it("finds nothing on Subscribers, a subscriber's consent history and Send to subscribers", async () => {
     await signedIn();
     const found: Record<string, Finding[]> = {};

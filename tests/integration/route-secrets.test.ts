@@ -8,7 +8,8 @@
  */
 import { matchRoutes, type ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSecretParam, patternParams, routeMatcher, routeTable, type TableRoute } from "~/.server/http/route-table";
+import { routeMatcher, routeTable, type TableRoute } from "~/.server/http/route-table";
+import { isSecretParam, patternParams } from "~/lib/route-patterns";
 import { pageKeyOf } from "~/.server/statistics/stats-ingest";
 import { NOT_FOUND_PAGE } from "~/lib/stats";
 import { routeModules } from "../support/route-modules";

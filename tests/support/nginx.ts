@@ -35,7 +35,7 @@ function serverLines(text: string, marker: string, addresses: string[]): string 
  * listens on plain HTTP at 127.0.0.1:port, the port-80 redirect server is
  * dropped and the cache lives in `cacheDir`.
  */
-export function localSiteConfig(options: { instances: string[]; port: number; cacheDir: string }): string {
+export function localSiteConfig(options: { instances: string[]; port: number; cacheDir: string; redirectsMap?: string }): string {
   let text = fs.readFileSync(REFERENCE_CONFIG, "utf8");
   text = serverLines(text, "instance", options.instances);
   text = text.replace(/# BEGIN http-redirect[\s\S]*?# END http-redirect\n?/, "");
@@ -45,6 +45,12 @@ export function localSiteConfig(options: { instances: string[]; port: number; ca
   text = text.replace(/^\s*ssl_[a-z_]+\s[^;]*;\n/gm, "");
   if (!text.includes("/var/cache/nginx/harrow-kline")) throw new Error(`${REFERENCE_CONFIG}: no cache path`);
   text = text.replace("/var/cache/nginx/harrow-kline", options.cacheDir);
+  // The redirects map: the one given (npm run redirects:nginx), or the empty one shipped beside the configuration.
+  if (!text.includes("/etc/nginx/harrow-kline-redirects.map")) throw new Error(`${REFERENCE_CONFIG}: no redirects map include`);
+  text = text.replace(
+    "/etc/nginx/harrow-kline-redirects.map",
+    options.redirectsMap ?? path.join(path.dirname(REFERENCE_CONFIG), "harrow-kline-redirects.map"),
+  );
   return text;
 }
 
@@ -73,6 +79,8 @@ export async function startNginx(options: {
   workers?: number;
   /** Log each request's cache status and upstream to DIR/access.log (diagnosis). */
   accessLog?: boolean;
+  /** A redirects map file (npm run redirects:nginx); default: the empty one shipped. */
+  redirectsMap?: string;
 }): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-nginx-"));
   for (const sub of ["cache", "tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"])
@@ -83,6 +91,7 @@ export async function startNginx(options: {
       instances: options.instances,
       port: options.port,
       cacheDir: path.join(dir, "cache"),
+      redirectsMap: options.redirectsMap,
     }),
   );
   // The http {} settings of Debian's /etc/nginx/nginx.conf, without its users, paths and logs.

@@ -11,6 +11,7 @@
  * - editor: content (team, articles, office hours, page headers), the visit statistics and the
  *   subscriber counts (no addresses).
  * Subscribers (issue 31): owners and admins manage them; only owners erase one.
+ * Redirects and the 404 log (issue 46): all three roles; the WordPress import: owners and admins.
  */
 import { MSG } from "~/lib/forms/messages";
 import { PERMISSIONS, type Permission } from "~/lib/permissions";
@@ -25,8 +26,8 @@ export type { Permission };
 const GRANTS: Record<Role, readonly Permission[]> = {
   /** Owners may do everything there is. */
   owner: PERMISSIONS,
-  admin: ["content", "staff", "activity", "enquiries", "statistics", "subscribers", "subscriber-counts"],
-  editor: ["content", "statistics", "subscriber-counts"],
+  admin: ["content", "staff", "activity", "enquiries", "statistics", "subscribers", "subscriber-counts", "redirects", "wordpress-import"],
+  editor: ["content", "statistics", "subscriber-counts", "redirects"],
 };
 
 export function isRole(value: unknown): value is Role {

@@ -131,7 +131,7 @@ export async function exportBackup(
   progress(`Exporting ${TABLE_NAMES.map((n) => `${rowCounts[n]} ${n}`).join(", ")} rows…`);
 
   const keys: string[] = [];
-  for (const folder of IMAGE_FOLDERS) keys.push(...(await storage.list(folder)).filter(isValidKey).sort());
+  for (const folder of [...IMAGE_FOLDERS, "files" as const]) keys.push(...(await storage.list(folder)).filter(isValidKey).sort());
   const present = new Set(keys);
   const missingPictures: string[] = [];
   for (const [kind, rows] of [

@@ -27,6 +27,8 @@ export type ArticleInput = {
   seo_title?: string;
   seo_description?: string;
   social_img?: string;
+  /** Authors named as text (an imported article whose author is not on the team); left out: kept as stored. */
+  byline?: string;
   /** Team member ids, in order; left out: the authors stay as they are. */
   authors?: readonly number[];
 };
@@ -213,10 +215,10 @@ export async function listArticlesForAdmin(options: { search?: string; page?: nu
 
 /** Pin only means something for news (SPEC §4): not news forces it off. */
 function normalise(input: ArticleInput) {
-  const { title, img, category, news, priority, copy, summary, seo_title, seo_description, social_img } = input;
+  const { title, img, category, news, priority, copy, summary, seo_title, seo_description, social_img, byline } = input;
   const optional = Object.fromEntries(
-    Object.entries({ summary, seo_title, seo_description, social_img }).filter(([, v]) => v !== undefined),
-  ) as Partial<Pick<Article, "summary" | "seo_title" | "seo_description" | "social_img">>;
+    Object.entries({ summary, seo_title, seo_description, social_img, byline }).filter(([, v]) => v !== undefined),
+  ) as Partial<Pick<Article, "summary" | "seo_title" | "seo_description" | "social_img" | "byline">>;
   return { title, img, category, news, priority: news ? priority : false, copy, ...optional };
 }
 
@@ -243,13 +245,14 @@ export function stateColumns(state: ArticleStateInput, before?: Pick<Article, "s
  * shown date text (callers written before publish dates existed).
  */
 export async function createArticle(
-  input: ArticleInput & { state?: ArticleStateInput; created_at?: Date; date?: string },
+  input: ArticleInput & { state?: ArticleStateInput; created_at?: Date; date?: string; slug?: string },
   actor: Actor,
 ): Promise<Article> {
   const state = input.state ?? { status: "published", publishAt: input.created_at ?? null };
   const row = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const slug = await freeSlug(tx, articles, articleSlug(input.title));
+      // `slug`: one chosen ahead (the WordPress import rewrites links to it), kept when still free.
+      const slug = await freeSlug(tx, articles, input.slug ?? articleSlug(input.title));
       const [created] = await tx
         .insert(articles)
         .values({

@@ -65,6 +65,7 @@ export const AUDIT_ITEM_TYPES = [
   "mail",
   "site",
   "subscriber",
+  "redirect",
 ] as const;
 export type AuditItemType = (typeof AUDIT_ITEM_TYPES)[number];
 

@@ -143,6 +143,8 @@ export const articles = pgTable(
     seo_description: text("seo_description").notNull().default(""),
     /** The link-preview picture (file name in the articles folder) used instead of `img` when set. */
     social_img: text("social_img").notNull().default(""),
+    /** Authors named as text (an imported article's WordPress author who is not on the team); shown when no member is its author. */
+    byline: text("byline").notNull().default(""),
   },
   (t) => [
     uniqueIndex("articles_slug_unique").on(t.slug),
@@ -188,22 +190,141 @@ export const articleAuthors = pgTable(
 );
 
 /**
- * Old URLs after a rename: when a lawyer's name or an article's title changes
- * (and so its slug), a trigger (migration 0001) records old -> new here, and
- * `/lawyer/{old}` or `/post/{old}` answers 301 to the current page. Chains
- * are kept flat (A -> B then B -> C makes A -> C). A target that no longer
- * exists simply finds nothing (404). `kind` is 'lawyer' or 'post'.
+ * Redirects (issue 46, decision 0025): the one list of old addresses that
+ * answer with another. `match` is 'exact' (a path, compared case-insensitively
+ * without its trailing slash, and optionally a query that must be part of the
+ * request's: `query` holds its parameters sorted, '' for any query) or
+ * 'regex' (`source` is a JavaScript regular expression over path and query,
+ * `$1`… in the target). `target` is a path on this site, or a full URL on
+ * another host only when a person typed it (`origin` 'manual'); empty for 410.
+ * `origin`: manual, slug (a rename: articles, team members, events… through
+ * `record_path_move`), wordpress (the importer), csv (an imported file),
+ * not-found (made from the 404 log). Hits are counted in memory and written
+ * every few seconds (app/.server/redirects/engine.ts).
  */
-export const slugRedirects = pgTable(
-  "slug_redirects",
+export const redirects = pgTable(
+  "redirects",
   {
     id: serial("id").primaryKey(),
-    kind: text("kind").notNull(),
-    old_slug: text("old_slug").notNull(),
-    new_slug: text("new_slug").notNull(),
+    match: text("match").notNull().default("exact"),
+    source: text("source").notNull(),
+    query: text("query").notNull().default(""),
+    target: text("target").notNull().default(""),
+    status: integer("status").notNull().default(301),
+    enabled: boolean("enabled").notNull().default(true),
+    origin: text("origin").notNull().default("manual"),
+    note: text("note").notNull().default(""),
+    hits: bigint("hits", { mode: "number" }).notNull().default(0),
+    last_hit_at: timestamp("last_hit_at", { withTimezone: true }),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("slug_redirects_kind_old_slug_unique").on(t.kind, t.old_slug)],
+  (t) => [
+    uniqueIndex("redirects_source_unique").on(t.match, t.source, t.query),
+    index("redirects_target_idx").on(sql`lower(${t.target})`),
+    index("redirects_created_idx").on(t.created_at, t.id),
+  ],
+);
+
+/**
+ * One row (id 1): raised by a trigger on every change to the redirects that
+ * matters to answering them (not hit counts), so each instance reloads its
+ * in-memory copy only when something changed.
+ */
+export const redirectsState = pgTable("redirects_state", {
+  id: integer("id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
+
+export type RedirectRow = typeof redirects.$inferSelect;
+
+/**
+ * The 404 log (issue 46): per Toronto day and path, how often it answered
+ * 404, when last, and its most frequent referrer (the site it came from, no
+ * more). Bounded as statistics are: at most NOT_FOUND_PATHS_PER_DAY paths a
+ * day, the rest counted under one row; crawlers' probes (`/wp-admin`,
+ * `.php`, `.env`…) counted under one row a day. Paths of routes that carry a
+ * secret (lib/route-patterns.ts) and queries are never stored.
+ */
+export const notFoundLog = pgTable(
+  "not_found_log",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    /** 'path', 'probe' (the day's probes, grouped) or 'other' (paths past the day's limit). */
+    kind: text("kind").notNull().default("path"),
+    count: integer("count").notNull().default(0),
+    last_at: timestamp("last_at", { withTimezone: true }).notNull(),
+    referrer: text("referrer").notNull().default(""),
+    referrer_count: integer("referrer_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.path] }), index("not_found_log_path_idx").on(t.path)],
+);
+
+/** Paths of the 404 log that staff marked as not worth a redirect: left out of the screen. */
+export const notFoundIgnored = pgTable("not_found_ignored", {
+  path: text("path").primaryKey(),
+  at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  by: text("by").notNull().default(""),
+});
+
+/**
+ * What a WordPress import made of each item (issue 46): the site it came
+ * from (its base URL), the item's WordPress id and kind, the article it
+ * became (null: skipped, or an attachment), a hash of what was read (a
+ * second import of the same item changes nothing) and the article's version
+ * after the import (a newer export updates an article only if nobody edited
+ * it here since).
+ */
+export const wordpressItems = pgTable(
+  "wordpress_items",
+  {
+    site: text("site").notNull(),
+    wp_id: integer("wp_id").notNull(),
+    kind: text("kind").notNull(),
+    article_id: integer("article_id").references(() => articles.id, { onDelete: "set null" }),
+    source_hash: text("source_hash").notNull(),
+    article_version: integer("article_version"),
+    imported_at: timestamp("imported_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.site, t.wp_id] }), index("wordpress_items_article_idx").on(t.article_id)],
+);
+
+/**
+ * Files downloaded from the old site, once each: the old URL (without a
+ * WordPress size suffix), the address it is served at here
+ * (`/images/articles/body-….jpg` or `/files/….pdf`), and a picture's size.
+ */
+export const wordpressFiles = pgTable("wordpress_files", {
+  source_url: text("source_url").primaryKey(),
+  url: text("url").notNull(),
+  kind: text("kind").notNull(),
+  width: integer("width"),
+  height: integer("height"),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Background work started from the dashboard (the WordPress import): its state and progress, read by the screen. */
+export const backgroundTasks = pgTable(
+  "background_tasks",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind").notNull(),
+    /** queued, running, done, failed. */
+    status: text("status").notNull().default("queued"),
+    input: jsonb("input").$type<Record<string, unknown>>().notNull(),
+    progress: jsonb("progress")
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    error: text("error"),
+    created_by: text("created_by").notNull().default(""),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    started_at: timestamp("started_at", { withTimezone: true }),
+    finished_at: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("background_tasks_kind_idx").on(t.kind, t.id)],
 );
 
 export const headers = pgTable("headers", {

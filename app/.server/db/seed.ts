@@ -2,7 +2,7 @@
  * Demo content: seeded automatically into an empty embedded database, or on
  * purpose with `npm run db:seed` (which replaces all content).
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { systemActor } from "./audit";
 import { deleteImage, saveImage } from "../pictures/images";
@@ -12,7 +12,18 @@ import { db } from "./client";
 import { DEMO_ARTICLES, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
 import { updateOfficeHours } from "./office-hours";
 import { updatePageHeader } from "./page-headers";
-import { articleAuthors, articleAutosaves, articles, headers, hours, previewLinks, revisions, slugRedirects, team } from "./schema";
+import {
+  articleAuthors,
+  articleAutosaves,
+  articles,
+  headers,
+  hours,
+  previewLinks,
+  redirects,
+  revisions,
+  team,
+  wordpressItems,
+} from "./schema";
 import { createTeamMember } from "./team";
 
 /** True when no content table has a row (a brand-new database). */
@@ -73,8 +84,9 @@ export type SeedProgress = (message: string) => void;
  */
 export async function clearContent(): Promise<void> {
   await db().execute(
-    sql`truncate ${team}, ${articles}, ${articleAuthors}, ${articleAutosaves}, ${revisions}, ${previewLinks}, ${slugRedirects}, ${headers}, ${hours}`,
+    sql`truncate ${team}, ${articles}, ${articleAuthors}, ${articleAutosaves}, ${revisions}, ${previewLinks}, ${wordpressItems}, ${headers}, ${hours}`,
   );
+  await db().delete(redirects).where(eq(redirects.origin, "slug"));
   const storage = getStorage();
   for (const folder of IMAGE_FOLDERS) {
     for (const key of await storage.list(folder)) await storage.delete(key).catch(() => {});

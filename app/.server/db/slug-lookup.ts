@@ -3,13 +3,15 @@
  * no exact match, the slug is looked up again: case-insensitively, after one
  * more percent-decoding, and with spaces, `+` and `_` read as the hyphens of
  * the slug rules (so `jane-doe`, `Jane%20Doe` and `JANE_DOE` find
- * `Jane-Doe`); then among the old slugs of renamed pages (`slug_redirects`,
- * filled by a trigger on rename). The loader answers 301 to what is found.
+ * `Jane-Doe`); then among the old slugs of renamed pages (the redirects a
+ * rename made, `origin` 'slug': db/redirects.ts), for the addresses under a
+ * page that the redirect list does not name (`/lawyer/{old}/vcard`,
+ * `/insights?author={old}`). The loader answers 301 to what is found.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { articleSlug, lawyerSlug } from "~/lib/slug";
 import { db } from "./client";
-import { articles, slugRedirects, team } from "./schema";
+import { articles, redirects, team } from "./schema";
 import { articleIsPublic, teamMemberIsPublic } from "./visibility";
 
 export type SlugKind = "lawyer" | "post";
@@ -45,12 +47,23 @@ export async function findMovedSlug(kind: SlugKind, raw: string): Promise<string
     .orderBy(asc(table.id))
     .limit(1);
   if (current) return current.slug === raw ? undefined : current.slug;
+  const prefix = `/${kind}/`;
   const [moved] = await db()
     .select({ slug: table.slug })
-    .from(slugRedirects)
-    .innerJoin(table, eq(table.slug, slugRedirects.new_slug))
-    .where(and(eq(slugRedirects.kind, kind), inArray(sql`lower(${slugRedirects.old_slug})`, candidates), isPublic))
-    .orderBy(asc(slugRedirects.id))
+    .from(redirects)
+    .innerJoin(table, eq(redirects.target, sql`${prefix} || ${table.slug}`))
+    .where(
+      and(
+        eq(redirects.match, "exact"),
+        eq(redirects.origin, "slug"),
+        inArray(
+          redirects.source,
+          candidates.map((c) => prefix + c),
+        ),
+        isPublic,
+      ),
+    )
+    .orderBy(asc(redirects.id))
     .limit(1);
   return moved && moved.slug !== raw ? moved.slug : undefined;
 }

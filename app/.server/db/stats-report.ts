@@ -10,7 +10,7 @@ import { rowsOf } from "./rows";
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { addDays, firmToday, NOT_FOUND_PAGE, startOfFirmDay, type StatsRange } from "~/lib/stats";
 import { db } from "./client";
-import { articles, slugRedirects, statsDaily, statsDailyItems, statsHourly, statsRollupState, team } from "./schema";
+import { articles, redirects, statsDaily, statsDailyItems, statsHourly, statsRollupState, team } from "./schema";
 
 /** The lists the screen shows; each a dimension of stats_daily_items (lawyers and insights: pages of that kind). */
 export const STATS_LISTS = [
@@ -232,11 +232,13 @@ export async function statsReport(range: StatsRange, options: { limit?: number |
  * days (today included), under its current slug and any old one it moved from.
  */
 export async function recentPageViews(kind: "lawyer" | "post", slug: string, days = 30, now = new Date()): Promise<number> {
+  const current = `/${kind}/${slug}`;
   const old = await db()
-    .select({ slug: slugRedirects.old_slug })
-    .from(slugRedirects)
-    .where(and(eq(slugRedirects.kind, kind), eq(slugRedirects.new_slug, slug)));
-  const paths = [slug, ...old.map((o) => o.slug)].map((s) => `/${kind}/${s}`);
+    .select({ source: redirects.source })
+    .from(redirects)
+    .where(and(eq(redirects.origin, "slug"), eq(redirects.match, "exact"), eq(redirects.target, current)));
+  // Old paths are kept lower-cased (db/redirects.ts); statistics keep the path as it was visited.
+  const paths = [current, ...old.map((o) => o.source)].map((p) => p.toLowerCase());
   const today = firmToday(now);
   const [row] = await db()
     .select({ n: sql<number>`coalesce(sum(${statsDailyItems.count}), 0)::int` })
@@ -246,7 +248,7 @@ export async function recentPageViews(kind: "lawyer" | "post", slug: string, day
         eq(statsDailyItems.dimension, "page"),
         gte(statsDailyItems.day, addDays(today, -(days - 1))),
         lte(statsDailyItems.day, today),
-        inArray(statsDailyItems.key, paths),
+        inArray(sql`lower(${statsDailyItems.key})`, paths),
       ),
     );
   return Number(row?.n ?? 0);

@@ -79,20 +79,17 @@ export function routeMatcher(routes: ServerBuild["routes"]): (pathname: string) 
   return (pathname) => compiled.find((c) => c.match.test(pathname))?.route;
 }
 
+const sitePatternsHolder = globalThis as unknown as { __sitePatterns?: readonly string[] };
+
 /**
- * Whether a route parameter's name says it holds a secret (a token, a key, a
- * code, a signature…): its value must never reach a log, the statistics or
- * another screen. Used by the visit statistics (a page with one is counted
- * under its pattern) and checked for every route by
- * tests/integration/route-secrets.test.ts.
+ * The route patterns of the running site (set by the server from its build,
+ * or by a script from app/routes.ts): what the 404 log and the WordPress
+ * importer check paths against (lib/route-patterns.ts).
  */
-export function isSecretParam(name: string): boolean {
-  return SECRET_PARAM.test(name);
+export function setSitePatterns(patterns: readonly string[]) {
+  sitePatternsHolder.__sitePatterns = patterns;
 }
 
-const SECRET_PARAM = /token|key|code|secret|signature|sig$|hash|password|nonce|otp|invite|invitation|reset/i;
-
-/** The parameters of a pattern ("/subscribe/confirm/:token" → ["token"]; a splat is "*"). */
-export function patternParams(pattern: string): string[] {
-  return pattern.split("/").flatMap((part) => (part.startsWith(":") ? [part.slice(1).replace(/\?$/, "")] : part === "*" ? ["*"] : []));
+export function sitePatterns(): readonly string[] {
+  return sitePatternsHolder.__sitePatterns ?? [];
 }

@@ -17,6 +17,9 @@ import { rowPictures } from "../pictures/picture-sweep";
 import { createScheduler, type Scheduler } from "../jobs/scheduler";
 import { getStorage } from "../storage/storage";
 import { startStatsIngest, stopStatsIngest } from "../statistics/stats-ingest";
+import { redirectStore } from "../db/redirects";
+import { redirectEngine, RedirectEngine, setRedirectEngine } from "../redirects/engine";
+import { startNotFoundLog, stopNotFoundLog } from "../redirects/not-found";
 
 export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
   const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
@@ -67,6 +70,11 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
     );
   }
   holder.__contentSync = await startContentSync(database);
+  // Redirects in memory (decision 0025), reloaded when they change here or on another instance.
+  const redirects = new RedirectEngine(redirectStore());
+  await redirects.start();
+  setRedirectEngine(redirects);
+  startNotFoundLog();
   // Visit statistics: the day's salt in memory before the first beacon (stats-ingest.ts).
   await startStatsIngest();
   // Timed work (jobs.ts): each job runs once now (what fell due while no server ran), then on its interval.
@@ -86,8 +94,11 @@ export function getScheduler(): Scheduler | undefined {
 export async function stopServices(): Promise<void> {
   await holder.__scheduler?.stop();
   holder.__scheduler = undefined;
-  // Beacons still in memory are written before the database closes.
+  // Beacons, redirect hits and 404 counts still in memory are written before the database closes.
   await stopStatsIngest();
+  await redirectEngine()?.stop();
+  setRedirectEngine(undefined);
+  await stopNotFoundLog();
   closeMail();
   getStorage().close?.();
   await holder.__contentSync?.stop();

@@ -15,6 +15,7 @@ import { getEnv } from "../env";
 import { sweepStaffTokens } from "../db/staff-links";
 import { pruneSignInAttempts } from "../auth/login-limits";
 import { rollupStats, statsRetention } from "../db/stats";
+import { purgeNotFoundLog } from "../db/not-found-log";
 import { recoverInterruptedMail, retryFailedMail } from "../mail/mail";
 import { createPictureSweeper, SWEEP_INTERVAL_MS } from "../pictures/picture-sweep";
 import type { ScheduledJob } from "./scheduler";
@@ -92,7 +93,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
       // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
       // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
-      // consent records of withdrawn or bounced addresses (three years; then only a hash stays).
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); the 404
+      // log's days older than NOT_FOUND_LOG_DAYS.
       name: "retention",
       everyMs: 6 * HOUR,
       run: async () => {
@@ -102,7 +104,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
         const subscribers = await sweepSubscribers();
-        return { auditRemoved, enquiriesRemoved, linksRemoved, ...subscribers };
+        const notFoundDaysRemoved = await purgeNotFoundLog(env.NOT_FOUND_LOG_DAYS);
+        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, ...subscribers };
       },
     },
     {

@@ -48,7 +48,8 @@ import { ensureSalts, insertStatsEvents, liveSessionTokens, type StatsEventRow }
 import { getEnv } from "../env";
 import { log } from "../log";
 import { requestInfo, type RequestContext } from "../http/request-context";
-import { isSecretParam, patternParams, type TableRoute } from "../http/route-table";
+import { type TableRoute } from "../http/route-table";
+import { isSecretParam, patternParams } from "~/lib/route-patterns";
 
 /** A beacon is small: anything bigger is refused unread. */
 export const MAX_BEACON_BYTES = 4096;

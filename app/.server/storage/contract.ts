@@ -6,7 +6,43 @@
 export const IMAGE_FOLDERS = ["team", "articles"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 /** Folders `list` reads: the pictures', and the PDF bios'. */
-export type StorageFolder = ImageFolder | "bios";
+export type StorageFolder = ImageFolder | "bios" | "files";
+
+/** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups). */
+export const FILE_EXTENSIONS = [
+  "pdf",
+  "doc",
+  "docx",
+  "xls",
+  "xlsx",
+  "ppt",
+  "pptx",
+  "odt",
+  "ods",
+  "odp",
+  "rtf",
+  "zip",
+  "mp3",
+  "m4a",
+  "mp4",
+] as const;
+const FILE_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xls: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ppt: "application/vnd.ms-powerpoint",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  odt: "application/vnd.oasis.opendocument.text",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  odp: "application/vnd.oasis.opendocument.presentation",
+  rtf: "application/rtf",
+  zip: "application/zip",
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  mp4: "video/mp4",
+};
 
 /**
  * put/get/delete/list of picture files. `get` answers undefined for a key
@@ -37,10 +73,12 @@ export class StorageUnavailable extends Error {
 /** The Content-Type of a stored picture, from its key. */
 export function contentTypeOf(key: string): string {
   const ext = key.slice(key.lastIndexOf(".") + 1);
-  return ext === "pdf" ? "application/pdf" : ext === "jpg" ? "image/jpeg" : `image/${ext}`;
+  return FILE_TYPES[ext] ?? (ext === "jpg" ? "image/jpeg" : `image/${ext}`);
 }
 
-const KEY = /^(?:(team|articles|og)\/[a-z0-9-]{1,80}\.(jpg|png|webp|avif)|bios\/[a-z0-9-]{1,80}\.pdf)$/;
+const KEY = new RegExp(
+  `^(?:(team|articles|og)/[a-z0-9-]{1,80}\\.(jpg|png|webp|avif)|bios/[a-z0-9-]{1,80}\\.pdf|files/[a-z0-9-]{1,120}\\.(?:${FILE_EXTENSIONS.join("|")}))$`,
+);
 
 export function isValidKey(key: string): boolean {
   return KEY.test(key);

@@ -139,7 +139,7 @@ export function s3Storage(options: S3Options): Storage {
       }
     },
     async list(folder) {
-      if (!(IMAGE_FOLDERS as readonly string[]).includes(folder) && folder !== "bios") return [];
+      if (!(IMAGE_FOLDERS as readonly string[]).includes(folder) && folder !== "bios" && folder !== "files") return [];
       const { sdk, client } = await connect();
       const keys: string[] = [];
       try {

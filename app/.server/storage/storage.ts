@@ -16,6 +16,7 @@ import { s3Storage } from "./storage-s3";
 // The contract every store keeps (contract.ts), for the rest of the app to import from here.
 export {
   contentTypeOf,
+  FILE_EXTENSIONS,
   IMAGE_FOLDERS,
   isValidKey,
   StorageUnavailable,
@@ -74,7 +75,7 @@ export function diskStorage(root: string): Storage {
     async removeStaleTemporary(olderThanMs) {
       const before = Date.now() - olderThanMs;
       let removed = 0;
-      for (const folder of [...IMAGE_FOLDERS, "og", "bios"]) {
+      for (const folder of [...IMAGE_FOLDERS, "og", "bios", "files"]) {
         let names: string[];
         try {
           names = await fs.readdir(path.join(root, folder));

@@ -65,6 +65,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       seoTitle: articleSeoTitle(article),
       socialImg: hasImage(article.social_img) ? article.social_img : article.img,
       authors,
+      // Authors named only as text (an imported article whose author is not on the team).
+      byline: authors.length ? "" : article.byline,
     },
   };
   return preview ? data(page, { headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } }) : page;
@@ -120,8 +122,10 @@ export default function Post({ loaderData }: Route.ComponentProps) {
                   </span>
                 ))}
               </p>
+            ) : a.byline ? (
+              <p className="mt-5 text-white/85">By {a.byline}</p>
             ) : null}
-            {a.date ? <p className={a.authors.length ? "mt-1 text-white/85" : "mt-5 text-white/85"}>{a.date}</p> : null}
+            {a.date ? <p className={a.authors.length || a.byline ? "mt-1 text-white/85" : "mt-5 text-white/85"}>{a.date}</p> : null}
           </div>
         </header>
         <div className="mx-auto max-w-3xl px-5 py-12">

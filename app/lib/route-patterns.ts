@@ -1,0 +1,81 @@
+/**
+ * Route patterns as React Router writes them ("/lawyer/:slug",
+ * "/subscribe/confirm/:token", "/*"), read as plain data: which paths a
+ * pattern matches, and which patterns carry a secret in their path.
+ *
+ * A secret parameter (`:token`, `:key`, `:code` and the like: `isSecretParam`) is a link sent to one person: a path that
+ * matches such a route must never be stored or shown (the 404 log, visit
+ * statistics). `secretParams` / `isSecretRoutePath` are the one place that
+ * says so; callers give them the route table's patterns
+ * (app/.server/route-table.ts `routeTable`, or app/routes.ts).
+ */
+
+/**
+ * Whether a route parameter's name says it holds a secret (a token, a key, a
+ * code, a signature…): its value must never reach a log, the statistics or
+ * another screen. Checked for every route by tests/integration/route-secrets.test.ts.
+ */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAM.test(name);
+}
+
+const SECRET_PARAM = /token|key|code|secret|signature|sig$|hash|password|nonce|otp|invite|invitation|reset/i;
+
+/** The parameters of a pattern ("/subscribe/confirm/:token" → ["token"]; a splat is "*"). */
+export function patternParams(pattern: string): string[] {
+  return pattern.split("/").flatMap((part) => (part.startsWith(":") ? [part.slice(1).replace(/\?$/, "")] : part === "*" ? ["*"] : []));
+}
+
+/** The secret parameters of one route pattern ("/admin/reset-password/:token" → ["token"]). */
+export function secretParams(pattern: string): string[] {
+  return patternParams(pattern).filter(isSecretParam);
+}
+
+/** A route pattern as a regular expression over a request's path (no query), or null for the catch-all. */
+export function patternRegex(pattern: string): RegExp | null {
+  if (pattern === "/*" || pattern === "*") return null;
+  const segments = pattern === "/" ? [] : pattern.replace(/^\/+/, "").split("/");
+  const source = segments
+    .map((segment) => {
+      if (segment === "*") return ".*";
+      if (segment.startsWith(":")) return segment.endsWith("?") ? "[^/]*" : "[^/]+";
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return new RegExp(`^/${source}/?$`, "i");
+}
+
+/**
+ * A test for paths that match a route with a secret parameter (given every
+ * pattern of the route table): true means "never store this path".
+ */
+export function isSecretRoutePath(patterns: readonly string[]): (path: string) => boolean {
+  const secret = patterns
+    .filter((p) => secretParams(p).length > 0)
+    .map(patternRegex)
+    .filter((r): r is RegExp => r !== null);
+  return (path) => secret.some((r) => r.test(path));
+}
+
+/**
+ * A test for paths this site answers itself with a page or a resource (every
+ * route but the catch-all): an imported redirect from such a path would hide
+ * the site's own page, so it is not made.
+ */
+export function isSitePath(patterns: readonly string[]): (path: string) => boolean {
+  const regexes = patterns.map(patternRegex).filter((r): r is RegExp => r !== null);
+  return (path) => regexes.some((r) => r.test(path));
+}
+
+type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
+
+/** The full patterns of a route config (app/routes.ts's shape), for scripts that run without a server build. */
+export function patternsOfConfig(entries: readonly RouteEntry[], prefix = ""): string[] {
+  const out: string[] = [];
+  for (const entry of entries) {
+    const here = entry.path ? `${prefix}/${entry.path}`.replace(/\/+/g, "/") : prefix;
+    if (entry.path || entry.index) out.push(here || "/");
+    if (entry.children) out.push(...patternsOfConfig(entry.children, here));
+  }
+  return [...new Set(out)];
+}
