@@ -33,6 +33,8 @@ import { createEnquiry } from "~/.server/db/enquiries";
 import { inviteStaff } from "~/.server/db/staff";
 import { issueFormToken } from "~/.server/public-forms/spam-defence";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
+import { MAX_FORM as WORDPRESS_FORM_MAX } from "~/routes/admin/wordpress-import";
+import { MAX_STREAMED as WORDPRESS_UPLOAD_MAX } from "~/routes/admin/wordpress-upload";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -529,6 +531,8 @@ type ActionCase = {
   more?: () => Form[];
   /** The file field of a nearly valid form (default `photo`). */
   file?: string;
+  /** The action's own byte cap when it takes more than the picture forms (the over-the-limit test sends more than this). */
+  maxBytes?: number;
 };
 /** Every valid form of an action: its base, then one per other intent. */
 const formsOf = (c: ActionCase): Form[] => [c.base(), ...(c.more?.() ?? [])];
@@ -603,6 +607,36 @@ const BASES: Record<string, ActionCase> = {
     ],
   },
   // Visit statistics: "don't count this browser" (the beacon endpoint is not a route: tests/integration/stats-beacon-http.test.ts).
+  // Redirects, the 404 log and the WordPress import (issue 46).
+  "routes/admin/redirects.tsx": {
+    base: () => ({ intent: "create", match: "exact", source: "/fuzz-old-page/", target: "/insights", status: "301", note: "" }),
+    more: (): Form[] => [
+      { intent: "disable", ids: ["1"] },
+      { intent: "enable", ids: ["1"] },
+      { intent: "delete-ask", ids: ["1"] },
+      { intent: "delete", ids: ["1"] },
+      { intent: "import" },
+    ],
+    file: "file",
+  },
+  "routes/admin/not-found.tsx": {
+    base: () => ({ path: "/fuzz-missing-page/", target: "/team" }),
+    more: (): Form[] => [{ intent: "ignore", path: "/fuzz-missing-page/" }],
+  },
+  "routes/admin/wordpress-import.tsx": {
+    base: () => ({
+      intent: "dry-run",
+      upload: "no-such-upload.xml",
+      fileName: "export.xml",
+      pages: "articles",
+      defaultCategory: "insurance",
+    }),
+    more: (): Form[] => [{ intent: "upload" }],
+    file: "file",
+    maxBytes: WORDPRESS_FORM_MAX,
+  },
+  // The page's script streams the export here as XML; a form post is refused in words.
+  "routes/admin/wordpress-upload.ts": { base: () => ({ fileName: "export.xml" }), maxBytes: WORDPRESS_UPLOAD_MAX },
   "routes/admin/statistics.tsx": { base: () => ({ count: "off" }), more: (): Form[] => [{ count: "on" }] },
   "routes/admin/outbox.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
@@ -827,11 +861,12 @@ describe("every action under generated bad input (with a staff session)", () => 
 
   it("refuses bodies over the limit with 413 and a message, before reading them, and writes nothing", async () => {
     const before = await snapshot();
-    const big = new Uint8Array(13 * 1024 * 1024).fill(120);
+    const chunk = new Uint8Array(1 << 20).fill(120);
     for (const route of fuzzed()) {
       const mod = await load(route.file);
       const params = Object.fromEntries(route.paramNames.map((n) => [n, resolveParam(n, "@existing", route.file)]));
       const url = fillPattern(route.pattern, params);
+      const cap = BASES[route.file]?.maxBytes ?? 12 * 1024 * 1024;
       // Declared too large.
       const declared = await call(mod.action!, {
         request: new Request(`${ORIGIN}${url}`, {
@@ -841,29 +876,35 @@ describe("every action under generated bad input (with a staff session)", () => 
             cookie,
             origin: ORIGIN,
             "content-type": "application/x-www-form-urlencoded",
-            "content-length": String(50 * 1024 * 1024),
+            "content-length": String(Math.max(50 * 1024 * 1024, cap + 1)),
           },
         }),
         params,
         context: context(),
       });
-      // Sent too large without a length (streamed).
+      // Sent too large without a length (streamed): a megabyte more than the cap, made as it is read. The upload of a
+      // WordPress export takes 2 GB: only its declared length is tried here (its streamed cap: tests/integration/wordpress-import.test.ts).
+      const megabytes = Math.floor(cap / (1 << 20)) + 1;
+      let sent = 0;
       const stream = new ReadableStream<Uint8Array>({
-        start(c) {
-          for (let i = 0; i < big.length; i += 1 << 20) c.enqueue(big.subarray(i, i + (1 << 20)));
-          c.close();
+        pull(c) {
+          if (sent++ < megabytes) c.enqueue(chunk);
+          else c.close();
         },
       });
-      const streamed = await call(mod.action!, {
-        request: new Request(`${ORIGIN}${url}`, {
-          method: "POST",
-          body: stream,
-          duplex: "half",
-          headers: { cookie, origin: ORIGIN, "content-type": "multipart/form-data; boundary=zzz" },
-        } as RequestInit),
-        params,
-        context: context(),
-      });
+      const streamed =
+        cap > 64 * 1024 * 1024
+          ? declared
+          : await call(mod.action!, {
+              request: new Request(`${ORIGIN}${url}`, {
+                method: "POST",
+                body: stream,
+                duplex: "half",
+                headers: { cookie, origin: ORIGIN, "content-type": "multipart/form-data; boundary=zzz" },
+              } as RequestInit),
+              params,
+              context: context(),
+            });
       for (const r of [declared, streamed]) {
         expect(r.thrown, route.file).toBeNull();
         expect(r.status, route.file).toBe(413);

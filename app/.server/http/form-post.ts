@@ -30,11 +30,16 @@ export function isRefusal<T extends object>(value: T | Refusal): value is Refusa
 
 /**
  * The posted form, read with a byte cap (Content-Length first, then while
- * streaming, for chunked bodies); otherwise a 413 or 400 answer to return.
+ * streaming, for chunked bodies); otherwise a 413 (`tooLarge`, by default
+ * the picture form's message) or 400 answer to return.
  */
-export async function readForm(request: Request, maxBytes = MAX_TEXT_FORM_BYTES): Promise<FormData | Refusal> {
+export async function readForm(
+  request: Request,
+  maxBytes = MAX_TEXT_FORM_BYTES,
+  tooLarge: string = MSG.tooLarge,
+): Promise<FormData | Refusal> {
   try {
-    return await readFormOrThrow(request, maxBytes);
+    return await readFormOrThrow(request, maxBytes, tooLarge);
   } catch (error) {
     if (error instanceof FormData) return error;
     if (error !== null && typeof error === "object" && refusals.has(error)) return error as Refusal;
@@ -42,9 +47,9 @@ export async function readForm(request: Request, maxBytes = MAX_TEXT_FORM_BYTES)
   }
 }
 
-async function readFormOrThrow(request: Request, maxBytes: number): Promise<FormData> {
+async function readFormOrThrow(request: Request, maxBytes: number, tooLarge: string): Promise<FormData> {
   const declared = Number(request.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) throw refuse(413, MSG.tooLarge);
+  if (Number.isFinite(declared) && declared > maxBytes) throw refuse(413, tooLarge);
   const type = request.headers.get("content-type") ?? "";
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw refuse(400, MSG.unreadableForm);
   const chunks: Uint8Array[] = [];
@@ -57,7 +62,7 @@ async function readFormOrThrow(request: Request, maxBytes: number): Promise<Form
       total += value.byteLength;
       if (total > maxBytes) {
         await reader.cancel().catch(() => {});
-        throw refuse(413, MSG.tooLarge);
+        throw refuse(413, tooLarge);
       }
       chunks.push(value);
     }

@@ -74,6 +74,12 @@ export function uploadPath(name: string): string {
 }
 
 /** Writes an upload's bytes (a stream) to DATA_DIR/imports, refusing more than `maxBytes`; returns its name. */
+/** The import screens' answer when the database cannot start the task. */
+export const IMPORT_FAILED = "An error occurred while starting the import. Please try again.";
+
+/** The upload went over its cap (the file is removed). */
+export class UploadTooLarge extends Error {}
+
 export async function saveUpload(stream: ReadableStream<Uint8Array>, name: string, maxBytes: number): Promise<number> {
   const file = uploadPath(name);
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -82,7 +88,7 @@ export async function saveUpload(stream: ReadableStream<Uint8Array>, name: strin
   try {
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       size += chunk.byteLength;
-      if (size > maxBytes) throw new Error(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
+      if (size > maxBytes) throw new UploadTooLarge(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
       await handle.write(chunk);
     }
   } catch (error) {

@@ -8,7 +8,7 @@ import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal } from "~/.server/http/form-post";
 import { recordAudit } from "~/.server/db/audit";
 import { allRedirects } from "~/.server/db/redirects";
-import { csvBody } from "~/lib/csv";
+import { csvBody, csvHeaders } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "redirects" } satisfies RouteHandle;
@@ -33,11 +33,5 @@ export async function loader({ context }: Route.LoaderArgs) {
   ];
   await recordAudit(undefined, actor, { action: "export", itemType: "redirect", itemLabel: `Redirects (${rows.length})` });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(csvBody(lines), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="redirects-${day}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return new Response(csvBody(lines), { headers: csvHeaders(`redirects-${day}.csv`) });
 }

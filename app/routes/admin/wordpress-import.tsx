@@ -19,6 +19,7 @@ import { isRefusal, readForm, uploadedFile } from "~/.server/http/form-post";
 import { getTask, latestTasks } from "~/.server/db/background-tasks";
 import type { ImportReport } from "~/.server/wordpress/import";
 import {
+  IMPORT_FAILED,
   IMPORT_TASK,
   saveUpload,
   STALE_MS,
@@ -38,7 +39,10 @@ import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 export const handle = { permission: "wordpress-import" } satisfies RouteHandle;
 
 const KIND = IMPORT_TASK;
-const MAX_FORM = 20 * 1024 * 1024;
+/** The export sent by the form itself (without JavaScript); with it, the page streams a file of any size to wordpress-upload.ts. */
+export const MAX_FORM = 20 * 1024 * 1024;
+const FORM_TOO_LARGE =
+  "The export is larger than 20 MB, the most this form takes without JavaScript. Turn JavaScript on (the page then sends a file of any size), or run npm run import:wordpress on the server.";
 const REDIRECTS_SHOWN = 300;
 const PROBLEMS_SHOWN = 500;
 
@@ -101,12 +105,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionData = { status: Status };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = actorOf(context, "The import could not be started.");
+  const actor = actorOf(context, IMPORT_FAILED);
   if (isRefusal(actor)) return actor;
   const staff = staffOf(context);
   const fail = (text: string, status = 400) => data<ActionData>({ status: { tone: "error", text } }, { status });
   // 1. A form upload (without JavaScript; with it, the page streams the file to wordpress-upload.ts).
-  const form = await readForm(request, MAX_FORM);
+  const form = await readForm(request, MAX_FORM, FORM_TOO_LARGE);
   if (isRefusal(form)) return form;
   if (formText(form, "intent") === "upload") {
     const file = uploadedFile(form, "file");
