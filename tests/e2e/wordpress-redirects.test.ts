@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCsv } from "~/lib/csv";
 import { runA11yCheckers } from "./a11y-checkers";
 import { launchBrowser, staffCookie, staffPage, startServer, type RunningServer } from "./support";
 import { startOldSite, wxrFixture, type OldSite } from "../support/wordpress-fixture";
@@ -75,11 +76,11 @@ describe("moving in from WordPress", () => {
     // Every old address: one 301, to a page that answers 200.
     const cookie = await staffCookie(server.url);
     const csv = await (await fetch(`${server.url}/dashboard/redirects/export`, { headers: { cookie } })).text();
-    const rules = csv
-      .split("\r\n")
+    // Columns: source, target, status, match, enabled, origin, …
+    const rules = parseCsv(csv)
       .slice(1)
-      .filter((l) => l.includes(",wordpress,"))
-      .map((l) => l.split(",")[0]);
+      .filter((cells) => cells[5] === "wordpress")
+      .map((cells) => cells[0]);
     expect(rules.length).toBeGreaterThan(20);
     for (const source of rules) {
       const first = await fetch(server.url + source, { redirect: "manual" });

@@ -4,9 +4,12 @@
  * the real loaders); anything else is still the spec's 404.
  */
 import { testContext } from "../support/route-call";
+import { eq } from "drizzle-orm";
 import { isRouteErrorResponse } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle, deleteArticle, getArticleBySlug, updateArticle } from "~/.server/db/articles";
+import { db } from "~/.server/db/client";
+import { redirects } from "~/.server/db/schema";
 import { slugCandidates } from "~/.server/db/slug-lookup";
 import { createTeamMember, deleteTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMemberInput } from "~/.server/db/team";
 import { loader as lawyerLoader } from "~/routes/public/lawyer";
@@ -121,6 +124,29 @@ describe("old and misspelt post URLs", () => {
     expect(await visit("post", "No-Such-Article")).toBe("404");
     await deleteArticle(article.id, TEST_ACTOR);
     expect(await visit("post", "Cyber-What-Now")).toBe("404");
+  });
+
+  it("a rename that takes an article off the site makes no redirect: its old address is a 404 that names no new title", async () => {
+    const made = await createArticle(
+      { title: "Quiet Notice", img: "", category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "d" },
+      TEST_ACTOR,
+    );
+    await updateArticle(
+      made.id,
+      {
+        title: "Quiet Notice Withdrawn Draft",
+        img: "",
+        category: "cyber",
+        news: false,
+        priority: false,
+        copy: "<p>x</p>",
+        state: { status: "draft" },
+      },
+      TEST_ACTOR,
+    );
+    expect(await visit("post", "Quiet-Notice")).toBe("404");
+    const rules = await db().select().from(redirects).where(eq(redirects.source, "/post/quiet-notice"));
+    expect(rules).toEqual([]);
   });
 });
 
