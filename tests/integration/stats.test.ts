@@ -301,6 +301,18 @@ describe("rollups in Toronto days", () => {
     expect(before[0]?.views).toBe(1);
   });
 
+  it("a visitor's pages not found count once a day, even when two instances each write one", async () => {
+    const at = new Date(startOfFirmDay("2026-05-04").getTime() + 3_600_000);
+    const notFound = (visitor: number) => event(at, visitor, { path: "(not found)", entry: false });
+    // Two writers (instances) each with the same visitor's "not found", and a second one in the same batch.
+    await insertStatsEvents([notFound(777), notFound(777)]);
+    await insertStatsEvents([notFound(777), notFound(778), event(at, 777, { path: "/team" })]);
+    const rows = await db().execute<{ visitor: number; path: string }>(
+      sql`select visitor::int, path from stats_events where visitor in (777, 778) order by visitor, path`,
+    );
+    expect(rows.rows.map((r) => `${r.visitor} ${r.path}`)).toEqual(["777 (not found)", "777 /team", "778 (not found)"]);
+  });
+
   it("a rollup run again changes nothing; events arriving later are added by the next run", async () => {
     const at = new Date("2026-05-05T15:00:00Z");
     await insertStatsEvents([event(at, 1), event(at, 2)]);

@@ -734,6 +734,10 @@ export const statsEvents = pgTable(
     index("stats_events_entry_idx")
       .on(t.visitor, t.at)
       .where(sql`kind = 'view' and entry`),
+    // A visitor's pages not found count once a day (the visitor's number is made with the day's salt), on every instance.
+    uniqueIndex("stats_events_not_found_idx")
+      .on(t.visitor)
+      .where(sql`kind = 'view' and path = '(not found)'`),
   ],
 );
 

@@ -60,7 +60,8 @@ export async function deleteOldSalts(now = new Date()): Promise<number> {
 /**
  * Writes a batch of events in one statement (columns as arrays, so the
  * statement is the same whatever the batch's size) and marks the rollup
- * dirty from the batch's earliest event.
+ * dirty from the batch's earliest event. A visitor's second "not found" of
+ * the day (counted by another instance) is left out by its unique index.
  */
 export async function insertStatsEvents(rows: readonly StatsEventRow[]): Promise<void> {
   if (!rows.length) return;
@@ -73,7 +74,8 @@ export async function insertStatsEvents(rows: readonly StatsEventRow[]): Promise
         ${col((r) => r.at.toISOString())}::timestamptz[], ${col((r) => r.kind)}::text[], ${col((r) => r.visitor)}::bigint[],
         ${col((r) => r.path)}::text[], ${col((r) => r.entry)}::boolean[], ${col((r) => r.referrer)}::text[],
         ${col((r) => r.campaign)}::text[], ${col((r) => r.device)}::text[], ${col((r) => r.browser)}::text[],
-        ${col((r) => r.detail)}::text[], ${col((r) => r.amount)}::integer[])`);
+        ${col((r) => r.detail)}::text[], ${col((r) => r.amount)}::integer[])
+      on conflict do nothing`);
     await markDirty(tx, earliest);
   });
 }
