@@ -307,10 +307,12 @@ describe("rollups in Toronto days", () => {
     // Two writers (instances) each with the same visitor's "not found", and a second one in the same batch.
     await insertStatsEvents([notFound(777), notFound(777)]);
     await insertStatsEvents([notFound(777), notFound(778), event(at, 777, { path: "/team" })]);
-    const rows = await db().execute<{ visitor: number; path: string }>(
-      sql`select visitor::int, path from stats_events where visitor in (777, 778) order by visitor, path`,
-    );
-    expect(rows.rows.map((r) => `${r.visitor} ${r.path}`)).toEqual(["777 (not found)", "777 /team", "778 (not found)"]);
+    const rows = await db()
+      .select({ visitor: statsEvents.visitor, path: statsEvents.path })
+      .from(statsEvents)
+      .where(sql`visitor in (777, 778)`)
+      .orderBy(statsEvents.visitor, statsEvents.path);
+    expect(rows.map((r) => `${r.visitor} ${r.path}`)).toEqual(["777 (not found)", "777 /team", "778 (not found)"]);
   });
 
   it("a rollup run again changes nothing; events arriving later are added by the next run", async () => {

@@ -239,23 +239,25 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
       </Form>
 
       {confirmDelete ? (
-        <Form method="post" role="alertdialog" aria-labelledby="confirm-text" className="mb-4 rounded border-2 border-error bg-white p-4">
-          <input type="hidden" name="intent" value="delete" />
-          {confirmDelete.map((id) => (
-            <input key={id} type="hidden" name="ids" value={id} />
-          ))}
-          <p id="confirm-text" className="mb-3 font-semibold">
-            Are you sure you want to delete this? ({confirmDelete.length} redirect{confirmDelete.length === 1 ? "" : "s"})
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <button type="submit" className={btnDanger}>
-              Delete
-            </button>
-            <Link to={pageLink(page)} className={btnSecondary}>
-              Cancel
-            </Link>
-          </div>
-        </Form>
+        <div role="alertdialog" aria-labelledby="confirm-text" className="mb-4 rounded border-2 border-error bg-white p-4">
+          <Form method="post" aria-labelledby="confirm-text">
+            <input type="hidden" name="intent" value="delete" />
+            {confirmDelete.map((id) => (
+              <input key={id} type="hidden" name="ids" value={id} />
+            ))}
+            <p id="confirm-text" className="mb-3 font-semibold">
+              Are you sure you want to delete this? ({confirmDelete.length} redirect{confirmDelete.length === 1 ? "" : "s"})
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <button type="submit" className={btnDanger}>
+                Delete
+              </button>
+              <Link to={pageLink(page)} className={btnSecondary}>
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        </div>
       ) : null}
 
       {rows.length === 0 ? (
