@@ -20,7 +20,7 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     // Aborts a render still waiting after streamTimeout; cleared once everything is rendered
-    // (left running, each render's closure — its whole output — stayed in memory for 6 s).
+    // (left running, it would keep each render's closure, its whole output, in memory until it fires).
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const userAgent = request.headers.get("user-agent");
     // Crawlers and the no-JavaScript case get the whole document at once.

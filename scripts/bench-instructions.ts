@@ -21,14 +21,13 @@
  * options, e.g. --perf-basic-prof to name JIT code: /tmp/perf-<pid>.map),
  * INSTRUCTIONS_VALGRIND_ARGS (extra callgrind options, e.g. --cache-sim=yes to
  * count simulated cache misses as well), OTHER_FIRST (default 3000, 0 for
- * none: requests to routes Express answers — /healthz, a static file, the
- * sign-in page — sent to the app before its warm-up, as a site's other traffic
- * would; without them the count missed what that traffic costs the hits
- * (decision 0016), and V8's compiler threads were still busy during it),
+ * none: requests the page cache does not answer — /healthz, a static file,
+ * the sign-in page — sent to the app before its warm-up, as a site's other
+ * traffic would, so that the count includes what that traffic costs the hits
+ * and V8's compiler threads are done before it),
  * STAFF_FIRST (default 1, 0 for none: a staff member signs in and opens the
- * dashboard before the warm-up, as staff do every working day; better-auth's
- * AsyncLocalStorages are used then, and while one is on every async resource
- * of every later request pays a hook).
+ * dashboard before the warm-up, as staff do every working day, so that the
+ * hits are counted in the state the server has after staff have used it).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";

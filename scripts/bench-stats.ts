@@ -193,8 +193,7 @@ async function main() {
       },
     );
     await new Promise((r) => setTimeout(r, 5000));
-    // The same requests as alone (compressed, as browsers ask): until 2026-11-28 these asked for the
-    // uncompressed page, five times the bytes, and the ratio compared two different loads.
+    // The same requests as alone (compressed, as browsers ask), so that the ratio compares one load with itself.
     const duringCpuBefore = cpuMs(pid);
     const during = await pageLoad(Math.max(5, Math.min(PAGE_SECONDS, SECONDS - 10)));
     const duringCpu = cpuMs(pid) - duringCpuBefore;

@@ -66,7 +66,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 // Runs of a cached/ceiling pair are short and back to back: this machine kind switches between a
-// fast and a slow state in streaks of several seconds (docs/performance.md, 2026-11-26); a pair's
+// fast and a slow state in streaks of several seconds (docs/performance.md); a pair's
 // ratio cancels the state only when both its runs fall in the same one.
 const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
 const ONLY = process.env.BENCH_ONLY ?? "";
@@ -80,7 +80,7 @@ const BUILD_DIR = "build-bench";
 const JS_BUDGET = 6 * 1024;
 /**
  * A cache hit costs little beyond a bare node:http server answering the same bytes with the same
- * headers (issue 29; until then 0.85 of a server sending no headers but the length and type, issue 15).
+ * headers (issue 29).
  */
 const CEILING_RATIO = 0.8;
 const UNCACHED_P99_MS = 25;
@@ -359,7 +359,7 @@ async function main() {
       // One uncounted second of each server on this route first (the garbage of the previous route, V8's
       // compiler); then the rounds follow one another with no pause: app, ceiling, same-head ceiling, and
       // the next round in the reverse order. The app's and the ceiling's runs of a round are back to back,
-      // so both fall in the same state of the machine (docs/performance.md, 2026-11-27); the order
+      // so both fall in the same state of the machine (docs/performance.md); the order
       // alternates, so neither side is always the one measured first. The median round counts.
       // Also the CPU time each server spends per request: unlike requests per second, it hardly
       // moves when other work shares the machine (the figure to trust on a busy machine).

@@ -3,8 +3,8 @@
  * Lines are written in batches (once per turn of the event loop) so logging
  * every request costs one write for many requests; errors go out at once.
  *
- * The request line is the hot path of a page-cache hit (docs/performance.md,
- * found with `npm run bench:profile`): it is written as text, not through
+ * The request line is on the hot path of a page-cache hit (see
+ * `npm run bench:profile`): it is written as text, not through
  * JSON.stringify of an object; the time stamp is made once per millisecond
  * and LOG_LEVEL read once per batch instead of once per line.
  */
@@ -14,8 +14,8 @@ type Level = "info" | "warn" | "error";
 
 /**
  * Request ids: this process's random prefix and a counter, unique across
- * instances and restarts, and cheap to make (every cache hit makes one; a
- * UUID cost more than the rest of the log line).
+ * instances and restarts, and cheap to make (every cache hit makes one, and
+ * a UUID costs more than the rest of the log line).
  */
 const idPrefix = randomBytes(9).toString("base64url");
 let idCount = 0;
@@ -91,7 +91,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /**
  * A string as JSON.stringify writes it. A request's path almost never needs
  * escaping, and a pattern's test costs less than JSON.stringify's call into
- * the runtime on every request (profile of a cache hit, docs/performance.md).
+ * the runtime on every request.
  */
 export function jsonString(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;

@@ -2,9 +2,9 @@
  * React Router's <Scripts />, with its module preloads fetched at low
  * priority. The page is server-rendered, so the stylesheet, the fonts and
  * the first picture are what the visitor waits for; the hydration code
- * (~120 KB gzip) comes after them instead of competing with them. Chrome
- * counts a high-priority script as render-blocking, and so does Lighthouse
- * (first paint 2.4 s -> 1.3 s on its mobile profile; docs/performance.md).
+ * comes after them instead of competing with them. Chrome counts a
+ * high-priority script as render-blocking, and so does Lighthouse's
+ * simulation of the first paint.
  *
  * <Scripts /> takes no option for this; it is called here as a function (it
  * uses hooks, which run as this component's own) and its <link

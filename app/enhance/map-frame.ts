@@ -1,8 +1,8 @@
 /**
  * The home page's map (an outside service) loads when it comes near the
  * window, not with the page: a frame from another host is a new connection
- * the first paint would otherwise share the network with (Lighthouse counted
- * it before the first paint, ~0.8 s on a slow phone). The server renders a
+ * the first paint would otherwise share the network with (Lighthouse counts
+ * it before the first paint). The server renders a
  * holder with the frame's address and title, and the frame itself inside
  * <noscript> (`loading="lazy"`) for browsers without JavaScript.
  */

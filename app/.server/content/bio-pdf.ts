@@ -44,8 +44,8 @@ const FONT_FILES = {
 } as const;
 /**
  * The fonts, parsed once per process and given to every document: a font
- * parsed anew for each PDF decoded its OpenType tables again while laying out
- * the text, ~80 ms of CPU a bio; reused, ~10 ms. pdfkit embeds a subset of
+ * parsed anew for each PDF decodes its OpenType tables again while laying out
+ * the text, most of a bio's CPU time. pdfkit embeds a subset of
  * the glyphs each document uses. PDFs are made one at a time (bioWork).
  */
 let fonts: Record<keyof typeof FONT_FILES, fontkit.Font> | undefined;
@@ -367,7 +367,7 @@ function section(
   return at + 12;
 }
 
-/** PDF work one at a time (each ~50–150 ms of CPU), first come first served, like the pictures. */
+/** PDF work one at a time (each is tens of milliseconds of CPU), first come first served, like the pictures. */
 export const bioWork = createLimiter(1);
 const inflight = new Map<string, Promise<Buffer>>();
 

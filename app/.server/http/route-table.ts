@@ -55,7 +55,7 @@ export function handlesByPattern(table: readonly TableRoute[]): Map<string, Rout
  * segment before a parameter, a parameter before `*`; ties in the order of
  * app/routes.ts): a function over a build's routes, its patterns compiled
  * once (React Router's `matchRoutes` flattens and ranks the whole tree on
- * every call: ~0.5 ms, too much for every beacon). The leaf's table entry (a
+ * every call, too slow to run for every beacon). The leaf's table entry (a
  * layout's index route, not the layout), or undefined when none matches.
  */
 export function routeMatcher(routes: ServerBuild["routes"]): (pathname: string) => TableRoute | undefined {

@@ -30,8 +30,7 @@ export function inlineScriptHashes(html: string): string[] {
 
 /**
  * Brotli quality of a cached page. A miss waits for it (and so does the warm-up after a save, page by
- * page): on the public pages quality 9 took 15-16 ms a page against 1.3-1.5 ms at 8, for 11-21 bytes
- * (0.1-0.15 %) less (docs/performance.md, 2026-11-27, "a miss waits for brotli").
+ * page): quality 9 takes about ten times as long for a page barely smaller (performance-history.md).
  */
 const BROTLI_QUALITY = 8;
 

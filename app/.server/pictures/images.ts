@@ -20,9 +20,10 @@ import { getStorage, StorageUnavailable } from "../storage/storage";
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
 /**
- * AVIF is decoded whole (libheif does not stream): about 17 bytes of memory a
- * pixel, so a 1 KB AVIF of 40 megapixels cost ~700 MB. Its own lower limit
- * keeps one upload under ~100 MB, like the other formats at 40 megapixels.
+ * AVIF is decoded whole (libheif does not stream), at about 17 bytes of
+ * memory a pixel: a 1 KB AVIF of 40 megapixels would take ~700 MB. Its own
+ * lower limit keeps one upload under ~100 MB, like the other formats at 40
+ * megapixels.
  */
 export const MAX_AVIF_PIXELS = 5_000_000;
 const MAX_EDGE = 2400;

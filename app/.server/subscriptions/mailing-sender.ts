@@ -17,11 +17,11 @@
  *   server's answer and its row's update: it goes again with the same
  *   Message-ID, which receiving systems use to drop a repeat.
  * - Accepted messages' rows are written in groups (`sentRows`: up to
- *   SENT_GROUP rows or SENT_GROUP_MS, one UPDATE), not one statement each:
- *   at 200 a second that is ~10 commits a second instead of 200, less work
- *   for PostgreSQL and for the thread that serves the pages. That instant
- *   is now at most SENT_GROUP_MS and the write (a kill in it repeats up to
- *   a group); the other outcomes are rare and written at once.
+ *   SENT_GROUP rows or SENT_GROUP_MS, one UPDATE), not one statement each,
+ *   to spare PostgreSQL and the thread that serves the pages a commit a
+ *   message. That instant is then at most SENT_GROUP_MS and the write (a
+ *   kill in it repeats up to a group); the other outcomes are rare and
+ *   written at once.
  * The article is rendered and its MIME message compiled once per mailing and
  * run (mail-skeleton.ts); each recipient's address, links and Message-ID are
  * put in.
@@ -116,9 +116,9 @@ export const PACE_TICK_MS = 100;
  * When message `n` (from 0) of a run may go, in ms after the run's start: no
  * sooner than n / rate seconds, rounded down to a tick. On average that is
  * the rate; within a tick the messages go one after another over the open
- * connections. One message every 5 ms, each on its own timer, woke the main
- * thread, the mail thread and the SMTP server for every message: that cost
- * more CPU than the messages themselves (docs/performance.md, bench:mail).
+ * connections. A timer a message would wake the main thread, the mail thread
+ * and the SMTP server for every message, and those wakes cost more CPU than
+ * the messages themselves.
  */
 export function paceMs(n: number, rate: number): number {
   return Math.floor((n * 1000) / rate / PACE_TICK_MS) * PACE_TICK_MS;
