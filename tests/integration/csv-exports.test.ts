@@ -25,6 +25,8 @@ describe("CSV exports", () => {
     );
     const exports = writers.filter((file) => /new Response\(/.test(fs.readFileSync(file, "utf8")));
     expect(exports.map((f) => path.relative(APP, f)).sort()).toEqual([
+      "routes/admin/activity-export.ts",
+      "routes/admin/enquiries-export.ts",
       "routes/admin/redirects-export.ts",
       "routes/admin/statistics-export.ts",
       "routes/admin/subscribers-export.ts",

@@ -5,6 +5,7 @@
  * deleted article or team member).
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { startOfLocalDay } from "~/lib/activity";
 import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "./audit";
 import { db } from "./client";
 import { auditLog, user } from "./schema";
@@ -35,6 +36,56 @@ export type ActivityEntry = {
   changes: Record<string, unknown> | null;
   href: string | null;
 };
+
+/** The filters as the screen's GET form sent them (the screen and its CSV export read them alike); unknown values are ignored. */
+export function activityFiltersOf(
+  params: URLSearchParams,
+  people: readonly { id: string }[],
+): { filters: ActivityFilters; values: Record<"person" | "item" | "action" | "from" | "to", string> } {
+  const get = (name: string) => (params.get(name) ?? "").slice(0, 100);
+  const [person, item, action, from, to] = [get("person"), get("item"), get("action"), get("from"), get("to")];
+  const toStart = startOfLocalDay(to);
+  const filters: ActivityFilters = {
+    person: person === "system" || people.some((p) => p.id === person) ? person : "",
+    item: (ACTIVITY_ITEMS as readonly string[]).includes(item) ? (item as ActivityFilters["item"]) : "",
+    action: (ACTIVITY_ACTIONS as readonly string[]).includes(action) ? (action as ActivityFilters["action"]) : "",
+    from: startOfLocalDay(from),
+    // "To" includes that whole day.
+    to: toStart ? new Date(startOfLocalDay(new Date(toStart.getTime() + 36 * 3_600_000).toISOString().slice(0, 10))!.getTime()) : null,
+  };
+  return {
+    filters,
+    values: {
+      person: filters.person,
+      item: filters.item,
+      action: filters.action,
+      from: filters.from ? from : "",
+      to: filters.to ? to : "",
+    },
+  };
+}
+
+/** The most entries one CSV export holds (the newest; the screen's filters narrow it). */
+export const ACTIVITY_EXPORT_MAX = 100_000;
+
+/** The entries the filters select, newest first, for the CSV export: who, from where, what, on which item, and the changes. */
+export async function activityForExport(filters: ActivityFilters) {
+  return db()
+    .select({
+      at: auditLog.at,
+      actorLabel: auditLog.actor_label,
+      ip: auditLog.ip,
+      action: auditLog.action,
+      itemType: auditLog.item_type,
+      itemId: auditLog.item_id,
+      itemLabel: auditLog.item_label,
+      changes: auditLog.changes,
+    })
+    .from(auditLog)
+    .where(where(filters))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(ACTIVITY_EXPORT_MAX);
+}
 
 function where(f: ActivityFilters): SQL | undefined {
   const parts: SQL[] = [];

@@ -79,6 +79,15 @@ export async function listEnquiries(options: { state?: EnquiryState; page?: numb
   return { total: Number(total?.n ?? 0), rows };
 }
 
+/** Every enquiry in a state (or all), newest first, whole, for the CSV export. */
+export async function enquiriesForExport(state?: EnquiryState) {
+  return db()
+    .select()
+    .from(enquiries)
+    .where(state ? eq(enquiries.state, state) : undefined)
+    .orderBy(desc(enquiries.created_at), desc(enquiries.id));
+}
+
 /** How many enquiries are in each state (for the list's filter). */
 export async function countEnquiriesByState(): Promise<Record<string, number>> {
   const rows = await db().select({ state: enquiries.state, n: count() }).from(enquiries).groupBy(enquiries.state);

@@ -7,46 +7,26 @@
 import { Filter } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/activity";
-import { activityPeople, ACTIVITY_ACTIONS, ACTIVITY_ITEMS, listActivity, type ActivityFilters } from "~/.server/db/activity";
+import { activityFiltersOf, activityPeople, ACTIVITY_ACTIONS, ACTIVITY_ITEMS, listActivity } from "~/.server/db/activity";
 import { AdminPage } from "~/components/admin/admin-page";
 import { Pagination } from "~/components/public/pagination";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
-import { ACTION_LABELS, formatWhen, ITEM_LABELS, startOfLocalDay } from "~/lib/activity";
+import { ACTION_LABELS, formatWhen, ITEM_LABELS } from "~/lib/activity";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "activity" } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const get = (name: string) => (url.searchParams.get(name) ?? "").slice(0, 100);
   const people = await activityPeople();
-  const person = get("person");
-  const item = get("item");
-  const action = get("action");
-  const from = get("from");
-  const to = get("to");
-  const toStart = startOfLocalDay(to);
-  const filters: ActivityFilters = {
-    person: person === "system" || people.some((p) => p.id === person) ? person : "",
-    item: (ACTIVITY_ITEMS as readonly string[]).includes(item) ? (item as ActivityFilters["item"]) : "",
-    action: (ACTIVITY_ACTIONS as readonly string[]).includes(action) ? (action as ActivityFilters["action"]) : "",
-    from: startOfLocalDay(from),
-    // "To" includes that whole day.
-    to: toStart ? new Date(startOfLocalDay(new Date(toStart.getTime() + 36 * 3_600_000).toISOString().slice(0, 10))!.getTime()) : null,
-  };
-  const pageParam = Number(get("page"));
+  const { filters, values } = activityFiltersOf(url.searchParams, people);
+  const pageParam = Number(url.searchParams.get("page"));
   const result = await listActivity(filters, Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1);
   return {
     people,
     actions: ACTIVITY_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] ?? a })),
     items: ACTIVITY_ITEMS.map((i) => ({ value: i, label: ITEM_LABELS[i] ?? i })),
-    values: {
-      person: filters.person,
-      item: filters.item,
-      action: filters.action,
-      from: filters.from ? from : "",
-      to: filters.to ? to : "",
-    },
+    values,
     ...result,
     entries: result.entries.map((e) => ({ ...e, at: e.at.toISOString(), when: formatWhen(e.at) })),
   };
@@ -127,6 +107,11 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </Form>
+      <p className="mb-3">
+        <a href={query(1).replace("/dashboard/activity", "/dashboard/activity/export")} className={linkClass} download>
+          Export these entries (CSV)
+        </a>
+      </p>
       <p className="mb-3 text-muted" aria-live="polite">
         {total === 0
           ? "No activity matches."

@@ -78,6 +78,9 @@ export default function Enquiries({ loaderData }: Route.ComponentProps) {
         <button type="submit" className={btnSecondary}>
           Show
         </button>
+        <a href={`/dashboard/enquiries/export${state ? `?state=${state}` : ""}`} className={`${linkClass} ml-auto`} download>
+          Export {state ? "these enquiries" : "all enquiries"} (CSV)
+        </a>
       </Form>
       {rows.length === 0 ? (
         <p className="py-8 text-center text-muted">
