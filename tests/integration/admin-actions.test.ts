@@ -4,7 +4,7 @@
  * picture; a replaced or deleted one is removed), bad input is a 400 with
  * nothing written (never a 500), oversize bodies are refused before parsing.
  */
-import { testContext, guarded } from "../support/route-call";
+import { testContext, callRoute } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
@@ -47,19 +47,9 @@ function post(path: string, body: FormData | URLSearchParams, headers: Record<st
   return new Request(`${ORIGIN}${path}`, { method: "POST", body, headers: { cookie, origin: ORIGIN, ...headers } });
 }
 
-type Result = { status: number; data: unknown; location?: string | null };
-async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}): Promise<Result> {
-  let out: unknown;
-  try {
-    out = await guarded(fn, { request, params, context });
-  } catch (thrown) {
-    out = thrown;
-  }
-  if (out instanceof Response) return { status: out.status, data: null, location: out.headers.get("Location") };
-  const d = out as { data: unknown; init?: { status?: number } | null };
-  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
-  return { status: 200, data: out };
-}
+/** A loader or action called as the server would, from the staff member's address. */
+const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
+  callRoute(fn, request, params, context);
 
 function memberForm(extra: Record<string, string> = {}, photo?: Buffer) {
   const fd = new FormData();

@@ -8,7 +8,7 @@
  * link-preview pictures, replaced and purged pictures, the picture sweep).
  */
 import { rowsOf } from "~/.server/db/rows";
-import { testContext, guarded } from "../support/route-call";
+import { testContext, guarded, callRoute } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -57,20 +57,9 @@ const person = (full_name: string, extra: Partial<TeamMemberInput> = {}): TeamMe
 });
 const base = { img: "", category: "cyber", news: false, priority: false, copy: "<p>Body of the article.</p>" };
 
-type Outcome = { status: number; location: string | null; data: Record<string, unknown> };
-async function run(fn: (args: never) => unknown, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
-  let out: unknown;
-  try {
-    out = await guarded(fn, { request, params, context });
-  } catch (thrown) {
-    out = thrown;
-  }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), data: {} };
-  const d = out as { type?: string; data: Record<string, unknown>; init?: { status?: number } | null };
-  if (d && typeof d === "object" && d.type === "DataWithResponseInit")
-    return { status: d.init?.status ?? 200, location: null, data: d.data };
-  return { status: 200, location: null, data: out as Record<string, unknown> };
-}
+/** A loader or action called as the server would, from the staff member's address. */
+const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
+  callRoute(fn, request, params, context);
 const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { cookie } });
 function postForm(path: string, fields: Record<string, string | string[]>, files: Record<string, Buffer> = {}) {
   const body = new FormData();

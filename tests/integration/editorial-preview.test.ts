@@ -3,7 +3,7 @@
  * banner, noindex, private/no-store), and share-a-preview links: work signed
  * out, show the latest saved version, expire after 7 days, can be revoked.
  */
-import { testContext, guarded } from "../support/route-call";
+import { testContext, callRoute } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, updateArticle } from "~/.server/db/articles";
@@ -64,32 +64,16 @@ beforeAll(async () => {
   );
 });
 
-type Out = { status: number; data?: Record<string, unknown>; headers?: Headers; location?: string | null };
-async function run(
-  fn: (args: never) => Promise<unknown>,
-  url: string,
-  params: Record<string, string>,
-  init: RequestInit = {},
-): Promise<Out> {
-  let out: unknown;
-  try {
-    out = await guarded(fn, { request: new Request(`${ORIGIN}${url}`, init), params, context });
-  } catch (thrown) {
-    out = thrown;
-  }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), headers: out.headers };
-  const d = out as { data: Record<string, unknown>; init?: { status?: number; headers?: HeadersInit } | null };
-  if (d && typeof d === "object" && "init" in d)
-    return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
-  return { status: 200, data: out as Record<string, unknown> };
-}
+/** A loader called as the server would, for `url` on this site. */
+const run = (fn: (args: never) => Promise<unknown>, url: string, params: Record<string, string>, init: RequestInit = {}) =>
+  callRoute(fn, new Request(`${ORIGIN}${url}`, init), params, context);
 
 describe("staff preview", () => {
   it("shows a draft to staff with the banner and no-store; visitors are sent to sign in; the public URL stays 404", async () => {
     const staff = await run(postRoute.loader, "/preview/post/Draft-For-Review", { slug: "Draft-For-Review" }, { headers: { cookie } });
     expect(staff.status).toBe(200);
-    expect(staff.data!.preview).toBe(PREVIEW_BANNER);
-    expect(staff.headers!.get("Cache-Control")).toBe("private, no-store");
+    expect(staff.data.preview).toBe(PREVIEW_BANNER);
+    expect(staff.headers.get("Cache-Control")).toBe("private, no-store");
     expect(JSON.stringify(staff.data)).toContain("First wording");
     const meta = postRoute.meta({ matches: [], data: staff.data, params: { slug: "Draft-For-Review" } } as never) as {
       name?: string;
@@ -108,7 +92,7 @@ describe("staff preview", () => {
   it("shows a hidden member to staff", async () => {
     const staff = await run(lawyerRoute.loader, "/preview/lawyer/New-Hire", { slug: "New-Hire" }, { headers: { cookie } });
     expect(staff.status).toBe(200);
-    expect(staff.data!.preview).toBe(PREVIEW_BANNER);
+    expect(staff.data.preview).toBe(PREVIEW_BANNER);
     expect((await run(lawyerRoute.loader, "/lawyer/New-Hire", { slug: "New-Hire" })).status).toBe(404);
   });
 });
@@ -126,13 +110,13 @@ describe("share a preview", () => {
       },
     );
     expect(made.status).toBe(200);
-    const url = new URL(String(made.data!.shareUrl));
+    const url = new URL(String(made.data.shareUrl));
     expect(url.pathname).toMatch(/^\/preview\/shared\/post\/[A-Za-z0-9_-]{43}$/);
     const token = url.pathname.split("/").pop()!;
 
     const opened = await run(postRoute.loader, url.pathname, { slug: token });
     expect(opened.status).toBe(200);
-    expect(opened.data!.preview).toBe(PREVIEW_BANNER);
+    expect(opened.data.preview).toBe(PREVIEW_BANNER);
     await updateArticle(
       draftId,
       { title: "Draft For Review", img: "", category: "cyber", news: false, priority: false, copy: "<p>Second wording</p>" },
@@ -141,7 +125,7 @@ describe("share a preview", () => {
     expect(JSON.stringify((await run(postRoute.loader, url.pathname, { slug: token })).data)).toContain("Second wording");
 
     const edit = await run(articleEdit.loader, `/dashboard/articles/${draftId}/edit`, { id: String(draftId) }, { headers: { cookie } });
-    const links = edit.data!.links as { id: number }[];
+    const links = edit.data.links as { id: number }[];
     expect(links).toHaveLength(1);
     const revoked = await run(
       articleEdit.action,
@@ -158,7 +142,7 @@ describe("share a preview", () => {
         body: `intent=revoke-preview&link=${links[0].id}`,
       },
     );
-    expect(revoked.data!.status).toEqual({ tone: "success", text: "Preview link revoked." });
+    expect(revoked.data.status).toEqual({ tone: "success", text: "Preview link revoked." });
     expect((await run(postRoute.loader, url.pathname, { slug: token })).status).toBe(404);
   });
 

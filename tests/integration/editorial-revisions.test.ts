@@ -2,7 +2,7 @@
  * Revisions (every save kept, last 50, History diff, Restore as a new
  * version) and the two-people-editing check (version number).
  */
-import { testContext, guarded } from "../support/route-call";
+import { testContext, callRoute } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, getArticleById, updateArticle } from "~/.server/db/articles";
@@ -30,18 +30,9 @@ beforeAll(async () => {
   }
 });
 
-async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string>) {
-  let out: unknown;
-  try {
-    out = await guarded(fn, { request, params, context });
-  } catch (thrown) {
-    out = thrown;
-  }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), data: undefined as never };
-  const d = out as { data: Record<string, unknown>; init?: { status?: number } | null };
-  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
-  return { status: 200, data: out as Record<string, unknown> };
-}
+/** A loader or action called as the server would, from the staff member's address. */
+const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
+  callRoute(fn, request, params, context);
 const base = { img: "", category: "cyber", news: false, priority: false };
 
 describe("revisions", () => {

@@ -11,7 +11,6 @@
 import { testContext, guarded } from "../support/route-call";
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { countAttempts, createEnquiry, ENQUIRY_LIMIT_PER_HOUR, getEnquiry } from "~/.server/db/enquiries";
 import { db } from "~/.server/db/client";
 import { auditLog, enquiries, enquiryAttempts, mailOutbox } from "~/.server/db/schema";
@@ -20,12 +19,12 @@ import { setEnvForTests } from "~/.server/env";
 import { siteJobs } from "~/.server/jobs/jobs";
 import { closeMail } from "~/.server/mail/mail";
 import { createScheduler } from "~/.server/jobs/scheduler";
-import { signIn } from "~/.server/auth/sign-in";
 import { ENQUIRY_MSG, HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import * as contact from "~/routes/public/contact";
 import * as enquiryScreen from "~/routes/admin/enquiry";
 import * as enquiriesList from "~/routes/admin/enquiries";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
 
 const state = setUpTestDatabase();
@@ -326,16 +325,6 @@ describe("the notification to ENQUIRY_TO", () => {
 });
 
 // ---------- the Enquiries screen ----------
-
-async function signedIn(email: string, role: "owner" | "admin" | "editor") {
-  await createStaffAccount(email, "a-long-enough-password", "Staff", role);
-  const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
-  if (!result.ok) throw new Error("sign-in failed");
-  return result.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 async function staffPost(cookie: string, id: number | string, fields: Record<string, string>) {
   const request = new Request(`${ORIGIN}/dashboard/enquiries/${id}`, {

@@ -6,7 +6,7 @@
  * sweep works on a paged bucket listing, and export/import read and write
  * buckets.
  */
-import { testContext, guarded } from "../support/route-call";
+import { testContext, callRoute } from "../support/route-call";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -63,19 +63,9 @@ function post(p: string, body: FormData) {
   return new Request(`${ORIGIN}${p}`, { method: "POST", body, headers: { cookie, origin: ORIGIN } });
 }
 
-type Result = { status: number; data: unknown; location?: string | null };
-async function run(fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}): Promise<Result> {
-  let out: unknown;
-  try {
-    out = await guarded(fn, { request, params, context });
-  } catch (thrown) {
-    out = thrown;
-  }
-  if (out instanceof Response) return { status: out.status, data: null, location: out.headers.get("Location") };
-  const d = out as { data: unknown; init?: { status?: number } | null };
-  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
-  return { status: 200, data: out };
-}
+/** A loader or action called as the server would, from the staff member's address. */
+const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
+  callRoute(fn, request, params, context);
 
 function memberForm(fields: Record<string, string>, photo?: Buffer) {
   const fd = new FormData();

@@ -8,15 +8,14 @@ import { guarded, testContext, type RouteModule } from "../support/route-call";
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getStaff, requireStaff } from "~/.server/auth/staff-session";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, session, user } from "~/.server/db/schema";
 import { getOfficeHours } from "~/.server/db/office-hours";
-import { signIn } from "~/.server/auth/sign-in";
 import * as hours from "~/routes/admin/hours";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { adminRoutes } from "../support/admin-routes";
+import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -24,16 +23,6 @@ setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "192.0.2.10";
 const context = testContext(CLIENT_IP);
-
-async function signedIn(email: string, role: "owner" | "admin" | "editor") {
-  await createStaffAccount(email, "a-long-enough-password", "Staff", role);
-  const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
-  if (!result.ok) throw new Error("sign-in failed");
-  return result.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 let editor = "";
 let admin = "";

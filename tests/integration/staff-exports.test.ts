@@ -6,14 +6,13 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
-import { signIn } from "~/.server/auth/sign-in";
 import { db } from "~/.server/db/client";
 import { createEnquiry, updateEnquiry } from "~/.server/db/enquiries";
 import { auditLog } from "~/.server/db/schema";
 import { parseCsv } from "~/lib/csv";
 import * as activityExport from "~/routes/admin/activity-export";
 import * as enquiriesExport from "~/routes/admin/enquiries-export";
+import { signedIn } from "../support/staff-session";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
 
@@ -21,16 +20,6 @@ setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
 let owner = "";
 let editor = "";
-
-async function signedIn(email: string, role: "owner" | "editor") {
-  await createStaffAccount(email, "a-long-enough-password", "Staff", role);
-  const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
-  if (!result.ok) throw new Error("sign-in failed");
-  return result.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 const get = (path: string, cookie: string) => ({
   request: new Request(`${ORIGIN}${path}`, { headers: { cookie } }),

@@ -8,18 +8,17 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, subscriberSuppressions } from "~/.server/db/schema";
 import { addressHash, confirmSubscription, findSubscriberByEmail, requestSubscription } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail/mail";
-import { signIn } from "~/.server/auth/sign-in";
 import { CONSENT_WORDING } from "~/lib/forms/subscribe";
 import * as subscriberScreen from "~/routes/admin/subscriber";
 import * as list from "~/routes/admin/subscribers";
 import * as exporter from "~/routes/admin/subscribers-export";
 import * as importer from "~/routes/admin/subscribers-import";
+import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
@@ -30,16 +29,6 @@ let smtp: TestSmtp;
 let owner = "";
 let admin = "";
 let editor = "";
-
-async function signedIn(email: string, role: "owner" | "admin" | "editor") {
-  await createStaffAccount(email, "a-long-enough-password", "Staff", role);
-  const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
-  if (!result.ok) throw new Error("sign-in failed");
-  return result.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 async function confirmed(email: string, topics: ("insurance" | "construction" | "cyber" | "news")[]) {
   const { token } = await requestSubscription({ email, topics, formUrl: `${ORIGIN}/subscribe`, source: "web" });

@@ -8,7 +8,11 @@ import { routerContext, requestInfo, type RouteHandles } from "~/.server/http/re
 import { handlesByPattern, routeTable } from "~/.server/http/route-table";
 import { routeModules } from "./route-modules";
 
-export type RouteResult = { status: number; location?: string | null; data?: unknown };
+/**
+ * What a loader or action answered: its status; for a Response (a redirect, a 404) its Location and headers and
+ * no data (`{}`); for `data(…, { status })` or plain data, the data (and `data()`'s headers).
+ */
+export type RouteResult = { status: number; location: string | null; headers: Headers; data: Record<string, unknown> };
 
 /** A route module as a test loads it by its file name. */
 export type RouteModule = { loader?: (args: never) => Promise<unknown>; action?: (args: never) => Promise<unknown> };
@@ -88,8 +92,9 @@ export async function callRoute(
   } catch (thrown) {
     out = thrown;
   }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location") };
-  const d = out as { data: unknown; init?: { status?: number } | null };
-  if (d && typeof d === "object" && "init" in d) return { status: d.init?.status ?? 200, data: d.data };
-  return { status: 200, data: out };
+  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), headers: out.headers, data: {} };
+  const d = out as { data: Record<string, unknown>; init?: { status?: number; headers?: HeadersInit } | null };
+  if (d && typeof d === "object" && "init" in d)
+    return { status: d.init?.status ?? 200, location: null, headers: new Headers(d.init?.headers), data: d.data };
+  return { status: 200, location: null, headers: new Headers(), data: out as Record<string, unknown> };
 }

@@ -1,0 +1,22 @@
+/** A signed-in staff member for the integration tests: the account made with a role, signed in, and its cookie header. */
+import { createStaffAccount } from "~/.server/auth/staff-accounts";
+import { signIn } from "~/.server/auth/sign-in";
+
+export const STAFF_PASSWORD = "a-long-enough-password";
+
+/** The cookies a response sets, as a request's Cookie header (cookies it clears left out). */
+export function cookiesOf(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => !/=$/.test(c))
+    .join("; ");
+}
+
+/** Makes `email`'s account with `role` and signs it in from `ip`; returns its Cookie header. */
+export async function signedIn(email: string, role: "owner" | "admin" | "editor" = "owner", ip = "192.0.2.1"): Promise<string> {
+  await createStaffAccount(email, STAFF_PASSWORD, "Staff", role);
+  const result = await signIn(new Request("http://localhost:3000/admin"), email, STAFF_PASSWORD, ip);
+  if (!result.ok) throw new Error(`sign-in failed for ${email}`);
+  return cookiesOf(result.headers);
+}
