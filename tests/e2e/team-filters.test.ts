@@ -5,6 +5,8 @@
  * result and its link that clears the filters; the practice pages' Team tab;
  * the profile's new sections and its "Download bio (PDF)" link.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, sharedServerUrl } from "./support";
@@ -121,6 +123,19 @@ describe("/team filters with JavaScript", () => {
   });
 });
 
+describe("the README's example", () => {
+  it("of a filtered /team address finds people in the demo content", async () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    const example = /`(\/team\?[^`]+)`/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    await page.goto(base + example!);
+    expect((await names(page)).length).toBeGreaterThan(0);
+    expect(await count(page)).toMatch(/^[1-9]\d* of 10 people match these filters$/);
+    await context.close();
+  });
+});
+
 describe("/team on a phone (390 × 844)", () => {
   const toggle = (page: Page) => filters(page).locator("summary");
 
@@ -199,6 +214,14 @@ describe("the profile", () => {
     expect(await page.getByText("Clients are named only with their consent.").isVisible()).toBe(true);
     const bio = page.getByRole("link", { name: "Download bio (PDF)" }).first();
     expect(await bio.getAttribute("href")).toBe("/lawyer/Sofia-Marchetti/bio.pdf");
+    // The two downloads look alike (issue 43): the same colours, type, case, padding and height.
+    const look = (link: ReturnType<Page["locator"]>) =>
+      link.evaluate((el) => {
+        const s = getComputedStyle(el);
+        const { height } = el.getBoundingClientRect();
+        return [s.backgroundColor, s.color, s.fontSize, s.fontWeight, s.letterSpacing, s.textTransform, s.padding, s.borderWidth, height];
+      });
+    expect(await look(bio)).toEqual(await look(page.getByRole("link", { name: "DOWNLOAD VCARD" }).first()));
     const pdf = await page.request.get(base + "/lawyer/Sofia-Marchetti/bio.pdf");
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()["content-type"]).toBe("application/pdf");
