@@ -88,7 +88,7 @@ export function TeamDirectory(props: TeamDirectoryProps) {
             </span>
             <ChevronDown aria-hidden="true" className="h-5 w-5 transition-transform group-open:rotate-180" />
           </summary>
-          <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:mt-0 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]">
+          <div data-team-fields="" className="mt-4 grid gap-4 sm:grid-cols-2 lg:mt-0 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]">
         {props.practiceFilter ? (
           <div>
             <label htmlFor="team-practice" className={LABEL}>
