@@ -14,7 +14,7 @@
  *   .fade-section                  fade in once, 25 % visible
  *   data-arrow-keys                arrow keys move between the links of a tab bar
  *   data-keep-focus="name"         the link used keeps the focus on the page it loads
- *   data-map-frame                 the map frame is made when it comes near the window
+ *   data-map-frame, data-map-show  "Show the map" puts Google's map in place of the site's own picture
  *   data-search-button, data-search-box
  *                                  the header's search box (data-search-link is its no-JS twin)
  *   data-team-filters              the team directory's filters follow each choice without a reload

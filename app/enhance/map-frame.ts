@@ -1,41 +1,31 @@
 /**
- * The home page's map (an outside service) loads when it comes near the
- * window, not with the page: a frame from another host is a new connection
- * the first paint would otherwise share the network with (Lighthouse counts
- * it before the first paint). The server renders a
- * holder with the frame's address and title, and the frame itself inside
- * <noscript> (`loading="lazy"`) for browsers without JavaScript.
+ * The home page's map (issue 43): the server renders a plan of the streets
+ * drawn for this site, a link to the address on Google Maps, and a hidden
+ * "Show the map" button. Nothing is asked of Google until the visitor presses
+ * that button: this shows it, and its press puts Google's frame in place of
+ * the picture (the frame's address and title are the holder's data-src and
+ * data-title), then moves the focus to the frame.
  */
-import { whenActive } from "./when-active";
+const FRAME_CLASS = "block h-[360px] w-full border-0 sm:h-[420px]";
 
-function load(holder: HTMLElement) {
-  if (holder.querySelector("iframe")) return;
+function show(holder: HTMLElement, button: HTMLButtonElement) {
   const frame = document.createElement("iframe");
   frame.title = holder.dataset.title ?? "";
   frame.src = holder.dataset.src ?? "";
-  frame.loading = "lazy";
   frame.referrerPolicy = "no-referrer-when-downgrade";
   frame.width = "800";
   frame.height = "480";
-  frame.className = holder.dataset.frameClass ?? "";
-  holder.append(frame);
+  frame.className = FRAME_CLASS;
+  holder.querySelector("[data-map-picture]")?.replaceWith(frame);
+  button.remove();
+  frame.focus();
 }
 
 export function enhanceMapFrames() {
-  const holders = [...document.querySelectorAll<HTMLElement>("[data-map-frame]")];
-  if (!holders.length) return;
-  whenActive(() => {
-    if (typeof IntersectionObserver === "undefined") return holders.forEach(load);
-    const observer = new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          if (!entry.isIntersecting) continue;
-          observer.unobserve(entry.target);
-          load(entry.target as HTMLElement);
-        }
-      },
-      { rootMargin: "600px 0px" },
-    );
-    for (const holder of holders) observer.observe(holder);
-  });
+  for (const holder of document.querySelectorAll<HTMLElement>("[data-map-frame]")) {
+    const button = holder.querySelector<HTMLButtonElement>("[data-map-show]");
+    if (!button) continue;
+    button.hidden = false;
+    button.addEventListener("click", () => show(holder, button), { once: true });
+  }
 }

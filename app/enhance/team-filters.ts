@@ -3,14 +3,15 @@
  * Without JavaScript the form is a plain GET form. Here each choice (a select
  * changed, the name typed, a pause of 250 ms) fetches the filtered page —
  * usually a page-cache hit — and swaps in its list, its count (a polite
- * status region, so the new count is announced) and its "Clear filters"
- * link; the address follows (replaceState), so a reload or a shared link
- * shows the same view. "Clear filters" empties the form the same way. A
+ * status region, so the new count is announced), the folded "Filter"
+ * control's count of active filters and its "Clear filters" link; the
+ * address follows (replaceState), so a reload or a shared link shows the
+ * same view. "Clear filters" empties the form the same way. A
  * failed fetch falls back to loading the page.
  */
 import { isModifiedClick } from "./when-active";
 
-const PARTS = ["[data-team-results]", "[data-team-count]", "[data-team-clear-slot]"];
+const PARTS = ["[data-team-results]", "[data-team-count]", "[data-team-clear-slot]", "[data-team-active-count]"];
 
 export function enhanceTeamFilters(): void {
   const form = document.querySelector<HTMLFormElement>("[data-team-filters]");

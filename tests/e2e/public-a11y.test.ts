@@ -53,37 +53,45 @@ describe.each([
     }
   });
 
-  if (viewport === PHONE) {
-    it.concurrent.for(["/", "/team"])("find nothing on %s with the menu open", async (path, { expect }) => {
-      const { context, page } = await trackedPage(browser, { viewport });
-      try {
-        const found: Record<string, Finding[]> = {};
-        await page.goto(base + path);
-        await enhanced(page);
-        await scrollThrough(page); // lazy content (the map's frame) loaded, as in the other checks
-        await page.getByRole("button", { name: "Menu" }).click();
-        await check(page, "menu open", found);
-        expect(found).toEqual({});
-      } finally {
-        await context.close();
-      }
-    });
-  }
-
-  it.concurrent.for(["/", "/insights"])("find nothing on %s with the header's search box open", async (path, { expect }) => {
+  /** The checkers' findings on `path` (scrolled through, lazy content loaded) after a visitor opens something. */
+  async function findingsWhenOpened(path: string, label: string, open: (page: Page) => Promise<void>) {
     const { context, page } = await trackedPage(browser, { viewport });
     try {
       const found: Record<string, Finding[]> = {};
       await page.goto(base + path);
       await enhanced(page);
       await scrollThrough(page);
-      await page.locator("header").getByRole("button", { name: "Search" }).click();
-      await page.locator("header").getByLabel("Search the site").fill("insurance");
-      await check(page, "search box open", found);
-      expect(found).toEqual({});
+      await open(page);
+      await check(page, label, found);
+      return found;
     } finally {
       await context.close();
     }
+  }
+
+  if (viewport === PHONE) {
+    it.concurrent.for(["/", "/team"])("find nothing on %s with the menu open", async (path, { expect }) => {
+      const found = await findingsWhenOpened(path, "menu open", (page) => page.getByRole("button", { name: "Menu" }).click());
+      expect(found).toEqual({});
+    });
+
+    it.concurrent.for(["/team", "/team?language=fr&role=partners", "/cyber?tab=team"])(
+      "find nothing on %s with the folded filters opened",
+      async (path, { expect }) => {
+        const found = await findingsWhenOpened(path, "filters open", (page) =>
+          page.getByRole("search", { name: "Filter the team" }).locator("summary").click(),
+        );
+        expect(found).toEqual({});
+      },
+    );
+  }
+
+  it.concurrent.for(["/", "/insights"])("find nothing on %s with the header's search box open", async (path, { expect }) => {
+    const found = await findingsWhenOpened(path, "search box open", async (page) => {
+      await page.locator("header").getByRole("button", { name: "Search" }).click();
+      await page.locator("header").getByLabel("Search the site").fill("insurance");
+    });
+    expect(found).toEqual({});
   });
 
   it("show a visible focus ring and a working skip link", async () => {

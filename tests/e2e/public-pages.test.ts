@@ -217,36 +217,43 @@ describe("every public route", () => {
 });
 
 describe("the home page", () => {
-  it("without JavaScript shows the map frame itself (lazy, titled, the firm's address)", async () => {
+  it("without JavaScript shows the site's own street plan and a link to the address on Google Maps, no frame", async () => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
     await page.goto(base + "/");
-    const map = page.locator("#contact iframe");
-    expect(await map.count()).toBe(1);
-    expect(await map.getAttribute("loading")).toBe("lazy");
-    expect(await map.getAttribute("title")).toMatch(/Map of Harrow Kline LLP/);
-    expect(await map.getAttribute("src")).toBe(
-      `https://www.google.com/maps?q=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}&output=embed`,
+    const contact = page.locator("#contact");
+    expect(await page.locator("iframe").count()).toBe(0);
+    const picture = contact.getByRole("img", { name: /^Plan of the streets around the office: 100 Wellington Street West/ });
+    expect(await picture.getAttribute("src")).toBe("/office-map.svg");
+    expect(await contact.getByRole("button", { name: "Show the map" }).isVisible()).toBe(false);
+    expect(await contact.getByRole("link", { name: "Open in Google Maps" }).getAttribute("href")).toBe(
+      `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}`,
     );
     await context.close();
   });
 
-  it("shows phone, fax and e-mail as contact links and a lazy, titled map of the firm's address", async () => {
+  it("shows phone, fax and e-mail as contact links, and Google's map (titled, the firm's address) only when asked", async () => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/");
     const contact = page.locator("#contact");
     expect(await contact.locator('a[href="tel:+14165550142"]').count()).toBe(1);
     expect(await contact.locator('a[href="tel:+14165550143"]').count()).toBe(1);
     expect(await contact.locator('a[href="mailto:info@harrowkline.example"]').count()).toBe(1);
-    // The map (another host) is not loaded with the page: its frame is made when it comes near the window.
+    // The map (another host) is not loaded with the page, nor when it comes into view: only when the visitor asks.
     await enhanced(page);
+    const show = contact.getByRole("button", { name: "Show the map" });
+    await show.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
     expect(await page.locator("iframe").count()).toBe(0);
-    await contact.locator("[data-map-frame]").scrollIntoViewIfNeeded();
+    await show.click();
     const map = contact.locator("iframe");
     await map.waitFor();
-    expect(await map.getAttribute("loading")).toBe("lazy");
     expect(await map.getAttribute("title")).toMatch(/Map of Harrow Kline LLP/);
     const src = (await map.getAttribute("src"))!;
     expect(src).toBe(`https://www.google.com/maps?q=${encodeURIComponent("100 Wellington Street West, Toronto, ON M5K 1A1")}&output=embed`);
+    // The frame took the picture's place and the focus; the button is gone.
+    expect(await contact.locator('img[src="/office-map.svg"]').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("IFRAME");
+    expect(await show.count()).toBe(0);
     // The top bar.
     const header = page.locator("header");
     expect(await header.locator('a[href="tel:+14165550142"]').count()).toBe(1);

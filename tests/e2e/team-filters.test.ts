@@ -5,10 +5,12 @@
  * result and its link that clears the filters; the practice pages' Team tab;
  * the profile's new sections and its "Download bio (PDF)" link.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, sharedServerUrl } from "./support";
-import { DESKTOP, enhanced, trackedPage } from "./public-helpers";
+import { DESKTOP, PHONE, enhanced, trackedPage } from "./public-helpers";
 
 let browser: Browser;
 let base: string;
@@ -121,6 +123,83 @@ describe("/team filters with JavaScript", () => {
   });
 });
 
+describe("the README's example", () => {
+  it("of a filtered /team address finds people in the demo content", async () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    const example = /`(\/team\?[^`]+)`/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
+    await page.goto(base + example!);
+    expect((await names(page)).length).toBeGreaterThan(0);
+    expect(await count(page)).toMatch(/^[1-9]\d* of 10 people match these filters$/);
+    await context.close();
+  });
+});
+
+describe("/team on a phone (390 × 844)", () => {
+  const toggle = (page: Page) => filters(page).locator("summary");
+
+  for (const js of [true, false]) {
+    it(`the first lawyer is on the first screen; the filters fold into one "Filter" control (JavaScript ${js ? "on" : "off"})`, async () => {
+      const { context, page, errors } = await trackedPage(browser, { viewport: PHONE, javaScriptEnabled: js });
+      await page.goto(base + "/team");
+      if (js) await enhanced(page);
+      const first = page.locator("[data-team-results] li").first();
+      expect(await first.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(PHONE.height);
+      expect(await first.getByRole("img").isVisible()).toBe(true);
+      // Folded: one control, the fields hidden until it is opened.
+      expect(await toggle(page).textContent()).toBe("Filter");
+      expect(await filters(page).getByLabel("Language").isVisible()).toBe(false);
+      await toggle(page).click();
+      expect(await filters(page).getByLabel("Language").isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
+      await toggle(page).click();
+      expect(await filters(page).getByLabel("Language").isVisible()).toBe(false);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("without JavaScript the folded filters still work, and the control counts the active ones", async () => {
+    const { context, page, errors } = await trackedPage(browser, { viewport: PHONE, javaScriptEnabled: false });
+    await page.goto(base + "/team");
+    await toggle(page).click();
+    await filters(page).getByLabel("Language").selectOption("fr");
+    await filters(page).getByLabel("Role").selectOption("partners");
+    await filters(page).getByRole("button", { name: "Filter", exact: true }).click();
+    await page.waitForURL(/\/team\?/);
+    expect(await names(page)).toEqual(["Eleanor Whitcombe", "Catherine Doyle", "Sofia Marchetti"]);
+    expect(await count(page)).toBe("3 of 10 people match these filters");
+    // The new page: folded again, its control saying how many filters are on; the first match on the first screen.
+    expect(await toggle(page).textContent()).toBe("Filter(2 active)");
+    expect(await filters(page).getByLabel("Language").isVisible()).toBe(false);
+    const first = page.locator("[data-team-results] li").first();
+    expect(await first.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(PHONE.height);
+    await toggle(page).click();
+    expect(await filters(page).getByLabel("Language").inputValue()).toBe("fr");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("with JavaScript the control's count follows each choice", async () => {
+    const { context, page, errors } = await trackedPage(browser, { viewport: PHONE });
+    await page.goto(base + "/team");
+    await enhanced(page);
+    await toggle(page).click();
+    await filters(page).getByLabel("Practice area").selectOption("cyber");
+    await expect.poll(() => names(page)).toEqual(["Rajiv Menon", "Benjamin Okafor", "Hiroshi Tanaka"]);
+    expect(await toggle(page).textContent()).toBe("Filter(1 active)");
+    await filters(page).getByLabel("Role").selectOption("associates");
+    await expect.poll(() => names(page)).toEqual(["Benjamin Okafor", "Hiroshi Tanaka"]);
+    expect(await toggle(page).textContent()).toBe("Filter(2 active)");
+    await page.getByRole("link", { name: "Clear filters" }).click();
+    await expect.poll(() => names(page).then((n) => n.length)).toBe(10);
+    expect(await toggle(page).textContent()).toBe("Filter");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("the profile", () => {
   it("shows the credentials in their own sections, no empty heading, and links the PDF bio", async () => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
@@ -135,6 +214,14 @@ describe("the profile", () => {
     expect(await page.getByText("Clients are named only with their consent.").isVisible()).toBe(true);
     const bio = page.getByRole("link", { name: "Download bio (PDF)" }).first();
     expect(await bio.getAttribute("href")).toBe("/lawyer/Sofia-Marchetti/bio.pdf");
+    // The two downloads look alike (issue 43): the same colours, type, case, padding and height.
+    const look = (link: ReturnType<Page["locator"]>) =>
+      link.evaluate((el) => {
+        const s = getComputedStyle(el);
+        const { height } = el.getBoundingClientRect();
+        return [s.backgroundColor, s.color, s.fontSize, s.fontWeight, s.letterSpacing, s.textTransform, s.padding, s.borderWidth, height];
+      });
+    expect(await look(bio)).toEqual(await look(page.getByRole("link", { name: "DOWNLOAD VCARD" }).first()));
     const pdf = await page.request.get(base + "/lawyer/Sofia-Marchetti/bio.pdf");
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()["content-type"]).toBe("application/pdf");

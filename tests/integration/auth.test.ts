@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { systemActor } from "~/.server/db/audit";
 import { getStaff } from "~/.server/auth/staff-session";
 import { createStaffAccount, resetStaffPassword } from "~/.server/auth/staff-accounts";
@@ -220,5 +220,25 @@ describe("session cookie in production", () => {
     } finally {
       setEnvForTests({ PUBLIC_URL: "", AUTH_SECRET: "", NODE_ENV: "test" });
     }
+  });
+  it("a later start without ADMIN_EMAIL does not say that no staff account is configured while an owner exists", async () => {
+    await createStaffAccount("standing-owner@example.com", "a-long-enough-password", "Owner", "owner");
+    const env = setEnvForTests({ ADMIN_EMAIL: "", ADMIN_PASSWORD: "" });
+    const out: string[] = [];
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "info";
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk: unknown) => (out.push(String(chunk)), true));
+    try {
+      await ensureAdminFromEnv(env);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the log's batch is written on a later turn
+    } finally {
+      write.mockRestore();
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
+    }
+    const text = out.join("");
+    expect(text).not.toContain("no staff account configured");
+    const line = JSON.parse(text.split("\n").find((l) => l.includes("staff accounts ready"))!) as { owners: number };
+    expect(line.owners).toBeGreaterThanOrEqual(1);
   });
 });

@@ -2,9 +2,12 @@
  * The lawyer's PDF bio (/lawyer/:slug/bio.pdf, issue 33) read back by
  * Poppler (Debian poppler-utils: pdftotext, pdfinfo, pdffonts; .ci/run
  * installs it): one Letter page, tagged, fonts embedded, and the text a
- * reader selects — letterhead, name, title, contact details, admissions,
- * languages, education, practice areas and the three latest insights. Kept
- * in storage and made again when the profile changes; only visible lawyers.
+ * reader selects — name, title, contact details, practice areas (each once),
+ * the profile, representative matters, admissions, education, languages,
+ * memberships, the three latest insights and the firm's letterhead — read
+ * by `pdftotext` without -layout in that order (one column). As many matters
+ * and memberships as fit; the page used to its foot. Kept in storage and
+ * made again when the profile changes; only visible lawyers.
  */
 import { testContext } from "../support/route-call";
 import { spawnSync } from "node:child_process";
@@ -12,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bioKey } from "~/.server/content/bio-pdf";
+import { bioKey, bioMatters } from "~/.server/content/bio-pdf";
 import { listArticlePage } from "~/.server/db/articles";
 import { seedDemoContent } from "~/.server/db/seed";
 import { createTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMember } from "~/.server/db/team";
@@ -50,7 +53,15 @@ function poppler(bytes: Uint8Array) {
     return {
       info: run("pdfinfo", [file]),
       text: run("pdftotext", ["-layout", file, "-"]),
+      /** pdftotext without -layout: the reading order a viewer's copy, search and reflow follow. */
+      flow: run("pdftotext", [file, "-"]),
       plain: run("pdftotext", [file, "-"]).replace(/\s+/g, " "),
+      /** Each word with its box (points from the page's top), for where the text ends. */
+      words: [
+        ...run("pdftotext", ["-bbox", file, "-"]).matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+        ),
+      ].map((m) => ({ x: Number(m[1]), y: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]), text: m[5] })),
       fonts: run("pdffonts", [file]),
     };
   } finally {
@@ -101,6 +112,14 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
       "Coverage issues",
       "PROFILE",
       "Eleanor leads the firm",
+      "REPRESENTATIVE MATTERS",
+      "Defended a national property and casualty insurer",
+      "Obtained a declaration of no coverage",
+      "Resolved a subrogated claim of $1.8 million",
+      "PROFESSIONAL MEMBERSHIPS",
+      "Defence Counsel Association of Ontario",
+      "Canadian Defence Lawyers",
+      "Ontario Bar Association",
       "RECENT INSIGHTS",
       "Full profile: http://localhost:3000/lawyer/Eleanor-Whitcombe",
     ])
@@ -114,6 +133,90 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
       expect(found, a.title).toBeGreaterThan(at);
       at = found;
     }
+  });
+
+  it("reads in order without -layout: the name first, then the header, then each section whole, the letterhead last", async () => {
+    const { flow } = poppler(new Uint8Array(await (await get("Eleanor-Whitcombe")).arrayBuffer()));
+    const lines = flow
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(lines[0]).toBe("Eleanor Whitcombe");
+    expect(lines[1]).toBe("Managing Partner");
+    // Each heading once, in this order, and each section's own text between its heading and the next one.
+    const order = [
+      ["Eleanor Whitcombe", "Managing Partner", "Civil Litigation", "ext. 101", "ewhitcombe@harrowkline.example"],
+      ["PRACTICE AREAS", "Insurance Defence", "Appeals"],
+      ["PROFILE", "Eleanor leads the firm"],
+      ["REPRESENTATIVE MATTERS", "catastrophic-impairment claim", "upheld by the Court of Appeal for Ontario", "three weeks before trial"],
+      ["BAR ADMISSIONS", "Ontario, 2003"],
+      ["EDUCATION", "J.D., Osgoode Hall Law School, 2002", "B.A. (Hons.), Queen's University, 1999"],
+      ["LANGUAGES", "English", "French"],
+      ["PROFESSIONAL MEMBERSHIPS", "Defence Counsel Association of Ontario", "Ontario Bar Association"],
+      ["RECENT INSIGHTS"],
+      ["Harrow Kline LLP", "100 Wellington Street West", "Full profile: http://localhost:3000/lawyer/Eleanor-Whitcombe"],
+    ];
+    const text = flow.replace(/\s+/g, " ");
+    let at = -1;
+    for (const group of order) {
+      for (const part of group) {
+        const found = text.indexOf(part, at + 1);
+        expect(found, `"${part}" after position ${at}`).toBeGreaterThan(at);
+        at = found;
+      }
+    }
+    for (const heading of ["PRACTICE AREAS", "PROFILE", "REPRESENTATIVE MATTERS", "PROFESSIONAL MEMBERSHIPS", "RECENT INSIGHTS"])
+      expect(text.split(heading)).toHaveLength(2);
+  });
+
+  it("prints each practice area once, however it is capitalised; as many matters and memberships as fit, to the foot of the page", async () => {
+    const member = await createTeamMember(
+      {
+        full_name: "Many Matters Example",
+        title: "Partner",
+        email: "matters@example.com",
+        extension: 998,
+        mobile: "",
+        desc: Array.from({ length: 40 }, (_, i) => `Sentence ${i} of a long biography about the files she has defended.`).join(" "),
+        img: "",
+        AOP: ["insurance", "cyber"],
+        area_details: ["Insurance defence", "insurance  DEFENCE", "Cyber Incident Response", "Appeals", "appeals"],
+        staff: [],
+        matters: Array.from(
+          { length: 30 },
+          (_, i) => `Matter number ${i}: defended an insurer in a claim that went on for many years.`,
+        ).join("\n"),
+        memberships: Array.from({ length: 30 }, (_, i) => `Membership number ${i}`),
+      },
+      TEST_ACTOR,
+    );
+    const { info, plain, words } = poppler(new Uint8Array(await (await get(member.slug)).arrayBuffer()));
+    expect(pages(info)).toBe(1);
+    expect(info).toMatch(/Tagged:\s+yes/);
+    const count = (needle: RegExp) => (plain.match(needle) ?? []).length;
+    expect(count(/insurance\s+defence/gi)).toBe(1);
+    expect(count(/cyber incident response/gi)).toBe(1);
+    expect(count(/\bappeals\b/gi)).toBe(1);
+    // The profile is there; matters and memberships too, from the first, as many as the page holds (not all thirty).
+    expect(plain).toContain("Sentence 0 of a long biography");
+    expect(plain).toContain("Matter number 0:");
+    expect(plain).toContain("Matter number 1:");
+    expect(plain).not.toContain("Matter number 29:");
+    expect(plain).toContain("Membership number 0");
+    expect(plain).not.toContain("Membership number 29");
+    // The page is used to its foot: the body's last words sit just above the letterhead (792 pt high; footer at ~722).
+    const letterhead = words.find((w) => w.text === "Harrow")!;
+    const body = words.filter((w) => w.y < letterhead.y - 4);
+    expect(Math.max(...body.map((w) => w.bottom))).toBeGreaterThan(letterhead.y - 60);
+    // Nothing printed over anything else: no two words' boxes overlap (a section pushed into the next would).
+    const overlaps = body.flatMap((a, i) =>
+      body
+        .slice(i + 1)
+        .filter((b) => a.x < b.right - 0.5 && b.x < a.right - 0.5 && a.y < b.bottom - 1 && b.y < a.bottom - 1)
+        .map((b) => `${a.text}/${b.text}`),
+    );
+    expect(overlaps).toEqual([]);
+    expect(body.length).toBeGreaterThan(200);
   });
 
   it("is kept in storage under a key of its content: the second request is the same file, a change makes a new one", async () => {
@@ -221,11 +324,14 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
     const m = (await getTeamMemberBySlug("Catherine-Doyle"))!;
     const input = {
       ...m,
+      matters: bioMatters(m.matters),
       insights: [],
       profileUrl: "http://localhost:3000/lawyer/Catherine-Doyle",
     };
     expect(bioKey(input)).toBe(bioKey({ ...input }));
     expect(bioKey({ ...input, education: [] })).not.toBe(bioKey(input));
+    expect(bioKey({ ...input, memberships: [...input.memberships, "Advocates' Society"] })).not.toBe(bioKey(input));
+    expect(bioKey({ ...input, matters: input.matters.slice(1) })).not.toBe(bioKey(input));
     expect(bioKey({ ...input, insights: [{ title: "New", date: "Monday, March 2, 2026" }] })).not.toBe(bioKey(input));
   });
 });

@@ -1,17 +1,20 @@
 /**
  * A lawyer's one-page bio as a PDF (issue 33; `/lawyer/:slug/bio.pdf`), made
- * on the server with pdfkit: Letter size, the firm's letterhead, the
- * portrait, name and title, contact details, bar admissions, languages,
- * education, practice areas, the start of the bio and the three latest
- * insights. Inter and Source Serif 4 (the site's families, static TrueType
+ * on the server with pdfkit: Letter size, one column read top to bottom
+ * (issue 43): name, title and contact details beside the portrait, then
+ * practice areas (each once), the bio, representative matters, bar
+ * admissions, education, languages, memberships and the three latest
+ * insights, and the firm's letterhead as the footer. Inter and Source Serif 4 (the site's families, static TrueType
  * files from the @expo-google-fonts packages: pdfkit cannot use the site's
  * variable WOFF2 files) are embedded as subsets, so the text is selectable
  * and searchable; the file is a tagged PDF (structure tree, headings, lists,
  * the portrait as a figure with its alternative text, decoration marked as
  * artifacts) with its language and title set (decision 0020).
  *
- * Every block has a fixed place and a height it may not pass (longer text
- * ends with "…"), so the bio is always one page, however long the profile.
+ * The sections are measured first; entries are left out from the end of the
+ * longest ones (one of each is always kept) until they fit with five lines of
+ * the bio, and the bio takes the rest of the page (ending with "…"): the page
+ * is used to its foot and is always one page, however long the profile.
  *
  * Caching (like the pictures): the PDF is stored as `bios/{id}-{hash}.pdf`,
  * where the hash covers everything printed on it (and BIO_LAYOUT_VERSION), so
@@ -32,9 +35,10 @@ import { derivedPicture, MAX_PIXELS } from "../pictures/images";
 import { createLimiter } from "../http/limiter";
 import { log } from "../log";
 import { getStorage } from "../storage/storage";
+import { articleText, sanitizeMattersHtml } from "./sanitize";
 
 /** Raised when the layout changes: every stored PDF is made again. */
-export const BIO_LAYOUT_VERSION = 1;
+export const BIO_LAYOUT_VERSION = 2;
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {
@@ -75,6 +79,9 @@ export type BioInput = {
   education: readonly Education[];
   specialist_area: string;
   specialist_year: number | null;
+  /** Representative matters, one entry each, as plain text (bioMatters). */
+  matters: readonly string[];
+  memberships: readonly string[];
   insights: readonly { title: string; date: string }[];
   /** The profile's address (PUBLIC_URL). */
   profileUrl: string;
@@ -86,9 +93,19 @@ const MARGIN = 48;
 const INK = "#13233a";
 const MUTED = "#4a5566";
 const BRASS = "#8a6a2f";
-const LEFT = { x: MARGIN, width: 156 };
-const RIGHT = { x: MARGIN + 156 + 28, width: PAGE.width - 2 * MARGIN - 156 - 28 };
-const BOTTOM = PAGE.height - MARGIN - 18;
+/** One column the width of the page: a reader (pdftotext, a screen reader, copy and paste) meets the text in the order it is printed. */
+const COLUMN = { x: MARGIN, width: PAGE.width - 2 * MARGIN };
+const PORTRAIT = { width: 96, height: 120 };
+/** The footer (the firm and the profile's address) starts here; the sections stop above it. */
+const FOOTER_TOP = PAGE.height - MARGIN - 22;
+const BOTTOM = FOOTER_TOP - 12;
+const BODY_SIZE = 9.5;
+const HEADING_HEIGHT = 14;
+const SECTION_GAP = 11;
+/** Each list entry or one-paragraph section stops after this many lines (with "…"). */
+const ENTRY_LINES = 3;
+/** The profile (the bio) is given at least this many lines; the other sections are trimmed for it if need be. */
+const MIN_BIO_LINES = 5;
 
 /** The cache key's hash: everything printed, and the layout's version. */
 export function bioHash(input: BioInput): string {
@@ -117,8 +134,43 @@ export function bioPhoto(img: string): Promise<Buffer | undefined> {
   );
 }
 
+/** The representative matters (the profile's sanitised HTML) as plain entries: one per list item or paragraph. */
+export function bioMatters(html: string): string[] {
+  return sanitizeMattersHtml(html)
+    .split(/<\/li>|<\/p>|<br\s*\/?>/i)
+    .map((part) => articleText(part))
+    .filter(Boolean);
+}
+
+/**
+ * The practice areas printed: the areas' names, then the fields of expertise,
+ * each once however it is capitalised or spaced ("Insurance Defence" and
+ * "insurance  defence" are one).
+ */
+export function bioPracticeAreas(input: Pick<BioInput, "AOP" | "area_details">): string[] {
+  const areas = input.AOP.map((a) => a.toLowerCase()).filter((a): a is PracticeArea => (PRACTICE_AREAS as readonly string[]).includes(a));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const name of [...areas.map((a) => PRACTICE_PAGES[a].title), ...input.area_details]) {
+    const text = name.replace(/\s+/g, " ").trim();
+    const key = text.toLocaleLowerCase("en-CA");
+    if (!text || seen.has(key)) continue;
+    seen.add(key);
+    out.push(text);
+  }
+  return out;
+}
+
 type Doc = PDFKit.PDFDocument;
 type Struct = PDFKit.PDFStructureElement;
+
+/**
+ * A section of the page: a heading and its entries, printed as a list (one
+ * entry a line or more) or as one paragraph (entries joined by " · ").
+ * `min` entries are kept when the page is short of room; the others are
+ * left out from the end.
+ */
+type Block = { title: string; items: string[]; kind: "list" | "line"; min: number; detail?: (i: number) => string };
 
 /** Makes the PDF's bytes. */
 export async function renderBioPdf(input: BioInput, photo: Buffer | undefined): Promise<Buffer> {
@@ -152,149 +204,214 @@ export async function renderBioPdf(input: BioInput, photo: Buffer | undefined): 
 
   const root = doc.struct("Document");
   doc.addStructure(root);
-  letterhead(doc, root);
 
-  // The left column: portrait, contact details, admissions, languages, education.
-  let y = 132;
-  if (photo) {
-    const height = (LEFT.width * 5) / 4;
-    root.add(
-      doc.struct("Figure", { alt: `Portrait of ${input.full_name}` }, () => doc.image(photo, LEFT.x, y, { width: LEFT.width, height })),
-    );
-    y += height + 18;
-  }
-  const phone = `${FIRM.phone}${input.extension ? ` ext. ${input.extension}` : ""}`;
-  y = section(
-    doc,
-    root,
-    "Contact",
-    [phone, ...(input.mobile.trim() ? [`Mobile ${input.mobile.trim()}`] : []), input.email],
-    LEFT,
-    y,
-    BOTTOM,
-    { fit: true },
-  );
-  y = section(
-    doc,
-    root,
-    "Bar admissions",
-    input.admissions.map((a) => `${a.jurisdiction}, ${a.year}`),
-    LEFT,
-    y,
-    BOTTOM,
-  );
-  y = section(
-    doc,
-    root,
-    "Languages",
-    spokenLanguages(input).map((l) => l.label),
-    LEFT,
-    y,
-    BOTTOM,
-  );
-  section(
-    doc,
-    root,
-    "Education",
-    input.education.map((e) => [e.degree, e.school, e.year].filter(Boolean).join(", ")),
-    LEFT,
-    y,
-    BOTTOM,
-  );
+  // The sections under the header, in reading order; the profile (the bio) takes the room the others leave.
+  const insights = input.insights.map((i) => i.title);
+  const blocks: Block[] = [
+    { title: "Practice areas", items: bioPracticeAreas(input), kind: "line", min: 1 },
+    { title: "Representative matters", items: [...input.matters], kind: "list", min: 1 },
+    { title: "Bar admissions", items: input.admissions.map((a) => `${a.jurisdiction}, ${a.year}`), kind: "line", min: 1 },
+    {
+      title: "Education",
+      items: input.education.map((e) => [e.degree, e.school, e.year].filter(Boolean).join(", ")),
+      kind: "list",
+      min: 1,
+    },
+    { title: "Languages", items: spokenLanguages(input).map((l) => l.label), kind: "line", min: 1 },
+    { title: "Professional memberships", items: [...input.memberships], kind: "list", min: 1 },
+    { title: "Recent insights", items: insights, kind: "list", min: 1, detail: (i: number) => input.insights[i]?.date ?? "" },
+  ].filter((b): b is Block => b.items.length > 0);
 
-  // The right column: name, title, certification, practice areas, the bio, the latest insights.
-  let r = 126;
-  doc.font("serif").fontSize(26).fillColor(INK);
-  root.add(doc.struct("H1", {}, () => doc.text(input.full_name, RIGHT.x, r, { width: RIGHT.width, height: 64, ellipsis: true })));
-  r = doc.y + 2;
-  doc.font("sans").fontSize(12.5).fillColor(BRASS);
-  root.add(doc.struct("P", {}, () => doc.text(input.title, RIGHT.x, r, { width: RIGHT.width, height: 34, ellipsis: true })));
-  r = doc.y + 4;
-  if (hasCertification(input)) {
-    doc.font("sans").fontSize(9.5).fillColor(INK);
-    root.add(
-      doc.struct("P", {}, () =>
-        doc.text(specialistText(input.specialist_area, input.specialist_year), RIGHT.x, r, {
-          width: RIGHT.width,
-          height: 26,
-          ellipsis: true,
-        }),
-      ),
-    );
-    r = doc.y + 4;
-  }
-  const areas = input.AOP.map((a) => a.toLowerCase()).filter((a): a is PracticeArea => (PRACTICE_AREAS as readonly string[]).includes(a));
-  const practice = [...areas.map((a) => PRACTICE_PAGES[a].title), ...input.area_details];
-  // The insights take the bottom of the column; the bio fills what is left above them.
-  const insightsTop = input.insights.length ? BOTTOM - 24 - input.insights.length * 30 : BOTTOM;
-  r = section(doc, root, "Practice areas", practice.length ? [practice.join(" · ")] : [], RIGHT, r + 10, insightsTop - 60, { list: false });
-  const bio = input.desc.replace(/\s+\n/g, "\n").trim();
-  if (bio && r < insightsTop - 40) {
-    r = heading(doc, root, "Profile", RIGHT, r);
-    doc.font("sans").fontSize(9.5).fillColor(INK);
-    const options = { width: RIGHT.width, lineGap: 2, paragraphGap: 4 };
-    const fitted = fitText(doc, bio.replace(/\n{2,}/g, "\n"), options, insightsTop - 14 - r);
-    root.add(doc.struct("P", {}, () => doc.text(fitted, RIGHT.x, r, { ...options, height: insightsTop - 14 - r })));
-    r = doc.y + 14;
-  }
-  if (input.insights.length) {
-    // Under the bio, or at the bottom of the column when the bio fills it.
-    let i = heading(doc, root, "Recent insights", RIGHT, Math.min(r, insightsTop));
-    const list = doc.struct("L");
-    root.add(list);
-    for (const item of input.insights) {
-      const li = doc.struct("LI");
-      list.add(li);
-      doc.font("sansBold").fontSize(9.5).fillColor(INK);
-      li.add(doc.struct("LBody", {}, () => doc.text(item.title, RIGHT.x, i, { width: RIGHT.width, height: 13, ellipsis: true })));
-      doc.font("sans").fontSize(8.5).fillColor(MUTED);
-      li.add(doc.struct("P", {}, () => doc.text(item.date, RIGHT.x, i + 12.5, { width: RIGHT.width, height: 12, ellipsis: true })));
-      li.end();
-      i += 30;
-    }
-    list.end();
-  }
+  let y = header(doc, root, input, photo);
+  const bio = input.desc
+    .replace(/\s+\n/g, "\n")
+    .trim()
+    .replace(/\n{2,}/g, "\n");
+  const bioOptions = { width: COLUMN.width, lineGap: 2, paragraphGap: 4 };
+  doc.font("sans").fontSize(BODY_SIZE);
+  const lineHeight = doc.currentLineHeight(true) + bioOptions.lineGap;
+  const bioNeed = bio ? HEADING_HEIGHT + Math.min(doc.heightOfString(bio, bioOptions), MIN_BIO_LINES * lineHeight) + SECTION_GAP : 0;
+  fitBlocks(doc, blocks, BOTTOM - y - bioNeed);
+  const bioRoom = BOTTOM - y - blocks.reduce((sum, b) => sum + blockHeight(doc, b), 0) - HEADING_HEIGHT - SECTION_GAP;
 
-  // The footer: the profile's address.
-  doc.font("sans").fontSize(8).fillColor(MUTED);
-  root.add(
-    doc.struct("P", {}, () =>
-      doc.text(`Full profile: ${input.profileUrl}`, MARGIN, PAGE.height - MARGIN - 8, {
-        width: PAGE.width - 2 * MARGIN,
-        height: 12,
-        ellipsis: true,
-        lineBreak: false,
-      }),
-    ),
-  );
+  const [practice, ...rest] = blocks[0]?.title === "Practice areas" ? blocks : [undefined, ...blocks];
+  if (practice) y = printBlock(doc, root, practice, y);
+  if (bio && bioRoom >= lineHeight) {
+    y = heading(doc, root, "Profile", y);
+    doc.font("sans").fontSize(BODY_SIZE).fillColor(INK);
+    const fitted = fitText(doc, bio, bioOptions, bioRoom);
+    const top = y;
+    root.add(doc.struct("P", {}, () => doc.text(fitted, COLUMN.x, top, { ...bioOptions, height: bioRoom })));
+    y = doc.y + SECTION_GAP;
+  }
+  for (const block of rest) if (block) y = printBlock(doc, root, block, y);
+
+  footer(doc, root, input);
   root.end();
   doc.end();
   await done;
   return Buffer.concat(chunks);
 }
 
-/** The firm's letterhead: name, address and contacts, and a brass rule (an artifact). */
-function letterhead(doc: Doc, root: Struct) {
-  const sect = doc.struct("Sect", { title: "Letterhead" });
-  root.add(sect);
-  doc.font("serif").fontSize(22).fillColor(INK);
-  sect.add(doc.struct("P", {}, () => doc.text(FIRM.name, MARGIN, MARGIN, { width: 260, lineBreak: false })));
-  doc.font("sans").fontSize(8.5).fillColor(MUTED);
-  const lines = [fullAddress(), `Tel. ${FIRM.phone}  ·  Fax ${FIRM.fax}`, FIRM.email];
-  sect.add(
+/**
+ * The header: name, title, certification and contact details on the left,
+ * the portrait on the right (a figure: it holds no text, so it never splits
+ * the reading order), and a brass rule under both. Returns where the
+ * sections begin.
+ */
+function header(doc: Doc, root: Struct, input: BioInput, photo: Buffer | undefined): number {
+  const textWidth = photo ? COLUMN.width - PORTRAIT.width - 24 : COLUMN.width;
+  let y = MARGIN;
+  doc.font("serif").fontSize(26).fillColor(INK);
+  root.add(doc.struct("H1", {}, () => doc.text(input.full_name, COLUMN.x, y, { width: textWidth, height: 64, ellipsis: true })));
+  y = doc.y + 2;
+  doc.font("sans").fontSize(12.5).fillColor(BRASS);
+  const titleTop = y;
+  root.add(doc.struct("P", {}, () => doc.text(input.title, COLUMN.x, titleTop, { width: textWidth, height: 34, ellipsis: true })));
+  y = doc.y + 6;
+  if (hasCertification(input)) {
+    doc.font("sans").fontSize(BODY_SIZE).fillColor(INK);
+    const top = y;
+    root.add(
+      doc.struct("P", {}, () =>
+        doc.text(specialistText(input.specialist_area, input.specialist_year), COLUMN.x, top, {
+          width: textWidth,
+          height: 26,
+          ellipsis: true,
+        }),
+      ),
+    );
+    y = doc.y + 6;
+  }
+  const phone = `Tel. ${FIRM.phone}${input.extension ? ` ext. ${input.extension}` : ""}`;
+  const contact = [[phone, ...(input.mobile.trim() ? [`Mobile ${input.mobile.trim()}`] : [])].join("  ·  "), input.email];
+  doc.font("sans").fontSize(BODY_SIZE).fillColor(INK);
+  const contactTop = y;
+  root.add(
     doc.struct("P", {}, () =>
-      doc.text(lines.join("\n"), PAGE.width - MARGIN - 260, MARGIN + 1, { width: 260, align: "right", lineGap: 1.5 }),
+      doc.text(contact.join("\n"), COLUMN.x, contactTop, { width: textWidth, height: 40, ellipsis: true, lineGap: 2 }),
     ),
   );
-  sect.end();
+  y = doc.y;
+  if (photo) {
+    root.add(
+      doc.struct("Figure", { alt: `Portrait of ${input.full_name}` }, () =>
+        doc.image(photo, COLUMN.x + COLUMN.width - PORTRAIT.width, MARGIN, PORTRAIT),
+      ),
+    );
+    y = Math.max(y, MARGIN + PORTRAIT.height);
+  }
+  y += 12;
   doc.markContent("Artifact", { type: "Layout" });
   doc
-    .moveTo(MARGIN, 100)
-    .lineTo(PAGE.width - MARGIN, 100)
+    .moveTo(MARGIN, y)
+    .lineTo(PAGE.width - MARGIN, y)
     .lineWidth(1.25)
     .strokeColor(BRASS)
     .stroke();
   doc.endMarkedContent();
+  return y + 16;
+}
+
+/** The footer, last in reading order: the firm's name, address and contacts, and the profile's address. */
+function footer(doc: Doc, root: Struct, input: BioInput) {
+  doc.markContent("Artifact", { type: "Layout" });
+  doc
+    .moveTo(MARGIN, FOOTER_TOP - 6)
+    .lineTo(PAGE.width - MARGIN, FOOTER_TOP - 6)
+    .lineWidth(0.5)
+    .strokeColor(BRASS)
+    .stroke();
+  doc.endMarkedContent();
+  const sect = doc.struct("Sect", { title: "Letterhead" });
+  root.add(sect);
+  const firm = `${FIRM.name}  ·  ${fullAddress()}  ·  Tel. ${FIRM.phone}  ·  Fax ${FIRM.fax}`;
+  doc.font("sans").fontSize(8).fillColor(MUTED);
+  const options = { width: COLUMN.width, height: 11, ellipsis: true, lineBreak: false };
+  sect.add(doc.struct("P", {}, () => doc.text(firm, COLUMN.x, FOOTER_TOP, options)));
+  sect.add(doc.struct("P", {}, () => doc.text(`${FIRM.email}  ·  Full profile: ${input.profileUrl}`, COLUMN.x, FOOTER_TOP + 11, options)));
+  sect.end();
+}
+
+const entryOptions = (width: number) => ({ width, lineGap: 1.5 });
+const LIST_INDENT = 10;
+
+/** The height of one entry as printed (at most ENTRY_LINES lines). */
+function entryHeight(doc: Doc, text: string, width: number): number {
+  doc.font("sans").fontSize(BODY_SIZE);
+  const line = doc.currentLineHeight(true) + 1.5;
+  return Math.min(doc.heightOfString(text, entryOptions(width)), ENTRY_LINES * line);
+}
+
+/** What a section takes on the page, heading and gap included. */
+function blockHeight(doc: Doc, block: Block): number {
+  if (block.kind === "line") return HEADING_HEIGHT + entryHeight(doc, block.items.join("  ·  "), COLUMN.width) + SECTION_GAP;
+  let h = HEADING_HEIGHT + SECTION_GAP;
+  block.items.forEach((item, i) => {
+    h += entryHeight(doc, item, COLUMN.width - LIST_INDENT) + 3 + (block.detail?.(i) ? 11 : 0);
+  });
+  return h;
+}
+
+/**
+ * Leaves out entries from the end of the longest sections (never below their
+ * `min`), then whole sections from the end, until they fit in `room`.
+ */
+function fitBlocks(doc: Doc, blocks: Block[], room: number) {
+  const total = () => blocks.reduce((sum, b) => sum + blockHeight(doc, b), 0);
+  while (blocks.length && total() > room) {
+    const trimmable = blocks.filter((b) => b.items.length > b.min);
+    if (!trimmable.length) {
+      blocks.pop();
+      continue;
+    }
+    const longest = trimmable.reduce((a, b) => (blockHeight(doc, b) >= blockHeight(doc, a) ? b : a));
+    longest.items.pop();
+  }
+}
+
+function printBlock(doc: Doc, root: Struct, block: Block, top: number): number {
+  let y = heading(doc, root, block.title, top);
+  doc.font("sans").fontSize(BODY_SIZE).fillColor(INK);
+  if (block.kind === "line") {
+    const text = block.items.join("  ·  ");
+    const height = entryHeight(doc, text, COLUMN.width);
+    root.add(doc.struct("P", {}, () => doc.text(text, COLUMN.x, y, { ...entryOptions(COLUMN.width), height, ellipsis: true })));
+    return y + height + SECTION_GAP;
+  }
+  const list = doc.struct("L");
+  root.add(list);
+  block.items.forEach((item, i) => {
+    const li = doc.struct("LI");
+    list.add(li);
+    const width = COLUMN.width - LIST_INDENT;
+    const height = entryHeight(doc, item, width);
+    const at = y;
+    doc.markContent("Artifact", { type: "Layout" });
+    doc.rect(COLUMN.x + 1, at + 4.5, 3, 3).fill(BRASS);
+    doc.endMarkedContent();
+    const detail = block.detail?.(i);
+    doc
+      .font(detail ? "sansBold" : "sans")
+      .fontSize(BODY_SIZE)
+      .fillColor(INK);
+    li.add(doc.struct("LBody", {}, () => doc.text(item, COLUMN.x + LIST_INDENT, at, { ...entryOptions(width), height, ellipsis: true })));
+    y += height;
+    if (detail) {
+      doc.font("sans").fontSize(8.5).fillColor(MUTED);
+      const dateTop = y;
+      li.add(
+        doc.struct("P", {}, () =>
+          doc.text(detail, COLUMN.x + LIST_INDENT, dateTop, { width, height: 11, ellipsis: true, lineBreak: false }),
+        ),
+      );
+      y += 11;
+    }
+    y += 3;
+    li.end();
+  });
+  list.end();
+  return y + SECTION_GAP;
 }
 
 /** The longest start of `text` (whole words, then "…") that fits in `height` at the current font. */
@@ -311,60 +428,10 @@ function fitText(doc: Doc, text: string, options: PDFKit.Mixins.TextOptions, hei
   return `${words.slice(0, low).join("").trimEnd()}…`;
 }
 
-/** A line that must not wrap (an e-mail address): a smaller size until it fits, down to 7 pt. */
-function fitSize(doc: Doc, text: string, width: number, size: number): number {
-  let s = size;
-  // A little room to spare: pdfkit's line wrapper breaks a word that fills the width exactly.
-  while (s > 7 && doc.fontSize(s).widthOfString(text) > width - 4) s -= 0.25;
-  return s;
-}
-
-function heading(doc: Doc, root: Struct, text: string, col: { x: number; width: number }, y: number): number {
+function heading(doc: Doc, root: Struct, text: string, y: number): number {
   doc.font("sansBold").fontSize(8.5).fillColor(BRASS);
-  root.add(doc.struct("H2", {}, () => doc.text(text.toUpperCase(), col.x, y, { width: col.width, lineBreak: false })));
-  return y + 14;
-}
-
-/**
- * A heading and its entries (a list, or one paragraph with `list: false`)
- * from `y`, never past `maxY`: entries that do not fit are left out, a long
- * one ends with "…". Nothing (not even the heading) when there are no entries.
- */
-function section(
-  doc: Doc,
-  root: Struct,
-  title: string,
-  items: readonly string[],
-  col: { x: number; width: number },
-  y: number,
-  maxY: number,
-  options: { list?: boolean; fit?: boolean } = {},
-): number {
-  if (items.length === 0 || y + 30 > maxY) return y;
-  let at = heading(doc, root, title, col, y);
-  doc.font("sans").fontSize(9.5).fillColor(INK);
-  if (options.list === false) {
-    const text = items.join("\n");
-    root.add(doc.struct("P", {}, () => doc.text(text, col.x, at, { width: col.width, height: maxY - at, ellipsis: true, lineGap: 2 })));
-    return doc.y + 14;
-  }
-  const list = doc.struct("L");
-  root.add(list);
-  for (const item of items) {
-    if (at + 12 > maxY) break;
-    const li = doc.struct("LI");
-    list.add(li);
-    doc.fontSize(options.fit ? fitSize(doc.font("sans"), item, col.width, 9.5) : 9.5);
-    li.add(
-      doc.struct("LBody", {}, () =>
-        doc.text(item, col.x, at, { width: col.width, height: Math.min(40, maxY - at), ellipsis: true, lineGap: 1 }),
-      ),
-    );
-    li.end();
-    at = doc.y + 3;
-  }
-  list.end();
-  return at + 12;
+  root.add(doc.struct("H2", {}, () => doc.text(text.toUpperCase(), COLUMN.x, y, { width: COLUMN.width, lineBreak: false })));
+  return y + HEADING_HEIGHT;
 }
 
 /** PDF work one at a time (each is tens of milliseconds of CPU), first come first served, like the pictures. */

@@ -79,6 +79,15 @@ export async function listStaff(): Promise<StaffRow[]> {
   }));
 }
 
+/** How many active owner accounts there are (the start-up log says whether anyone can sign in to manage the site). */
+export async function countActiveOwners(): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(user)
+    .where(and(eq(user.role, "owner"), eq(user.status, "active")));
+  return Number(row?.n ?? 0);
+}
+
 type Target = { id: string; email: string; name: string; role: Role; status: StaffStatus };
 
 async function lockTarget(tx: Db, id: string): Promise<Target> {

@@ -5,6 +5,7 @@
  */
 import { systemActor } from "../db/audit";
 import { createStaffAccount } from "../auth/staff-accounts";
+import { countActiveOwners } from "../db/staff";
 import { startContentSync, type ContentSync } from "../db/content-sync";
 import { getDatabase, openDatabase, setDatabase, type Database } from "../db/client";
 import { isContentEmpty, seedDemoContent } from "../db/seed";
@@ -34,7 +35,10 @@ export async function ensureAdminFromEnv(env: Env = getEnv()): Promise<void> {
   } else if (env.ADMIN_EMAIL || env.ADMIN_PASSWORD) {
     log("warn", "set both ADMIN_EMAIL and ADMIN_PASSWORD (12-128 characters) to create the staff account at start-up");
   } else {
-    log("info", "no staff account configured: set ADMIN_EMAIL and ADMIN_PASSWORD, or run `npm run admin:create -- you@example.com`");
+    // A later start without the variables: the owner made at the first start (or by admin:create) is still there.
+    const owners = await countActiveOwners();
+    if (owners > 0) log("info", "staff accounts ready", { owners });
+    else log("info", "no staff account configured: set ADMIN_EMAIL and ADMIN_PASSWORD, or run `npm run admin:create -- you@example.com`");
   }
 }
 

@@ -5,7 +5,13 @@
  * app/enhance/team-filters.ts fetches the filtered page on each choice and
  * swaps in its list (`data-team-results`) and count (`data-team-count`, a
  * polite status region), keeping the address in step.
+ *
+ * Below 1024 px the fields fold into one "Filter" control (a <details>, so
+ * it opens and closes without JavaScript) that shows how many filters are
+ * active, and the first lawyer is on a phone's first screen (issue 43); from
+ * 1024 px the fields are always shown as a bar (site.css, `.team-filters`).
  */
+import { ChevronDown, SlidersHorizontal } from "lucide-react";
 import { PRACTICE_AREAS, PRACTICE_PAGES } from "~/lib/practice";
 import { LANGUAGES, ROLES } from "~/lib/profile";
 import type { TeamFilters } from "~/lib/team-filters";
@@ -38,9 +44,15 @@ export function teamCountText(shown: number, total: number, filtered: boolean): 
   return `${shown} of ${total} ${total === 1 ? "person" : "people"} match these filters`;
 }
 
+/** How many filters are set (the folded control's count). */
+export function activeFilterCount(f: TeamFilters): number {
+  return [f.practice !== null, f.language !== null, f.role !== null, f.q !== ""].filter(Boolean).length;
+}
+
 export function TeamDirectory(props: TeamDirectoryProps) {
   const f = props.filters;
-  const filtered = f.practice !== null || f.language !== null || f.role !== null || f.q !== "";
+  const active = activeFilterCount(f);
+  const filtered = active > 0;
   if (props.total === 0) return <StatusMessage>{EMPTY_TEAM}</StatusMessage>;
   // A language asked for in the address that nobody listed speaks stays chosen (and finds no one).
   const languages =
@@ -55,11 +67,28 @@ export function TeamDirectory(props: TeamDirectoryProps) {
         role="search"
         aria-label="Filter the team"
         data-team-filters=""
-        className="grid gap-4 border-b border-line pb-8 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
+        className="border-b border-line pb-6 lg:pb-8"
       >
         {Object.entries(props.hidden ?? {}).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
+        <details className="team-filters group">
+          <summary className="flex h-12 cursor-pointer list-none items-center justify-between gap-3 rounded border border-muted bg-white px-4 font-semibold text-ink lg:hidden [&::-webkit-details-marker]:hidden">
+            <span className="inline-flex items-center gap-2">
+              <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+              Filter
+              <span data-team-active-count="">
+                {active > 0 ? (
+                  <>
+                    ({active}
+                    <span className="sr-only"> active</span>)
+                  </>
+                ) : null}
+              </span>
+            </span>
+            <ChevronDown aria-hidden="true" className="h-5 w-5 transition-transform group-open:rotate-180" />
+          </summary>
+          <div data-team-fields="" className="mt-4 grid gap-4 sm:grid-cols-2 lg:mt-0 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]">
         {props.practiceFilter ? (
           <div>
             <label htmlFor="team-practice" className={LABEL}>
@@ -131,11 +160,13 @@ export function TeamDirectory(props: TeamDirectoryProps) {
             ) : null}
           </span>
         </div>
+          </div>
+        </details>
       </form>
-      <p role="status" data-team-count="" className="mt-6 text-muted">
+      <p role="status" data-team-count="" className="mt-4 text-muted lg:mt-6">
         {teamCountText(props.members.length, props.total, filtered)}
       </p>
-      <div data-team-results="" className="mt-8">
+      <div data-team-results="" className="mt-6 lg:mt-8">
         {props.members.length > 0 ? (
           <TeamGrid members={props.members} headingLevel={props.headingLevel} eagerCount={props.eagerCount} />
         ) : (

@@ -6,7 +6,7 @@
  * address of the profile answers 301 to the current one.
  */
 import type { Route } from "./+types/bio-pdf";
-import { getBioPdf, type BioInput } from "~/.server/content/bio-pdf";
+import { bioMatters, getBioPdf, type BioInput } from "~/.server/content/bio-pdf";
 import { listArticlePage } from "~/.server/db/articles";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
@@ -46,6 +46,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     education: member.education,
     specialist_area: member.specialist_area,
     specialist_year: member.specialist_year,
+    matters: bioMatters(member.matters),
+    memberships: member.memberships,
     insights: insights.items.map((a) => ({ title: a.title, date: a.date })),
     profileUrl: absoluteUrl(`/lawyer/${encodeURIComponent(member.slug)}`),
   };

@@ -1,4 +1,4 @@
-import { ArrowRight } from "lucide-react";
+import { ArrowRight, MapPin } from "lucide-react";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
 import { cardSummary } from "~/.server/content/article-text";
@@ -21,8 +21,6 @@ import type { RouteHandle } from "~/lib/route-handle";
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
 export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
-
-const MAP_FRAME_CLASS = "h-full min-h-[360px] w-full border-0";
 export async function loader() {
   const [hours, articles] = await Promise.all([getOfficeHours(), listLatestArticles(6)]);
   return {
@@ -59,6 +57,7 @@ const PRACTICE_BLURBS = {
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { articles, hoursText, enquiryToken } = loaderData;
   const mapSrc = `https://www.google.com/maps?q=${encodeURIComponent(FIRM.mapQuery)}&output=embed`;
+  const mapLink = `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(FIRM.mapQuery)}`;
   const mapTitle = `Map of ${FIRM.name}, ${fullAddress()}`;
   return (
     <main id="main" tabIndex={-1} className="outline-none">
@@ -159,26 +158,35 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <ContactLinks fax className="mt-10" />
             <p className="mt-8 text-muted">{hoursText}</p>
           </div>
-          {/* With JavaScript the enhancement module makes the frame when it comes near the window (app/enhance/map-frame.ts). */}
-          <div
-            className="min-h-[360px] overflow-hidden border border-line bg-soft"
-            data-map-frame=""
-            data-src={mapSrc}
-            data-title={mapTitle}
-            data-frame-class={MAP_FRAME_CLASS}
-          >
-            <noscript>
-              <iframe
-                title={mapTitle}
-                src={mapSrc}
-                loading="lazy"
-                referrerPolicy="no-referrer-when-downgrade"
-                width={800}
-                height={480}
-                className={MAP_FRAME_CLASS}
-              />
-            </noscript>
-          </div>
+          {/* A plan of the streets drawn for this site (public/office-map.svg): the page asks no other host for anything.
+              Google's map loads only when the visitor presses "Show the map" (app/enhance/map-frame.ts; the button is
+              hidden until the module runs); without JavaScript, the link opens the address on Google Maps. */}
+          <figure className="flex flex-col overflow-hidden border border-line bg-soft" data-map-frame="" data-src={mapSrc} data-title={mapTitle}>
+            <img
+              src="/office-map.svg"
+              width={800}
+              height={480}
+              loading="lazy"
+              alt={`Plan of the streets around the office: ${fullAddress()}, on Wellington Street West at York Street, between King Street West and Front Street West, across Front Street from Union Station.`}
+              className="h-auto w-full"
+              data-map-picture=""
+            />
+            <figcaption className="flex flex-wrap items-center gap-x-6 gap-y-3 border-t border-line bg-white px-5 py-4">
+              <button
+                type="button"
+                hidden
+                data-map-show=""
+                className="inline-flex items-center gap-2 bg-accent px-5 py-3 text-sm font-semibold tracking-[0.14em] text-white uppercase hover:bg-accent-dark"
+              >
+                <MapPin aria-hidden="true" className="h-4 w-4" />
+                Show the map
+              </button>
+              <a href={mapLink} className="text-sm font-semibold text-accent underline underline-offset-4 hover:text-accent-dark">
+                Open in Google Maps
+              </a>
+              <span className="w-full text-sm text-muted">The map is Google&apos;s: it loads from Google only when you ask for it.</span>
+            </figcaption>
+          </figure>
         </div>
         <div className="mx-auto max-w-7xl px-5 pb-24 lg:px-8 lg:pb-32">
           <div className="max-w-3xl">

@@ -96,13 +96,13 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   });
 }
 
+/** The profile's two downloads (the contact card and the PDF bio), styled alike (issue 43). */
+const DOWNLOAD_CLASS =
+  "inline-flex items-center gap-3 bg-accent px-6 py-3 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark";
+
 function BioPdfLink({ slug }: { slug: string }) {
   return (
-    <a
-      href={`/lawyer/${encodeURIComponent(slug)}/bio.pdf`}
-      download
-      className="inline-flex items-center gap-3 border border-accent px-6 py-3 text-sm font-semibold text-accent hover:bg-accent hover:text-white"
-    >
+    <a href={`/lawyer/${encodeURIComponent(slug)}/bio.pdf`} download className={DOWNLOAD_CLASS}>
       <FileText aria-hidden="true" className="h-4 w-4" />
       Download bio (PDF)
     </a>
@@ -111,11 +111,7 @@ function BioPdfLink({ slug }: { slug: string }) {
 
 function VCardButton({ slug }: { slug: string }) {
   return (
-    <a
-      href={`/lawyer/${encodeURIComponent(slug)}/vcard`}
-      download
-      className="inline-flex items-center gap-3 bg-accent px-6 py-3 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
-    >
+    <a href={`/lawyer/${encodeURIComponent(slug)}/vcard`} download className={DOWNLOAD_CLASS}>
       <Download aria-hidden="true" className="h-4 w-4" />
       DOWNLOAD VCARD
     </a>

@@ -3,8 +3,9 @@
  * the form collects, why, who sees it, how long it is kept (the configured
  * ENQUIRY_RETENTION_DAYS) and how to have it deleted at once; and, in its
  * own section (#statistics), what the site's visit statistics count and keep
- * (STATS_RAW_DAYS, STATS_ROLLUP_DAYS; decision 0023); and (#subscriptions) what an insight
- * subscription keeps, why and for how long (issue 31, CASL).
+ * (STATS_RAW_DAYS, STATS_ROLLUP_DAYS; decision 0023); (#map) that Google's map loads only when
+ * asked (issue 43); and (#subscriptions) what an insight subscription keeps, why and for how long
+ * (issue 31, CASL).
  */
 import type { Route } from "./+types/privacy";
 import { getEnv } from "~/.server/env";
@@ -113,6 +114,14 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           and the firm&apos;s staff.
         </li>
       </ul>
+      <h2 id="map">The map on our home page</h2>
+      <p>
+        The home page shows a plan of the streets around our office that this website drew and serves itself. Loading it sends
+        nothing to anyone else. Google&apos;s map is loaded only if you press &ldquo;Show the map&rdquo; (or follow the link to
+        Google Maps). Only then does your browser connect to Google, which receives your internet address and your browser&apos;s
+        description, and handles them under its own privacy policy. No page of this website asks any other website for anything
+        until you do.
+      </p>
       <h2 id="subscriptions">Insights by e-mail</h2>
       <p>
         When you <a href="/subscribe">subscribe to our insights</a>, we send you e-mail only after you confirm, through the link in a

@@ -49,7 +49,7 @@ export default function Team({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main" tabIndex={-1} className="outline-none">
       <PageBanner eyebrow={FIRM.name} title="Our Team" text={loaderData.headerText} />
-      <section aria-label="Team members" className="fade-section mx-auto max-w-7xl px-5 py-20 lg:px-8">
+      <section aria-label="Team members" className="fade-section mx-auto max-w-7xl px-5 pt-8 pb-20 sm:pt-20 lg:px-8">
         {/* Eager: the first row on a phone (two columns). More eager pictures compete with the fonts for a phone's first paint. */}
         <TeamDirectory
           action="/team"
