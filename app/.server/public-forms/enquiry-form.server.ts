@@ -55,7 +55,7 @@ export type EnquiryActionData = {
 
 function answer(status: number, body: Omit<EnquiryActionData, "token">) {
   return data<EnquiryActionData>(
-    { ...body, token: issueFormToken({ shared: false }) },
+    { ...body, token: issueFormToken() },
     { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } },
   );
 }
