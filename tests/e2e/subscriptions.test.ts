@@ -188,6 +188,11 @@ describe("every public form works when a person presses its button, with the sit
     const edit = await staff.locator('a[href$="/edit"]').first().getAttribute("href");
     await staff.goto(`${server.url}${edit!.replace(/\/edit$/, "/mailing")}`);
     await staff.getByRole("button", { name: "Send to subscribers now" }).click();
+    // The exact number, confirmed once (issue 42 item 6).
+    await staff.getByRole("heading", { name: "Send it now?" }).waitFor();
+    expect(await staff.locator("main").textContent()).toContain("It goes to exactly 1 confirmed subscriber of Cyber Security & Incident Response");
+    await staff.screenshot({ path: "/tmp/subs-mailing-confirm-1280.png", fullPage: true });
+    await staff.getByRole("button", { name: "Yes, send to 1 confirmed subscriber" }).click();
     await staff.getByText(/^Queued for subscribers of|^Sent to subscribers of/).first().waitFor();
     const alert = await smtp.waitFor(mailTo(reader, new RegExp(title)), 120_000);
     preferencesLink = linkIn(alert.text ?? "", "/subscribe/preferences");
@@ -232,6 +237,24 @@ describe("every public form works when a person presses its button, with the sit
     expect(sent.headers["sec-fetch-site"]).toBe("same-origin");
     expect(sent.status).toBe(200);
     await p.getByRole("heading", { name: "Enquiry sent" }).waitFor();
+  });
+
+  it("the mailing screen without SMTP_URL says nothing is sent until an SMTP server is configured; Send asks once with the exact number", async () => {
+    const { page: staff } = await staffPage(browser, { viewport: { width: 390, height: 844 } });
+    await staff.goto(`${base}/dashboard/articles`);
+    const edit = await staff.locator('a[href$="/edit"]').first().getAttribute("href");
+    await staff.goto(`${base}${edit!.replace(/\/edit$/, "/mailing")}`);
+    await staff.getByText("No SMTP server is configured (SMTP_URL): nothing is sent to subscribers until one is.").waitFor();
+    const send = staff.getByRole("button", { name: /^Send to subscribers now$|^Send when published$/ });
+    if (await send.count()) {
+      await send.click();
+      await staff.getByRole("heading", { name: /^Send it (now|when published)\?$/ }).waitFor();
+      expect(await staff.locator("main").textContent()).toMatch(/exactly \d+ confirmed subscribers?/);
+      await staff.screenshot({ path: "/tmp/subs-mailing-confirm-390.png", fullPage: true });
+      expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await staff.getByRole("link", { name: "Cancel" }).click();
+      await staff.getByRole("button", { name: "Send a test to me" }).waitFor();
+    }
   });
 
   it("searches with the Search button", async () => {
