@@ -190,10 +190,15 @@ describe("every public form works when a person presses its button, with the sit
     await staff.getByRole("button", { name: "Send to subscribers now" }).click();
     // The exact number, confirmed once (issue 42 item 6).
     await staff.getByRole("heading", { name: "Send it now?" }).waitFor();
-    expect(await staff.locator("main").textContent()).toContain("It goes to exactly 1 confirmed subscriber of Cyber Security & Incident Response");
+    expect(await staff.locator("main").textContent()).toContain(
+      "It goes to exactly 1 confirmed subscriber of Cyber Security & Incident Response",
+    );
     await staff.screenshot({ path: "/tmp/subs-mailing-confirm-1280.png", fullPage: true });
     await staff.getByRole("button", { name: "Yes, send to 1 confirmed subscriber" }).click();
-    await staff.getByText(/^Queued for subscribers of|^Sent to subscribers of/).first().waitFor();
+    await staff
+      .getByText(/^Queued for subscribers of|^Sent to subscribers of/)
+      .first()
+      .waitFor();
     const alert = await smtp.waitFor(mailTo(reader, new RegExp(title)), 120_000);
     preferencesLink = linkIn(alert.text ?? "", "/subscribe/preferences");
     expect(preferencesLink.startsWith(`${server.url}/subscribe/preferences/`)).toBe(true);

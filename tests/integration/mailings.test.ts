@@ -246,7 +246,10 @@ describe("Send to subscribers (the article's screen)", () => {
       result = thrown;
     }
     if (result instanceof Response) return { status: result.status, text: "" };
-    const d = result as { data: { status?: { text: string }; confirm?: { recipients: number; topics: string[] } }; init?: { status?: number } };
+    const d = result as {
+      data: { status?: { text: string }; confirm?: { recipients: number; topics: string[] } };
+      init?: { status?: number };
+    };
     return { status: d.init?.status ?? 200, text: d.data.status?.text ?? "", confirm: d.data.confirm };
   };
 

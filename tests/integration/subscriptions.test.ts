@@ -58,7 +58,10 @@ afterAll(async () => {
 
 const readyToken = () => issueFormToken(Date.now() - (MIN_FILL_SECONDS + 1) * 1000);
 
-type Answer = { status: number; data: { outcome: string; status: { text: string }; errors?: Record<string, string>; values?: SubscribeValues; token: string } };
+type Answer = {
+  status: number;
+  data: { outcome: string; status: { text: string }; errors?: Record<string, string>; values?: SubscribeValues; token: string };
+};
 
 let ipCounter = 1;
 async function subscribe(fields: Record<string, string | string[] | undefined>, ip = `198.51.100.${ipCounter++}`): Promise<Answer> {

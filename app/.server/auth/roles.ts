@@ -27,7 +27,18 @@ export type { Permission };
 const GRANTS: Record<Role, readonly Permission[]> = {
   /** Owners may do everything there is. */
   owner: PERMISSIONS,
-  admin: ["content", "staff", "activity", "enquiries", "statistics", "subscribers", "subscriber-counts", "subscriber-mailing", "redirects", "wordpress-import"],
+  admin: [
+    "content",
+    "staff",
+    "activity",
+    "enquiries",
+    "statistics",
+    "subscribers",
+    "subscriber-counts",
+    "subscriber-mailing",
+    "redirects",
+    "wordpress-import",
+  ],
   editor: ["content", "statistics", "subscriber-counts", "redirects"],
 };
 

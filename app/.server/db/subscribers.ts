@@ -17,7 +17,14 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, desc, eq, ilike, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { CONSENT_VERSION, CONSENT_WORDING, mailboxKey, normalizeAddress, type SubscriberStatus, type SubscriptionTopic } from "~/lib/forms/subscribe";
+import {
+  CONSENT_VERSION,
+  CONSENT_WORDING,
+  mailboxKey,
+  normalizeAddress,
+  type SubscriberStatus,
+  type SubscriptionTopic,
+} from "~/lib/forms/subscribe";
 import { attemptsSince } from "./attempts";
 import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";

@@ -123,7 +123,9 @@ export default function ArticleMailing({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="Send to subscribers" back={{ to: `/dashboard/articles/${article.id}/edit`, label: "Edit article" }}>
       <p className="mb-6 text-lg">{article.title}</p>
-      {smtpConfigured ? null : <p className="mb-6 rounded border-2 border-brass bg-white px-4 py-3 font-semibold">{MAILING_MSG.noSmtpScreen}</p>}
+      {smtpConfigured ? null : (
+        <p className="mb-6 rounded border-2 border-brass bg-white px-4 py-3 font-semibold">{MAILING_MSG.noSmtpScreen}</p>
+      )}
       {progress ? (
         <p className="mb-6 rounded border border-line bg-white px-4 py-3">
           <MailingProgressText articleId={article.id} progress={progress} articlePublic={published} />
@@ -137,13 +139,13 @@ export default function ArticleMailing({ loaderData }: Route.ComponentProps) {
           <p>
             {published ? (
               <>
-                It goes to exactly <strong>{recipientsText(confirm.recipients)}</strong> of {confirm.topics.map((t) => TOPIC_LABELS[t]).join(", ")}, each
-                once. It cannot be undone.
+                It goes to exactly <strong>{recipientsText(confirm.recipients)}</strong> of{" "}
+                {confirm.topics.map((t) => TOPIC_LABELS[t]).join(", ")}, each once. It cannot be undone.
               </>
             ) : (
               <>
-                It goes to the confirmed subscribers of {confirm.topics.map((t) => TOPIC_LABELS[t]).join(", ")} when the article is published: today that
-                is exactly <strong>{recipientsText(confirm.recipients)}</strong>, each once.
+                It goes to the confirmed subscribers of {confirm.topics.map((t) => TOPIC_LABELS[t]).join(", ")} when the article is
+                published: today that is exactly <strong>{recipientsText(confirm.recipients)}</strong>, each once.
               </>
             )}
           </p>
