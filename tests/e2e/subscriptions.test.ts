@@ -116,6 +116,12 @@ describe("sent sooner than a person could (issue 42: at most 3 s; nothing lost)"
     expect(await p.getByRole("checkbox", { name: /I agree to receive e-mail from Harrow Kline LLP/ }).isChecked()).toBe(true);
     // Nothing is marked wrong: the person did nothing wrong.
     expect(await p.locator('[aria-invalid="true"]').count()).toBe(0);
+    expect(await runA11yCheckers(p, ["axe"])).toEqual([]);
+    for (const width of [390, 1280]) {
+      await p.setViewportSize({ width, height: 900 });
+      await p.screenshot({ path: `/tmp/subs-again-${width}.png`, fullPage: true });
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
     await p.waitForTimeout(ANSWER_WAIT_MS);
     await p.getByRole("button", { name: "Subscribe" }).click();
     await p.getByRole("heading", { name: "Check your e-mail" }).waitFor();
@@ -256,6 +262,7 @@ describe("every public form works when a person presses its button, with the sit
       await staff.getByRole("heading", { name: /^Send it (now|when published)\?$/ }).waitFor();
       expect(await staff.locator("main").textContent()).toMatch(/exactly \d+ confirmed subscribers?/);
       await staff.screenshot({ path: "/tmp/subs-mailing-confirm-390.png", fullPage: true });
+      expect(await runA11yCheckers(staff, ["axe"])).toEqual([]);
       expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await staff.getByRole("link", { name: "Cancel" }).click();
       await staff.getByRole("button", { name: "Send a test to me" }).waitFor();
