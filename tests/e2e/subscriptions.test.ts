@@ -148,7 +148,7 @@ describe("every public form works when a person presses its button, with the sit
     // intercepted request does not show the headers the network stack adds: Sec-Fetch-Site).
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     visitor = { context, page: await context.newPage() };
-  });
+  }, 420_000); // a server start takes long on a busy machine (E2E_SERVER_START_MS)
   afterAll(async () => {
     await visitor?.context.close();
     await server?.stop();
