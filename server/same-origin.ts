@@ -12,11 +12,25 @@ function publicOrigin(): string {
   return known.origin;
 }
 
-export function sameOrigin(headers: IncomingHttpHeaders): boolean {
+/**
+ * Whether a request comes from this site's own pages. A browser's
+ * `Sec-Fetch-Site: same-origin` says so whatever its `Origin` (a page sent
+ * with `Referrer-Policy: no-referrer` posts its forms with `Origin: null`;
+ * no page can make a browser write a false `Sec-Fetch-*` header). Otherwise
+ * the `Origin` header decides: this site's origin, or the Host it was sent to.
+ * `Origin: null` (an opaque origin: a no-referrer page in a browser without
+ * `Sec-Fetch-Site`, or a sandboxed frame anywhere) counts as this site's only
+ * when `nullOrigin` is allowed (a route whose path holds a secret token,
+ * `crossSiteRefused`) and no `Sec-Fetch-Site` says it came from elsewhere.
+ * Without either header (a tool, not a browser page) the request passes.
+ */
+export function sameOrigin(headers: IncomingHttpHeaders, options: { nullOrigin?: boolean } = {}): boolean {
   const origin = headers.origin;
   const host = headers.host;
+  const site = headers["sec-fetch-site"];
+  if (site === "same-origin") return true;
   if (origin) {
-    if (origin === "null") return false;
+    if (origin === "null") return options.nullOrigin === true && (!site || site === "none");
     // The usual case, the site's own origin as browsers write it, needs no parsing (every beacon asks).
     if (origin === publicOrigin()) return true;
     try {
@@ -26,18 +40,24 @@ export function sameOrigin(headers: IncomingHttpHeaders): boolean {
       return false;
     }
   }
-  const site = headers["sec-fetch-site"];
-  return !site || site === "same-origin" || site === "none";
+  return !site || site === "none";
 }
 
 /**
  * Whether a request is refused as cross-site. `route` is the route its path
- * goes to (route-table.ts `routeMatcher`): a POST to a route whose handle
- * declares `crossSitePosts` (the RFC 8058 one-click unsubscribe, posted by the
- * recipient's mail provider, cross-site by nature; the token in its path is
- * what authorises it) is let through.
+ * goes to (route-table.ts `routeMatcher`), and its handle may widen what
+ * passes, for a POST only:
+ * - `tokenInPath`: the path holds a secret token (the confirmation and
+ *   preferences links). Those pages send `Referrer-Policy: no-referrer`, so a
+ *   browser without `Sec-Fetch-Site` posts their forms with `Origin: null`:
+ *   taken as the site's own (another site cannot know the token).
+ * - `crossSitePosts`: any origin (the RFC 8058 one-click unsubscribe, posted
+ *   by the recipient's mail provider, cross-site by nature; the token in its
+ *   path is what authorises it).
  */
 export function crossSiteRefused(method: string | undefined, route: TableRoute | undefined, headers: IncomingHttpHeaders): boolean {
-  if (!isWriteMethod(method) || sameOrigin(headers)) return false;
-  return !(method === "POST" && route?.handle?.crossSitePosts === true);
+  if (!isWriteMethod(method)) return false;
+  const post = method === "POST";
+  if (sameOrigin(headers, { nullOrigin: post && route?.handle?.tokenInPath === true })) return false;
+  return !(post && route?.handle?.crossSitePosts === true);
 }

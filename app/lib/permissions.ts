@@ -24,6 +24,8 @@ export const PERMISSIONS = [
   "subscriber-counts",
   /** Erasing a subscriber on request (only a hash of the address stays). */
   "subscriber-erase",
+  /** Sending an article to subscribers (Send to subscribers; a test to oneself needs only "content"): issue 42. */
+  "subscriber-mailing",
   /** Redirects and the 404 log: rules from old addresses, made, searched, disabled, deleted, CSV in and out (issue 46). */
   "redirects",
   /** Importing a WordPress site from the dashboard (issue 46). */

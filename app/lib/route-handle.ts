@@ -27,6 +27,10 @@
  *   one-click unsubscribe, posted by the recipient's mail provider): the
  *   server's cross-site refusal lets it through (server/same-origin.ts). The
  *   secret in its path is what authorises the request.
+ * - `tokenInPath`: the route's path holds a secret token (the confirmation
+ *   and preferences links) and its page sends `Referrer-Policy: no-referrer`:
+ *   a POST from that page with `Origin: null` is taken as the site's own
+ *   (server/same-origin.ts); another site cannot know the token.
  */
 import type { Permission } from "./permissions";
 
@@ -37,4 +41,5 @@ export type RouteHandle = {
   pageCache?: { params: readonly string[] };
   statistics?: "path" | "pattern" | "not-found";
   crossSitePosts?: boolean;
+  tokenInPath?: boolean;
 };

@@ -570,7 +570,7 @@ const BASES: Record<string, ActionCase> = {
       message: "We need defence counsel for a bodily injury claim.",
       consent: "yes",
       [HONEYPOT_FIELD]: "",
-      [TOKEN_FIELD]: issueFormToken({ shared: false }, Date.now() - 60_000),
+      [TOKEN_FIELD]: issueFormToken(Date.now() - 60_000),
     }),
   },
   // Insight subscriptions (issue 31): the public sign-up (a token old enough to pass), the confirmation, preferences and
@@ -581,7 +581,7 @@ const BASES: Record<string, ActionCase> = {
       topics: ["news"],
       consent: "yes",
       [HONEYPOT_FIELD]: "",
-      [TOKEN_FIELD]: issueFormToken({ shared: false }, Date.now() - 60_000),
+      [TOKEN_FIELD]: issueFormToken(Date.now() - 60_000),
     }),
   },
   "routes/public/subscribe-confirm.tsx": { base: () => ({ confirm: "yes" }) },

@@ -17,6 +17,7 @@ import {
   deliveryCounts,
   getMailingForArticle,
   mailingProgress,
+  mailingRecipientCount,
   queueDueMailings,
   scheduleMailing,
 } from "~/.server/db/mailings";
@@ -217,29 +218,42 @@ describe("mailings", () => {
 describe("Send to subscribers (the article's screen)", () => {
   const ORIGIN = "http://localhost:3000";
   let editor = "";
-  beforeAll(async () => {
-    await createStaffAccount("writer@example.com", "a-long-enough-password", "Writer", "editor");
-    const result = await signIn(new Request(`${ORIGIN}/admin`), "writer@example.com", "a-long-enough-password", "192.0.2.1");
+  let admin = "";
+  const cookieOf = async (email: string, role: "editor" | "admin") => {
+    await createStaffAccount(email, "a-long-enough-password", role === "editor" ? "Writer" : "Manager", role);
+    const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "192.0.2.1");
     if (!result.ok) throw new Error("sign-in failed");
-    editor = result.headers
+    return result.headers
       .getSetCookie()
       .map((c) => c.split(";")[0])
       .join("; ");
+  };
+  beforeAll(async () => {
+    editor = await cookieOf("writer@example.com", "editor");
+    admin = await cookieOf("manager@example.com", "admin");
   });
 
-  const post = async (id: number, fields: [string, string][]) => {
+  const post = async (id: number, fields: [string, string][], cookie = editor) => {
     const request = new Request(`${ORIGIN}/dashboard/articles/${id}/mailing`, {
       method: "POST",
       body: new URLSearchParams(fields),
-      headers: { cookie: editor, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
     });
-    const result = await guarded(mailingScreen.action, { request, params: { id: String(id) }, context: testContext() });
+    let result: unknown;
+    try {
+      result = await guarded(mailingScreen.action, { request, params: { id: String(id) }, context: testContext() });
+    } catch (thrown) {
+      result = thrown;
+    }
     if (result instanceof Response) return { status: result.status, text: "" };
-    const d = result as unknown as { data: { status: { text: string } }; init?: { status?: number } };
-    return { status: d.init?.status ?? 200, text: d.data.status.text };
+    const d = result as {
+      data: { status?: { text: string }; confirm?: { recipients: number; topics: string[] } };
+      init?: { status?: number };
+    };
+    return { status: d.init?.status ?? 200, text: d.data.status?.text ?? "", confirm: d.data.confirm };
   };
 
-  it("defaults to the article's practice area, previews the e-mail, sends a test to me, and sends once", async () => {
+  it("defaults to the article's practice area, previews the e-mail, sends a test to me; an editor gets 403 from the send action; an admin confirms the exact number once and sends once", async () => {
     const a = await article("Limitation periods for construction liens", "construction");
     const page = await guarded(mailingScreen.loader, {
       request: new Request(`${ORIGIN}/dashboard/articles/${a.id}/mailing`, { headers: { cookie: editor } }),
@@ -257,27 +271,31 @@ describe("Send to subscribers (the article's screen)", () => {
     expect(html).toContain("Limitation periods for construction liens");
     expect(await post(a.id, [["intent", "test"]])).toEqual({ status: 200, text: "A test was sent to you." });
     await smtp.waitFor((m) => m.subject === "[Test] Limitation periods for construction liens");
-    expect(await post(a.id, [["intent", "schedule"]])).toMatchObject({ status: 400 });
-    expect(
-      await post(a.id, [
-        ["intent", "schedule"],
-        ["topics", "construction"],
-      ]),
-    ).toMatchObject({ status: 302 });
+    // An editor may send a test to themselves, never to the subscribers (403, nothing scheduled).
+    const send: [string, string][] = [
+      ["intent", "schedule"],
+      ["topics", "construction"],
+      ["confirm", "yes"],
+    ];
+    expect(await post(a.id, send)).toMatchObject({ status: 403 });
+    expect(await post(a.id, send.slice(0, 2))).toMatchObject({ status: 403 });
+    expect(await mailingProgress(a.id)).toBeNull();
+    // An admin: no topic is refused; the first press states the exact number of recipients and asks once to confirm.
+    expect(await post(a.id, [["intent", "schedule"]], admin)).toMatchObject({ status: 400 });
+    const expected = await mailingRecipientCount(["construction"]);
+    const asked = await post(a.id, send.slice(0, 2), admin);
+    expect(asked).toMatchObject({ status: 200, confirm: { recipients: expected, topics: ["construction"] } });
+    expect(await mailingProgress(a.id)).toBeNull();
+    expect(await post(a.id, send, admin)).toMatchObject({ status: 302 });
     await runMailings({ budgetMs: 10_000 });
-    expect(
-      await post(a.id, [
-        ["intent", "schedule"],
-        ["topics", "construction"],
-      ]),
-    ).toMatchObject({ status: 409 });
+    expect(await post(a.id, send, admin)).toMatchObject({ status: 409 });
     const [entry] = await db()
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.item_id, String(a.id)), eq(auditLog.action, "mail")));
-    expect(entry).toMatchObject({ item_type: "article", actor_label: "writer@example.com" });
+    expect(entry).toMatchObject({ item_type: "article", actor_label: "manager@example.com" });
     expect(mailingProgressText((await mailingProgress(a.id))!)).toMatch(
-      /^Sent to subscribers of Construction Disputes: Sent \d+ of \d+; failed 0\.$/,
+      new RegExp(`^Sent to subscribers of Construction Disputes: Sent ${expected} of ${expected}; failed 0\\.$`),
     );
   });
 });

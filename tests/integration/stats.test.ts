@@ -26,7 +26,7 @@ import {
   rollupStats,
   type StatsEventRow,
 } from "~/.server/db/stats";
-import { issueFormToken, FORM_PAGE_SHARED_SECONDS, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
+import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { signIn } from "~/.server/auth/sign-in";
 import { flushStats, recordConversion, statsIngestCounters } from "~/.server/statistics/stats-ingest";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
@@ -328,7 +328,7 @@ describe("rollups in Toronto days", () => {
 });
 
 describe("conversions", () => {
-  const readyToken = () => issueFormToken({ shared: true }, Date.now() - (MIN_FILL_SECONDS + FORM_PAGE_SHARED_SECONDS + 1) * 1000);
+  const readyToken = () => issueFormToken(Date.now() - (MIN_FILL_SECONDS + 1) * 1000);
 
   async function sendEnquiry(ip: string, ua = FIREFOX) {
     const body = new URLSearchParams({

@@ -24,7 +24,7 @@ import {
   WITHDRAWN_KEEP_MS,
   withdrawConsent,
 } from "~/.server/db/subscribers";
-import { FORM_PAGE_SHARED_SECONDS, issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
+import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail, mailFrom, sendSubscriberMail } from "~/.server/mail/mail";
 import { compileSkeleton, fillSkeleton } from "~/.server/mail/mail-skeleton";
@@ -33,7 +33,7 @@ import { oneClickUrl, preferencesToken, preferencesUrl } from "~/.server/subscri
 import { articleMessage } from "~/.server/subscriptions/messages";
 import { SubscribeForm } from "~/components/public/subscribe-form";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
-import { CONSENT_VERSION, CONSENT_WORDING, SUBSCRIBE_MSG } from "~/lib/forms/subscribe";
+import { CONSENT_VERSION, CONSENT_WORDING, SUBSCRIBE_MSG, type SubscribeValues } from "~/lib/forms/subscribe";
 import { FIRM } from "~/config/firm";
 import * as confirmRoute from "~/routes/public/subscribe-confirm";
 import * as oneClick from "~/routes/public/subscribe-one-click";
@@ -56,9 +56,12 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const readyToken = () => issueFormToken({ shared: true }, Date.now() - (MIN_FILL_SECONDS + FORM_PAGE_SHARED_SECONDS + 1) * 1000);
+const readyToken = () => issueFormToken(Date.now() - (MIN_FILL_SECONDS + 1) * 1000);
 
-type Answer = { status: number; data: { outcome: string; status: { text: string }; errors?: Record<string, string>; token: string } };
+type Answer = {
+  status: number;
+  data: { outcome: string; status: { text: string }; errors?: Record<string, string>; values?: SubscribeValues; token: string };
+};
 
 let ipCounter = 1;
 async function subscribe(fields: Record<string, string | string[] | undefined>, ip = `198.51.100.${ipCounter++}`): Promise<Answer> {
@@ -102,20 +105,25 @@ async function subscribeAndConfirm(email: string, topics = ["insurance"]) {
 }
 
 describe("the sign-up form (CASL)", () => {
-  it("shows the consent box unticked and on its own, with who asks, what for and how to withdraw", () => {
-    for (const state of [
-      undefined,
-      {
-        outcome: "invalid" as const,
-        status: { tone: "error" as const, text: "Please correct the highlighted fields." },
-        errors: { topics: SUBSCRIBE_MSG.topics },
-        values: { email: "a@b.example", topics: [], consent: true },
-        token: "t",
-      },
-    ]) {
+  it("shows the consent box unticked and on its own, with who asks, what for and how to withdraw; ticked again only by the person's own tick", () => {
+    const shownAgain = (consent: boolean, outcome: "invalid" | "again") => ({
+      outcome,
+      status: { tone: "error" as const, text: outcome === "again" ? SUBSCRIBE_MSG.again : "Please correct the highlighted fields." },
+      errors: outcome === "invalid" ? { topics: SUBSCRIBE_MSG.topics } : undefined,
+      values: { email: "a@b.example", topics: outcome === "again" ? ["news"] : [], consent },
+      token: "t",
+    });
+    for (const [state, ticked] of [
+      [undefined, false],
+      [shownAgain(false, "invalid"), false],
+      [shownAgain(true, "invalid"), true],
+      [shownAgain(true, "again"), true],
+    ] as const) {
       const html = renderToStaticMarkup(createElement(SubscribeForm, { state, token: "t" }));
       const consent = /<input[^>]*id="subscribe-consent"[^>]*>/.exec(html)![0];
-      expect(consent).not.toMatch(/checked/);
+      // Never ticked by the site: only the person's own tick, sent with the form that came back, is kept.
+      if (ticked) expect(consent).toMatch(/checked/);
+      else expect(consent).not.toMatch(/checked/);
       // The only box that gives consent, labelled with the consent wording alone (nothing else is agreed to).
       expect(html.match(/name="consent"/g)).toHaveLength(1);
       const label = /<label for="subscribe-consent"[^>]*>([\s\S]*?)<\/label>/.exec(html)![1];
@@ -145,9 +153,12 @@ describe("the sign-up form (CASL)", () => {
       email: "robot@example.com",
       topics: ["news"],
       consent: "yes",
-      [TOKEN_FIELD]: issueFormToken({ shared: true }),
+      [TOKEN_FIELD]: issueFormToken(),
     });
     expect(early.data.outcome).toBe("again");
+    // Sent too soon: said in plain words, with everything typed and ticked kept (issue 42).
+    expect(early.data.status.text).toBe(SUBSCRIBE_MSG.again);
+    expect(early.data.values).toEqual({ email: "robot@example.com", topics: ["news"], consent: true });
     expect(await findSubscriberByEmail("robot@example.com")).toBeUndefined();
     const outcomes: string[] = [];
     for (let i = 0; i < 7; i++)
@@ -222,6 +233,53 @@ describe("double opt-in", () => {
     const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
     expect(to("pending@example.com")).toBe(1);
     expect(to("erased@example.com")).toBe(1); // the first confirmation only, before erasure
+  });
+});
+
+describe("limits per mailbox, not per string (issue 42)", () => {
+  const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
+  const requested = async (email: string) => {
+    const row = await findSubscriberByEmail(email);
+    if (!row) return 0;
+    const rows = await db().select().from(subscriberConsents).where(eq(subscriberConsents.subscriber_id, row.id));
+    return rows.filter((r) => r.event === "requested").length;
+  };
+
+  it("sends one confirmation an hour to a mailbox, whatever its spelling (+tag, case, Gmail's dots and googlemail.com)", async () => {
+    const spellings = ["mb.victim@example.com", "mb.victim+1@example.com", "MB.Victim+2@Example.com"];
+    const gmail = ["mbvictim@gmail.com", "m.b.v.i.c.t.i.m@gmail.com", "mb.victim+x@googlemail.com"];
+    const answers = [];
+    for (const email of [...spellings, ...gmail]) answers.push((await subscribe({ email, topics: ["news"], consent: "yes" })).data.outcome);
+    // The same answer for each: nobody learns that a variant was held back.
+    expect(answers).toEqual(Array(6).fill("sent"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(to("mb.victim@example.com")).toBe(1);
+    expect(to("mb.victim+1@example.com") + to("mb.victim+2@example.com")).toBe(0);
+    expect(to("mbvictim@gmail.com")).toBe(1);
+    expect(to("m.b.v.i.c.t.i.m@gmail.com") + to("mb.victim+x@googlemail.com")).toBe(0);
+    // No row for a spelling that was sent nothing (nothing asked, nothing to record).
+    expect(await findSubscriberByEmail("mb.victim+1@example.com")).toBeUndefined();
+  });
+
+  it("keeps one 'Asked to subscribe' record per confirmation e-mail sent, not one per request", async () => {
+    for (let i = 0; i < 5; i++) await subscribe({ email: "padded@example.com", topics: ["news"], consent: "yes" });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(to("padded@example.com")).toBe(1);
+    expect(await requested("padded@example.com")).toBe(1);
+    // A confirmed subscriber asking again gets no e-mail, and no record.
+    const confirmed = await subscribeAndConfirm("steady@example.com");
+    for (let i = 0; i < 3; i++) await subscribe({ email: "steady@example.com", topics: ["news"], consent: "yes" });
+    expect(await requested(confirmed.email)).toBe(1);
+  });
+
+  it("refuses an address longer than RFC 5321 allows, with a clear message, and sends nothing", async () => {
+    const long = `${"a".repeat(65)}@example.com`;
+    const answer = await subscribe({ email: long, topics: ["news"], consent: "yes" });
+    expect(answer.status).toBe(400);
+    expect(answer.data.errors?.email).toBe(SUBSCRIBE_MSG.addressTooLong);
+    const huge = `${"a".repeat(60)}@${"b".repeat(250)}.example`;
+    expect((await subscribe({ email: huge, topics: ["news"], consent: "yes" })).data.errors?.email).toBe(SUBSCRIBE_MSG.addressTooLong);
+    expect(await findSubscriberByEmail(long)).toBeUndefined();
   });
 });
 

@@ -26,6 +26,10 @@ describe("roles", () => {
     expect(ROLES.filter((r) => can(r, "subscriber-erase"))).toEqual(["owner"]);
   });
 
+  it("sending an article to subscribers: owners and admins, not editors (issue 42)", () => {
+    expect(ROLES.filter((r) => can(r, "subscriber-mailing"))).toEqual(["owner", "admin"]);
+  });
+
   it("only owners manage owner accounts; editors manage nobody", () => {
     expect(canManageRole("owner", "owner")).toBe(true);
     expect(canManageRole("admin", "owner")).toBe(false);

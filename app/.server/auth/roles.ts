@@ -10,7 +10,8 @@
  *   cannot read the outbox or change security settings);
  * - editor: content (team, articles, office hours, page headers), the visit statistics and the
  *   subscriber counts (no addresses).
- * Subscribers (issue 31): owners and admins manage them; only owners erase one.
+ * Subscribers (issue 31): owners and admins manage them; only owners erase one;
+ * owners and admins send an article to them, editors only a test to themselves (issue 42).
  * Redirects and the 404 log (issue 46): all three roles; the WordPress import: owners and admins.
  */
 import { MSG } from "~/lib/forms/messages";
@@ -26,7 +27,18 @@ export type { Permission };
 const GRANTS: Record<Role, readonly Permission[]> = {
   /** Owners may do everything there is. */
   owner: PERMISSIONS,
-  admin: ["content", "staff", "activity", "enquiries", "statistics", "subscribers", "subscriber-counts", "redirects", "wordpress-import"],
+  admin: [
+    "content",
+    "staff",
+    "activity",
+    "enquiries",
+    "statistics",
+    "subscribers",
+    "subscriber-counts",
+    "subscriber-mailing",
+    "redirects",
+    "wordpress-import",
+  ],
   editor: ["content", "statistics", "subscriber-counts", "redirects"],
 };
 

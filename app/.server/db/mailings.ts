@@ -62,6 +62,15 @@ export async function scheduleMailing(articleId: number, topics: readonly string
   });
 }
 
+/** How many confirmed subscribers receive a mailing to `topics` now (each once, whatever the number of their topics chosen). */
+export async function mailingRecipientCount(topics: readonly string[]): Promise<number> {
+  const [row] = await db()
+    .select({ n: count() })
+    .from(subscribers)
+    .where(and(eq(subscribers.status, "confirmed"), sql`${subscribers.topics} && ${sql.param([...topics])}::text[]`));
+  return Number(row?.n ?? 0);
+}
+
 /** Waiting mailings whose article is now public become queues of per-recipient deliveries (idempotent). */
 export async function queueDueMailings(now = new Date()): Promise<number> {
   const due = await db()

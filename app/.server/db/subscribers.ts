@@ -3,9 +3,10 @@
  *
  * - A request (web form or staff import) makes or finds the address's row
  *   and appends a `requested`/`imported` record with the exact wording, its
- *   version and the form's URL. It creates a confirmation token (only its
- *   SHA-256 is kept; 48 hours, single use) unless one was sent within the
- *   hour, the address is already confirmed, or it is on the suppression list.
+ *   version and the form's URL, with a confirmation token (only its SHA-256
+ *   is kept; 48 hours, single use) — unless one was sent within the hour to
+ *   the same mailbox, the address is already confirmed, or it is on the
+ *   suppression list: then nothing is recorded or sent.
  * - Confirming sets the status `confirmed` with the topics of that request.
  * - A withdrawal (preferences page, one-click, staff) takes effect at once
  *   and is kept: the row stays `unsubscribed`, never mailed again.
@@ -16,11 +17,19 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, desc, eq, ilike, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { CONSENT_VERSION, CONSENT_WORDING, normalizeAddress, type SubscriberStatus, type SubscriptionTopic } from "~/lib/forms/subscribe";
+import {
+  CONSENT_VERSION,
+  CONSENT_WORDING,
+  mailboxKey,
+  normalizeAddress,
+  type SubscriberStatus,
+  type SubscriptionTopic,
+} from "~/lib/forms/subscribe";
+import { attemptsSince } from "./attempts";
 import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
 import { rowsOf } from "./rows";
-import { subscriberConsents, subscribers, subscriberSuppressions, subscriberTokens, type SubscriberRow } from "./schema";
+import { enquiryAttempts, subscriberConsents, subscribers, subscriberSuppressions, subscriberTokens, type SubscriberRow } from "./schema";
 
 export type Subscriber = SubscriberRow;
 
@@ -61,10 +70,19 @@ export type SubscriptionRequest = {
   source: "web" | "import";
 };
 
+/** The key under which confirmation e-mails to one mailbox are counted (`mailboxKey`, hashed: the attempts table keeps no address). */
+function mailboxLimitKey(address: string): string {
+  return `confirmation:${createHash("sha256").update(mailboxKey(address)).digest("hex")}`;
+}
+
 /**
  * Records a request for consent. Returns the confirmation token to e-mail,
  * or null when nothing is to be sent (suppressed, already confirmed, or a
- * confirmation went out within the hour). The caller answers the same either way.
+ * confirmation went out within the hour to the same mailbox: `mailboxKey`,
+ * so `a+1@`, `a+2@` and, at Gmail, `a.b@` count as one). The caller answers
+ * the same either way. The consent record of the request ("requested" or
+ * "imported") is kept only with a confirmation e-mail: one record per e-mail
+ * sent, never one per request (issue 42).
  */
 export async function requestSubscription(
   input: SubscriptionRequest,
@@ -72,13 +90,24 @@ export async function requestSubscription(
 ): Promise<{ subscriberId: number | null; token: string | null }> {
   const email = normalizeAddress(input.email);
   if (await isSuppressed(email)) return { subscriberId: null, token: null };
+  const mailbox = mailboxLimitKey(email);
   return db().transaction(async (tx) => {
+    // One mailbox at a time: requests for its variants wait for each other, so two at once send one e-mail at most.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${mailbox}))`);
+    const [known] = await tx.select().from(subscribers).where(eq(subscribers.email, email)).for("update");
+    if (known?.status === "confirmed") return { subscriberId: known.id, token: null };
+    const since = new Date(now.getTime() - CONFIRMATION_INTERVAL_MS);
+    const recent =
+      (known?.confirmation_sent_at && known.confirmation_sent_at.getTime() > since.getTime()) ||
+      (await attemptsSince(enquiryAttempts, eq(enquiryAttempts.address, mailbox), since, tx)) > 0;
+    if (recent) return { subscriberId: known?.id ?? null, token: null };
     await tx
       .insert(subscribers)
       .values({ email, status: "pending", topics: [...input.topics], source: input.source, created_at: now, updated_at: now })
       .onConflictDoNothing();
     // Locks the row: two requests at once send one confirmation at most.
     const [row] = await tx.select().from(subscribers).where(eq(subscribers.email, email)).for("update");
+    await tx.insert(enquiryAttempts).values({ address: mailbox, at: now });
     await tx.insert(subscriberConsents).values({
       subscriber_id: row.id,
       event: input.source === "import" ? "imported" : "requested",
@@ -89,10 +118,6 @@ export async function requestSubscription(
       source: input.source,
       at: now,
     });
-    if (row.status === "confirmed") return { subscriberId: row.id, token: null };
-    if (row.confirmation_sent_at && now.getTime() - row.confirmation_sent_at.getTime() < CONFIRMATION_INTERVAL_MS) {
-      return { subscriberId: row.id, token: null };
-    }
     const token = randomBytes(32).toString("base64url");
     await tx.insert(subscriberTokens).values({
       token_hash: tokenHash(token),

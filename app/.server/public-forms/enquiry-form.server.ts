@@ -54,10 +54,7 @@ export type EnquiryActionData = {
 };
 
 function answer(status: number, body: Omit<EnquiryActionData, "token">) {
-  return data<EnquiryActionData>(
-    { ...body, token: issueFormToken({ shared: false }) },
-    { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } },
-  );
+  return data<EnquiryActionData>({ ...body, token: issueFormToken() }, { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } });
 }
 
 export async function enquiryAction(request: Request, context: RequestContext) {

@@ -9,11 +9,12 @@
  *
  * The pages holding the form are shared: the page cache (and a CDN) keep them
  * at most FORM_PAGE_SHARED_SECONDS (their route says `s-maxage`, decision
- * 0009). A token written into such a page therefore allows sending only
- * SHARED + MIN seconds after the render, so that whoever loaded that copy,
- * however late in its short life, has had the page at least MIN_FILL_SECONDS.
- * A form re-shown in answer to a POST (never shared) carries a token of its
- * own, allowing sending MIN seconds later.
+ * 0009). Every token, in a shared page or in the answer to a POST, allows
+ * sending MIN_FILL_SECONDS after the render (issue 42: a person is never
+ * asked to wait longer than a fast typist needs). A copy served late in its
+ * short shared life leaves its visitor less than that: the minimum time is
+ * weaker for them, never a refusal (the honeypot and the per-address limit
+ * still stand).
  *
  * The per-address limit: each sending is counted under a keyed hash of the
  * sender's IP address (never the address itself; db/enquiries.ts
@@ -24,7 +25,7 @@ import { recordAttempt } from "../db/enquiries";
 import { getEnv } from "../env";
 import { requestInfo, type RequestContext } from "../http/request-context";
 
-/** A person takes at least this long between seeing the form and sending it. */
+/** A person takes at least this long between seeing the form and sending it (at most 3 s: issue 42). */
 export const MIN_FILL_SECONDS = 3;
 /** How long the page cache or a CDN may keep a page holding the form. */
 export const FORM_PAGE_SHARED_SECONDS = 5;
@@ -40,9 +41,9 @@ function sign(payload: string): string {
   return createHmac("sha256", getEnv().authSecret).update(`enquiry-form:${payload}`).digest("base64url").slice(0, 27);
 }
 
-/** A token for a page that may be shared (GET) or not (the answer to a POST). */
-export function issueFormToken(options: { shared: boolean }, now = Date.now()): string {
-  const notBefore = now + (MIN_FILL_SECONDS + (options.shared ? FORM_PAGE_SHARED_SECONDS : 0)) * 1000;
+/** A token for a page holding the form (shared or not): it allows sending MIN_FILL_SECONDS after `now`. */
+export function issueFormToken(now = Date.now()): string {
+  const notBefore = now + MIN_FILL_SECONDS * 1000;
   const payload = `1.${notBefore.toString(36)}`;
   return `${payload}.${sign(payload)}`;
 }

@@ -33,7 +33,7 @@ export type SubscribeActionData = {
 
 function answer(status: number, body: Omit<SubscribeActionData, "token">) {
   return data<SubscribeActionData>(
-    { ...body, token: issueFormToken({ shared: false }) },
+    { ...body, token: issueFormToken() },
     { status, headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL } },
   );
 }

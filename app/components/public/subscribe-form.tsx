@@ -1,8 +1,9 @@
 /**
  * The insight sign-up form (/subscribe): a plain HTML form posting to
  * /subscribe, working the same with JavaScript off. The consent box stands on
- * its own (nothing else is agreed to by ticking it) and is never ticked
- * beforehand, not even when the form is shown again after a mistake. Beside
+ * its own (nothing else is agreed to by ticking it) and is never ticked by
+ * the site: shown again after a mistake, it keeps the person's own tick, as
+ * every field keeps what they typed (issue 42). Beside
  * it, the request says who asks (name, mailing address, phone, e-mail), what
  * for, and that consent can be withdrawn at any time (CASL s. 10(1)).
  */
@@ -127,13 +128,14 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
         <input type="hidden" name={TOKEN_FIELD} value={token} />
         <div className="border-l-4 border-brass bg-soft px-5 py-4">
           <div className="flex items-start gap-3">
-            {/* Never ticked beforehand (CASL): the person ticks it, every time the form is shown. */}
+            {/* Never ticked by the site (CASL): ticked only when the form comes back with the person's own tick (issue 42). */}
             <input
               id="subscribe-consent"
               name="consent"
               type="checkbox"
               value="yes"
               required
+              defaultChecked={values.consent}
               aria-invalid={errors.consent ? true : undefined}
               aria-describedby={describe("consent", "subscribe-consent-more")}
               className="mt-1 size-5 shrink-0 accent-accent"

@@ -37,7 +37,7 @@ export const ENQUIRY_MSG = {
   /** The neutral answer to a refused message (never says why). */
   refused: `Thank you. We could not accept this message through the form. Please call us at ${FIRM.phone} or e-mail ${FIRM.email}.`,
   /** The timing token was missing, too old or too early: nothing was sent, the person can simply send again. */
-  again: "Please check your message and press Send again.",
+  again: "Your message has not been sent yet. Everything you entered is still here: please press Send once more to send it.",
   tooLarge: `The form is too large to send. Please shorten your message to at most ${ENQUIRY_MESSAGE_MAX.toLocaleString("en-CA")} characters.`,
   unreadable: "The form could not be read. Please try again.",
   storeError: `Your enquiry could not be sent because of a problem on our side. Please try again in a few minutes, or call us at ${FIRM.phone}.`,

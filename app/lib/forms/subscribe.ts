@@ -47,7 +47,8 @@ export const SUBSCRIBE_MSG = {
   /** The one answer for every address, new, pending, confirmed or unsubscribed: nobody learns who subscribes. */
   sent: "Thank you. If this address can be subscribed, we have sent it an e-mail with a link to confirm. Nothing will be sent until you confirm. The link works for 48 hours.",
   refused: `Thank you. We could not accept this request through the form. Please e-mail ${FIRM.email} or call ${FIRM.phone}.`,
-  again: "Please check the form and press Subscribe again.",
+  /** The timing token was missing, too old or too early (decision 0009): nothing was sent, everything is kept, one press sends it. */
+  again: "Your request has not been sent yet. Everything you entered is still here: please press Subscribe once more to send it.",
   unreadable: "The form could not be read. Please try again.",
   tooLarge: "The form is too large to send. Please enter one e-mail address only.",
   storeError: `Your request could not be recorded because of a problem on our side. Please try again in a few minutes.`,
@@ -58,7 +59,44 @@ export const SUBSCRIBE_MSG = {
   preferencesSaved: "Your preferences are saved.",
   unsubscribed: "You are unsubscribed. We will not send you any more insights or alerts.",
   preferencesInvalid: "This preferences link is not valid or has expired. Use the link in a more recent message, or write to us.",
+  /** RFC 5321: at most 254 characters in all, 64 before the @. */
+  addressTooLong: "This e-mail address is too long to be delivered: at most 254 characters in all, and 64 before the @.",
 } as const;
+
+/** The longest address RFC 5321 lets through (a path of 256 less its angle brackets), and the longest local part. */
+export const MAX_ADDRESS_LENGTH = 254;
+export const MAX_LOCAL_PART_LENGTH = 64;
+
+/** Whether an address is longer than RFC 5321 allows (in all, or before its last @). */
+export function addressTooLong(address: string): boolean {
+  const at = address.lastIndexOf("@");
+  return address.length > MAX_ADDRESS_LENGTH || (at >= 0 ? at : address.length) > MAX_LOCAL_PART_LENGTH;
+}
+
+/** Gmail ignores dots in the local part (googlemail.com is the same service). */
+const DOTLESS_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The mailbox an address delivers to, as far as the limits on confirmation
+ * e-mails are concerned (issue 42): lower case, without a `+tag`, and for
+ * Gmail without dots (googlemail.com counted as gmail.com). So `V.ictim+1@Gmail.com`
+ * and `victim@googlemail.com` are one mailbox. Only for counting: mail goes
+ * to the address as given.
+ */
+export function mailboxKey(address: string): string {
+  const lower = normalizeAddress(address);
+  const at = lower.lastIndexOf("@");
+  if (at < 0) return lower;
+  let local = lower.slice(0, at);
+  let domain = lower.slice(at + 1);
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  if (DOTLESS_DOMAINS.has(domain)) {
+    local = local.replace(/\./g, "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}
 
 const topicsField = z
   .array(z.string())
@@ -66,7 +104,10 @@ const topicsField = z
   .pipe(z.array(z.enum(SUBSCRIPTION_TOPICS, { error: SUBSCRIBE_MSG.topics })).min(1, SUBSCRIBE_MSG.topics));
 
 export const subscribeSchema = z.object({
-  email: text("E-mail", 320).pipe(z.email("Enter a valid e-mail address, such as name@example.com.")),
+  // The length RFC 5321 allows is checked with its own message (text()'s cap is only a bound on the work).
+  email: text("E-mail", 2000)
+    .refine((address) => !addressTooLong(address), SUBSCRIBE_MSG.addressTooLong)
+    .pipe(z.email("Enter a valid e-mail address, such as name@example.com.")),
   topics: topicsField,
   consent: z.literal("yes", { error: SUBSCRIBE_MSG.consent }),
 });

@@ -5,14 +5,22 @@
  * yourself, then send. The mailing goes out when the article is public, now
  * or at its scheduled time, and never twice for one article (decision 0024).
  * Recorded in Activity. Progress shows here and on the edit screen.
+ *
+ * Issue 42: the screen opens for anyone with the content permission, and a
+ * test to oneself needs no more; sending to subscribers needs
+ * "subscriber-mailing" (owners and admins). The first press of Send states
+ * the exact number of recipients and asks once to confirm. Without SMTP_URL
+ * the screen says that nothing is sent until an SMTP server is configured.
  */
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/article-mailing";
 import { flashHeaders } from "~/.server/admin/flash.server";
-import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import { actorOf, requirePermission, staffOf } from "~/.server/admin/guard.server";
+import { can } from "~/.server/auth/roles";
+import { getEnv } from "~/.server/env";
 import { isRefusal, parseId, readForm, type FailureData } from "~/.server/http/form-post";
 import { getArticleById } from "~/.server/db/articles";
-import { mailingProgress, scheduleMailing } from "~/.server/db/mailings";
+import { mailingProgress, mailingRecipientCount, scheduleMailing } from "~/.server/db/mailings";
 import { subscriberCounts } from "~/.server/db/subscribers";
 import { sendMail } from "~/.server/mail/mail";
 import { articleTemplate, mailingArticle, personalise } from "~/.server/subscriptions/mailing-sender";
@@ -29,6 +37,9 @@ export const handle = { permission: "content" } satisfies RouteHandle;
 export const MAILING_MSG = {
   scheduled: "The mailing is set: it goes out when the article is published.",
   sending: "The mailing is queued: it is going out now.",
+  /** Without SMTP_URL: nothing leaves the site (item 7 of issue 42). */
+  noSmtp: "The mailing is queued, but nothing is sent until an SMTP server is configured (SMTP_URL). It goes out once one is.",
+  noSmtpScreen: "No SMTP server is configured (SMTP_URL): nothing is sent to subscribers until one is. Messages wait in their queue.",
   already: "This article has already been sent to subscribers; it is never sent twice.",
   topics: "Choose at least one topic.",
   testSent: "A test was sent to you.",
@@ -43,7 +54,7 @@ export function meta() {
   return [{ title: "Send to subscribers | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const article = id ? await mailingArticle(id) : undefined;
   if (!article) throw new Response("Not found", { status: 404 });
@@ -55,8 +66,13 @@ export async function loader({ params }: Route.LoaderArgs) {
     progress,
     topics: progress?.topics ?? defaultTopics(article.category),
     confirmedByTopic: counts.byTopic,
+    mayMail: can(staffOf(context).role, "subscriber-mailing"),
+    smtpConfigured: !!getEnv().SMTP_URL,
   };
 }
+
+/** The answer to the first press of Send: how many would receive it, to confirm once. */
+type ConfirmData = { confirm: { topics: SubscriptionTopic[]; recipients: number } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const actor = actorOf(context, MSG.updateError);
@@ -81,28 +97,72 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       status: { tone: "success", text: result.status === "outbox" ? MAILING_MSG.testKept : MAILING_MSG.testSent },
     });
   }
+  // Sending to subscribers, unlike a test to oneself, is for owners and admins (403 otherwise, nothing done).
+  requirePermission(context, "subscriber-mailing");
   const topics = [...new Set(raw.topics as string[])].filter(isTopic);
   if (!topics.length) return data<FailureData>({ status: { tone: "error", text: MAILING_MSG.topics } }, { status: 400 });
+  if (raw.confirm !== "yes") return data<ConfirmData>({ confirm: { topics, recipients: await mailingRecipientCount(topics) } });
   if (!(await scheduleMailing(article.id, topics, actor, article.title))) {
     return data<FailureData>({ status: { tone: "error", text: MAILING_MSG.already } }, { status: 409 });
   }
   const row = await getArticleById(article.id);
-  const text = row?.status === "published" ? MAILING_MSG.sending : MAILING_MSG.scheduled;
+  const text = row?.status !== "published" ? MAILING_MSG.scheduled : getEnv().SMTP_URL ? MAILING_MSG.sending : MAILING_MSG.noSmtp;
   return redirect(`/dashboard/articles/${article.id}/mailing`, { headers: await flashHeaders({ tone: "success", text }) });
 }
 
+function recipientsText(n: number): string {
+  return n === 1 ? "1 confirmed subscriber" : `${n.toLocaleString("en-CA")} confirmed subscribers`;
+}
+
 export default function ArticleMailing({ loaderData }: Route.ComponentProps) {
-  const { article, progress, topics, confirmedByTopic } = loaderData;
+  const { article, progress, topics, confirmedByTopic, mayMail, smtpConfigured } = loaderData;
+  const answer = useActionData<typeof action>();
+  const confirm = answer && "confirm" in answer ? answer.confirm : undefined;
   const locked = !!progress && progress.status !== "scheduled";
+  const published = article.status === "published";
   return (
     <AdminPage title="Send to subscribers" back={{ to: `/dashboard/articles/${article.id}/edit`, label: "Edit article" }}>
       <p className="mb-6 text-lg">{article.title}</p>
+      {smtpConfigured ? null : (
+        <p className="mb-6 rounded border-2 border-brass bg-white px-4 py-3 font-semibold">{MAILING_MSG.noSmtpScreen}</p>
+      )}
       {progress ? (
         <p className="mb-6 rounded border border-line bg-white px-4 py-3">
-          <MailingProgressText articleId={article.id} progress={progress} articlePublic={article.status === "published"} />
+          <MailingProgressText articleId={article.id} progress={progress} articlePublic={published} />
         </p>
       ) : null}
-      {locked ? null : (
+      {locked ? null : confirm ? (
+        <Form method="post" className="space-y-4 rounded border-2 border-accent bg-white px-4 py-4" aria-labelledby="mailing-confirm">
+          <h2 id="mailing-confirm" className="text-xl font-semibold">
+            {published ? "Send it now?" : "Send it when published?"}
+          </h2>
+          <p>
+            {published ? (
+              <>
+                It goes to exactly <strong>{recipientsText(confirm.recipients)}</strong> of{" "}
+                {confirm.topics.map((t) => TOPIC_LABELS[t]).join(", ")}, each once. It cannot be undone.
+              </>
+            ) : (
+              <>
+                It goes to the confirmed subscribers of {confirm.topics.map((t) => TOPIC_LABELS[t]).join(", ")} when the article is
+                published: today that is exactly <strong>{recipientsText(confirm.recipients)}</strong>, each once.
+              </>
+            )}
+          </p>
+          {confirm.topics.map((t) => (
+            <input key={t} type="hidden" name="topics" value={t} />
+          ))}
+          <input type="hidden" name="confirm" value="yes" />
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" name="intent" value="schedule" className={btnPrimary}>
+              {`Yes, send to ${recipientsText(confirm.recipients)}`}
+            </button>
+            <Link to={`/dashboard/articles/${article.id}/mailing`} className={btnSecondary}>
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      ) : (
         <Form method="post" className="space-y-4">
           <fieldset>
             <legend className={labelClass}>Topics</legend>
@@ -116,10 +176,13 @@ export default function ArticleMailing({ loaderData }: Route.ComponentProps) {
               ))}
             </div>
           </fieldset>
+          {mayMail ? null : <p className="text-sm">Sending to subscribers is for owners and admins; you may send a test to yourself.</p>}
           <div className="flex flex-wrap gap-3">
-            <button type="submit" name="intent" value="schedule" className={btnPrimary}>
-              {article.status === "published" ? "Send to subscribers now" : "Send when published"}
-            </button>
+            {mayMail ? (
+              <button type="submit" name="intent" value="schedule" className={btnPrimary}>
+                {published ? "Send to subscribers now" : "Send when published"}
+              </button>
+            ) : null}
             <button type="submit" name="intent" value="test" className={btnSecondary}>
               Send a test to me
             </button>

@@ -14,7 +14,7 @@ import { recordAudit } from "~/.server/db/audit";
 import { log } from "~/.server/log";
 import { requestAndConfirm } from "~/.server/subscriptions/subscribe-form.server";
 import { formText, formValues } from "~/lib/forms/form-data";
-import { isTopic, normalizeAddress } from "~/lib/forms/subscribe";
+import { addressTooLong, isTopic, normalizeAddress } from "~/lib/forms/subscribe";
 import { MSG } from "~/lib/forms/messages";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -31,7 +31,8 @@ export const IMPORT_MSG = {
   tooMany: `At most ${IMPORT_MAX.toLocaleString("en-CA")} addresses can be imported at once.`,
 } as const;
 
-const address = z.email();
+/** A deliverable address: valid, and no longer than RFC 5321 allows (a longer one is skipped). */
+const address = z.email().refine((a) => !addressTooLong(a));
 
 /** The addresses of a CSV or pasted list: the first cell of each line, unquoted, lower-cased, each once; the rest skipped. */
 export function addressesIn(text: string): { addresses: string[]; skipped: number } {

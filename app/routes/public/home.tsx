@@ -28,7 +28,7 @@ export async function loader() {
     jsonLd: [legalServiceJsonLd(getEnv().publicUrl, hours)],
     articles: articles.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, news: a.news, summary: cardSummary(a) })),
     /** The enquiry form's timing token (decision 0009). */
-    enquiryToken: issueFormToken({ shared: true }),
+    enquiryToken: issueFormToken(),
   };
 }
 

@@ -18,8 +18,12 @@ import type { RouteHandle } from "~/lib/route-handle";
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 type Outcome = "ready" | "confirmed" | "expired" | "used" | "invalid";
 
-/** Visit statistics count it under its pattern: the token in its path is a secret. */
-export const handle = { statistics: "pattern" } satisfies RouteHandle;
+/**
+ * Visit statistics count it under its pattern: the token in its path is a
+ * secret. Its form's POST may carry `Origin: null` (the page is sent with
+ * no referrer): the token makes it the site's own (server/same-origin.ts).
+ */
+export const handle = { statistics: "pattern", tokenInPath: true } satisfies RouteHandle;
 
 function statusOf(outcome: Outcome): number {
   return outcome === "ready" || outcome === "confirmed" ? 200 : outcome === "invalid" ? 404 : 410;

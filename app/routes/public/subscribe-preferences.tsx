@@ -40,8 +40,12 @@ function viewOf(s: Subscriber | undefined): View {
   return { valid: true, email: s.email, subscribed: s.status === "confirmed", topics: s.topics };
 }
 
-/** Visit statistics count it under its pattern: the token in its path is a secret. */
-export const handle = { statistics: "pattern" } satisfies RouteHandle;
+/**
+ * Visit statistics count it under its pattern: the token in its path is a
+ * secret. Its form's POST may carry `Origin: null` (the page is sent with
+ * no referrer): the token makes it the site's own (server/same-origin.ts).
+ */
+export const handle = { statistics: "pattern", tokenInPath: true } satisfies RouteHandle;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const subscriber = await subscriberOf(params.token ?? "");

@@ -16,7 +16,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
 
 export function loader() {
-  return { token: issueFormToken({ shared: true }) };
+  return { token: issueFormToken() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
