@@ -31,6 +31,11 @@
  *   and preferences links) and its page sends `Referrer-Policy: no-referrer`:
  *   a POST from that page with `Origin: null` is taken as the site's own
  *   (server/same-origin.ts); another site cannot know the token.
+ * - `nav`: a dashboard screen of its own: its entry in the dashboard's top
+ *   navigation (`label`) and its card on the dashboard's home page (`title`,
+ *   in the spec's words, and `text`), at position `order` in both. Shown to
+ *   whoever has the route's `permission` (app/.server/admin/screens.server.ts);
+ *   the only list of the dashboard's screens.
  */
 import type { Permission } from "./permissions";
 
@@ -42,4 +47,34 @@ export type RouteHandle = {
   statistics?: "path" | "pattern" | "not-found";
   crossSitePosts?: boolean;
   tokenInPath?: boolean;
+  nav?: DashboardNav;
+};
+
+/** The pictures a dashboard screen's home card may show (components/admin/screen-icon.tsx draws them). */
+export type ScreenIcon =
+  | "team"
+  | "articles"
+  | "trash"
+  | "hours"
+  | "headers"
+  | "enquiries"
+  | "subscribers"
+  | "statistics"
+  | "redirects"
+  | "import"
+  | "staff"
+  | "activity"
+  | "outbox"
+  | "account";
+
+export type DashboardNav = {
+  /** The entry in the top navigation: "Team". */
+  label: string;
+  /** The home card's heading: "Manage Team" (the label when absent). */
+  title?: string;
+  /** The home card's line: what the screen is for. */
+  text: string;
+  /** Position in the navigation and among the home cards, lowest first. */
+  order: number;
+  icon: ScreenIcon;
 };

@@ -38,6 +38,11 @@ export function routeHandle(context: RequestContext, pattern: string): RouteHand
   return context.get(routeHandlesContext).get("/" + pattern.replace(/^\/+|\/+$/g, ""));
 }
 
+/** The handles of every route by full path pattern, as the server read them from its build. */
+export function routeHandles(context: RequestContext): RouteHandles {
+  return context.get(routeHandlesContext);
+}
+
 export function requestInfo(context: RequestContext | undefined): RequestInfo {
   return context instanceof RouterContextProvider ? context.get(requestInfoContext) : NONE;
 }

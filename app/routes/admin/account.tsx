@@ -35,7 +35,10 @@ import { requestInfo } from "~/.server/http/request-context";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "signed-in" } satisfies RouteHandle;
+export const handle = {
+  permission: "signed-in",
+  nav: { label: "My account", text: "Your password, two-factor sign-in, passkeys and sessions.", order: 140, icon: "account" },
+} satisfies RouteHandle;
 
 const PATH = "/dashboard/account";
 const ACCOUNT_ERROR = "An error occurred: your account was not changed. Please try again later.";

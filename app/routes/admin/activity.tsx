@@ -14,7 +14,10 @@ import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/c
 import { ACTION_LABELS, formatWhen, ITEM_LABELS } from "~/lib/activity";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "activity" } satisfies RouteHandle;
+export const handle = {
+  permission: "activity",
+  nav: { label: "Activity", text: "Who changed what, when and from where.", order: 120, icon: "activity" },
+} satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

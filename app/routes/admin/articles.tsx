@@ -11,7 +11,10 @@ import { ManageList } from "~/components/admin/manage-list";
 import { actorOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "content" } satisfies RouteHandle;
+export const handle = {
+  permission: "content",
+  nav: { label: "Articles", title: "Manage Articles", text: "Write, edit or remove news and insights.", order: 20, icon: "articles" },
+} satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

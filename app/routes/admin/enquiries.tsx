@@ -15,7 +15,10 @@ import { pageCount, parsePage } from "~/lib/pagination";
 import { EnquiryStateBadge } from "~/components/admin/enquiry-state";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "enquiries" } satisfies RouteHandle;
+export const handle = {
+  permission: "enquiries",
+  nav: { label: "Enquiries", text: "Messages sent through the website's enquiry form.", order: 60, icon: "enquiries" },
+} satisfies RouteHandle;
 
 export function meta() {
   return [{ title: "Enquiries | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];

@@ -17,7 +17,10 @@ import { MSG } from "~/lib/forms/messages";
 import { actorOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "content" } satisfies RouteHandle;
+export const handle = {
+  permission: "content",
+  nav: { label: "Office hours", title: "Update Office Hours", text: "The opening hours shown on the home page.", order: 40, icon: "hours" },
+} satisfies RouteHandle;
 
 type HoursData = FailureData & { values?: { start_time: string; end_time: string } };
 

@@ -10,7 +10,10 @@ import { Picture } from "~/components/public/picture";
 import { actorOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "content" } satisfies RouteHandle;
+export const handle = {
+  permission: "content",
+  nav: { label: "Team", title: "Manage Team", text: "Add, edit or remove team members.", order: 10, icon: "team" },
+} satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -1,10 +1,12 @@
 /**
- * The dashboard frame: home icon to /dashboard, LOGOUT (a POST form), and
- * the one status region. Its middleware is the dashboard's guard (session and
+ * The dashboard frame: home icon to /dashboard, LOGOUT (a POST form), the
+ * navigation (every screen the person may open, from the routes' handles:
+ * one row on a laptop, a Menu that opens it on a phone, without JavaScript
+ * too), and the one status region. Its middleware is the dashboard's guard (session and
  * the route's permission, before any loader or action); its loader reads the
  * one-time message.
  */
-import { House, LogOut } from "lucide-react";
+import { House, LogOut, Menu } from "lucide-react";
 import { useCallback, useState } from "react";
 import {
   data,
@@ -21,8 +23,7 @@ import type { Route } from "./+types/layout";
 import { dashboardGuard, staffOf } from "~/.server/admin/guard.server";
 import { twoFactorRequired } from "~/.server/db/settings";
 import { getEnv } from "~/.server/env";
-import { can } from "~/.server/auth/roles";
-import { DASHBOARD_SCREENS } from "~/lib/dashboard-screens";
+import { dashboardScreens } from "~/.server/admin/screens.server";
 import { readFlash } from "~/.server/admin/flash.server";
 import { AnnounceContext, StatusRegion, useActionStatus } from "~/components/admin/status";
 import { useHydrated } from "~/components/admin/hydrated";
@@ -51,12 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { status, headers } = await readFlash(request);
   // Only the screens this role may open (roles.ts); while two-factor sign-in is required and not set up, none.
   const blocked = !staff.twoFactor && (await twoFactorRequired());
-  const nav = blocked
-    ? []
-    : DASHBOARD_SCREENS.filter((s) => s.nav && (s.permission === null || can(staff.role, s.permission))).map(({ to, title }) => ({
-        to,
-        title,
-      }));
+  const nav = blocked ? [] : dashboardScreens(context, staff.role).map(({ to, label }) => ({ to, label }));
   return data({ email: staff.email, flash: status, nav, pictureBase: getEnv().pictureBase }, { headers });
 }
 
@@ -70,7 +66,9 @@ export function shouldRevalidate({ actionStatus }: ShouldRevalidateFunctionArgs)
   return !(actionStatus !== undefined && actionStatus >= 400);
 }
 
-function Frame({ email, nav = [], children }: { email?: string; nav?: { to: string; title: string }[]; children: React.ReactNode }) {
+type NavItem = { to: string; label: string };
+
+function Frame({ email, nav = [], children }: { email?: string; nav?: NavItem[]; children: React.ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -80,44 +78,61 @@ function Frame({ email, nav = [], children }: { email?: string; nav?: { to: stri
         Skip to main content
       </a>
       <header className="on-dark bg-ink text-white">
-        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <div className="flex items-center gap-3">
-            <Link to="/dashboard" aria-label="Dashboard home" className="rounded p-2 hover:bg-ink-2">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-2">
+          <div className="flex min-w-0 items-center gap-2">
+            <Link to="/dashboard" aria-label="Dashboard home" className="shrink-0 rounded p-2 hover:bg-ink-2">
               <House aria-hidden="true" className="size-6" />
             </Link>
-            <span className="font-serif text-lg font-semibold">Staff dashboard</span>
+            <span className="truncate font-serif text-lg font-semibold">Staff dashboard</span>
           </div>
-          {nav.length ? (
-            <nav aria-label="Dashboard" className="order-last w-full sm:order-none sm:w-auto">
-              <ul className="flex flex-wrap gap-1">
-                {nav.map((item) => (
-                  <li key={item.to}>
-                    <NavLink
-                      to={item.to}
-                      className="block rounded px-3 py-1.5 font-semibold text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline"
-                    >
-                      {item.title}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          ) : null}
-          <div className="flex items-center gap-3">
-            {email ? <span className="hidden text-sm text-white/90 sm:inline">{email}</span> : null}
-            <Form method="post" action="/logout" aria-label="Logout">
+          <div className="flex min-w-0 items-center gap-3">
+            {email ? <span className="hidden min-w-0 truncate text-sm text-white/90 md:inline">{email}</span> : null}
+            <Form method="post" action="/logout" aria-label="Logout" className="shrink-0">
               <button
                 type="submit"
-                className="inline-flex items-center gap-2 rounded border border-white/70 px-3 py-1.5 font-semibold hover:bg-ink-2"
+                className="inline-flex items-center gap-2 rounded border border-white/70 px-3 py-1.5 font-semibold whitespace-nowrap hover:bg-ink-2"
               >
                 <LogOut aria-hidden="true" className="size-4" /> LOGOUT
               </button>
             </Form>
           </div>
         </div>
+        {nav.length ? <DashboardNav items={nav} /> : null}
       </header>
       {children}
     </div>
+  );
+}
+
+/**
+ * The screens in one row from 1280 px; narrower, a "Menu" (a <details>
+ * disclosure, so it opens by keyboard and without JavaScript) shows them as a
+ * list. It closes when a screen is chosen (a new page: a new disclosure).
+ */
+function DashboardNav({ items }: { items: NavItem[] }) {
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label="Dashboard" className="border-t border-white/20">
+      <div className="mx-auto max-w-7xl px-4">
+        <details key={pathname} className="peer xl:hidden">
+          <summary className="my-1.5 inline-flex cursor-pointer list-none items-center gap-2 rounded px-3 py-1.5 font-semibold hover:bg-ink-2 [&::-webkit-details-marker]:hidden">
+            <Menu aria-hidden="true" className="size-5" /> Menu
+          </summary>
+        </details>
+        <ul className="hidden grid-cols-2 gap-1 pb-3 peer-open:grid sm:grid-cols-3 xl:flex xl:gap-0.5 xl:py-1.5">
+          {items.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                className="block rounded px-3 py-1.5 font-semibold whitespace-nowrap text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline xl:px-2 xl:text-sm"
+              >
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </nav>
   );
 }
 

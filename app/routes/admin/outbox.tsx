@@ -17,7 +17,10 @@ import { Pagination } from "~/components/public/pagination";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "outbox" } satisfies RouteHandle;
+export const handle = {
+  permission: "outbox",
+  nav: { label: "Outbox", text: "The e-mails the site has made: read them, send them again.", order: 130, icon: "outbox" },
+} satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");

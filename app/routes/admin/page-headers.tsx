@@ -18,7 +18,10 @@ import { HEADER_KEYS, type HeaderKey } from "~/lib/practice";
 import { actorOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "content" } satisfies RouteHandle;
+export const handle = {
+  permission: "content",
+  nav: { label: "Page headers", title: "Update Page Headers", text: "The text under each page banner.", order: 50, icon: "headers" },
+} satisfies RouteHandle;
 
 const PAGE_TITLES: Record<HeaderKey, string> = {
   team: "Our Team",

@@ -25,7 +25,15 @@ import { parsePage } from "~/lib/pagination";
 import { ORIGIN_LABELS, REDIRECT_STATUSES, STATUS_LABELS, type RedirectStatus } from "~/lib/redirects";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "redirects" } satisfies RouteHandle;
+export const handle = {
+  permission: "redirects",
+  nav: {
+    label: "Redirects",
+    text: "Old addresses that send visitors to new ones, and the addresses that were not found (404).",
+    order: 90,
+    icon: "redirects",
+  },
+} satisfies RouteHandle;
 
 export function meta() {
   return [{ title: "Redirects | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];

@@ -24,7 +24,10 @@ import { staffOf } from "~/.server/admin/guard.server";
 import { FIRM_TIME_ZONE } from "~/lib/firm-time";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "staff" } satisfies RouteHandle;
+export const handle = {
+  permission: "staff",
+  nav: { label: "Staff", text: "Invite people, change roles, deactivate accounts.", order: 110, icon: "staff" },
+} satisfies RouteHandle;
 
 function when(date: Date | null | undefined): string {
   if (!date) return "Never";

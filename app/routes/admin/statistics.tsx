@@ -40,7 +40,15 @@ import {
   type RangePreset,
 } from "~/lib/stats";
 
-export const handle = { permission: "statistics" } satisfies RouteHandle;
+export const handle = {
+  permission: "statistics",
+  nav: {
+    label: "Statistics",
+    text: "Visits, pages read, referrers, searches and enquiries: counted by the site itself, without cookies.",
+    order: 80,
+    icon: "statistics",
+  },
+} satisfies RouteHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: uplotCss }];
 

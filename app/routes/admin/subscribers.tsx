@@ -25,7 +25,15 @@ import {
 import { pageCount, parsePage } from "~/lib/pagination";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "subscriber-counts" } satisfies RouteHandle;
+export const handle = {
+  permission: "subscriber-counts",
+  nav: {
+    label: "Subscribers",
+    text: "People who subscribed to insights by e-mail, with the record of their consent.",
+    order: 70,
+    icon: "subscribers",
+  },
+} satisfies RouteHandle;
 
 export function meta() {
   return [{ title: "Subscribers | Dashboard" }, { name: "robots", content: "noindex, nofollow" }];

@@ -16,7 +16,10 @@ import { firmDateTimeText } from "~/lib/firm-time";
 import { actorOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle = { permission: "content" } satisfies RouteHandle;
+export const handle = {
+  permission: "content",
+  nav: { label: "Trash", text: "Deleted team members and articles, kept 30 days: restore or delete for good.", order: 30, icon: "trash" },
+} satisfies RouteHandle;
 
 const FAILED = "An error occurred while changing the Trash. Please try again.";
 const kindOf = (v: unknown): TrashKind | null => (v === "article" || v === "team" ? v : null);

@@ -36,7 +36,15 @@ import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/lib/practice";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 
-export const handle = { permission: "wordpress-import" } satisfies RouteHandle;
+export const handle = {
+  permission: "wordpress-import",
+  nav: {
+    label: "Move from WordPress",
+    text: "Import a WordPress site's posts, pages, pictures and files, with a redirect from every old address.",
+    order: 100,
+    icon: "import",
+  },
+} satisfies RouteHandle;
 
 const KIND = IMPORT_TASK;
 /** The export sent by the form itself (without JavaScript); with it, the page streams a file of any size to wordpress-upload.ts. */
