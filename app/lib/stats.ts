@@ -223,6 +223,13 @@ export function dayLabel(day: string): string {
   return DAY_LABEL.format(new Date(`${day}T12:00:00Z`));
 }
 
+const DAY_TICK = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", month: "short", day: "numeric" });
+
+/** "Mar 8" for a Toronto day: the chart's axis, where the year would crowd the labels (the table beside it has it). */
+export function dayTick(day: string): string {
+  return DAY_TICK.format(new Date(`${day}T12:00:00Z`));
+}
+
 /** "3 a.m. EST" (with its zone: the clocks change on two days a year) for an hour's start, in Toronto. */
 export function hourLabel(hour: Date): string {
   return HOUR_LABEL.format(hour);

@@ -27,7 +27,18 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import routes from "../../app/routes";
 import { runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, newPage, staffPage, startServer, type RunningServer } from "./support";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  publicForm,
+  sendVisits,
+  staffPage,
+  startServer,
+  statisticsShown,
+  type RunningServer,
+} from "./support";
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -59,40 +70,22 @@ const covered = new Set<string>();
 const documents: { name: string; html: string }[] = [];
 let stylesheet = "";
 /** The enquiry form as /contact served it (fields and timing token), sent once the token allows it. */
-let enquiryForm: URLSearchParams;
+let enquiryForm: Awaited<ReturnType<typeof publicForm>>;
 
 beforeAll(async () => {
   server = await startServer();
   base = server.url;
   browser = await launchBrowser();
   // The enquiry shown in the Enquiries screens: its form is taken now, sent when a person could have (its token says when).
-  const contact = await (await fetch(`${base}/contact`)).text();
-  enquiryForm = new URLSearchParams();
-  for (const [, name, value] of contact.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) enquiryForm.set(name, value);
-  enquiryForm.set("name", `Accessibility Sender ${stamp}`);
-  enquiryForm.set("email", `sender${stamp}@example.com`);
-  enquiryForm.set("phone", "416 555 0101");
-  enquiryForm.set("practice_area", "cyber");
-  enquiryForm.set("message", "A question about a data breach notice we received last week.");
-  enquiryForm.set("consent", "yes");
-  enquiryForm.set("reference_code", ""); // the field no person sees, left empty
-  // Visits for the Statistics screen (rolled up by the server's job within a minute): a visitor's beacons, as a browser sends them.
-  const visitor = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0";
-  for (const beacon of [
-    { k: "v", p: "/?utm_source=newsletter&utm_medium=email&utm_campaign=fall", r: "https://www.google.ca/" },
-    { k: "v", p: "/team", r: `${base}/` },
-    { k: "v", p: "/search?q=ransomware", r: `${base}/team`, n: 2 },
-    { k: "v", p: "/search?q=zzyzx", r: `${base}/search`, n: 0 },
-    { k: "l", p: "/team", d: 42_000 },
-    { k: "o", p: "/team", h: "tel:+14165550100" },
-  ]) {
-    const res = await fetch(`${base}/stats/beacon`, {
-      method: "POST",
-      body: JSON.stringify(beacon),
-      headers: { origin: base, "content-type": "text/plain;charset=UTF-8", "user-agent": visitor },
-    });
-    expect(res.status).toBe(204);
-  }
+  enquiryForm = await publicForm("/contact", base);
+  enquiryForm.fields.set("name", `Accessibility Sender ${stamp}`);
+  enquiryForm.fields.set("email", `sender${stamp}@example.com`);
+  enquiryForm.fields.set("phone", "416 555 0101");
+  enquiryForm.fields.set("practice_area", "cyber");
+  enquiryForm.fields.set("message", "A question about a data breach notice we received last week.");
+  enquiryForm.fields.set("consent", "yes");
+  // Visits for the Statistics screen (rolled up by the server's job within a minute).
+  await sendVisits(base);
 });
 afterAll(async () => {
   if (server?.process.exitCode !== null) console.error(`the server stopped:\n${server?.output().slice(-4000)}`);
@@ -529,9 +522,7 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await signedIn();
     const found: Record<string, Finding[]> = {};
     // The enquiry, sent as soon as its token allows (a person takes a few seconds to fill the form in).
-    const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(enquiryForm.get("form_token") ?? "")![1], 36);
-    if (notBefore > Date.now()) await page.waitForTimeout(notBefore - Date.now() + 200);
-    const res = await fetch(`${base}/contact`, { method: "POST", body: enquiryForm, headers: { origin: base } });
+    const res = await enquiryForm.send();
     const answer = await res.text();
     expect(res.status, answer.slice(0, 300)).toBe(200);
     expect(answer).toContain("Your enquiry has been sent");
@@ -573,16 +564,11 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await signedIn();
     const found: Record<string, Finding[]> = {};
     // A sign-up through /subscribe (pending: enough for the list and the history), sent once its token allows.
-    const signup = await (await fetch(`${base}/subscribe`)).text();
-    const form = new URLSearchParams();
-    for (const [, name, value] of signup.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) form.set(name, value);
-    form.set("email", `reader${stamp}@example.com`);
-    form.append("topics", "news");
-    form.set("consent", "yes");
-    form.set("reference_code", "");
-    const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(form.get("form_token") ?? "")![1], 36);
-    if (notBefore > Date.now()) await page.waitForTimeout(notBefore - Date.now() + 200);
-    const res = await fetch(`${base}/subscribe`, { method: "POST", body: form, headers: { origin: base } });
+    const signup = await publicForm("/subscribe", base);
+    signup.fields.set("email", `reader${stamp}@example.com`);
+    signup.fields.append("topics", "news");
+    signup.fields.set("consent", "yes");
+    const res = await signup.send();
     expect(res.status).toBe(200);
     await open("dashboard/subscribers", "/dashboard/subscribers", found);
     const href = await page.getByRole("link", { name: `reader${stamp}@example.com` }).getAttribute("href");
@@ -598,11 +584,7 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await signedIn();
     const found: Record<string, Finding[]> = {};
     // The beacons sent at the start are in the figures once the server's rollup (every minute) has run.
-    const deadline = Date.now() + 80_000;
-    while (!/data-figure="Page views">[1-9]/.test(await (await context.request.get(`${base}/dashboard/statistics?range=7d`)).text())) {
-      if (Date.now() > deadline) throw new Error("the statistics did not show the visits within 80 s");
-      await page.waitForTimeout(2000);
-    }
+    await statisticsShown(page, base);
     await open("dashboard/statistics", "/dashboard/statistics?range=7d", found);
     await page.locator('[data-testid="stats-chart"] canvas').first().waitFor();
     await check("/dashboard/statistics with figures", found, { phone: true });

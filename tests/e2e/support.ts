@@ -285,3 +285,55 @@ export async function articleForTest(page: Page, title: string, fields: FormFiel
   onTestFinished(() => deleteFromList("articles", title, baseUrl));
   return title;
 }
+
+/**
+ * A public form as its page serves it (its hidden fields: the timing token and the field no person
+ * sees), to fill in with `fields` and send once its token allows, as a person takes a few seconds to
+ * fill it in: for a test that needs what the form makes (an enquiry, a sign-up), not one of the form.
+ */
+export async function publicForm(
+  path: string,
+  baseUrl = sharedServerUrl(),
+): Promise<{ fields: URLSearchParams; send(): Promise<Response> }> {
+  const html = await (await fetch(`${baseUrl}${path}`)).text();
+  const fields = new URLSearchParams();
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields.set(name, value);
+  fields.set("reference_code", ""); // the field no person sees, left empty
+  return {
+    fields,
+    async send() {
+      const notBefore = parseInt(/^1\.([0-9a-z]+)\./.exec(fields.get("form_token") ?? "")![1], 36);
+      if (notBefore > Date.now()) await new Promise((r) => setTimeout(r, notBefore - Date.now() + 200));
+      return fetch(`${baseUrl}${path}`, { method: "POST", body: fields, headers: { origin: baseUrl } });
+    },
+  };
+}
+
+/** A visitor's beacons, as a browser sends them, for the Statistics screen (rolled up by the server's job within a minute). */
+export async function sendVisits(baseUrl = sharedServerUrl()): Promise<void> {
+  const visitor = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0";
+  for (const beacon of [
+    { k: "v", p: "/?utm_source=newsletter&utm_medium=email&utm_campaign=fall", r: "https://www.google.ca/" },
+    { k: "v", p: "/team", r: `${baseUrl}/` },
+    { k: "v", p: "/search?q=ransomware", r: `${baseUrl}/team`, n: 2 },
+    { k: "v", p: "/search?q=zzyzx", r: `${baseUrl}/search`, n: 0 },
+    { k: "l", p: "/team", d: 42_000 },
+    { k: "o", p: "/team", h: "tel:+14165550100" },
+  ]) {
+    const res = await fetch(`${baseUrl}/stats/beacon`, {
+      method: "POST",
+      body: JSON.stringify(beacon),
+      headers: { origin: baseUrl, "content-type": "text/plain;charset=UTF-8", "user-agent": visitor },
+    });
+    if (res.status !== 204) throw new Error(`a beacon was answered ${res.status}`);
+  }
+}
+
+/** Waits until the Statistics screen shows page views (the server's rollup runs every minute). */
+export async function statisticsShown(page: Page, baseUrl = sharedServerUrl()): Promise<void> {
+  const deadline = Date.now() + 80_000;
+  while (!/data-figure="Page views">[1-9]/.test(await (await page.request.get(`${baseUrl}/dashboard/statistics?range=7d`)).text())) {
+    if (Date.now() > deadline) throw new Error("the statistics did not show the visits within 80 s");
+    await page.waitForTimeout(2000);
+  }
+}

@@ -25,7 +25,7 @@ export function AdminPage({
         </p>
       ) : null}
       <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <h1 id="page-title" className="text-3xl font-semibold">
+        <h1 id="page-title" className="min-w-0 text-3xl font-semibold wrap-anywhere">
           {title}
         </h1>
         {actions}

@@ -9,7 +9,8 @@
 import { useEffect, useRef } from "react";
 import type uPlot from "uplot";
 
-export type ChartSeries = { labels: string[]; x: number[]; visitors: number[]; views: number[] };
+/** `ticks`: the x axis's labels (short: "Nov 28"); `labels`: the table's. */
+export type ChartSeries = { labels: string[]; ticks: string[]; x: number[]; visitors: number[]; views: number[] };
 
 /** Colours of the palette (app/site.css): accent teal for visitors, brass for views; both ≥ 3:1 on white. */
 const VISITORS = "#1d5c63";
@@ -26,19 +27,21 @@ export function StatsChart({ series, unit }: { series: ChartSeries; unit: "hour"
     void import("uplot").then(({ default: UPlot }) => {
       if (cancelled) return;
       const width = () => Math.max(280, element.clientWidth);
-      const labelAt = (value: number) => series.labels[series.x.indexOf(value)] ?? "";
+      const tickAt = (value: number) => series.ticks[series.x.indexOf(value)] ?? "";
       plot = new UPlot(
         {
           width: width(),
           height: 260,
           legend: { show: false },
+          // Room on the right for half of the last label, centred on the last point.
+          padding: [null, 32, null, null],
           cursor: { show: true, points: { show: true } },
           scales: { x: { time: false } },
           axes: [
             {
               stroke: "#4a5565",
               grid: { stroke: "#efebe2" },
-              values: (_u, splits) => splits.map((v) => labelAt(v)),
+              values: (_u, splits) => splits.map((v) => tickAt(v)),
               space: unit === "hour" ? 60 : 80,
             },
             { stroke: "#4a5565", grid: { stroke: "#efebe2" }, values: (_u, splits) => splits.map((v) => v.toLocaleString("en-CA")) },
@@ -57,5 +60,6 @@ export function StatsChart({ series, unit }: { series: ChartSeries; unit: "hour"
       plot?.destroy();
     };
   }, [series, unit]);
-  return <div ref={holder} aria-hidden="true" className="min-h-[260px] w-full" data-testid="stats-chart" />;
+  // min-w-0: a grid item that can shrink below the drawn canvas, so the chart follows a narrower window.
+  return <div ref={holder} aria-hidden="true" className="min-h-[260px] w-full min-w-0 overflow-hidden" data-testid="stats-chart" />;
 }

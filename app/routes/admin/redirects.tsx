@@ -222,7 +222,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
       </section>
 
       <Form method="get" aria-label="Search redirects" className="mb-4 flex flex-wrap items-end gap-2">
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-64">
           <label htmlFor="q" className={labelClass}>
             Search
           </label>
@@ -344,7 +344,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
         </p>
         <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-2" aria-labelledby="csv-heading">
           <input type="hidden" name="intent" value="import" />
-          <div className="min-w-0 flex-1">
+          <div className="min-w-0 flex-1 basis-64">
             <label htmlFor="csv-file" className={labelClass}>
               Import a CSV file
             </label>

@@ -194,7 +194,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <tbody className="divide-y divide-line">
             {accounts.map((a) => (
               <tr key={a.id} id={`staff-${a.id}`} className="align-top">
-                <th scope="row" className="px-4 py-3 font-normal">
+                <th scope="row" className="px-4 py-3 font-normal wrap-anywhere">
                   <span className="block font-semibold text-ink">{a.status === "invited" ? a.email : a.name}</span>
                   {a.status === "invited" ? null : <span className="block text-sm text-muted">{a.email}</span>}
                   {a.id === loaderData.me ? <span className="text-sm text-muted">(you)</span> : null}
@@ -219,11 +219,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                   {a.manageable ? (
                     <div className="flex flex-wrap items-end gap-2">
                       {a.status !== "deactivated" ? (
-                        <Form method="post" aria-label={`Role of ${a.email}`} className="flex items-end gap-2">
+                        <Form method="post" aria-label={`Role of ${a.email}`} className="flex flex-wrap items-end gap-2">
                           <input type="hidden" name="intent" value="role" />
                           <input type="hidden" name="id" value={a.id} />
                           <div>
-                            <label htmlFor={`role-${a.id}`} className="block text-sm font-semibold">
+                            <label htmlFor={`role-${a.id}`} className="block text-sm font-semibold wrap-anywhere">
                               Role of {a.email}
                             </label>
                             <select

@@ -29,6 +29,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 import {
   changeText,
   dayLabel,
+  dayTick,
   durationText,
   hourLabel,
   OUTBOUND_LABELS,
@@ -175,6 +176,7 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
   const chart = useMemo<ChartSeries>(
     () => ({
       labels: series.points.map((p) => (series.unit === "hour" ? hourLabel(new Date(p.at)) : dayLabel(p.at))),
+      ticks: series.points.map((p) => (series.unit === "hour" ? hourLabel(new Date(p.at)) : dayTick(p.at))),
       x: series.points.map((_, i) => i),
       visitors: series.points.map((p) => p.visitors),
       views: series.points.map((p) => p.views),
