@@ -194,7 +194,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <tbody className="divide-y divide-line">
             {accounts.map((a) => (
               <tr key={a.id} id={`staff-${a.id}`} className="align-top">
-                <th scope="row" className="px-4 py-3 font-normal wrap-anywhere">
+                <th scope="row" className="min-w-52 px-4 py-3 font-normal wrap-anywhere">
                   <span className="block font-semibold text-ink">{a.status === "invited" ? a.email : a.name}</span>
                   {a.status === "invited" ? null : <span className="block text-sm text-muted">{a.email}</span>}
                   {a.id === loaderData.me ? <span className="text-sm text-muted">(you)</span> : null}
