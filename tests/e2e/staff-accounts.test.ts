@@ -253,9 +253,19 @@ describe("staff accounts, as new users would", () => {
 
   it("the editor signs in, sets up two-factor sign-in from the QR code's key, and gets 10 recovery codes", async () => {
     const { page: e } = await newEditor(await ownerPage());
-    // An editor sees no staff screens: only Subscribers (its counts), Statistics (every role), Redirects and My account.
+    // An editor sees no staff screens: the content screens, Subscribers (its counts), Statistics, Redirects and My account.
     const nav = e.getByRole("navigation", { name: "Dashboard" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Subscribers", "Statistics", "Redirects", "My account"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Team",
+      "Articles",
+      "Trash",
+      "Office hours",
+      "Page headers",
+      "Subscribers",
+      "Statistics",
+      "Redirects",
+      "My account",
+    ]);
     await nav.getByRole("link", { name: "My account" }).click();
     await e.waitForURL(`${base}/dashboard/account`);
     await ready(e);
