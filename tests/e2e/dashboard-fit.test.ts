@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "../../app/routes";
+import { adminRoutes } from "../support/admin-routes";
 import { launchBrowser, publicForm, sendVisits, sharedServerUrl, staffPage, statisticsShown } from "./support";
 
 const WIDTHS = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 900 } } as const;
@@ -57,19 +57,10 @@ const PARAMETERISED: Record<string, { from: string; links: string[] }> = {
 };
 
 /** The page routes under the dashboard frame (app/routes.ts), as patterns without the leading slash. */
-function dashboardPages(): string[] {
-  type Entry = { path?: string; file: string; index?: boolean; children?: Entry[] };
-  const pages: string[] = [];
-  const walk = (entries: Entry[], inside: boolean) => {
-    for (const entry of entries) {
-      const here = inside || entry.file === "routes/admin/layout.tsx";
-      if (entry.children) walk(entry.children, here);
-      else if (here && entry.file.endsWith(".tsx")) pages.push(entry.index ? "dashboard" : entry.path!);
-    }
-  };
-  walk(routes, false);
-  return pages;
-}
+const dashboardPages = () =>
+  adminRoutes()
+    .filter((r) => r.file.endsWith(".tsx") && r.file !== "routes/admin/layout.tsx")
+    .map((r) => r.pattern.slice(1));
 
 let base: string;
 let browser: Browser;
