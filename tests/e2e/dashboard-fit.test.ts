@@ -8,6 +8,7 @@
  * - No table cell is cut off. A table wider than the phone scrolls inside a
  *   region of its own that says what it holds and takes the keyboard's focus
  *   (role="region", a name, tabindex="0"); at 1280 px no table scrolls at all.
+ * - No text spills out of its box over its neighbours.
  * - The top navigation lists every screen of the signed-in owner, in one row
  *   at 1280 px, beside the address and LOGOUT; on a phone it is one "Menu"
  *   that the keyboard opens.
@@ -93,7 +94,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** What the page shows that does not fit: sideways scroll, cut-off cells, tables that scroll without a labelled region. */
+/**
+ * What the page shows that does not fit: sideways scroll, cut-off cells, tables that scroll without a
+ * labelled region, text that spills out of its box.
+ */
 function misfits(page: Page, laptop: boolean) {
   return page.evaluate((laptop) => {
     const found: string[] = [];
@@ -122,6 +126,21 @@ function misfits(page: Page, laptop: boolean) {
         }
         break;
       }
+    }
+    // Text wider than its box, drawn over what is beside it (a name under its buttons).
+    const walker = document.createTreeWalker(document.querySelector("main")!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent?.trim()) continue;
+      let box = node.parentElement;
+      const inline = (el: Element) => /^inline($| )/.test(getComputedStyle(el).display);
+      while (box && inline(box)) box = box.parentElement;
+      if (!box || getComputedStyle(box).overflowX !== "visible") continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const text = range.getBoundingClientRect();
+      const frame = box.getBoundingClientRect();
+      if (text.width && (text.right > frame.right + 1 || text.left < frame.left - 1))
+        found.push(`"${node.textContent.trim().slice(0, 40)}" spills out of its box`);
     }
     return [...new Set(found)];
   }, laptop);

@@ -94,7 +94,8 @@ export function ManageList(props: {
           {rows.map((row) => (
             <li key={row.id} className="flex flex-wrap items-center gap-4 px-4 py-3">
               {row.picture}
-              <div className="min-w-0 flex-1">
+              {/* At least 10rem for the name: narrower, the buttons go to a line of their own rather than over it. */}
+              <div className="min-w-0 flex-1 basis-40">
                 <Link to={row.editTo} className="font-semibold text-ink hover:text-accent hover:underline">
                   {row.name}
                 </Link>

@@ -81,12 +81,12 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
             <tbody className="divide-y divide-line">
               {rows.map((m) => (
                 <tr key={m.id} className="align-top">
-                  <th scope="row" className="px-4 py-3 font-normal">
+                  <th scope="row" className="min-w-48 px-4 py-3 font-normal">
                     <Link to={`/dashboard/outbox/${m.id}`} className={linkClass}>
                       {m.subject}
                     </Link>
                   </th>
-                  <td className="px-4 py-3 break-all">{m.to}</td>
+                  <td className="min-w-48 px-4 py-3 wrap-anywhere">{m.to}</td>
                   <td className="px-4 py-3 text-sm">{m.created}</td>
                   <td className="px-4 py-3 text-sm">
                     <span className="font-semibold">{STATUS_TEXT[m.status] ?? m.status}</span>

@@ -173,7 +173,7 @@ function SubscriberList({ list }: { list: List }) {
           <tbody className="divide-y divide-line">
             {list.rows.map((r) => (
               <tr key={r.id}>
-                <td className="px-3 py-2 break-all">
+                <td className="min-w-48 px-3 py-2 wrap-anywhere">
                   <Link to={`/dashboard/subscribers/${r.id}`} className={linkClass}>
                     {r.email}
                   </Link>
