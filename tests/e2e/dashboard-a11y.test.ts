@@ -575,7 +575,7 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await open("dashboard/subscribers/:id", href!, found);
     await page.goto(`${base}/dashboard/articles`);
     await ready();
-    const edit = await page.locator('a[href$="/edit"]').first().getAttribute("href");
+    const edit = await page.locator('main a[href$="/edit"]').first().getAttribute("href");
     await open("dashboard/articles/:id/mailing", edit!.replace(/\/edit$/, "/mailing"), found);
     await expectNothingFound(found);
   });
