@@ -93,7 +93,7 @@ export default function Enquiries({ loaderData }: Route.ComponentProps) {
         <ul className="divide-y divide-line rounded border border-line bg-white" aria-label="Enquiries">
           {rows.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 flex-1 basis-40">
                 <Link to={`/dashboard/enquiries/${r.id}`} className="font-semibold text-ink hover:text-accent hover:underline">
                   {r.name}
                 </Link>

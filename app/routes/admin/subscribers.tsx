@@ -6,6 +6,7 @@
  * existing contacts (as pending: each is asked to confirm).
  */
 import { Form, Link } from "react-router";
+import { ScrollRegion } from "~/components/scroll-region";
 import type { Route } from "./+types/subscribers";
 import { staffOf } from "~/.server/admin/guard.server";
 import { listSubscribers, SUBSCRIBERS_PAGE_SIZE, subscriberCounts } from "~/.server/db/subscribers";
@@ -152,40 +153,42 @@ function SubscriberList({ list }: { list: List }) {
       {list.rows.length === 0 ? (
         <p className="py-8 text-center text-muted">No subscribers match.</p>
       ) : (
-        <table className="w-full border border-line bg-white text-left text-sm">
-          <caption className="sr-only">Subscribers ({list.total})</caption>
-          <thead className="bg-soft">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Address
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Topics
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Since
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line">
-            {list.rows.map((r) => (
-              <tr key={r.id}>
-                <td className="min-w-48 px-3 py-2 wrap-anywhere">
-                  <Link to={`/dashboard/subscribers/${r.id}`} className={linkClass}>
-                    {r.email}
-                  </Link>
-                  {r.source === "import" ? <span className="ml-2 text-muted">(imported)</span> : null}
-                </td>
-                <td className="px-3 py-2">{SUBSCRIBER_STATUS_LABELS[r.status]}</td>
-                <td className="px-3 py-2">{r.topics}</td>
-                <td className="px-3 py-2">{r.since}</td>
+        <ScrollRegion className="overflow-x-auto" label="Subscribers, table">
+          <table className="w-full border border-line bg-white text-left text-sm">
+            <caption className="sr-only">Subscribers ({list.total})</caption>
+            <thead className="bg-soft">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Address
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Topics
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Since
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {list.rows.map((r) => (
+                <tr key={r.id}>
+                  <td className="min-w-40 px-3 py-2 wrap-anywhere">
+                    <Link to={`/dashboard/subscribers/${r.id}`} className={linkClass}>
+                      {r.email}
+                    </Link>
+                    {r.source === "import" ? <span className="ml-2 text-muted">(imported)</span> : null}
+                  </td>
+                  <td className="px-3 py-2">{SUBSCRIBER_STATUS_LABELS[r.status]}</td>
+                  <td className="px-3 py-2">{r.topics}</td>
+                  <td className="px-3 py-2">{r.since}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
       {list.pages > 1 ? (
         <nav aria-label="Pages of subscribers" className="mt-6 flex items-center justify-between gap-4">
