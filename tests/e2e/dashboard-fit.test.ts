@@ -52,7 +52,7 @@ const PARAMETERISED: Record<string, { from: string; links: string[] }> = {
   "dashboard/articles/:id/edit": { from: "/dashboard/articles", links: ['a[href$="/edit"]'] },
   "dashboard/articles/:id/mailing": { from: "/dashboard/articles", links: ['a[href$="/edit"]', 'a[href$="/mailing"]'] },
   "dashboard/history/:kind/:id": { from: "/dashboard/articles", links: ['a[href$="/edit"]', 'a[href^="/dashboard/history/"]'] },
-  "dashboard/enquiries/:id": { from: "/dashboard/enquiries", links: ['a[href^="/dashboard/enquiries/"]'] },
+  "dashboard/enquiries/:id": { from: "/dashboard/enquiries", links: ['a[href^="/dashboard/enquiries/"]:not([href$="/export"])'] },
   "dashboard/subscribers/:id": { from: "/dashboard/subscribers", links: ['a[href^="/dashboard/subscribers/"]:not([download])'] },
   "dashboard/outbox/:id": { from: "/dashboard/outbox", links: ['a[href^="/dashboard/outbox/"]'] },
 };
