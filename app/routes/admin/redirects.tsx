@@ -173,10 +173,20 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
             <label htmlFor="field-match" className={labelClass}>
               Match
             </label>
-            <select id="field-match" name="match" defaultValue={values.match ?? "exact"} className={inputClass}>
-              <option value="exact">The exact address (a query such as ?p=12 must also be in the request)</option>
-              <option value="regex">A regular expression ($1, $2… in the new address)</option>
+            <select
+              id="field-match"
+              name="match"
+              defaultValue={values.match ?? "exact"}
+              className={inputClass}
+              aria-describedby="field-match-hint"
+            >
+              <option value="exact">Exact address</option>
+              <option value="regex">Regular expression</option>
             </select>
+            <p id="field-match-hint" className="mt-1 text-sm text-muted">
+              An exact address matches as written (a query such as ?p=12 must also be in the request); a regular expression may use $1, $2…
+              in the new address.
+            </p>
           </div>
           <div>
             <label htmlFor="field-status" className={labelClass}>
