@@ -129,12 +129,12 @@ describe("dashboard without JavaScript", () => {
     const invitee = `nojs-invitee${stamp}@example.com`;
     await page.goto(`${base}/dashboard/staff`);
     await page.getByLabel("Email").fill("not-an-address");
-    await page.getByRole("button", { name: "INVITE" }).click();
+    await page.getByRole("button", { name: "INVITE", exact: true }).click();
     await status(page, "Please correct the highlighted fields.");
     expect(await page.getByLabel("Email").inputValue()).toBe("not-an-address");
     await page.getByLabel("Email").fill(invitee);
     await page.locator("#field-role").selectOption("editor");
-    await page.getByRole("button", { name: "INVITE" }).click();
+    await page.getByRole("button", { name: "INVITE", exact: true }).click();
     await page
       .getByTestId("status")
       .getByText(new RegExp(`^${invitee} has been invited as editor\\. No e-mail server is set up`))

@@ -171,7 +171,7 @@ describe("the dashboard at 390 px and 1280 px", { timeout: 300_000 }, () => {
     await page.goto(`${base}/dashboard/staff`);
     await page.locator('main[data-hydrated="true"]').waitFor();
     await page.getByLabel(/^Email/).fill(`fit-invitee${stamp}@example.com`);
-    await page.getByRole("button", { name: "INVITE" }).click();
+    await page.getByRole("button", { name: "INVITE", exact: true }).click();
     await page.getByText(`fit-invitee${stamp}@example.com`).first().waitFor();
     // A redirect, made on Redirects.
     await page.goto(`${base}/dashboard/redirects`);

@@ -127,7 +127,7 @@ async function invite(p: Page, email: string): Promise<string> {
   await ready(p);
   await p.getByLabel("Email").fill(email);
   await p.locator("#field-role").selectOption("editor");
-  await p.getByRole("button", { name: "INVITE" }).click();
+  await p.getByRole("button", { name: "INVITE", exact: true }).click();
   await status(p, `${email} has been invited as editor. The e-mail has been sent.`);
   const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(email));
   const link = new RegExp(`${base}/admin/invitation/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
@@ -203,14 +203,14 @@ describe("staff accounts, as new users would", () => {
     await noViolations(p);
     // A mistake first: the message, the field marked, what was typed kept.
     await p.getByLabel("Email").fill("not-an-address");
-    await p.getByRole("button", { name: "INVITE" }).click();
+    await p.getByRole("button", { name: "INVITE", exact: true }).click();
     await status(p, "Please correct the highlighted fields.");
     expect(await p.getByLabel("Email").inputValue()).toBe("not-an-address");
     expect(await p.getByLabel("Email").getAttribute("aria-invalid")).toBe("true");
     await noViolations(p);
     await p.getByLabel("Email").fill(editor);
     await p.locator("#field-role").selectOption("editor");
-    await p.getByRole("button", { name: "INVITE" }).click();
+    await p.getByRole("button", { name: "INVITE", exact: true }).click();
     await status(p, `${editor} has been invited as editor. The e-mail has been sent.`);
     await p
       .getByRole("row", { name: new RegExp(editor) })
