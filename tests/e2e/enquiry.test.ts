@@ -8,9 +8,11 @@
  * server of their own with enquiries each test sends itself; the dashboard
  * lists filtering as you type.
  */
+import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { ENQUIRY_MSG } from "~/lib/forms/enquiry";
+import { parseCsv } from "~/lib/csv";
 import { ADMIN_EMAIL, axe, launchBrowser, newPage, sharedServerUrl, staffPage, startServer, type RunningServer } from "./support";
 
 const stamp = Date.now();
@@ -248,6 +250,31 @@ describe("the Enquiries screens", () => {
     expect(names.indexOf(newer)).toBeGreaterThanOrEqual(0);
     expect(names.indexOf(newer)).toBeLessThan(names.indexOf(older));
     expect(await axe(page)).toEqual([]);
+  });
+
+  it("downloads the enquiries as CSV with the screen's link, and the export shows in Activity's own CSV", async () => {
+    const sender = `Exported Sender ${stamp}`;
+    await sendEnquiry(origin, sender);
+    await page.goto(`${origin}/dashboard/enquiries`);
+    await ready();
+    const [enquiries] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export all enquiries (CSV)" }).click(),
+    ]);
+    expect(enquiries.suggestedFilename()).toMatch(/^enquiries-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = parseCsv(fs.readFileSync(await enquiries.path(), "utf8"));
+    expect(rows[0].slice(0, 4)).toEqual(["id", "received_utc", "name", "email"]);
+    expect(rows.some((r) => r[2] === sender)).toBe(true);
+    await page.goto(`${origin}/dashboard/activity?action=export`);
+    await ready();
+    const [activity] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export these entries (CSV)" }).click(),
+    ]);
+    const entries = parseCsv(fs.readFileSync(await activity.path(), "utf8")).slice(1);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((r) => r[3] === "export")).toBe(true);
+    expect(entries.some((r) => r[4] === "enquiry" && /^Enquiries \(\d+\)$/.test(r[6]))).toBe(true);
   });
 
   it("sets the state and a note, shows who handled it; deletes it after confirmation", async () => {
