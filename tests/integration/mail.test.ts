@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailOutbox } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, DELIVERED_BODY_REMOVED, mailFrom, resendMail, retryFailedMail, sendMail, type MailMessage } from "~/.server/mail/mail";
+import {
+  closeMail,
+  DELIVERED_BODY_REMOVED,
+  mailFrom,
+  PERMANENT_PREFIX,
+  resendMail,
+  retryFailedMail,
+  sendMail,
+  type MailMessage,
+} from "~/.server/mail/mail";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { setUpTestDatabase } from "../support/database";
 
@@ -79,22 +88,36 @@ describe("with SMTP", () => {
     expect(kept.html_body).not.toContain("abc3");
   });
 
-  it("a refused message is kept as failed with the reason, and the retry delivers it once the server accepts", async () => {
-    smtp.refuse = true;
+  it("a message refused for now (4xx) is kept as failed with the reason, and the retry delivers it once the server accepts", async () => {
+    smtp.refuseForNow = true;
     const result = await sendMail(message(4));
     expect(result.status).toBe("failed");
-    expect(result.status === "failed" && result.error).toMatch(/550/);
+    expect(result.status === "failed" && result.error).toMatch(/451/);
     const failed = await row(result.id);
     expect(failed).toMatchObject({ status: "failed", attempts: 1 });
     expect(failed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now());
 
     // Not yet due: nothing is sent.
     expect(await retryFailedMail()).toBe(0);
-    smtp.refuse = false;
+    smtp.refuseForNow = false;
     // Due (as the scheduler would find it a minute later).
     expect(await retryFailedMail(new Date(Date.now() + 61_000))).toBe(1);
     await smtp.waitFor((m) => m.subject === "Test message 4");
     expect(await row(result.id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
+  });
+
+  it("a message refused for good (5xx, a bad address) is not retried: kept as failed with the reason; an owner's 'send again' still can", async () => {
+    smtp.refuse = true;
+    const result = await sendMail(message(6));
+    expect(result.status === "failed" && result.error).toMatch(/550/);
+    const failed = await row(result.id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
+    expect(failed.last_error).toMatch(new RegExp(`^${PERMANENT_PREFIX}`));
+    smtp.refuse = false;
+    // Never due, however late the retry job runs.
+    expect(await retryFailedMail(new Date(Date.now() + 24 * 3600_000))).toBe(0);
+    expect(await row(result.id)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await resendMail(result.id)).toMatchObject({ status: "sent" });
   });
 
   it("an SMTP server that is down: the message is kept as failed, and an owner's 'send again' delivers it", async () => {

@@ -267,7 +267,7 @@ describe("invitations by e-mail", () => {
     expect((await acceptInvitation(newToken, "Late Comer", "a-good-passphrase-9")).status).toBe(302);
   });
 
-  it("an expired invitation asked for again while the SMTP server refuses: says the e-mail could not be sent and keeps it to retry", async () => {
+  it("an expired invitation asked for again while the SMTP server refuses for now: says the e-mail could not be sent and keeps it to retry", async () => {
     await invite("late-refused@example.com", "editor");
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late-refused@example.com"));
     const token = linkIn(mail.text ?? "", "invitation");
@@ -276,7 +276,7 @@ describe("invitations by e-mail", () => {
       .update(staffTokens)
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(staffTokens.user_id, target.id));
-    smtp.refuse = true;
+    smtp.refuseForNow = true;
     let renewed: Answer;
     try {
       renewed = await run(() =>
@@ -287,12 +287,12 @@ describe("invitations by e-mail", () => {
         }),
       );
     } finally {
-      smtp.refuse = false;
+      smtp.refuseForNow = false;
     }
     expect(renewed.data?.state).toBe("renewed");
     expect(renewed.data?.status?.tone).toBe("error");
     expect(renewed.data?.status?.text).toMatch(
-      /^A new invitation has been made .* But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again automatically/,
+      /^A new invitation has been made .* But the e-mail could not be sent \(.*451.*\)\. It is kept in the Outbox and will be tried again automatically/,
     );
     const [kept] = await db()
       .select()
@@ -304,17 +304,32 @@ describe("invitations by e-mail", () => {
     expect(kept.next_attempt_at).not.toBeNull();
   });
 
-  it("when the SMTP server refuses, says the e-mail could not be sent and keeps it in the outbox to retry", async () => {
-    smtp.refuse = true;
+  it("when the SMTP server refuses for now (4xx), says the e-mail could not be sent and keeps it in the outbox to retry", async () => {
+    smtp.refuseForNow = true;
     try {
       const answer = await invite("refused@example.com", "admin");
       expect(answer.status).toBe(302);
       expect(await flashOf(answer)).toMatch(
-        /^refused@example.com has been invited as admin\. But the e-mail could not be sent \(.*550.*\)\. It is kept in the Outbox and will be tried again/,
+        /^refused@example.com has been invited as admin\. But the e-mail could not be sent \(.*451.*\)\. It is kept in the Outbox and will be tried again/,
       );
       const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "refused@example.com"));
       expect(kept).toMatchObject({ status: "failed", kind: "invitation" });
       expect(kept.next_attempt_at).not.toBeNull();
+    } finally {
+      smtp.refuseForNow = false;
+    }
+  });
+
+  it("when the SMTP server refuses the address for good (5xx), says so, and keeps it in the outbox without retrying", async () => {
+    smtp.refuse = true;
+    try {
+      const answer = await invite("no-such-mailbox@example.com", "editor");
+      expect(answer.status).toBe(302);
+      expect(await flashOf(answer)).toMatch(
+        /^no-such-mailbox@example.com has been invited as editor\. But the e-mail server refused the address for good \(.*550.*\), so it will not be tried again\. Check the address/,
+      );
+      const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "no-such-mailbox@example.com"));
+      expect(kept).toMatchObject({ status: "failed", kind: "invitation", next_attempt_at: null });
     } finally {
       smtp.refuse = false;
     }

@@ -9,7 +9,7 @@
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailOutbox, subscriberConsents, subscribers, subscriberSuppressions, subscriberTokens } from "~/.server/db/schema";
@@ -26,7 +26,7 @@ import {
 } from "~/.server/db/subscribers";
 import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, mailFrom, sendSubscriberMail } from "~/.server/mail/mail";
+import { closeMail, mailFrom, mailSettled, sendSubscriberMail } from "~/.server/mail/mail";
 import { compileSkeleton, fillSkeleton } from "~/.server/mail/mail-skeleton";
 import { systemActor } from "~/.server/db/audit";
 import { oneClickUrl, preferencesToken, preferencesUrl } from "~/.server/subscriptions/links";
@@ -177,6 +177,7 @@ describe("double opt-in", () => {
     expect(history.map((h) => h.event)).toEqual(["requested", "confirmed"]);
     expect(history[0]).toMatchObject({ wording: CONSENT_WORDING, wording_version: CONSENT_VERSION, form_url: `${ORIGIN}/subscribe` });
     // The confirmation e-mail is kept in the outbox without its link once delivered.
+    await mailSettled();
     const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "dana.claims@insurer.example"));
     expect(kept.text_body).not.toContain("/subscribe/confirm/");
   });
@@ -229,12 +230,18 @@ describe("double opt-in", () => {
     expect(answers[0]).toEqual({ status: 200, outcome: "sent", text: SUBSCRIBE_MSG.sent });
 
     // pending@ asked twice within the hour: one confirmation e-mail; erased@ got none after erasure.
-    await new Promise((r) => setTimeout(r, 200));
+    await mailSettled();
     const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
     expect(to("pending@example.com")).toBe(1);
     expect(to("erased@example.com")).toBe(1); // the first confirmation only, before erasure
   });
 });
+
+/** Moves every e-mail a sign-up sent an hour and a bit into the past: the hourly limit no longer holds them back. */
+async function anHourLater() {
+  await db().execute(sql`update subscribers set confirmation_sent_at = confirmation_sent_at - interval '61 minutes'`);
+  await db().execute(sql`update enquiry_attempts set at = at - interval '61 minutes'`);
+}
 
 describe("limits per mailbox, not per string (issue 42)", () => {
   const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
@@ -252,7 +259,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     for (const email of [...spellings, ...gmail]) answers.push((await subscribe({ email, topics: ["news"], consent: "yes" })).data.outcome);
     // The same answer for each: nobody learns that a variant was held back.
     expect(answers).toEqual(Array(6).fill("sent"));
-    await new Promise((r) => setTimeout(r, 300));
+    await mailSettled();
     expect(to("mb.victim@example.com")).toBe(1);
     expect(to("mb.victim+1@example.com") + to("mb.victim+2@example.com")).toBe(0);
     expect(to("mbvictim@gmail.com")).toBe(1);
@@ -263,13 +270,65 @@ describe("limits per mailbox, not per string (issue 42)", () => {
 
   it("keeps one 'Asked to subscribe' record per confirmation e-mail sent, not one per request", async () => {
     for (let i = 0; i < 5; i++) await subscribe({ email: "padded@example.com", topics: ["news"], consent: "yes" });
-    await new Promise((r) => setTimeout(r, 300));
+    await mailSettled();
     expect(to("padded@example.com")).toBe(1);
     expect(await requested("padded@example.com")).toBe(1);
-    // A confirmed subscriber asking again gets no e-mail, and no record.
+    // A confirmed subscriber asking again is asked nothing: no record.
     const confirmed = await subscribeAndConfirm("steady@example.com");
     for (let i = 0; i < 3; i++) await subscribe({ email: "steady@example.com", topics: ["news"], consent: "yes" });
     expect(await requested(confirmed.email)).toBe(1);
+  });
+
+  it("a confirmed subscriber who signs up again gets one 'manage your subscription' e-mail an hour with their preferences link; topics unchanged", async () => {
+    const steady = await subscribeAndConfirm("returning@example.com", ["insurance"]);
+    await anHourLater();
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await subscribe({ email: "Returning@example.com", topics: ["cyber"], consent: "yes" })).data);
+    expect(answers.map((a) => a.status.text)).toEqual(Array(3).fill(SUBSCRIBE_MSG.sent));
+    await mailSettled();
+    const manage = smtp.messages.filter((m) => JSON.stringify(m.to).includes("returning@example.com") && /Manage/.test(m.text ?? ""));
+    expect(manage).toHaveLength(1);
+    expect(manage[0].subject).toBe(`Your subscription to ${FIRM.name} insights`);
+    // The link opens the person's own preferences page, where they add the topic themselves.
+    const link = /https?:\/\/\S+\/subscribe\/preferences\/(\S+)/.exec(manage[0].text ?? "")?.[1];
+    expect(link).toBeTruthy();
+    const page = (await guarded(preferences.loader, {
+      request: new Request(`${ORIGIN}/subscribe/preferences/${link}`),
+      params: { token: link },
+    })) as unknown as { data: { valid: boolean; email: string } };
+    expect(page.data).toMatchObject({ valid: true, email: "returning@example.com" });
+    expect((await findSubscriberByEmail("returning@example.com"))!.topics).toEqual(steady.topics);
+    // Kept in the outbox without its link once delivered.
+    const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.kind, "subscription-manage"));
+    expect(kept.text_body).not.toContain("/subscribe/preferences/");
+  });
+
+  it("answers before any mail is sent, for a new and a confirmed address alike: the SMTP server still holds every message when the answers are back", async () => {
+    const confirmed: string[] = [];
+    for (let i = 0; i < 3; i++) confirmed.push((await subscribeAndConfirm(`held-known-${i}@example.com`)).email);
+    await mailSettled();
+    await anHourLater(); // so each confirmed address is sent its preferences link
+    smtp.delayMs = 5000; // the server takes 5 s to accept each message
+    try {
+      for (let i = 0; i < 3; i++) {
+        for (const email of [`held-new-${i}@example.com`, confirmed[i]]) {
+          const started = performance.now();
+          expect((await subscribe({ email, topics: ["news"], consent: "yes" })).data.outcome).toBe("sent");
+          // Sooner than the SMTP server can have accepted anything: the answer never waits for it.
+          expect(performance.now() - started).toBeLessThan(5000);
+        }
+      }
+      const kinds = async () =>
+        (await db().select({ kind: mailOutbox.kind, status: mailOutbox.status }).from(mailOutbox)).filter((m) => m.status !== "sent");
+      // None of the six accepted yet: each is in the outbox, still on its way, or still being written.
+      expect((await kinds()).every((m) => m.status === "sending")).toBe(true);
+    } finally {
+      smtp.delayMs = 0;
+    }
+    await mailSettled();
+    const to = (pattern: RegExp) => smtp.messages.filter((m) => pattern.test(JSON.stringify(m.to)));
+    expect(to(/held-new-/)).toHaveLength(3);
+    expect(to(/held-known-/).filter((m) => m.subject === `Your subscription to ${FIRM.name} insights`)).toHaveLength(3);
   });
 
   it("refuses an address longer than RFC 5321 allows, with a clear message, and sends nothing", async () => {

@@ -3,7 +3,8 @@
  * nodemailer project), in-process on a free port. Received messages are
  * parsed with `mailparser`, so a test sees what a mail client would: the
  * subject, the plain-text part, the HTML part and the links in them.
- * `refuse` makes the server answer every recipient with a permanent error.
+ * `refuse` makes the server answer every recipient with a permanent error,
+ * `refuseForNow` with a temporary one; `delayMs` makes it slow.
  */
 import net from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
@@ -15,6 +16,10 @@ export type TestSmtp = {
   messages: ParsedMail[];
   /** While true, every recipient is refused (550). */
   refuse: boolean;
+  /** While true, every recipient is refused for now (451: try again later). */
+  refuseForNow: boolean;
+  /** Milliseconds the server takes to accept each message (a slow SMTP server). */
+  delayMs: number;
   /** Resolves with the next message that arrives (or one already there that matches). */
   waitFor(match: (m: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
@@ -35,7 +40,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   const port = await freePort();
   const messages: ParsedMail[] = [];
   const waiters = new Set<{ match: (m: ParsedMail) => boolean; resolve: (m: ParsedMail) => void }>();
-  const state = { refuse: false };
+  const state = { refuse: false, refuseForNow: false, delayMs: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -44,6 +49,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       if (state.refuse) {
         const error = Object.assign(new Error("Mailbox unavailable (test server refusing)"), { responseCode: 550 });
         return callback(error);
+      }
+      if (state.refuseForNow) {
+        return callback(Object.assign(new Error("Try again later (test server busy)"), { responseCode: 451 }));
       }
       callback();
     },
@@ -57,7 +65,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
               w.resolve(parsed);
             }
           }
-          callback();
+          if (state.delayMs) setTimeout(() => callback(), state.delayMs);
+          else callback();
         })
         .catch((error: Error) => callback(error));
     },
@@ -72,6 +81,18 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     },
     set refuse(value: boolean) {
       state.refuse = value;
+    },
+    get refuseForNow() {
+      return state.refuseForNow;
+    },
+    set refuseForNow(value: boolean) {
+      state.refuseForNow = value;
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(value: number) {
+      state.delayMs = value;
     },
     waitFor(match, timeoutMs = 10_000) {
       const found = messages.find(match);

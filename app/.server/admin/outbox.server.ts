@@ -44,7 +44,9 @@ export async function resendAction(request: Request, context: RequestContext, ba
       result.status === "sent"
         ? `The message to ${message.to_address} has been sent.`
         : result.status === "failed"
-          ? `The message to ${message.to_address} could not be sent (${result.error}). It stays in the Outbox and will be tried again.`
+          ? result.permanent
+            ? `The e-mail server refused the message to ${message.to_address} for good (${result.error}), so it will not be tried again. Check the address.`
+            : `The message to ${message.to_address} could not be sent (${result.error}). It stays in the Outbox and will be tried again.`
           : `No e-mail server is set up (SMTP_URL), so nothing was sent: the message stays in the Outbox.`;
     return redirect(back(id), { headers: await flashHeaders({ tone: result.status === "sent" ? "success" : "error", text }) });
   } catch (error) {

@@ -59,13 +59,19 @@ export function sendPasswordReset(to: string, token: string): Promise<MailResult
   });
 }
 
-/** What an action says after sending: sent, kept in the outbox (no SMTP), or not sent (kept to retry). */
+/** What an action says after sending: sent, kept in the outbox (no SMTP), not sent (kept to retry), or refused for good. */
 export function mailStatus(result: MailResult, done: string): Status {
   if (result.status === "sent") return { tone: "success", text: `${done} The e-mail has been sent.` };
   if (result.status === "outbox") {
     return {
       tone: "success",
       text: `${done} No e-mail server is set up (SMTP_URL), so the e-mail was kept in the Outbox: an owner can read it there and pass the link on.`,
+    };
+  }
+  if (result.permanent) {
+    return {
+      tone: "error",
+      text: `${done} But the e-mail server refused the address for good (${result.error}), so it will not be tried again. Check the address; the e-mail is kept in the Outbox, where an owner can send it again.`,
     };
   }
   return {

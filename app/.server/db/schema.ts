@@ -809,7 +809,7 @@ export const subscribers = pgTable(
     updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     confirmed_at: timestamp("confirmed_at", { withTimezone: true }),
     withdrawn_at: timestamp("withdrawn_at", { withTimezone: true }),
-    /** The last confirmation e-mail (at most one an hour per address). */
+    /** The last e-mail a sign-up sent: a confirmation, or a confirmed subscriber's preferences link (at most one an hour per address). */
     confirmation_sent_at: timestamp("confirmation_sent_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("subscribers_email_idx").on(t.email), index("subscribers_status_idx").on(t.status, t.id)],

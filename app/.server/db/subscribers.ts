@@ -76,18 +76,24 @@ function mailboxLimitKey(address: string): string {
 }
 
 /**
- * Records a request for consent. Returns the confirmation token to e-mail,
- * or null when nothing is to be sent (suppressed, already confirmed, or a
- * confirmation went out within the hour to the same mailbox: `mailboxKey`,
- * so `a+1@`, `a+2@` and, at Gmail, `a.b@` count as one). The caller answers
- * the same either way. The consent record of the request ("requested" or
+ * What a sign-up request leads to: a confirmation link to e-mail (`token`),
+ * a "manage your subscription" e-mail to a confirmed subscriber
+ * (`subscribed`), or nothing (suppressed, or asked within the hour).
+ */
+export type SubscriptionRequested = { subscriberId: number | null; token: string | null; subscribed?: Subscriber };
+
+/**
+ * Records a request for consent. Returns the confirmation token to e-mail;
+ * for a confirmed subscriber, the subscriber (to e-mail their preferences
+ * link); or neither when nothing is to be sent (suppressed, or an e-mail
+ * went out within the hour to the same mailbox: `mailboxKey`, so `a+1@`,
+ * `a+2@` and, at Gmail, `a.b@` count as one). The caller answers the same
+ * either way. The consent record of the request ("requested" or
  * "imported") is kept only with a confirmation e-mail: one record per e-mail
  * sent, never one per request (issue 42).
  */
-export async function requestSubscription(
-  input: SubscriptionRequest,
-  now = new Date(),
-): Promise<{ subscriberId: number | null; token: string | null }> {
+
+export async function requestSubscription(input: SubscriptionRequest, now = new Date()): Promise<SubscriptionRequested> {
   const email = normalizeAddress(input.email);
   if (await isSuppressed(email)) return { subscriberId: null, token: null };
   const mailbox = mailboxLimitKey(email);
@@ -95,12 +101,17 @@ export async function requestSubscription(
     // One mailbox at a time: requests for its variants wait for each other, so two at once send one e-mail at most.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${mailbox}))`);
     const [known] = await tx.select().from(subscribers).where(eq(subscribers.email, email)).for("update");
-    if (known?.status === "confirmed") return { subscriberId: known.id, token: null };
     const since = new Date(now.getTime() - CONFIRMATION_INTERVAL_MS);
     const recent =
       (known?.confirmation_sent_at && known.confirmation_sent_at.getTime() > since.getTime()) ||
       (await attemptsSince(enquiryAttempts, eq(enquiryAttempts.address, mailbox), since, tx)) > 0;
     if (recent) return { subscriberId: known?.id ?? null, token: null };
+    if (known?.status === "confirmed") {
+      // Subscribed already: one e-mail with their preferences link, under the same hourly limit; topics unchanged.
+      await tx.insert(enquiryAttempts).values({ address: mailbox, at: now });
+      await tx.update(subscribers).set({ confirmation_sent_at: now }).where(eq(subscribers.id, known.id));
+      return { subscriberId: known.id, token: null, subscribed: known };
+    }
     await tx
       .insert(subscribers)
       .values({ email, status: "pending", topics: [...input.topics], source: input.source, created_at: now, updated_at: now })

@@ -13,7 +13,7 @@ import { getEnv, type Env } from "../env";
 import { log } from "../log";
 import { completePictureWidths } from "../pictures/images";
 import { siteJobs } from "../jobs/jobs";
-import { closeMail } from "../mail/mail";
+import { closeMail, mailSettled } from "../mail/mail";
 import { rowPictures } from "../pictures/picture-sweep";
 import { createScheduler, type Scheduler } from "../jobs/scheduler";
 import { getStorage } from "../storage/storage";
@@ -103,6 +103,8 @@ export async function stopServices(): Promise<void> {
   await redirectEngine()?.stop();
   setRedirectEngine(undefined);
   await stopNotFoundLog();
+  // Messages a public form handed over after its answer reach the outbox first (at most 10 s).
+  await Promise.race([mailSettled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   closeMail();
   getStorage().close?.();
   await holder.__contentSync?.stop();

@@ -16,7 +16,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import nodemailer, { type Transporter } from "nodemailer";
-import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import { FIRM } from "~/config/firm";
 import { recordAudit, type Actor } from "../db/audit";
 import { db } from "../db/client";
@@ -40,8 +40,8 @@ export type MailResult =
   | { id: number; status: "sent" }
   /** No SMTP configured: kept in the outbox for an owner to read. */
   | { id: number; status: "outbox" }
-  /** The SMTP server refused it or did not answer: kept in the outbox, retried later. */
-  | { id: number; status: "failed"; error: string };
+  /** The SMTP server refused it or did not answer: kept in the outbox, retried later unless refused for good (`permanent`: a 5xx). */
+  | { id: number; status: "failed"; error: string; permanent?: boolean };
 
 export const MAX_ATTEMPTS = 8;
 export const DELIVERED_BODY_REMOVED = "(Delivered. The body is not kept because it held a sign-in link.)";
@@ -136,6 +136,15 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
 }
 
+/** The start of a kept message's error when the SMTP server refused it for good. */
+export const PERMANENT_PREFIX = "Refused for good, not retried: ";
+
+/** Whether the SMTP server refused the message for good (a 5xx reply). */
+export function isPermanentSmtpFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
 function describeSmtpError(error: unknown): string {
   const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
   const detail = e.response ?? e.message ?? String(error);
@@ -151,21 +160,34 @@ async function deliver(
   try {
     await transport(url).sendMail({ from: mailFrom(), to: message.to, subject: message.subject, text: message.text, html: message.html });
   } catch (error) {
+    // A 5xx answer is permanent (RFC 5321 §4.2.1: a bad address, a refused
+    // recipient): kept as failed with no next try; "Send again" still can.
+    const permanent = isPermanentSmtpFailure(error);
     const reason = describeSmtpError(error);
     const [row] = await db()
       .update(mailOutbox)
-      .set({ status: "failed", attempts: sql`${mailOutbox.attempts} + 1`, last_error: reason, last_attempt_at: now })
+      .set({
+        status: "failed",
+        attempts: sql`${mailOutbox.attempts} + 1`,
+        last_error: `${permanent ? PERMANENT_PREFIX : ""}${reason}`,
+        last_attempt_at: now,
+        next_attempt_at: null,
+      })
       .where(eq(mailOutbox.id, id))
       .returning({ attempts: mailOutbox.attempts });
     const attempts = row?.attempts ?? 1;
-    if (attempts < MAX_ATTEMPTS) {
+    if (!permanent && attempts < MAX_ATTEMPTS) {
       await db()
         .update(mailOutbox)
         .set({ next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)) })
         .where(eq(mailOutbox.id, id));
     }
-    log("error", "mail not sent: kept in the outbox to retry", { id, attempts, error: reason });
-    return { id, status: "failed", error: reason };
+    log("error", permanent ? "mail refused for good: kept in the outbox, not retried" : "mail not sent: kept in the outbox to retry", {
+      id,
+      attempts,
+      error: reason,
+    });
+    return { id, status: "failed", error: reason, ...(permanent ? { permanent } : {}) };
   }
   await db()
     .update(mailOutbox)
@@ -181,6 +203,46 @@ async function deliver(
     .where(eq(mailOutbox.id, id));
   log("info", "mail sent", { id });
   return { id, status: "sent" };
+}
+
+/**
+ * Deliveries started after the caller answered, a few at a time (each is one
+ * SMTP connection): a public form's answer neither waits for an SMTP exchange
+ * nor tells, by its time, whether a message was sent.
+ */
+const LATER_AT_ONCE = 4;
+const later = { running: 0, waiting: [] as Array<() => Promise<unknown>>, settled: [] as Array<() => void> };
+
+function pumpLater() {
+  while (later.running < LATER_AT_ONCE && later.waiting.length) {
+    const job = later.waiting.shift()!;
+    later.running++;
+    void job()
+      .catch((error: unknown) =>
+        log("error", "mail not kept: it was to be sent after the answer", { error: (error as Error).message.slice(0, 200) }),
+      )
+      .finally(() => {
+        later.running--;
+        pumpLater();
+      });
+  }
+  if (!later.running && !later.waiting.length) for (const done of later.settled.splice(0)) done();
+}
+
+/**
+ * Makes, keeps (outbox) and sends a message after the caller has answered.
+ * A message the process dies holding before it reached the outbox is lost
+ * (the person asks again); one in the outbox is retried by the Outbox job.
+ */
+export function sendMailLater(make: () => Promise<MailMessage>): void {
+  later.waiting.push(async () => sendMail(await make()));
+  pumpLater();
+}
+
+/** Resolves once every message handed to `sendMailLater` is kept and tried (tests, shutdown). */
+export function mailSettled(): Promise<void> {
+  if (!later.running && !later.waiting.length) return Promise.resolve();
+  return new Promise((resolve) => later.settled.push(resolve));
 }
 
 /** Keeps the message in the outbox, then sends it when SMTP is configured. */
@@ -219,13 +281,7 @@ export async function retryFailedMail(now = new Date()): Promise<number> {
   const due = await db()
     .select()
     .from(mailOutbox)
-    .where(
-      and(
-        eq(mailOutbox.status, "failed"),
-        lt(mailOutbox.attempts, MAX_ATTEMPTS),
-        or(lte(mailOutbox.next_attempt_at, now), sql`${mailOutbox.next_attempt_at} is null`),
-      ),
-    )
+    .where(and(eq(mailOutbox.status, "failed"), lt(mailOutbox.attempts, MAX_ATTEMPTS), lte(mailOutbox.next_attempt_at, now)))
     .orderBy(asc(mailOutbox.id))
     .limit(20);
   let delivered = 0;
@@ -314,9 +370,6 @@ export async function sendSubscriberMail(message: SubscriberMailMessage): Promis
   if (!url) return { status: "no-smtp" };
   const failure = await sendOnMailingThread(url, { from: mailFrom(), to: message.to }, message.raw);
   if (!failure) return { status: "sent" };
-  const code = failure.responseCode;
   const reason = describeSmtpError(failure);
-  return typeof code === "number" && code >= 500 && code < 600
-    ? { status: "permanent", error: reason }
-    : { status: "temporary", error: reason };
+  return isPermanentSmtpFailure(failure) ? { status: "permanent", error: reason } : { status: "temporary", error: reason };
 }

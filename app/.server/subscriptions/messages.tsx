@@ -124,6 +124,54 @@ export async function confirmationMessage(input: { confirmUrl: string; topics: r
   return { subject, html, text };
 }
 
+/** To a confirmed subscriber who signed up again: their preferences link (nothing changes until they use it). */
+export async function manageMessage(input: { preferencesUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
+  const subject = `Your subscription to ${FIRM.name} insights`;
+  const topics = topicList(input.topics);
+  const html = await render(
+    <Frame title={subject} preview="This address is already subscribed: change your topics or unsubscribe here.">
+      <Section style={{ padding: "28px 32px 8px" }}>
+        <Heading as="h1" style={{ color: COLORS.ink, fontFamily: font, fontSize: "24px", lineHeight: "32px", margin: "0 0 16px" }}>
+          Manage your subscription
+        </Heading>
+        <Text style={paragraph}>
+          Someone, we hope you, asked to subscribe this address to insights and client alerts from {FIRM.name}. It is already subscribed, to
+          these topics: {topics}. Nothing has changed.
+        </Text>
+        <Text style={paragraph}>To add or remove topics, or to unsubscribe, open the link below.</Text>
+        <Section style={{ margin: "8px 0 24px" }}>
+          <Button href={input.preferencesUrl} style={button}>
+            Manage my subscription
+          </Button>
+        </Section>
+        <Text style={{ ...paragraph, fontSize: "14px", color: COLORS.muted }}>
+          If the button does not work, copy this address into your browser:{" "}
+          <Link href={input.preferencesUrl} style={{ color: COLORS.accent, wordBreak: "break-all" }}>
+            {input.preferencesUrl}
+          </Link>
+        </Text>
+        <Text style={paragraph}>If you did not ask for this, ignore this message: your subscription stays as it is.</Text>
+      </Section>
+      <Identification />
+    </Frame>,
+  );
+  const text = [
+    "Manage your subscription",
+    "",
+    `Someone, we hope you, asked to subscribe this address to insights and client alerts from ${FIRM.name}. It is already subscribed, to these topics: ${topics}. Nothing has changed.`,
+    "",
+    "To add or remove topics, or to unsubscribe, open this link:",
+    input.preferencesUrl,
+    "",
+    "If you did not ask for this, ignore this message: your subscription stays as it is.",
+    "",
+    "--",
+    identificationText(),
+    "",
+  ].join("\n");
+  return { subject, html, text };
+}
+
 export type ArticleForMail = { title: string; summary: string; url: string; topicLabel: string; date: string };
 
 /** An article sent to a subscriber, with the preferences link and the one-click unsubscribe headers. */

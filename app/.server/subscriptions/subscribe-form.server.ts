@@ -14,11 +14,11 @@ import { isRefusal, readForm } from "../http/form-post";
 import { requestSubscription, type SubscriptionRequest } from "../db/subscribers";
 import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken, withinSendingLimit } from "../public-forms/spam-defence";
 import { log } from "../log";
-import { sendMail } from "../mail/mail";
+import { sendMailLater } from "../mail/mail";
 import type { RequestContext } from "../http/request-context";
 import { absoluteUrl } from "../http/site-url";
-import { confirmUrl } from "./links";
-import { confirmationMessage } from "./messages";
+import { confirmUrl, preferencesUrl } from "./links";
+import { confirmationMessage, manageMessage } from "./messages";
 
 const MAX_SUBSCRIBE_FORM_BYTES = 16 * 1024;
 
@@ -45,16 +45,35 @@ function valuesFrom(raw: Record<string, string | string[]>): SubscribeValues {
 }
 
 /**
- * Records the request and, unless nothing is to be sent, e-mails the
- * confirmation link through the one mail layer (kept in the outbox, its body
- * removed once delivered: it holds a single-use link).
+ * Records the request and has the e-mail it calls for made and sent after
+ * the answer (`sendMailLater`): the confirmation link, or a confirmed
+ * subscriber's preferences link. The answer takes the same time whatever the
+ * address's state, with or without SMTP. Both messages go through the one
+ * mail layer (kept in the outbox, their bodies removed once delivered: they
+ * hold a link). True when a confirmation is sent.
  */
 export async function requestAndConfirm(input: SubscriptionRequest): Promise<boolean> {
-  const { token } = await requestSubscription(input);
-  if (!token) return false;
-  const message = await confirmationMessage({ confirmUrl: confirmUrl(token), topics: input.topics });
-  await sendMail({ kind: "subscription-confirmation", to: input.email.trim().toLowerCase(), sensitive: true, ...message });
-  return true;
+  const { token, subscribed } = await requestSubscription(input);
+  const to = input.email.trim().toLowerCase();
+  if (token) {
+    const topics = input.topics;
+    sendMailLater(async () => ({
+      kind: "subscription-confirmation",
+      to,
+      sensitive: true,
+      ...(await confirmationMessage({ confirmUrl: confirmUrl(token), topics })),
+    }));
+    return true;
+  }
+  if (subscribed) {
+    sendMailLater(async () => ({
+      kind: "subscription-manage",
+      to,
+      sensitive: true,
+      ...(await manageMessage({ preferencesUrl: preferencesUrl(subscribed), topics: subscribed.topics })),
+    }));
+  }
+  return false;
 }
 
 export async function subscribeAction(request: Request, context: RequestContext) {
