@@ -86,6 +86,13 @@ const envSchema = z
         .optional(),
     ),
     ENQUIRY_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1 day").max(3650).default(180),
+    /** Sign-up e-mails (confirmations, preferences links) the whole site sends in an hour; past it they are held and owners alerted (issue 42). */
+    SIGN_UP_EMAILS_PER_HOUR: z.coerce
+      .number()
+      .int("must be a whole number of e-mails an hour")
+      .min(1, "must be at least 1")
+      .max(100_000, "must be at most 100000")
+      .default(300),
     /** Messages a second one instance sends to subscribers (a mailing's pace; issue 31). */
     SUBSCRIBER_MAIL_RATE: z.coerce
       .number()

@@ -62,4 +62,6 @@ export const OUTBOX_STATUS_TEXT: Record<string, string> = {
   sending: "Sending",
   sent: "Sent",
   failed: "Not sent yet",
+  held: "Held (hourly limit on sign-up e-mails)",
+  queued: "Waiting to be sent",
 };

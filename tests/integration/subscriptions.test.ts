@@ -10,7 +10,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailOutbox, subscriberConsents, subscribers, subscriberSuppressions, subscriberTokens } from "~/.server/db/schema";
 import {
@@ -26,7 +26,7 @@ import {
 } from "~/.server/db/subscribers";
 import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, mailFrom, mailSettled, sendSubscriberMail } from "~/.server/mail/mail";
+import { closeMail, mailFrom, mailSettled, retryFailedMail, sendSubscriberMail } from "~/.server/mail/mail";
 import { compileSkeleton, fillSkeleton } from "~/.server/mail/mail-skeleton";
 import { systemActor } from "~/.server/db/audit";
 import { oneClickUrl, preferencesToken, preferencesUrl } from "~/.server/subscriptions/links";
@@ -39,6 +39,12 @@ import * as confirmRoute from "~/routes/public/subscribe-confirm";
 import * as oneClick from "~/routes/public/subscribe-one-click";
 import * as preferences from "~/routes/public/subscribe-preferences";
 import * as subscribePage from "~/routes/public/subscribe";
+import * as dashboardRoute from "~/routes/admin/dashboard";
+import { MemoryRouter } from "react-router";
+import { heldMailCount } from "~/.server/db/outbox";
+import { releaseHeldSignUpMail } from "~/.server/subscriptions/subscribe-form.server";
+import { signedIn } from "../support/staff-session";
+import { callRoute } from "../support/route-call";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
@@ -241,6 +247,9 @@ describe("double opt-in", () => {
 async function anHourLater() {
   await db().execute(sql`update subscribers set confirmation_sent_at = confirmation_sent_at - interval '61 minutes'`);
   await db().execute(sql`update enquiry_attempts set at = at - interval '61 minutes'`);
+  await db().execute(
+    sql`update mail_outbox set created_at = created_at - interval '61 minutes', last_attempt_at = last_attempt_at - interval '61 minutes', next_attempt_at = next_attempt_at - interval '61 minutes'`,
+  );
 }
 
 describe("limits per mailbox, not per string (issue 42)", () => {
@@ -329,6 +338,42 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     const to = (pattern: RegExp) => smtp.messages.filter((m) => pattern.test(JSON.stringify(m.to)));
     expect(to(/held-new-/)).toHaveLength(3);
     expect(to(/held-known-/).filter((m) => m.subject === `Your subscription to ${FIRM.name} insights`)).toHaveLength(3);
+  });
+
+  it("holds sign-up e-mails past the site-wide hourly cap, alerts owners on the dashboard (not editors), and lets them go as the hour allows", async () => {
+    await mailSettled();
+    await anHourLater(); // what earlier tests sent is more than an hour old
+    setEnvForTests({ SMTP_URL: smtp.url, SIGN_UP_EMAILS_PER_HOUR: "2" });
+    onTestFinished(() => void setEnvForTests({ SIGN_UP_EMAILS_PER_HOUR: undefined }));
+    const answers = [];
+    for (let i = 0; i < 5; i++)
+      answers.push((await subscribe({ email: `flood-${i}@example.com`, topics: ["news"], consent: "yes" })).data.status.text);
+    // The same answer for each: a bot learns nothing from the cap.
+    expect(answers).toEqual(Array(5).fill(SUBSCRIBE_MSG.sent));
+    await mailSettled();
+    const flood = () => smtp.messages.filter((m) => /flood-/.test(JSON.stringify(m.to))).length;
+    expect(flood()).toBe(2);
+    expect(await heldMailCount()).toBe(3);
+
+    const dashboardFor = async (role: "owner" | "editor") => {
+      const cookie = await signedIn(`${role}-cap@example.com`, role);
+      return callRoute(dashboardRoute.loader, new Request(`${ORIGIN}/dashboard`, { headers: { cookie } }));
+    };
+    expect((await dashboardFor("owner")).data).toMatchObject({ held: 3, perHour: 2 });
+    expect((await dashboardFor("editor")).data).toMatchObject({ held: 0 });
+    const owner = (await dashboardFor("owner")).data;
+    const html = renderToStaticMarkup(
+      createElement(MemoryRouter, null, createElement(dashboardRoute.default as never, { loaderData: owner } as never)),
+    );
+    expect(html).toContain("3 e-mails are held: more than 2 sign-up e-mails were asked for within an hour");
+
+    // Within the hour nothing is let go; an hour on, two more go, and one waits for the next turn.
+    expect(await releaseHeldSignUpMail()).toBe(0);
+    await anHourLater();
+    expect(await releaseHeldSignUpMail()).toBe(2);
+    await retryFailedMail();
+    expect(flood()).toBe(4);
+    expect(await heldMailCount()).toBe(1);
   });
 
   it("refuses an address longer than RFC 5321 allows, with a clear message, and sends nothing", async () => {

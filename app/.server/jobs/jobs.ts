@@ -17,6 +17,7 @@ import { pruneSignInAttempts } from "../auth/login-limits";
 import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
 import { recoverInterruptedMail, retryFailedMail } from "../mail/mail";
+import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
 import { createPictureSweeper, SWEEP_INTERVAL_MS } from "../pictures/picture-sweep";
 import type { ScheduledJob } from "./scheduler";
 import { getStorage } from "../storage/storage";
@@ -86,7 +87,8 @@ export function siteJobs(database: Database): ScheduledJob[] {
       everyMs: MINUTE,
       run: async () => {
         await recoverInterruptedMail();
-        return { delivered: await retryFailedMail() };
+        const released = await releaseHeldSignUpMail();
+        return { released, delivered: await retryFailedMail() };
       },
     },
     {

@@ -33,6 +33,8 @@ export type MailMessage = {
   kind: string;
   /** Holds a sign-in link: its body is not kept once delivered. */
   sensitive?: boolean;
+  /** Kept, not sent, until the Outbox job releases it (the site-wide cap on sign-up e-mails an hour). */
+  hold?: boolean;
 };
 
 export type MailResult =
@@ -40,6 +42,8 @@ export type MailResult =
   | { id: number; status: "sent" }
   /** No SMTP configured: kept in the outbox for an owner to read. */
   | { id: number; status: "outbox" }
+  /** Held by an hourly cap: sent once the Outbox job releases it. */
+  | { id: number; status: "held" }
   /** The SMTP server refused it or did not answer: kept in the outbox, retried later unless refused for good (`permanent`: a 5xx). */
   | { id: number; status: "failed"; error: string; permanent?: boolean };
 
@@ -257,10 +261,17 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
       text_body: message.text,
       html_body: message.html,
       sensitive: !!message.sensitive,
-      status: env.SMTP_URL ? "sending" : "outbox",
+      status: message.hold ? "held" : env.SMTP_URL ? "sending" : "outbox",
     })
     .returning({ id: mailOutbox.id });
   const id = row.id;
+  if (message.hold) {
+    log("warn", "mail held: the site-wide cap on sign-up e-mails an hour is reached (owners see it on the dashboard)", {
+      id,
+      kind: message.kind,
+    });
+    return { id, status: "held" };
+  }
   if (!env.SMTP_URL) {
     log("info", "mail kept in the outbox: no SMTP_URL is set, so nothing was sent (owners read it under Dashboard → Outbox)", {
       id,
@@ -271,9 +282,13 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
   return deliver(id, message, env.SMTP_URL);
 }
 
+/** What the Outbox job sends when due: failed messages, and those released from a hold. */
+const RETRIED = ["failed", "queued"];
+
 /**
- * Sends again the failed messages that are due (the scheduler calls this
- * every minute; one process at a time). Returns how many were delivered.
+ * Sends the failed messages that are due, and those released from a hold
+ * (the scheduler calls this every minute; one process at a time). Returns
+ * how many were delivered.
  */
 export async function retryFailedMail(now = new Date()): Promise<number> {
   const url = getEnv().SMTP_URL;
@@ -281,7 +296,7 @@ export async function retryFailedMail(now = new Date()): Promise<number> {
   const due = await db()
     .select()
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, "failed"), lt(mailOutbox.attempts, MAX_ATTEMPTS), lte(mailOutbox.next_attempt_at, now)))
+    .where(and(inArray(mailOutbox.status, RETRIED), lt(mailOutbox.attempts, MAX_ATTEMPTS), lte(mailOutbox.next_attempt_at, now)))
     .orderBy(asc(mailOutbox.id))
     .limit(20);
   let delivered = 0;
@@ -290,7 +305,7 @@ export async function retryFailedMail(now = new Date()): Promise<number> {
     const claimed = await db()
       .update(mailOutbox)
       .set({ status: "sending" })
-      .where(and(eq(mailOutbox.id, m.id), eq(mailOutbox.status, "failed")))
+      .where(and(eq(mailOutbox.id, m.id), inArray(mailOutbox.status, RETRIED)))
       .returning({ id: mailOutbox.id });
     if (!claimed.length) continue;
     const result = await deliver(

@@ -14,6 +14,8 @@ import { isRefusal, readForm } from "../http/form-post";
 import { requestSubscription, type SubscriptionRequest } from "../db/subscribers";
 import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken, withinSendingLimit } from "../public-forms/spam-defence";
 import { log } from "../log";
+import { getEnv } from "../env";
+import { releaseHeldMail, signUpMailSince } from "../db/outbox";
 import { sendMailLater } from "../mail/mail";
 import type { RequestContext } from "../http/request-context";
 import { absoluteUrl } from "../http/site-url";
@@ -61,6 +63,7 @@ export async function requestAndConfirm(input: SubscriptionRequest): Promise<boo
       kind: "subscription-confirmation",
       to,
       sensitive: true,
+      hold: await overHourlyCap(),
       ...(await confirmationMessage({ confirmUrl: confirmUrl(token), topics })),
     }));
     return true;
@@ -70,10 +73,29 @@ export async function requestAndConfirm(input: SubscriptionRequest): Promise<boo
       kind: "subscription-manage",
       to,
       sensitive: true,
+      hold: await overHourlyCap(),
       ...(await manageMessage({ preferencesUrl: preferencesUrl(subscribed), topics: subscribed.topics })),
     }));
   }
   return false;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Whether the site has sent its SIGN_UP_EMAILS_PER_HOUR sign-up e-mails in
+ * the last hour: past it, new ones are held (a botnet cannot turn the form
+ * into a mail cannon), owners are alerted on the dashboard, and the Outbox
+ * job lets them go as the hour allows (`releaseHeldSignUpMail`).
+ */
+async function overHourlyCap(now = Date.now()): Promise<boolean> {
+  return (await signUpMailSince(new Date(now - HOUR_MS))) >= getEnv().SIGN_UP_EMAILS_PER_HOUR;
+}
+
+/** Lets held sign-up e-mails go while the last hour has room (the Outbox job, before it sends). */
+export async function releaseHeldSignUpMail(now = new Date()): Promise<number> {
+  const room = getEnv().SIGN_UP_EMAILS_PER_HOUR - (await signUpMailSince(new Date(now.getTime() - HOUR_MS)));
+  return releaseHeldMail(room, now);
 }
 
 export async function subscribeAction(request: Request, context: RequestContext) {

@@ -3,19 +3,43 @@ import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ScreenIcon } from "~/components/admin/screen-icon";
+import { linkClass } from "~/components/admin/styles";
 import { staffOf } from "~/.server/admin/guard.server";
 import { dashboardScreens } from "~/.server/admin/screens.server";
+import { can } from "~/.server/auth/roles";
+import { heldMailCount } from "~/.server/db/outbox";
+import { getEnv } from "~/.server/env";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "signed-in" } satisfies RouteHandle;
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { cards: dashboardScreens(context, staffOf(context).role).map(({ to, title, text, icon }) => ({ to, title, text, icon })) };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { role } = staffOf(context);
+  return {
+    cards: dashboardScreens(context, role).map(({ to, title, text, icon }) => ({ to, title, text, icon })),
+    // Owners (who read the Outbox) are told when the hourly cap on sign-up e-mails holds some back (issue 42).
+    held: can(role, "outbox") ? await heldMailCount() : 0,
+    perHour: getEnv().SIGN_UP_EMAILS_PER_HOUR,
+  };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="Dashboard">
+      {loaderData.held > 0 ? (
+        <div className="mb-6 rounded border border-error bg-white p-4" data-testid="held-mail-alert">
+          <h2 className="font-serif text-lg font-semibold text-ink">Sign-up e-mails held</h2>
+          <p className="mt-1">
+            {loaderData.held} {loaderData.held === 1 ? "e-mail is" : "e-mails are"} held: more than {loaderData.perHour} sign-up e-mails
+            were asked for within an hour, which may be a bot using the subscription form. They go out as the hourly limit allows
+            (SIGN_UP_EMAILS_PER_HOUR).{" "}
+            <Link to="/dashboard/outbox" className={linkClass}>
+              Open the Outbox
+            </Link>{" "}
+            to see them.
+          </p>
+        </div>
+      ) : null}
       <ul className="grid gap-4 sm:grid-cols-2">
         {loaderData.cards.map(({ to, title, text, icon }) => (
           <li key={to}>
