@@ -30,9 +30,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <div className="mb-6 rounded border border-error bg-white p-4" data-testid="held-mail-alert">
           <h2 className="font-serif text-lg font-semibold text-ink">Sign-up e-mails held</h2>
           <p className="mt-1">
-            {loaderData.held} {loaderData.held === 1 ? "e-mail is" : "e-mails are"} held: more than {loaderData.perHour} sign-up e-mails
-            were asked for within an hour, which may be a bot using the subscription form. They go out as the hourly limit allows
-            (SIGN_UP_EMAILS_PER_HOUR).{" "}
+            {loaderData.held} {loaderData.held === 1 ? "e-mail is" : "e-mails are"} held: the site&apos;s limit of {loaderData.perHour}{" "}
+            sign-up e-mails an hour (SIGN_UP_EMAILS_PER_HOUR) has been reached, which may mean a bot is using the subscription form. They go
+            out as the limit allows.{" "}
             <Link to="/dashboard/outbox" className={linkClass}>
               Open the Outbox
             </Link>{" "}
