@@ -77,99 +77,81 @@ const button = {
   textDecoration: "none",
 };
 
-/** The double opt-in message: one link, valid 48 hours, used once. */
-export async function confirmationMessage(input: { confirmUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
-  const subject = `Please confirm your subscription to ${FIRM.name} insights`;
-  const topics = topicList(input.topics);
+/** What a message with one link says: its words, the link's button and what to do if it was not asked for. */
+type OneLink = {
+  subject: string;
+  preview: string;
+  heading: string;
+  intro: string;
+  /** The sentence before the button (HTML) and before the bare link (plain text). */
+  ask: { html: string; text: string };
+  button: string;
+  url: string;
+  ignore: string;
+};
+
+/** A message to someone who asked through the sign-up form: one link, with the address written out too. */
+async function oneLinkMessage(m: OneLink): Promise<RenderedMessage> {
   const html = await render(
-    <Frame title={subject} preview="Confirm your subscription: nothing is sent until you do.">
+    <Frame title={m.subject} preview={m.preview}>
       <Section style={{ padding: "28px 32px 8px" }}>
         <Heading as="h1" style={{ color: COLORS.ink, fontFamily: font, fontSize: "24px", lineHeight: "32px", margin: "0 0 16px" }}>
-          Confirm your subscription
+          {m.heading}
         </Heading>
-        <Text style={paragraph}>
-          Someone, we hope you, asked to receive insights and client alerts from {FIRM.name} at this address, on these topics: {topics}.
-        </Text>
-        <Text style={paragraph}>To confirm, open the link below and press Confirm. The link works once, for 48 hours.</Text>
+        <Text style={paragraph}>{m.intro}</Text>
+        <Text style={paragraph}>{m.ask.html}</Text>
         <Section style={{ margin: "8px 0 24px" }}>
-          <Button href={input.confirmUrl} style={button}>
-            Confirm my subscription
+          <Button href={m.url} style={button}>
+            {m.button}
           </Button>
         </Section>
         <Text style={{ ...paragraph, fontSize: "14px", color: COLORS.muted }}>
           If the button does not work, copy this address into your browser:{" "}
-          <Link href={input.confirmUrl} style={{ color: COLORS.accent, wordBreak: "break-all" }}>
-            {input.confirmUrl}
+          <Link href={m.url} style={{ color: COLORS.accent, wordBreak: "break-all" }}>
+            {m.url}
           </Link>
         </Text>
-        <Text style={paragraph}>If you did not ask for this, ignore this message: nothing will be sent to you.</Text>
+        <Text style={paragraph}>{m.ignore}</Text>
       </Section>
       <Identification />
     </Frame>,
   );
-  const text = [
-    "Confirm your subscription",
-    "",
-    `Someone, we hope you, asked to receive insights and client alerts from ${FIRM.name} at this address, on these topics: ${topics}.`,
-    "",
-    "To confirm, open this link and press Confirm. The link works once, for 48 hours:",
-    input.confirmUrl,
-    "",
-    "If you did not ask for this, ignore this message: nothing will be sent to you.",
-    "",
-    "--",
-    identificationText(),
-    "",
-  ].join("\n");
-  return { subject, html, text };
+  const text = [m.heading, "", m.intro, "", m.ask.text, m.url, "", m.ignore, "", "--", identificationText(), ""].join("\n");
+  return { subject: m.subject, html, text };
+}
+
+/** The double opt-in message: one link, valid 48 hours, used once. */
+export function confirmationMessage(input: { confirmUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
+  return oneLinkMessage({
+    subject: `Please confirm your subscription to ${FIRM.name} insights`,
+    preview: "Confirm your subscription: nothing is sent until you do.",
+    heading: "Confirm your subscription",
+    intro: `Someone, we hope you, asked to receive insights and client alerts from ${FIRM.name} at this address, on these topics: ${topicList(input.topics)}.`,
+    ask: {
+      html: "To confirm, open the link below and press Confirm. The link works once, for 48 hours.",
+      text: "To confirm, open this link and press Confirm. The link works once, for 48 hours:",
+    },
+    button: "Confirm my subscription",
+    url: input.confirmUrl,
+    ignore: "If you did not ask for this, ignore this message: nothing will be sent to you.",
+  });
 }
 
 /** To a confirmed subscriber who signed up again: their preferences link (nothing changes until they use it). */
-export async function manageMessage(input: { preferencesUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
-  const subject = `Your subscription to ${FIRM.name} insights`;
-  const topics = topicList(input.topics);
-  const html = await render(
-    <Frame title={subject} preview="This address is already subscribed: change your topics or unsubscribe here.">
-      <Section style={{ padding: "28px 32px 8px" }}>
-        <Heading as="h1" style={{ color: COLORS.ink, fontFamily: font, fontSize: "24px", lineHeight: "32px", margin: "0 0 16px" }}>
-          Manage your subscription
-        </Heading>
-        <Text style={paragraph}>
-          Someone, we hope you, asked to subscribe this address to insights and client alerts from {FIRM.name}. It is already subscribed, to
-          these topics: {topics}. Nothing has changed.
-        </Text>
-        <Text style={paragraph}>To add or remove topics, or to unsubscribe, open the link below.</Text>
-        <Section style={{ margin: "8px 0 24px" }}>
-          <Button href={input.preferencesUrl} style={button}>
-            Manage my subscription
-          </Button>
-        </Section>
-        <Text style={{ ...paragraph, fontSize: "14px", color: COLORS.muted }}>
-          If the button does not work, copy this address into your browser:{" "}
-          <Link href={input.preferencesUrl} style={{ color: COLORS.accent, wordBreak: "break-all" }}>
-            {input.preferencesUrl}
-          </Link>
-        </Text>
-        <Text style={paragraph}>If you did not ask for this, ignore this message: your subscription stays as it is.</Text>
-      </Section>
-      <Identification />
-    </Frame>,
-  );
-  const text = [
-    "Manage your subscription",
-    "",
-    `Someone, we hope you, asked to subscribe this address to insights and client alerts from ${FIRM.name}. It is already subscribed, to these topics: ${topics}. Nothing has changed.`,
-    "",
-    "To add or remove topics, or to unsubscribe, open this link:",
-    input.preferencesUrl,
-    "",
-    "If you did not ask for this, ignore this message: your subscription stays as it is.",
-    "",
-    "--",
-    identificationText(),
-    "",
-  ].join("\n");
-  return { subject, html, text };
+export function manageMessage(input: { preferencesUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
+  return oneLinkMessage({
+    subject: `Your subscription to ${FIRM.name} insights`,
+    preview: "This address is already subscribed: change your topics or unsubscribe here.",
+    heading: "Manage your subscription",
+    intro: `Someone, we hope you, asked to subscribe this address to insights and client alerts from ${FIRM.name}. It is already subscribed, to these topics: ${topicList(input.topics)}. Nothing has changed.`,
+    ask: {
+      html: "To add or remove topics, or to unsubscribe, open the link below.",
+      text: "To add or remove topics, or to unsubscribe, open this link:",
+    },
+    button: "Manage my subscription",
+    url: input.preferencesUrl,
+    ignore: "If you did not ask for this, ignore this message: your subscription stays as it is.",
+  });
 }
 
 export type ArticleForMail = { title: string; summary: string; url: string; topicLabel: string; date: string };
