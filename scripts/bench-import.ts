@@ -9,7 +9,7 @@
  * 2. Serves the old site's files from a local HTTP server (a small PNG and a
  *    small PDF, at a distinct address each).
  * 3. Runs `npm run import:wordpress` on it in a process of its own (with the
- *    script's heap limit, --max-old-space-size=256: the import's live data is
+ *    script's heap limits, IMPORT_NODE_ARGS: the import's live data is
  *    small, and a larger heap only lets garbage pile up), on a
  *    throwaway PostgreSQL database next to TEST_DATABASE_URL's (default
  *    postgres://postgres@127.0.0.1:5432/postgres; pictures and files in a
@@ -84,12 +84,20 @@ async function writeExport(file: string, origin: string) {
   await new Promise<void>((resolve) => out.end(resolve));
 }
 
+/**
+ * The heap limits of `npm run import:wordpress` (package.json): the old generation at 256 MB, and the
+ * young one at 4 MB a semi-space. Loading the modules as ES modules (drizzle-orm's above all) makes
+ * ~150 MB of short-lived garbage; V8's default young generation grows to hold it and stays resident
+ * (docs/performance.md has the figures).
+ */
+const IMPORT_NODE_ARGS = ["--max-old-space-size=256", "--max-semi-space-size=4"];
+
 /** One run of the importer's command in a process of its own: its time, exit code, peak RSS (MB) and report. */
 async function runImport(args: string[], env: Record<string, string>) {
   const started = Date.now();
   const child = spawn(
     path.resolve("node_modules/.bin/node"),
-    ["--max-old-space-size=256", "--import", "tsx", "scripts/import-wordpress.ts", ...args],
+    [...IMPORT_NODE_ARGS, "--import", "tsx", "scripts/import-wordpress.ts", ...args],
     {
       env: { ...process.env, SEED_DEMO: "false", LOG_LEVEL: "error", ...env },
       stdio: ["ignore", "pipe", "pipe"],

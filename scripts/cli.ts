@@ -1,7 +1,20 @@
-/** Shared start for command-line scripts: parse env, open the configured database, run, close. */
+/**
+ * Shared start for command-line scripts: parse env, open the configured database, run, close.
+ *
+ * It imports only the environment, the database client and storage, never the server's start-up
+ * (auth, mail, jobs, statistics, the route table): a script loads what its own work imports, and
+ * no more (`npm run bench:import` measures the importer's memory with this entry point).
+ */
+import { closeDatabase, openConfiguredDatabase } from "~/.server/db/client";
 import { DatabaseStartError } from "~/.server/db/errors";
 import { EnvError, getEnv } from "~/.server/env";
-import { openConfiguredDatabase, stopServices } from "~/.server/http/startup";
+import { getStorage } from "~/.server/storage/storage";
+
+/** What a script opened, closed: the bucket's connections (when pictures live in one) and the database. */
+async function closeScript(): Promise<void> {
+  getStorage().close?.();
+  await closeDatabase();
+}
 
 export async function runScript(work: () => Promise<void>) {
   process.env.LOG_LEVEL ??= "error";
@@ -9,12 +22,12 @@ export async function runScript(work: () => Promise<void>) {
     const env = getEnv();
     await openConfiguredDatabase(env);
     await work();
-    await stopServices();
+    await closeScript();
     process.exit(0);
   } catch (error) {
     const known = error instanceof EnvError || error instanceof DatabaseStartError || error instanceof UsageError;
     console.error(known ? error.message : error);
-    await stopServices().catch(() => {});
+    await closeScript().catch(() => {});
     process.exit(1);
   }
 }

@@ -16,6 +16,7 @@ import pg from "pg";
 import * as schema from "./schema";
 import { acquireDirLock, type DirLock } from "./lock";
 import { DatabaseStartError } from "./errors";
+import { getEnv, type Env } from "../env";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -171,6 +172,21 @@ export function getDatabase(): Database {
 
 export function db(): Db {
   return getDatabase().db;
+}
+
+/** Opens the database the environment names (DATABASE_URL, or PGlite in DATA_DIR) and makes it the process's. */
+export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
+  const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
+  setDatabase(database);
+  return database;
+}
+
+/** Closes the process's database (the embedded one writes its files), if one is open. */
+export async function closeDatabase(): Promise<void> {
+  const database = holder.__firmDatabase;
+  if (!database) return;
+  setDatabase(undefined);
+  await database.close();
 }
 
 /** Whether the database answers a ping within `timeoutMs` (readiness, and telling an outage from a page's own error). */

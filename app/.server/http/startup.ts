@@ -7,7 +7,7 @@ import { systemActor } from "../db/audit";
 import { createStaffAccount } from "../auth/staff-accounts";
 import { countActiveOwners } from "../db/staff";
 import { startContentSync, type ContentSync } from "../db/content-sync";
-import { getDatabase, openDatabase, setDatabase, type Database } from "../db/client";
+import { closeDatabase, openConfiguredDatabase, type Database } from "../db/client";
 import { isContentEmpty, seedDemoContent } from "../db/seed";
 import { getEnv, type Env } from "../env";
 import { log } from "../log";
@@ -21,12 +21,6 @@ import { startStatsIngest, stopStatsIngest } from "../statistics/stats-ingest";
 import { redirectStore } from "../db/redirects";
 import { redirectEngine, RedirectEngine, setRedirectEngine } from "../redirects/engine";
 import { startNotFoundLog, stopNotFoundLog } from "../redirects/not-found";
-
-export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Database> {
-  const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.dataDir });
-  setDatabase(database);
-  return database;
-}
 
 export async function ensureAdminFromEnv(env: Env = getEnv()): Promise<void> {
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
@@ -109,12 +103,5 @@ export async function stopServices(): Promise<void> {
   getStorage().close?.();
   await holder.__contentSync?.stop();
   holder.__contentSync = undefined;
-  let database: Database | undefined;
-  try {
-    database = getDatabase();
-  } catch {
-    return;
-  }
-  setDatabase(undefined);
-  await database.close();
+  await closeDatabase();
 }
