@@ -156,22 +156,26 @@ export function sharedServerUrl(): string {
   return url;
 }
 
+/** A staff account's sign-in. */
+export type StaffAccount = { email: string; password: string };
+const TEST_STAFF: StaffAccount = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
+
 /**
- * Signs in to the server at `origin` as the test staff account (ADMIN_EMAIL) with the sign-in
+ * Signs in to the server at `origin` as `account` (by default the test staff account, ADMIN_EMAIL) with the sign-in
  * form's POST, no browser, and returns the session cookie for later requests' `cookie` header.
  */
-export async function staffCookie(origin: string): Promise<string> {
+export async function staffCookie(origin: string, account: StaffAccount = TEST_STAFF): Promise<string> {
   const res = await fetch(`${origin}/admin`, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }).toString(),
+    body: new URLSearchParams({ email: account.email, password: account.password }).toString(),
   });
   const cookie = res.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
-  if (!cookie.includes("session_token=")) throw new Error(`staff sign-in at ${origin} failed (status ${res.status})`);
+  if (!cookie.includes("session_token=")) throw new Error(`staff sign-in of ${account.email} at ${origin} failed (status ${res.status})`);
   return cookie;
 }
 
@@ -213,9 +217,9 @@ export async function staffPage(
   return { context, page };
 }
 
-/** Gives `context` a session of its own as the test staff account (the sign-in form's POST; its cookies added). */
-export async function signInContext(context: BrowserContext, baseUrl = sharedServerUrl()): Promise<void> {
-  const cookies = (await staffCookie(baseUrl)).split("; ").map((pair) => {
+/** Gives `context` a session of its own as `account` (the test staff account unless given; the sign-in form's POST, its cookies added). */
+export async function signInContext(context: BrowserContext, baseUrl = sharedServerUrl(), account: StaffAccount = TEST_STAFF): Promise<void> {
+  const cookies = (await staffCookie(baseUrl, account)).split("; ").map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl, httpOnly: true, sameSite: "Lax" as const };
   });
