@@ -45,7 +45,7 @@ import { articleSlug, uniqueSlug } from "~/lib/slug";
 import type { ArticleCategory } from "~/lib/practice";
 import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 import { convertBody, type Rewriter } from "./body";
-import { readWxr, type WxrAuthor, type WxrChannel, type WxrItem, type WxrTerm } from "./wxr";
+import { ownCopy, readWxr, type WxrAuthor, type WxrChannel, type WxrItem, type WxrTerm } from "./wxr";
 
 export { CATEGORY_TARGETS, type CategoryTarget };
 
@@ -173,7 +173,8 @@ function titleText(title: string): string {
 export async function importWordPress(options: ImportOptions): Promise<ImportReport> {
   const progress = options.progress ?? (() => {});
   const problems: ReportProblem[] = [];
-  const problem = (item: string, message: string) => problems.push({ item, message });
+  // Kept until the report: copies, so a message naming a part of a body does not keep the body (ownCopy).
+  const problem = (item: string, message: string) => problems.push({ item: ownCopy(item), message: ownCopy(message) });
   let channel: WxrChannel = { title: "", link: "", baseSiteUrl: "", baseBlogUrl: "", version: "" };
   const authors: WxrAuthor[] = [];
   const terms: WxrTerm[] = [];
@@ -557,7 +558,7 @@ export async function importWordPress(options: ImportOptions): Promise<ImportRep
           for (const url of new Set(extra)) {
             const stored = await fetchAndStore(url, label, problem);
             if (stored) {
-              files.set(url, stored);
+              files.set(ownCopy(url), stored);
               counts.filesDownloaded++;
             } else counts.filesFailed++;
           }

@@ -2,7 +2,8 @@
  * Reads a WordPress export (WXR 1.1 and 1.2: RSS 2.0 with the `wp:`,
  * `content:`, `excerpt:` and `dc:` namespaces) as a stream with saxes: the
  * file is read in chunks and each <item> is handed over as soon as it
- * closes, so memory holds one chunk and one item, never the file.
+ * closes, so memory holds one chunk and one item, never the file (each
+ * value a copy of its own: `ownCopy`).
  *
  * Elements are recognised by namespace URI and local name, not by prefix;
  * the export namespaces of 1.0, 1.1 and 1.2 are all accepted. Comments on
@@ -45,6 +46,16 @@ export type WxrHandlers = {
 };
 
 export class WxrError extends Error {}
+
+/**
+ * `text` copied into a string of its own. A substring in V8 can be a view that keeps the whole
+ * string it was cut from alive: a title kept in the importer's index would hold the export's
+ * 256 KB chunk it was read from, and a problem's message a whole body, so the index of a 168 MB
+ * export held every chunk of it (docs/performance.md).
+ */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
 
 const SHORT: [RegExp, string][] = [
   [/^https?:\/\/wordpress\.org\/export\/[\d.]+\/excerpt\/?$/, "excerpt"],
@@ -143,7 +154,7 @@ export async function readWxr(file: string, handlers: WxrHandlers, options: { si
     else if (item && key === "category" && parent === "item") {
       const attr = (name: string) => {
         const a = tag.attributes[name];
-        return typeof a === "string" ? a : (a?.value ?? "");
+        return ownCopy(typeof a === "string" ? a : (a?.value ?? ""));
       };
       itemTerm = { domain: attr("domain"), slug: attr("nicename"), name: "" };
     }
@@ -153,7 +164,8 @@ export async function readWxr(file: string, handlers: WxrHandlers, options: { si
   parser.on("closetag", () => {
     const key = stack.pop() ?? "";
     const parent = stack[stack.length - 1];
-    const value = text;
+    // Every value handed on is a string of its own, never a view of the chunk (ownCopy).
+    const value = ownCopy(text);
     text = "";
     if (item) {
       if (key === "item") {
