@@ -43,9 +43,11 @@ export const test = vitestTest
     onCleanup(() => browser.close());
     return browser;
   })
-  .extend("newPage", async ({ browser }, { onCleanup }) => {
+  .extend("newPage", ({ browser }, { onCleanup }) => {
     const opened: BrowserContext[] = [];
-    onCleanup(() => Promise.all(opened.map((context) => context.close())));
+    onCleanup(async () => {
+      await Promise.all(opened.map((context) => context.close()));
+    });
     return async (options: ContextOptions = {}): Promise<OpenPage> => {
       const open = await newPage(browser, options);
       opened.push(open.context);

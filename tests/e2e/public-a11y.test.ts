@@ -6,20 +6,9 @@
  * Checker on every public page's HTML: zero errors. (tests/e2e/a11y-checkers.ts)
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "./fixture";
 import { CSS_THE_CHECKER_DOES_NOT_KNOW, runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
-import { launchBrowser, sharedServerUrl } from "./support";
 import { DESKTOP, enhanced, PHONE, PUBLIC_PAGES, scrollThrough, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** The findings of the three checkers, by state; {} when clean. */
 async function check(page: Page, label: string, found: Record<string, Finding[]>) {
@@ -33,7 +22,7 @@ describe.each([
 ])("axe, HTML_CodeSniffer and IBM Equal Access at %s size", (_name, viewport) => {
   // Pages are checked a few at a time, each in its own browser page: most of a page's
   // time is waiting (network idle, the fade-ins' transitions), which the others' checks fill.
-  it.concurrent.for(PUBLIC_PAGES)("find nothing on %s, before scrolling and scrolled", async (path, { expect }) => {
+  it.concurrent.for(PUBLIC_PAGES)("find nothing on %s, before scrolling and scrolled", async (path, { expect, browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport });
     try {
       const found: Record<string, Finding[]> = {};
@@ -54,7 +43,12 @@ describe.each([
   });
 
   /** The checkers' findings on `path` (scrolled through, lazy content loaded) after a visitor opens something. */
-  async function findingsWhenOpened(path: string, label: string, open: (page: Page) => Promise<void>) {
+  async function findingsWhenOpened(
+    { browser, base }: { browser: Browser; base: string },
+    path: string,
+    label: string,
+    open: (page: Page) => Promise<void>,
+  ) {
     const { context, page } = await trackedPage(browser, { viewport });
     try {
       const found: Record<string, Finding[]> = {};
@@ -70,15 +64,17 @@ describe.each([
   }
 
   if (viewport === PHONE) {
-    it.concurrent.for(["/", "/team"])("find nothing on %s with the menu open", async (path, { expect }) => {
-      const found = await findingsWhenOpened(path, "menu open", (page) => page.getByRole("button", { name: "Menu" }).click());
+    it.concurrent.for(["/", "/team"])("find nothing on %s with the menu open", async (path, { expect, browser, base }) => {
+      const found = await findingsWhenOpened({ browser, base }, path, "menu open", (page) =>
+        page.getByRole("button", { name: "Menu" }).click(),
+      );
       expect(found).toEqual({});
     });
 
     it.concurrent.for(["/team", "/team?language=fr&role=partners", "/cyber?tab=team"])(
       "find nothing on %s with the folded filters opened",
-      async (path, { expect }) => {
-        const found = await findingsWhenOpened(path, "filters open", (page) =>
+      async (path, { expect, browser, base }) => {
+        const found = await findingsWhenOpened({ browser, base }, path, "filters open", (page) =>
           page.getByRole("search", { name: "Filter the team" }).locator("summary").click(),
         );
         expect(found).toEqual({});
@@ -86,15 +82,15 @@ describe.each([
     );
   }
 
-  it.concurrent.for(["/", "/insights"])("find nothing on %s with the header's search box open", async (path, { expect }) => {
-    const found = await findingsWhenOpened(path, "search box open", async (page) => {
+  it.concurrent.for(["/", "/insights"])("find nothing on %s with the header's search box open", async (path, { expect, browser, base }) => {
+    const found = await findingsWhenOpened({ browser, base }, path, "search box open", async (page) => {
       await page.locator("header").getByRole("button", { name: "Search" }).click();
       await page.locator("header").getByLabel("Search the site").fill("insurance");
     });
     expect(found).toEqual({});
   });
 
-  it("show a visible focus ring and a working skip link", async () => {
+  it("show a visible focus ring and a working skip link", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport });
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -112,7 +108,10 @@ describe.each([
 });
 
 describe("the header over the home hero at desktop width, before scrolling", () => {
-  it("stands on its own ink ground: its text passes all three checkers (not measured against the page's light ground)", async () => {
+  it("stands on its own ink ground: its text passes all three checkers (not measured against the page's light ground)", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/");
     await enhanced(page);
@@ -127,7 +126,9 @@ describe("the header over the home hero at desktop width, before scrolling", () 
 });
 
 describe("the three checkers themselves", () => {
-  it("each report a page's faults (an image with no text alternative, a field with no label), so a clean result means clean", async () => {
+  it("each report a page's faults (an image with no text alternative, a field with no label), so a clean result means clean", async ({
+    browser,
+  }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     try {
       await page.setContent(
@@ -144,7 +145,7 @@ describe("the three checkers themselves", () => {
 });
 
 describe("the Nu HTML Checker", () => {
-  it("finds no error in any public page's HTML, as served (inline stylesheet included)", async () => {
+  it("finds no error in any public page's HTML, as served (inline stylesheet included)", async ({ base }) => {
     const documents = [];
     for (const path of [...PUBLIC_PAGES, "/insights?category=cyber&page=1", "/cyber?tab=insights"]) {
       const html = await (await fetch(base + path)).text();

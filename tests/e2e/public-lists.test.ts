@@ -2,27 +2,16 @@
  * State in the URL: /insights filter and page, practice page tabs and their
  * insights pages. Everything survives a reload and works as plain links.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
 import { DESKTOP, enhanced, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const titles = (page: Page) => page.locator("main article h2, main article h3").allTextContents();
 const filterBar = (page: Page) => page.getByRole("navigation", { name: "Filter articles" });
 const pager = (page: Page) => page.getByRole("navigation", { name: "Pagination" });
 
 describe("/insights", () => {
-  it("pages six at a time through the URL, and a reload keeps the page", async () => {
+  it("pages six at a time through the URL, and a reload keeps the page", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -47,7 +36,7 @@ describe("/insights", () => {
     await context.close();
   });
 
-  it("filters through real links with aria-current; changing the filter resets to page 1", async () => {
+  it("filters through real links with aria-current; changing the filter resets to page 1", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights?page=2");
     await enhanced(page);
@@ -94,7 +83,7 @@ describe("/insights", () => {
     await context.close();
   });
 
-  it("filters and pages without JavaScript (plain links)", async () => {
+  it("filters and pages without JavaScript (plain links)", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/insights");
     await pager(page).getByRole("link", { name: "Page 2" }).click();
@@ -111,7 +100,7 @@ describe("/insights", () => {
     await context.close();
   });
 
-  it("falls back safely on invalid parameters (never a 500)", async () => {
+  it("falls back safely on invalid parameters (never a 500)", async ({ base }) => {
     for (const query of [
       "?category=nonsense",
       "?page=-1",
@@ -137,7 +126,7 @@ describe("/insights", () => {
 describe("practice pages", () => {
   const tabs = (page: Page) => page.getByRole("navigation", { name: /sections$/ });
 
-  it("opens on Overview; the tab lives in the URL and survives a reload", async () => {
+  it("opens on Overview; the tab lives in the URL and survives a reload", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insurance");
     await enhanced(page);
@@ -171,7 +160,7 @@ describe("practice pages", () => {
     await context.close();
   });
 
-  it("centres three or fewer members, and shows the cyber subtitle", async () => {
+  it("centres three or fewer members, and shows the cyber subtitle", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/cyber?tab=team");
     expect(await page.locator("main").textContent()).toContain("Safeguarding your interests with swift action and solid defence.");
@@ -180,7 +169,7 @@ describe("practice pages", () => {
     await context.close();
   });
 
-  it("tabs work without JavaScript (real links)", async () => {
+  it("tabs work without JavaScript (real links)", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/construction");
     await page.getByRole("link", { name: "Team", exact: true }).click();
@@ -197,7 +186,7 @@ describe("practice pages", () => {
     await context.close();
   });
 
-  it("an unknown tab falls back to Overview", async () => {
+  it("an unknown tab falls back to Overview", async ({ base }) => {
     const res = await fetch(`${base}/cyber?tab=bogus&page=zz`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("How can we help?");

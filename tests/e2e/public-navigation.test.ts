@@ -5,26 +5,15 @@
  * 30 px over 500 ms, 650 ms for DISCOVER MORE), the logo, fade-ins, the
  * spec's loading texts while a slow page loads, and focus after a page load.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
 import { DESKTOP, enhanced, PHONE, topOf, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const solid = (page: Page) => page.locator("header").getAttribute("data-solid");
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 describe("navigation style", () => {
-  it("is transparent over the home hero, solid after more than 5 px of scroll, and solid on other pages", async () => {
+  it("is transparent over the home hero, solid after more than 5 px of scroll, and solid on other pages", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/");
     await enhanced(page);
@@ -50,7 +39,7 @@ describe("navigation style", () => {
     await context.close();
   });
 
-  it("without JavaScript: over the hero on home (scrolling away with it), solid on other pages", async () => {
+  it("without JavaScript: over the hero on home (scrolling away with it), solid on other pages", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/");
     expect(await solid(page)).toBe("false");
@@ -64,7 +53,7 @@ describe("navigation style", () => {
     await context.close();
   });
 
-  it("logo goes home and to the top (with JavaScript, from home: a scroll; without: a link)", async () => {
+  it("logo goes home and to the top (with JavaScript, from home: a scroll; without: a link)", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -87,7 +76,7 @@ describe("navigation style", () => {
 });
 
 describe("hamburger menu at 390 px", () => {
-  it("opens and closes with aria-expanded, lists Disclaimer and Copyright, and closes on link click", async () => {
+  it("opens and closes with aria-expanded, lists Disclaimer and Copyright, and closes on link click", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -137,7 +126,7 @@ describe("hamburger menu at 390 px", () => {
     await context.close();
   });
 
-  it("is operable by keyboard: Enter opens, Tab reaches the links, Enter follows one, Escape closes", async () => {
+  it("is operable by keyboard: Enter opens, Tab reaches the links, Enter follows one, Escape closes", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/team");
     await enhanced(page);
@@ -168,7 +157,7 @@ describe("hamburger menu at 390 px", () => {
     await context.close();
   });
 
-  it("works without JavaScript: Menu shows the links, and they work", async () => {
+  it("works without JavaScript: Menu shows the links, and they work", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: PHONE, javaScriptEnabled: false });
     await page.goto(base + "/insights");
     const menu = page.locator("#mobile-menu");
@@ -195,7 +184,7 @@ describe("hamburger menu at 390 px", () => {
     await context.close();
   });
 
-  it("opened through its link before the code ran, stays open as the disclosure button", async () => {
+  it("opened through its link before the code ran, stays open as the disclosure button", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/insights#mobile-menu");
     await enhanced(page);
@@ -254,7 +243,7 @@ describe("section scrolling", () => {
     await expect.poll(() => topOf(page, selector).then(Math.round), { timeout: 4000 }).toBeLessThanOrEqual(32);
   }
 
-  it("from another page: goes home, waits 120 ms, then scrolls to the section minus 30 px and focuses it", async () => {
+  it("from another page: goes home, waits 120 ms, then scrolls to the section minus 30 px and focuses it", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/team");
     await enhanced(page);
@@ -287,7 +276,10 @@ describe("section scrolling", () => {
     await context.close();
   });
 
-  it("on home: DISCOVER MORE waits 120 ms and animates over 650 ms to about; a navigation link over 500 ms to contact", async () => {
+  it("on home: DISCOVER MORE waits 120 ms and animates over 650 ms to about; a navigation link over 500 ms to contact", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/");
     await enhanced(page);
@@ -310,7 +302,7 @@ describe("section scrolling", () => {
     await context.close();
   });
 
-  it("is a jump with prefers-reduced-motion, and nothing fades", async () => {
+  it("is a jump with prefers-reduced-motion, and nothing fades", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, reducedMotion: "reduce" });
     await page.goto(base + "/");
     await enhanced(page);
@@ -323,7 +315,7 @@ describe("section scrolling", () => {
     await context.close();
   });
 
-  it("the practice page CONTACT button returns home to the contact section", async () => {
+  it("the practice page CONTACT button returns home to the contact section", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/construction");
     await enhanced(page);
@@ -333,7 +325,7 @@ describe("section scrolling", () => {
     await context.close();
   });
 
-  it("without JavaScript: section links are anchors to the home page's sections", async () => {
+  it("without JavaScript: section links are anchors to the home page's sections", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/insurance");
     await page.getByRole("link", { name: "CONTACT", exact: true }).click();
@@ -349,7 +341,7 @@ describe("section scrolling", () => {
 });
 
 describe("fade-in", () => {
-  it("hides only sections below the fold, and reveals each once, when 20-30 % of it is in view", async () => {
+  it("hides only sections below the fold, and reveals each once, when 20-30 % of it is in view", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     const html = await (await fetch(base + "/")).text();
     expect(html).not.toMatch(/class="[^"]*\bfade-pending\b/); // the server renders every section visible
@@ -381,7 +373,7 @@ describe("fade-in", () => {
     await context.close();
   });
 
-  it("without JavaScript every section is simply there", async () => {
+  it("without JavaScript every section is simply there", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/");
     await page.locator("#contact").scrollIntoViewIfNeeded();
@@ -392,7 +384,7 @@ describe("fade-in", () => {
 });
 
 describe("loading texts", () => {
-  it("shows the spec's text for the page being loaded when it is slow to arrive, then the page", async () => {
+  it("shows the spec's text for the page being loaded when it is slow to arrive, then the page", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     const cases = [
       {
@@ -472,7 +464,7 @@ describe("loading texts", () => {
     await context.close();
   });
 
-  it("show nothing when the next page arrives at once", async () => {
+  it("show nothing when the next page arrives at once", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/");
     await enhanced(page);
@@ -493,7 +485,7 @@ describe("loading texts", () => {
 });
 
 describe("focus after a page load", () => {
-  it("is the browser's own: the next Tab goes to the skip link, first on every page", async () => {
+  it("is the browser's own: the next Tab goes to the skip link, first on every page", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/team");
     await enhanced(page);

@@ -5,20 +5,9 @@
  * picture or beacon from elsewhere. Google's map is loaded only by the home
  * page's "Show the map" button (public-pages.test.ts, "the home page").
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
 import { DESKTOP, PHONE, enhanced, scrollThrough, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** One page of each public template: home, the team list, a profile, the practice areas, a practice's tab, insights, an article, contact, subscribe, search, privacy. */
 const TEMPLATES = [
@@ -48,7 +37,7 @@ describe("public pages ask no other host for anything", () => {
     ["at 1280 px", DESKTOP],
     ["at 390 px", PHONE],
   ] as const) {
-    it(`every template scrolled to the bottom ${label}: every request went to this site`, async () => {
+    it(`every template scrolled to the bottom ${label}: every request went to this site`, async ({ browser, base }) => {
       const { context, page, errors } = await trackedPage(browser, { viewport });
       const site = new URL(base).host;
       const elsewhere: string[] = [];

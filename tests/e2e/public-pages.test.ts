@@ -4,27 +4,16 @@
  * only the enhancement module (issue 15).
  */
 import { gzipSync } from "node:zlib";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import { describe, expect, it } from "./fixture";
 import { enhanced, scriptPaths, trackedPage } from "./public-helpers";
 
-let browser: Browser;
-let base: string;
 /** The dashboard's stylesheet (linked from the sign-in page): every class in app/. */
-async function dashboardCss(): Promise<string> {
+async function dashboardCss(base: string): Promise<string> {
   const admin = await (await fetch(base + "/admin")).text();
   const href = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/.exec(admin)?.[1];
   expect(href).toBeTruthy();
   return (await (await fetch(base + href)).text()).trim();
 }
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const ROUTES: { path: string; h1: string | RegExp; texts: (string | RegExp)[] }[] = [
   {
@@ -77,7 +66,7 @@ const ROUTES: { path: string; h1: string | RegExp; texts: (string | RegExp)[] }[
 ];
 
 describe("every public route", () => {
-  it("is complete in the server's HTML (no JavaScript needed) with a unique title, description and canonical URL", async () => {
+  it("is complete in the server's HTML (no JavaScript needed) with a unique title, description and canonical URL", async ({ base }) => {
     const titles = new Set<string>();
     for (const route of ROUTES) {
       const res = await fetch(base + route.path);
@@ -99,7 +88,10 @@ describe("every public route", () => {
     }
   });
 
-  it("renders each route in Chromium with its content; the only script is the enhancement module, with no error", async () => {
+  it("renders each route in Chromium with its content; the only script is the enhancement module, with no error", async ({
+    browser,
+    base,
+  }) => {
     const { context, page, errors, scripts } = await trackedPage(browser);
     for (const route of ROUTES) {
       const res = await page.goto(base + route.path);
@@ -121,10 +113,10 @@ describe("every public route", () => {
     await context.close();
   });
 
-  it("asks for one small script at low priority and no framework module; the stylesheet is in the page", async () => {
+  it("asks for one small script at low priority and no framework module; the stylesheet is in the page", async ({ base }) => {
     // Public pages carry their own stylesheet inline (app/public.css): one text on every page,
     // the site's rules and fonts, and smaller than the dashboard's (linked; every class in app/).
-    const dashboardStylesheet = await dashboardCss();
+    const dashboardStylesheet = await dashboardCss(base);
     const stylesheet = /<style>([\s\S]*?)<\/style>/.exec(await (await fetch(base + "/")).text())?.[1]?.trim() ?? "";
     expect(stylesheet).toContain(".hero-bg");
     expect(stylesheet).toContain("@font-face");
@@ -158,10 +150,10 @@ describe("every public route", () => {
     expect(code).not.toMatch(/\bimport\s*[("'{*]|\bfrom\s*["']/);
   });
 
-  it("styles every class a public page uses: none is left to the dashboard's stylesheet", async () => {
+  it("styles every class a public page uses: none is left to the dashboard's stylesheet", async ({ browser, base }) => {
     // The inline stylesheet holds only the classes Tailwind finds in the public sources
     // (app/public.css): a class with a rule in the dashboard's stylesheet must have one here too.
-    const dashboardStylesheet = await dashboardCss();
+    const dashboardStylesheet = await dashboardCss(base);
     const pages: [string, string][] = [];
     for (const path of [
       ...ROUTES.map((r) => r.path),
@@ -201,7 +193,7 @@ describe("every public route", () => {
     expect(unstyled).toEqual([]);
   });
 
-  it("works without JavaScript: links are real links and the content is there", async () => {
+  it("works without JavaScript: links are real links and the content is there", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
     await page.goto(base + "/");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "our team" }).click();
@@ -217,7 +209,10 @@ describe("every public route", () => {
 });
 
 describe("the home page", () => {
-  it("without JavaScript shows the site's own street plan and a link to the address on Google Maps, no frame", async () => {
+  it("without JavaScript shows the site's own street plan and a link to the address on Google Maps, no frame", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false });
     await page.goto(base + "/");
     const contact = page.locator("#contact");
@@ -231,7 +226,10 @@ describe("the home page", () => {
     await context.close();
   });
 
-  it("shows phone, fax and e-mail as contact links, and Google's map (titled, the firm's address) only when asked", async () => {
+  it("shows phone, fax and e-mail as contact links, and Google's map (titled, the firm's address) only when asked", async ({
+    browser,
+    base,
+  }) => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/");
     const contact = page.locator("#contact");
@@ -265,7 +263,10 @@ describe("the home page", () => {
     await context.close();
   });
 
-  it("gives images alt text, explicit sizes, lazy loading below the fold and high priority to the lawyer photo", async () => {
+  it("gives images alt text, explicit sizes, lazy loading below the fold and high priority to the lawyer photo", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser);
     await page.goto(base + "/team");
     const imgs = page.locator("main img");
@@ -298,7 +299,7 @@ describe("the home page", () => {
 });
 
 describe("team and lawyers", () => {
-  it("orders the team by title rank then last name", async () => {
+  it("orders the team by title rank then last name", async ({ base }) => {
     const page = await (await fetch(base + "/team")).text();
     const html = page.slice(page.indexOf("<main"), page.indexOf("</main>"));
     const names = [...html.matchAll(/<h2[^>]*>([^<]+)<\/h2>/g)].map((m) => m[1]);
@@ -316,7 +317,7 @@ describe("team and lawyers", () => {
     ]);
   });
 
-  it("opens a lawyer from the grid, and a reload or a new tab shows the same lawyer", async () => {
+  it("opens a lawyer from the grid, and a reload or a new tab shows the same lawyer", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/team");
     await enhanced(page);
@@ -342,14 +343,14 @@ describe("team and lawyers", () => {
     await context.close();
   });
 
-  it("shows the placeholder portrait for a member without a photo", async () => {
+  it("shows the placeholder portrait for a member without a photo", async ({ base }) => {
     const html = await (await fetch(base + "/lawyer/Patrick-Lindqvist")).text();
     expect(html).toContain('src="/placeholder-portrait.svg"');
   });
 });
 
 describe("articles", () => {
-  it("opens an article from the list; reload keeps it; the body is sanitised HTML", async () => {
+  it("opens an article from the list; reload keeps it; the body is sanitised HTML", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser);
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -373,7 +374,7 @@ describe("not found", () => {
     { path: "/lawyer/Nobody-Here", text: "Error. Could not retrieve lawyer." },
     { path: "/post/No-Such-Article", text: "No Article Found" },
   ];
-  it("answers 404 with the spec's text inside the site frame", async () => {
+  it("answers 404 with the spec's text inside the site frame", async ({ base }) => {
     for (const c of cases) {
       const res = await fetch(base + c.path);
       expect(res.status, c.path).toBe(404);
@@ -387,7 +388,7 @@ describe("not found", () => {
     expect(vcard.status).toBe(404);
   });
 
-  it("shows the 404 page in Chromium, without errors besides the 404 itself", async () => {
+  it("shows the 404 page in Chromium, without errors besides the 404 itself", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser);
     const res = await page.goto(base + "/lawyer/Nobody-Here");
     expect(res?.status()).toBe(404);

@@ -5,23 +5,11 @@
  * back by an independent parser in tests/integration/vcard.test.ts.
  */
 import fs from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import { describe, expect, it } from "./fixture";
 import { enhanced, trackedPage } from "./public-helpers";
 
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
 describe("vCard", () => {
-  it("is served as text/vcard, UTF-8, as an attachment named after the lawyer", async () => {
+  it("is served as text/vcard, UTF-8, as an attachment named after the lawyer", async ({ base }) => {
     const res = await fetch(`${base}/lawyer/Eleanor-Whitcombe/vcard`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/vcard; charset=utf-8");
@@ -47,7 +35,7 @@ describe("vCard", () => {
     expect(bytes.length).toBeLessThanOrEqual(30 * 1024);
   });
 
-  it("gives Apple mobile devices the same card, as text/vcard (Safari opens it into Contacts)", async () => {
+  it("gives Apple mobile devices the same card, as text/vcard (Safari opens it into Contacts)", async ({ base }) => {
     const iphone =
       "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
     const [apple, other] = await Promise.all(
@@ -60,7 +48,7 @@ describe("vCard", () => {
     expect(await apple.text()).toBe(await other.text());
   });
 
-  it("escapes the apostrophe-free but comma-bearing address and leaves no photo for a member without one", async () => {
+  it("escapes the apostrophe-free but comma-bearing address and leaves no photo for a member without one", async ({ base }) => {
     const text = await (await fetch(`${base}/lawyer/Patrick-Lindqvist/vcard`)).text();
     const lines = text.replace(/\r\n /g, "").split("\r\n");
     expect(lines.some((l) => l.startsWith("PHOTO:"))).toBe(false);
@@ -68,7 +56,7 @@ describe("vCard", () => {
     expect(lines).toContain("ORG:Harrow Kline LLP");
   });
 
-  it("downloads from both DOWNLOAD VCARD buttons of the lawyer page", async () => {
+  it("downloads from both DOWNLOAD VCARD buttons of the lawyer page", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { acceptDownloads: true });
     await page.goto(`${base}/lawyer/Sofia-Marchetti`);
     await enhanced(page);
@@ -87,7 +75,7 @@ describe("vCard", () => {
     await context.close();
   });
 
-  it("downloads without JavaScript too", async () => {
+  it("downloads without JavaScript too", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { acceptDownloads: true, javaScriptEnabled: false });
     await page.goto(`${base}/lawyer/Rajiv-Menon`);
     const [download] = await Promise.all([

@@ -4,20 +4,9 @@
  * highlighted words, the kind filter, paging, the empty and no-result pages,
  * odd queries, and the keyboard.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
 import { DESKTOP, enhanced, PHONE, scriptPaths, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const status = (page: Page) => page.locator("#search-status h2").textContent();
 const resultTitles = (page: Page) => page.locator("main ol[aria-label=Results] h3").allTextContents();
@@ -25,7 +14,7 @@ const kinds = (page: Page) => page.getByRole("navigation", { name: "Kind of resu
 const pager = (page: Page) => page.getByRole("navigation", { name: "Pagination" });
 
 describe("/search without JavaScript", () => {
-  it("is reached from the header's link and searches with a plain form", async () => {
+  it("is reached from the header's link and searches with a plain form", async ({ browser, base }) => {
     const { context, page, errors, scripts } = await trackedPage(browser, { javaScriptEnabled: false, viewport: DESKTOP });
     await page.goto(base + "/team");
     const link = page.locator("header").getByRole("link", { name: "Search" });
@@ -77,7 +66,7 @@ describe("/search without JavaScript", () => {
     await context.close();
   });
 
-  it("says when nothing matched, with links to the team and insights", async () => {
+  it("says when nothing matched, with links to the team and insights", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false, viewport: PHONE });
     await page.goto(base + "/search?q=qqqzzz");
     expect(await status(page)).toBe("No results for “qqqzzz”");
@@ -87,7 +76,7 @@ describe("/search without JavaScript", () => {
     await context.close();
   });
 
-  it("answers odd queries with a page", async () => {
+  it("answers odd queries with a page", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { javaScriptEnabled: false, viewport: DESKTOP });
     for (const q of [`"`, "&|!:*()", "\u0000", "<script>alert(1)</script>", "x".repeat(2000)]) {
       const response = await page.goto(`${base}/search?q=${encodeURIComponent(q)}`);
@@ -100,7 +89,7 @@ describe("/search without JavaScript", () => {
 });
 
 describe("/search with JavaScript", () => {
-  it("opens the header's search box, searches, and closes it with Escape", async () => {
+  it("opens the header's search box, searches, and closes it with Escape", async ({ browser, base }) => {
     const { context, page, errors, scripts } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -138,7 +127,7 @@ describe("/search with JavaScript", () => {
     await context.close();
   });
 
-  it("moves between the kind filters with the arrow keys and follows one with Enter", async () => {
+  it("moves between the kind filters with the arrow keys and follows one with Enter", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/search?q=cyber");
     await enhanced(page);

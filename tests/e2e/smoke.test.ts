@@ -1,22 +1,15 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage, sharedServerUrl } from "./support";
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+import { describe, expect, it } from "./fixture";
 
 describe("the built server", () => {
-  it("serves the home page with demo content, server-rendered (not hydrated) and enhanced by its one script, without errors", async () => {
-    const { page, context } = await newPage(browser);
+  it("serves the home page with demo content, server-rendered (not hydrated) and enhanced by its one script, without errors", async ({
+    base,
+    newPage,
+  }) => {
+    const { page, context } = await newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    const res = await page.goto(sharedServerUrl() + "/");
+    const res = await page.goto(base + "/");
     expect(res?.status()).toBe(200);
     await expect.poll(() => page.locator("h1").first().textContent()).toBeTruthy();
     await page.waitForLoadState("networkidle");

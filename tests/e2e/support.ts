@@ -218,7 +218,11 @@ export async function staffPage(
 }
 
 /** Gives `context` a session of its own as `account` (the test staff account unless given; the sign-in form's POST, its cookies added). */
-export async function signInContext(context: BrowserContext, baseUrl = sharedServerUrl(), account: StaffAccount = TEST_STAFF): Promise<void> {
+export async function signInContext(
+  context: BrowserContext,
+  baseUrl = sharedServerUrl(),
+  account: StaffAccount = TEST_STAFF,
+): Promise<void> {
   const cookies = (await staffCookie(baseUrl, account)).split("; ").map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl, httpOnly: true, sameSite: "Lax" as const };

@@ -7,27 +7,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, sharedServerUrl } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
 import { DESKTOP, PHONE, enhanced, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const names = (page: Page) => page.locator("[data-team-results] li h2, [data-team-results] li h3").allTextContents();
 const filters = (page: Page) => page.getByRole("search", { name: "Filter the team" });
 const count = (page: Page) => page.locator("[data-team-count]").textContent();
 
 describe("/team filters without JavaScript", () => {
-  it("is a GET form: the choices go into the address, and the list, the count and the form follow", async () => {
+  it("is a GET form: the choices go into the address, and the list, the count and the form follow", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/team");
     expect(await names(page)).toHaveLength(10);
@@ -51,7 +40,7 @@ describe("/team filters without JavaScript", () => {
     await context.close();
   });
 
-  it("an empty result says so and links to the whole list", async () => {
+  it("an empty result says so and links to the whole list", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/team?role=counsel");
     expect(await names(page)).toEqual([]);
@@ -62,7 +51,7 @@ describe("/team filters without JavaScript", () => {
     await context.close();
   });
 
-  it("the practice pages' Team tab filters the same way, within its area", async () => {
+  it("the practice pages' Team tab filters the same way, within its area", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/cyber?tab=team");
     expect(await names(page)).toEqual(["Rajiv Menon", "Benjamin Okafor", "Hiroshi Tanaka"]);
@@ -78,7 +67,7 @@ describe("/team filters without JavaScript", () => {
 });
 
 describe("/team filters with JavaScript", () => {
-  it("the list follows each choice without a page load; the count is announced; the address keeps the state", async () => {
+  it("the list follows each choice without a page load; the count is announced; the address keeps the state", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/team");
     await enhanced(page);
@@ -124,7 +113,7 @@ describe("/team filters with JavaScript", () => {
 });
 
 describe("the README's example", () => {
-  it("of a filtered /team address finds people in the demo content", async () => {
+  it("of a filtered /team address finds people in the demo content", async ({ browser, base }) => {
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
     const example = /`(\/team\?[^`]+)`/.exec(readme)?.[1];
     expect(example).toBeDefined();
@@ -140,7 +129,10 @@ describe("/team on a phone (390 × 844)", () => {
   const toggle = (page: Page) => filters(page).locator("summary");
 
   for (const js of [true, false]) {
-    it(`the first lawyer is on the first screen; the filters fold into one "Filter" control (JavaScript ${js ? "on" : "off"})`, async () => {
+    it(`the first lawyer is on the first screen; the filters fold into one "Filter" control (JavaScript ${js ? "on" : "off"})`, async ({
+      browser,
+      base,
+    }) => {
       const { context, page, errors } = await trackedPage(browser, { viewport: PHONE, javaScriptEnabled: js });
       await page.goto(base + "/team");
       if (js) await enhanced(page);
@@ -160,7 +152,7 @@ describe("/team on a phone (390 × 844)", () => {
     });
   }
 
-  it("without JavaScript the folded filters still work, and the control counts the active ones", async () => {
+  it("without JavaScript the folded filters still work, and the control counts the active ones", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: PHONE, javaScriptEnabled: false });
     await page.goto(base + "/team");
     await toggle(page).click();
@@ -181,7 +173,7 @@ describe("/team on a phone (390 × 844)", () => {
     await context.close();
   });
 
-  it("with JavaScript the control's count follows each choice", async () => {
+  it("with JavaScript the control's count follows each choice", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/team");
     await enhanced(page);
@@ -201,7 +193,7 @@ describe("/team on a phone (390 × 844)", () => {
 });
 
 describe("the profile", () => {
-  it("shows the credentials in their own sections, no empty heading, and links the PDF bio", async () => {
+  it("shows the credentials in their own sections, no empty heading, and links the PDF bio", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/lawyer/Sofia-Marchetti");
     const headings = await page.locator("main h2").allTextContents();
