@@ -11,43 +11,19 @@
  * tests after it. Names carry a timestamp so other suites sharing the server
  * are not disturbed; what a test makes it deletes (to the Trash).
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  articleForTest,
-  axe,
-  deleteFromList,
-  launchBrowser,
-  newPage,
-  sharedServerUrl,
-  sendForm,
-  signInAsStaff,
-  staffPage,
-  testJpeg,
-} from "./support";
+import type { Page } from "playwright-core";
+import { beforeAll } from "vitest";
+import { describe, expect, it, onTestFinished } from "./fixture";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, articleForTest, axe, deleteFromList, sendForm, signInAsStaff, testJpeg } from "./support";
 
 const stamp = Date.now();
-let base: string;
-let browser: Browser;
 let jpeg: Buffer;
 
 beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
   jpeg = await testJpeg();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const VIEWPORT = { viewport: { width: 1280, height: 900 } };
-
-/** A signed-in page of this test's own. */
-async function signedIn(): Promise<Page> {
-  return (await staffPage(browser, VIEWPORT, base)).page;
-}
 
 async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
@@ -92,8 +68,8 @@ async function memberForTest(p: Page, label: string): Promise<string> {
 }
 
 describe("staff dashboard", () => {
-  it("refuses a wrong password with the spec's message, keeps the e-mail, then signs in", async () => {
-    const { page } = await newPage(browser, VIEWPORT);
+  it("refuses a wrong password with the spec's message, keeps the e-mail, then signs in", async ({ base, newPage }) => {
+    const { page } = await newPage(VIEWPORT);
     onTestFinished(() => page.context().close());
     const res = await page.goto(`${base}/dashboard/hours/edit`);
     expect(page.url()).toContain("/admin?redirectTo=%2Fdashboard%2Fhours%2Fedit");
@@ -114,8 +90,8 @@ describe("staff dashboard", () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard");
   });
 
-  it("shows the four cards and the frame", async () => {
-    const page = await signedIn();
+  it("shows the four cards and the frame", async ({ base, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard`);
     await ready(page);
     for (const card of ["Manage Team", "Manage Articles", "Update Office Hours", "Update Page Headers"]) {
@@ -126,8 +102,8 @@ describe("staff dashboard", () => {
     await noViolations(page);
   });
 
-  it("adds a team member: validation messages, chips, support staff, photo with size and preview", async () => {
-    const page = await signedIn();
+  it("adds a team member: validation messages, chips, support staff, photo with size and preview", async ({ base, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     const member = `Edna Tester${stamp}`;
     onTestFinished(() => deleteFromList("lawyers", member));
     await page.goto(`${base}/dashboard/lawyers`);
@@ -204,8 +180,8 @@ describe("staff dashboard", () => {
     expect(await page.getByRole("img", { name: `Current photo of ${member}` }).count()).toBe(1);
   });
 
-  it("finds, edits (mobile is saved) and shows the member on the public page", async () => {
-    const page = await signedIn();
+  it("finds, edits (mobile is saved) and shows the member on the public page", async ({ base, newPage, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     const member = await memberForTest(page, "Edit");
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(member.toUpperCase())}`);
     await ready(page);
@@ -232,7 +208,7 @@ describe("staff dashboard", () => {
     expect(await page.locator("#field-title").inputValue()).toBe("Partner");
     expect(await page.locator("#field-mobile").inputValue()).toBe("647 555 0123");
 
-    const { page: pub } = await newPage(browser);
+    const { page: pub } = await newPage();
     onTestFinished(() => pub.context().close());
     const res = await pub.goto(`${base}/lawyer/${member.replace(/\s+/g, "-")}`);
     expect(res?.status()).toBe(200);
@@ -240,8 +216,8 @@ describe("staff dashboard", () => {
     expect(await pub.locator("body").textContent()).toContain("Partner");
   });
 
-  it("asks before deleting a member; cancel keeps it, confirm removes it", async () => {
-    const page = await signedIn();
+  it("asks before deleting a member; cancel keeps it, confirm removes it", async ({ base, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     const member = await memberForTest(page, "Delete");
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(member)}`);
     await ready(page);
@@ -298,8 +274,8 @@ describe("staff dashboard", () => {
     expect(await page.locator("dialog").count()).toBe(0);
   });
 
-  it("adds an article: picture required, pin only for news, body in the editor", async () => {
-    const page = await signedIn();
+  it("adds an article: picture required, pin only for news, body in the editor", async ({ base, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     const article = `Dashboard test article ${stamp}`;
     onTestFinished(() => deleteFromList("articles", article));
     await page.goto(`${base}/dashboard/articles`);
@@ -352,8 +328,8 @@ describe("staff dashboard", () => {
     expect(await page.getByTestId("rich-text-editor").locator("strong").textContent()).toBe("Strong opening.");
   });
 
-  it("edits the article and shows it on the public page, then deletes it", async () => {
-    const page = await signedIn();
+  it("edits the article and shows it on the public page, then deletes it", async ({ base, newPage, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     const article = await articleForTest(page, `Dashboard test article edit ${stamp}`);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(article.toLowerCase())}`);
     await ready(page);
@@ -376,7 +352,7 @@ describe("staff dashboard", () => {
     await status(page, "Article was updated successfully.");
     expect(await page.getByLabel("Pin to top").isChecked()).toBe(false);
 
-    const { page: pub } = await newPage(browser);
+    const { page: pub } = await newPage();
     onTestFinished(() => pub.context().close());
     const res = await pub.goto(`${base}/post/${edited.replace(/\s+/g, "-")}`);
     expect(res?.status()).toBe(200);
@@ -392,8 +368,8 @@ describe("staff dashboard", () => {
     expect(await page.getByRole("link", { name: `Edit ${edited}` }).count()).toBe(0);
   });
 
-  it("updates office hours (blank refused) and restores them", async () => {
-    const page = await signedIn();
+  it("updates office hours (blank refused) and restores them", async ({ base, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard/hours/edit`);
     await ready(page);
     await noViolations(page);
@@ -422,8 +398,8 @@ describe("staff dashboard", () => {
     expect(await page.getByLabel("End time").inputValue()).toBe(end);
   });
 
-  it("updates one page header on its own and restores it", async () => {
-    const page = await signedIn();
+  it("updates one page header on its own and restores it", async ({ base, newPage, staffPage }) => {
+    const { page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard/headers/edit`);
     await ready(page);
     await noViolations(page);
@@ -435,7 +411,7 @@ describe("staff dashboard", () => {
     await status(page, "Header for team page has been updated successfully.");
     expect(await page.getByLabel("Header text for the team page").inputValue()).toBe(`Team header ${stamp}`);
     expect(await page.getByLabel("Header text for the news page").inputValue()).toBe(news);
-    const { page: pub } = await newPage(browser);
+    const { page: pub } = await newPage();
     onTestFinished(() => pub.context().close());
     const res = await pub.goto(`${base}/team`);
     expect(res?.status()).toBe(200);
@@ -448,8 +424,8 @@ describe("staff dashboard", () => {
     expect(await page.getByLabel("Header text for the team page").inputValue()).toBe(before);
   });
 
-  it("LOGOUT ends the session on the server: the old cookie no longer opens the dashboard", async () => {
-    const { context, page } = await staffPage(browser, VIEWPORT, base);
+  it("LOGOUT ends the session on the server: the old cookie no longer opens the dashboard", async ({ base, newPage, staffPage }) => {
+    const { context, page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard`);
     await ready(page);
     const cookies = await context.cookies();
@@ -459,7 +435,7 @@ describe("staff dashboard", () => {
     // The home page arrives as a document from the server (its own script, no framework), not through the dashboard's router.
     await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true", undefined, { polling: 100 });
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
-    const { context: other, page: replay } = await newPage(browser);
+    const { context: other, page: replay } = await newPage();
     onTestFinished(() => other.close());
     await other.addCookies(cookies);
     await replay.goto(`${base}/dashboard`);

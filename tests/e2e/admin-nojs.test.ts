@@ -6,42 +6,20 @@
  * (axe needs JavaScript in the page: the same screens are checked in admin-dashboard.test.ts.)
  * Each test stands alone: its own signed-in page (`staffPage`) and the member or article it works on.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  deleteFromList,
-  launchBrowser,
-  newPage,
-  sendForm,
-  sharedServerUrl,
-  staffPage,
-  testJpeg,
-} from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it, onTestFinished } from "./fixture";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, deleteFromList, sendForm, testJpeg } from "./support";
 
 const stamp = Date.now();
-let base: string;
-let browser: Browser;
 
-beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** A page without JavaScript, signed in with a session of its own (`staffPage`). */
-async function signedIn(): Promise<Page> {
-  return (await staffPage(browser, { javaScriptEnabled: false }, base)).page;
-}
+/** The signed-in pages of this file: JavaScript off (`staffPage`). */
+const SIGNED_IN = { javaScriptEnabled: false };
 
 const status = (page: Page, text: string) => page.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
 
 describe("dashboard without JavaScript", () => {
-  it("signs in", async () => {
-    const { page } = await newPage(browser, { javaScriptEnabled: false });
+  it("signs in", async ({ base, newPage }) => {
+    const { page } = await newPage({ javaScriptEnabled: false });
     onTestFinished(() => page.context().close());
     await page.goto(`${base}/admin`);
     await page.getByLabel("Email").fill(ADMIN_EMAIL);
@@ -51,8 +29,8 @@ describe("dashboard without JavaScript", () => {
     expect(await page.getByRole("button", { name: "LOGOUT" }).count()).toBe(1);
   });
 
-  it("adds a member with support staff and chips, keeping what was typed", async () => {
-    const page = await signedIn();
+  it("adds a member with support staff and chips, keeping what was typed", async ({ base, staffPage }) => {
+    const { page } = await staffPage(SIGNED_IN);
     const MEMBER = `Nojs Member${stamp}`;
     onTestFinished(() => deleteFromList("lawyers", MEMBER, base));
     await page.goto(`${base}/dashboard/lawyers/new`);
@@ -80,8 +58,8 @@ describe("dashboard without JavaScript", () => {
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(1);
   });
 
-  it("deletes through the confirmation panel", async () => {
-    const page = await signedIn();
+  it("deletes through the confirmation panel", async ({ base, staffPage }) => {
+    const { page } = await staffPage(SIGNED_IN);
     const MEMBER = `Nojs Delete${stamp}`;
     await sendForm(
       page,
@@ -101,8 +79,8 @@ describe("dashboard without JavaScript", () => {
     expect(await page.getByRole("link", { name: `Edit ${MEMBER}` }).count()).toBe(0);
   });
 
-  it("adds an article from the plain textarea and deletes it", async () => {
-    const page = await signedIn();
+  it("adds an article from the plain textarea and deletes it", async ({ base, staffPage }) => {
+    const { page } = await staffPage(SIGNED_IN);
     const ARTICLE = `Nojs article ${stamp}`;
     onTestFinished(() => deleteFromList("articles", ARTICLE, base));
     await page.goto(`${base}/dashboard/articles/new`);
@@ -124,8 +102,12 @@ describe("dashboard without JavaScript", () => {
     expect(await page.getByRole("link", { name: `Edit ${ARTICLE}` }).count()).toBe(0);
   });
 
-  it("invites someone, reads the link in the Outbox (no SMTP), and the invitee sets a password, all without JavaScript", async () => {
-    const page = await signedIn();
+  it("invites someone, reads the link in the Outbox (no SMTP), and the invitee sets a password, all without JavaScript", async ({
+    base,
+    newPage,
+    staffPage,
+  }) => {
+    const { page } = await staffPage(SIGNED_IN);
     const invitee = `nojs-invitee${stamp}@example.com`;
     await page.goto(`${base}/dashboard/staff`);
     await page.getByLabel("Email").fill("not-an-address");
@@ -147,7 +129,7 @@ describe("dashboard without JavaScript", () => {
     const text = (await page.getByTestId("mail-text").textContent()) ?? "";
     const link = /http:\/\/[^\s]+\/admin\/invitation\/[A-Za-z0-9_-]+/.exec(text)?.[0];
     expect(link).toBeTruthy();
-    const { context: other, page: p2 } = await newPage(browser, { javaScriptEnabled: false });
+    const { context: other, page: p2 } = await newPage({ javaScriptEnabled: false });
     onTestFinished(() => other.close());
     await p2.goto(link!);
     await p2.getByLabel("Your name").fill("No Script");
@@ -179,8 +161,8 @@ describe("dashboard without JavaScript", () => {
 });
 
 describe("public pages", () => {
-  it("never load the article editor", async () => {
-    const { context: ctx, page: p } = await newPage(browser);
+  it("never load the article editor", async ({ base, newPage }) => {
+    const { context: ctx, page: p } = await newPage();
     onTestFinished(() => ctx.close());
     const scripts: string[] = [];
     p.on("request", (r) => r.resourceType() === "script" && scripts.push(r.url()));

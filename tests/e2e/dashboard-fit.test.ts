@@ -19,10 +19,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
 import { adminRoutes } from "../support/admin-routes";
-import { launchBrowser, publicForm, sendVisits, sharedServerUrl, staffPage, statisticsShown } from "./support";
+import { publicForm, sendVisits, statisticsShown } from "./support";
 
 const WIDTHS = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 900 } } as const;
 const SHOTS = process.env.DASHBOARD_FIT_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-fit-"));
@@ -63,12 +63,7 @@ const dashboardPages = () =>
     .filter((r) => r.file.endsWith(".tsx") && r.file !== "routes/admin/layout.tsx")
     .map((r) => r.pattern.slice(1));
 
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
+it.beforeAll(async ({ base }) => {
   // Content for the screens that show it: visits, an old address asked for (the 404 log), an enquiry, a sign-up
   // (sent once their forms' tokens allow).
   await sendVisits(base);
@@ -89,9 +84,6 @@ beforeAll(async () => {
   signup.fields.set("consent", "yes");
   const [sent, subscribed] = await Promise.all([enquiry.send(), signup.send()]);
   expect([sent.status, subscribed.status]).toEqual([200, 200]);
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /**
@@ -165,8 +157,11 @@ function headerRows(page: Page) {
 }
 
 describe("the dashboard at 390 px and 1280 px", { timeout: 300_000 }, () => {
-  it("every screen: nothing scrolls sideways, no table cell is cut off, wide tables scroll in a labelled region", async () => {
-    const { page } = await staffPage(browser, { viewport: WIDTHS.laptop }, base);
+  it("every screen: nothing scrolls sideways, no table cell is cut off, wide tables scroll in a labelled region", async ({
+    base,
+    staffPage,
+  }) => {
+    const { page } = await staffPage({ viewport: WIDTHS.laptop });
     // An e-mail in the Outbox: an invitation sent from Staff, as a person sends it.
     await page.goto(`${base}/dashboard/staff`);
     await page.locator('main[data-hydrated="true"]').waitFor();
@@ -214,8 +209,11 @@ describe("the dashboard at 390 px and 1280 px", { timeout: 300_000 }, () => {
     expect(found).toEqual({});
   });
 
-  it("the navigation lists every screen: one row beside the address and LOGOUT at 1280 px, a Menu the keyboard opens at 390 px", async () => {
-    const { page } = await staffPage(browser, { viewport: WIDTHS.laptop }, base);
+  it("the navigation lists every screen: one row beside the address and LOGOUT at 1280 px, a Menu the keyboard opens at 390 px", async ({
+    base,
+    staffPage,
+  }) => {
+    const { page } = await staffPage({ viewport: WIDTHS.laptop });
     await page.goto(`${base}/dashboard/statistics`);
     await page.locator('main[data-hydrated="true"]').waitFor();
     const nav = page.getByRole("navigation", { name: "Dashboard" });

@@ -8,25 +8,14 @@
  * draft (written in the form in the first test, sent by the create form's
  * POST in the others).
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { articleForTest, axe, deleteFromList, launchBrowser, newPage, sharedServerUrl, staffPage, testJpeg } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it, onTestFinished } from "./fixture";
+import { articleForTest, axe, deleteFromList, testJpeg } from "./support";
 
 const stamp = Date.now();
-let base: string;
-let browser: Browser;
 
-beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function signedIn(): Promise<Page> {
-  return (await staffPage(browser, { viewport: { width: 1280, height: 900 } }, base)).page;
-}
+/** The signed-in pages of this file: a desktop window (`staffPage`). */
+const SIGNED_IN = { viewport: { width: 1280, height: 900 } };
 
 async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
@@ -37,7 +26,7 @@ async function status(p: Page, text: string | RegExp) {
 }
 
 /** A draft made for one test (the create form's POST). */
-async function draftForTest(p: Page, label: string): Promise<string> {
+async function draftForTest(p: Page, base: string, label: string): Promise<string> {
   return articleForTest(
     p,
     `Editorial draft ${label} ${stamp}`,
@@ -47,7 +36,7 @@ async function draftForTest(p: Page, label: string): Promise<string> {
 }
 
 /** Opens a draft's edit form from the Manage Articles list. */
-async function openEdit(p: Page, title: string) {
+async function openEdit(p: Page, base: string, title: string) {
   await p.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title)}`);
   await ready(p);
   await p.getByRole("link", { name: `Edit ${title}` }).click();
@@ -57,8 +46,8 @@ async function openEdit(p: Page, title: string) {
 }
 
 describe("editorial workflow", () => {
-  it("a draft is written, stays off the public site, and staff preview it with the banner", async () => {
-    const page = await signedIn();
+  it("a draft is written, stays off the public site, and staff preview it with the banner", async ({ base, newPage, staffPage }) => {
+    const { page } = await staffPage(SIGNED_IN);
     const TITLE = `Editorial draft ${stamp}`;
     const SLUG = TITLE.replace(/\s+/g, "-");
     onTestFinished(() => deleteFromList("articles", TITLE, base));
@@ -76,7 +65,7 @@ describe("editorial workflow", () => {
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
     await status(page, "Article has been added successfully.");
 
-    const { context: visitor, page: v } = await newPage(browser);
+    const { context: visitor, page: v } = await newPage();
     onTestFinished(() => visitor.close());
     expect((await v.goto(`${base}/post/${SLUG}`))?.status()).toBe(404);
     await v.goto(`${base}/insights`);
@@ -85,7 +74,7 @@ describe("editorial workflow", () => {
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
     await ready(page);
     expect(await page.locator("main").textContent()).toContain("Draft");
-    await openEdit(page, TITLE);
+    await openEdit(page, base, TITLE);
     expect(await axe(page)).toEqual([]);
     const href = await page.getByRole("link", { name: /^Preview/ }).getAttribute("href");
     expect(href).toBe(`/preview/post/${SLUG}`);
@@ -99,10 +88,10 @@ describe("editorial workflow", () => {
     expect(await preview.locator("h1").textContent()).toBe(TITLE);
   });
 
-  it("a shared preview link opens signed out; revoked, it is the 404", async () => {
-    const page = await signedIn();
-    const title = await draftForTest(page, "shared");
-    await openEdit(page, title);
+  it("a shared preview link opens signed out; revoked, it is the 404", async ({ base, newPage, staffPage }) => {
+    const { page } = await staffPage(SIGNED_IN);
+    const title = await draftForTest(page, base, "shared");
+    await openEdit(page, base, title);
     await page.getByRole("button", { name: "Share a preview" }).click();
     const link = page.locator("#share-url");
     await link.waitFor();
@@ -110,7 +99,7 @@ describe("editorial workflow", () => {
     expect(url).toMatch(/\/preview\/shared\/post\/[A-Za-z0-9_-]+$/);
     const path = new URL(url).pathname;
 
-    const { context: partner, page: p } = await newPage(browser);
+    const { context: partner, page: p } = await newPage();
     onTestFinished(() => partner.close());
     expect((await p.goto(`${base}${path}`))?.status()).toBe(200);
     await p.getByText("Preview — not published").waitFor();
@@ -121,9 +110,9 @@ describe("editorial workflow", () => {
     expect((await p.goto(`${base}${path}`))?.status()).toBe(404);
   });
 
-  it("delete → Trash → restore → delete permanently", async () => {
-    const page = await signedIn();
-    const TITLE = await draftForTest(page, "trash");
+  it("delete → Trash → restore → delete permanently", async ({ base, staffPage }) => {
+    const { page } = await staffPage(SIGNED_IN);
+    const TITLE = await draftForTest(page, base, "trash");
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
     await ready(page);
     await page.getByRole("button", { name: `Delete ${TITLE}` }).click();
