@@ -3,9 +3,9 @@
  * `describe` from here, and each test asks for what it uses.
  *
  * - `base` (per file): the origin of the server the file's tests visit; by default this worker's
- *   shared server (global-setup.ts, `sharedServerUrl`). A file that needs a server of its own
- *   (other settings, an empty database) overrides it at its top level with `ownServer`
- *   (`it.override("base", { scope: "file" }, ownServer(…))`; vitest allows file fixtures only there).
+ *   shared server (global-setup.ts, `sharedServerUrl`). Files with a server of their own keep starting it in
+ *   their `beforeAll` for now: a file fixture starts inside the first test, within its 90 s, too short for a
+ *   start on a loaded machine.
  * - `browser` (per file): Debian's Chromium (`launchBrowser`), started on first use, closed after the file.
  * - `newPage(options)` (per test): a fresh context and page (`newPage` in support.ts: other sites answered
  *   locally), closed when the test ends.
@@ -17,16 +17,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { test as vitestTest } from "vitest";
-import {
-  ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  sharedServerUrl,
-  signInContext,
-  staffCookie,
-  startServer,
-  type RunningServer,
-} from "./support";
+import { ADMIN_PASSWORD, launchBrowser, newPage, sharedServerUrl, signInContext, staffCookie } from "./support";
 
 export { describe, expect, onTestFinished } from "vitest";
 
@@ -64,21 +55,6 @@ export const test = vitestTest
   });
 
 export const it = test;
-
-/**
- * A `base` for `it.override`: a production server of the file's own (`startServer`'s options), started
- * before the file's first test and stopped after its last; `onServer` gets the running server (its data
- * folder, its output).
- */
-export function ownServer(options: Parameters<typeof startServer>[0] = {}, onServer?: (server: RunningServer) => void) {
-  // eslint-disable-next-line no-empty-pattern -- vitest reads this pattern for the fixtures used: none
-  return async ({}: object, { onCleanup }: { onCleanup: (fn: () => unknown) => void }) => {
-    const server = await startServer(options);
-    onCleanup(() => server.stop());
-    onServer?.(server);
-    return server.url;
-  };
-}
 
 const accounts = new Map<string, Promise<{ email: string; password: string }>>();
 
