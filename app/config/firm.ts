@@ -15,6 +15,8 @@ export const FIRM = {
   },
   /** What the embedded map is addressed by. */
   mapQuery: "100 Wellington Street West, Toronto, ON M5K 1A1",
+  /** Recorded as a Law Society of Ontario accredited CPD provider: Professionalism hours may be advertised without a program's accreditation (issue 45). */
+  lsoAccreditedProvider: false as boolean,
   phone: "416-555-0142",
   phoneE164: "+14165550142",
   fax: "416-555-0143",

@@ -40,6 +40,7 @@ export const ITEM_LABELS: Record<string, string> = {
   site: "Whole site",
   subscriber: "Subscriber",
   redirect: "Redirect",
+  event: "Event",
 };
 
 /** The instant a local date (YYYY-MM-DD) starts in `timeZone`, or null for anything else. */

@@ -66,6 +66,7 @@ export const AUDIT_ITEM_TYPES = [
   "site",
   "subscriber",
   "redirect",
+  "event",
 ] as const;
 export type AuditItemType = (typeof AUDIT_ITEM_TYPES)[number];
 

@@ -913,3 +913,124 @@ export const mailingDeliveries = pgTable(
 
 export type SubscriberRow = typeof subscribers.$inferSelect;
 export type SubscriberConsentRow = typeof subscriberConsents.$inferSelect;
+
+/**
+ * Events and webinars (issue 45): seminars with CPD hours, registration and
+ * calendar files. The editorial state (`status`, `published_at`,
+ * `deleted_at`, `version`) works as the articles' does (visibility.ts
+ * `eventIsPublic`). `event_status` is what schema.org and the calendar files
+ * say of the event itself: scheduled, rescheduled (moved: the start it had
+ * is kept in `previous_starts_at`) or cancelled. Every change of time or
+ * cancellation raises `sequence` (RFC 5545 SEQUENCE; the UID stays).
+ */
+export const events = pgTable(
+  "events",
+  {
+    id: serial("id").primaryKey(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    summary: text("summary").notNull().default(""),
+    /** The body: sanitised HTML, as an article's. */
+    copy: text("copy").notNull().default(""),
+    /** draft, scheduled or published (as articles). */
+    status: text("status").notNull().default("draft"),
+    published_at: timestamp("published_at", { withTimezone: true }),
+    deleted_at: timestamp("deleted_at", { withTimezone: true }),
+    version: integer("version").notNull().default(1),
+    /** scheduled, rescheduled or cancelled (schema.org eventStatus). */
+    event_status: text("event_status").notNull().default("scheduled"),
+    starts_at: timestamp("starts_at", { withTimezone: true }).notNull(),
+    ends_at: timestamp("ends_at", { withTimezone: true }).notNull(),
+    /** A moved event's start before it moved. */
+    previous_starts_at: timestamp("previous_starts_at", { withTimezone: true }),
+    /** RFC 5545 SEQUENCE: raised by every change of time and by a cancellation. */
+    sequence: integer("sequence").notNull().default(0),
+    /** in-person, webinar or hybrid. */
+    format: text("format").notNull(),
+    /** A practice area (lib/practice.ts PRACTICE_AREAS). */
+    practice_area: text("practice_area").notNull(),
+    venue_name: text("venue_name").notNull().default(""),
+    venue_street: text("venue_street").notNull().default(""),
+    venue_city: text("venue_city").notNull().default(""),
+    venue_region: text("venue_region").notNull().default(""),
+    venue_postal_code: text("venue_postal_code").notNull().default(""),
+    /** The webinar's joining link: sent to registered attendees only, never on a public page. */
+    webinar_url: text("webinar_url").notNull().default(""),
+    /** Places (null: no limit). */
+    capacity: integer("capacity"),
+    /** Registration closes at this moment (null: at the start). */
+    registration_closes_at: timestamp("registration_closes_at", { withTimezone: true }),
+    /** CPD minutes by kind (LSO): Substantive and Professionalism. */
+    cpd_substantive_minutes: integer("cpd_substantive_minutes").notNull().default(0),
+    cpd_professionalism_minutes: integer("cpd_professionalism_minutes").notNull().default(0),
+    /** The LSO's accreditation of the Professionalism hours: both recorded before they are advertised. */
+    accreditation_number: text("accreditation_number").notNull().default(""),
+    accreditation_date: date("accreditation_date", { mode: "string" }),
+    /** After the event: the recording (a link, or the path of an uploaded file). */
+    recording_url: text("recording_url").notNull().default(""),
+  },
+  (t) => [
+    uniqueIndex("events_slug_unique").on(t.slug),
+    index("events_slug_lower_idx").on(sql`lower(${t.slug})`),
+    index("events_public_idx")
+      .on(t.starts_at, t.id)
+      .where(sql`status = 'published' and deleted_at is null`),
+    index("events_created_idx").on(t.created_at, t.id),
+  ],
+);
+
+/** An event's speakers in order: a team member (linked to the profile) or a guest (name and organisation). */
+export const eventSpeakers = pgTable(
+  "event_speakers",
+  {
+    id: serial("id").primaryKey(),
+    event_id: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+    member_id: integer("member_id").references(() => team.id, { onDelete: "cascade" }),
+    guest_name: text("guest_name").notNull().default(""),
+    guest_organisation: text("guest_organisation").notNull().default(""),
+  },
+  (t) => [index("event_speakers_event_idx").on(t.event_id, t.position), index("event_speakers_member_idx").on(t.member_id)],
+);
+
+/**
+ * Registrations: one per event and address (lower-cased). status:
+ * registered, waiting (the waiting list, first come first served by `id`),
+ * cancelled or attended. Only a SHA-256 of the cancel link's token is kept.
+ * The reminders' columns say which reminder went (each once).
+ */
+export const eventRegistrations = pgTable(
+  "event_registrations",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    event_id: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    organisation: text("organisation").notNull().default(""),
+    job_title: text("job_title").notNull().default(""),
+    accessibility_needs: text("accessibility_needs").notNull().default(""),
+    cancel_token_hash: text("cancel_token_hash").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    cancelled_at: timestamp("cancelled_at", { withTimezone: true }),
+    promoted_at: timestamp("promoted_at", { withTimezone: true }),
+    reminded_24h_at: timestamp("reminded_24h_at", { withTimezone: true }),
+    reminded_1h_at: timestamp("reminded_1h_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("event_registrations_once").on(t.event_id, t.email),
+    uniqueIndex("event_registrations_token_unique").on(t.cancel_token_hash),
+    index("event_registrations_status_idx").on(t.event_id, t.status, t.id),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type EventSpeakerRow = typeof eventSpeakers.$inferSelect;
+export type EventRegistrationRow = typeof eventRegistrations.$inferSelect;

@@ -15,7 +15,7 @@
  * the partial indexes' predicate also in a generic prepared-statement plan.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { articles, team } from "./schema";
+import { articles, events, team } from "./schema";
 
 export const ARTICLE_STATES = ["draft", "scheduled", "published"] as const;
 export type ArticleState = (typeof ARTICLE_STATES)[number];
@@ -23,6 +23,11 @@ export type ArticleState = (typeof ARTICLE_STATES)[number];
 /** Public articles (same predicate as the partial indexes in schema.ts). */
 export function articleIsPublic(): SQL {
   return sql`(${articles.status} = 'published' and ${articles.deleted_at} is null)`;
+}
+
+/** Public events: published and not in the Trash, as articles (same predicate as `events_public_idx`). */
+export function eventIsPublic(): SQL {
+  return sql`(${events.status} = 'published' and ${events.deleted_at} is null)`;
 }
 
 /** Public team members. */

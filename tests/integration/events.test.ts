@@ -1,0 +1,121 @@
+/**
+ * Events (issue 45) on a real database (PGlite, or PostgreSQL with
+ * `npm run test:pg`): capacity held under 50 registrations at the same
+ * moment, the same answer for an address already registered, cancelling
+ * promotes the first person waiting, and reminders claimed once each.
+ */
+import { describe, expect, it } from "vitest";
+import { systemActor } from "~/.server/db/audit";
+import {
+  cancelRegistration,
+  claimDueReminders,
+  createEvent,
+  listEventPage,
+  listRegistrations,
+  registerForEvent,
+  type EventInput,
+} from "~/.server/db/events";
+import { setUpTestDatabase } from "../support/database";
+
+setUpTestDatabase();
+const ACTOR = systemActor("events test");
+const HOUR = 3_600_000;
+
+function eventInput(title: string, startsIn: number, extra: Partial<EventInput> = {}): EventInput {
+  const starts = new Date(Date.now() + startsIn);
+  return {
+    title,
+    summary: `${title}: a summary.`,
+    copy: "<p>Body.</p>",
+    status: "published",
+    published_at: new Date(),
+    starts_at: starts,
+    ends_at: new Date(starts.getTime() + 90 * 60_000),
+    format: "in-person",
+    practice_area: "insurance",
+    venue_name: "Harrow Kline LLP",
+    capacity: 10,
+    ...extra,
+  };
+}
+
+const person = (i: number) => ({
+  name: `Person ${i}`,
+  email: `person${i}@example.com`,
+  organisation: "Insurer",
+  job_title: "",
+  accessibility_needs: "",
+});
+
+describe("capacity and the waiting list", () => {
+  it("50 registrations at the same moment for 10 places: 10 registered, 40 waiting", async () => {
+    const event = await createEvent(eventInput("Fifty for ten", 48 * HOUR), ACTOR);
+    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => registerForEvent(event.id, person(i))));
+    expect(outcomes.filter((o) => o.outcome === "registered")).toHaveLength(10);
+    expect(outcomes.filter((o) => o.outcome === "waiting")).toHaveLength(40);
+    const rows = await listRegistrations(event.id);
+    expect(rows.filter((r) => r.status === "registered")).toHaveLength(10);
+    expect(rows.filter((r) => r.status === "waiting")).toHaveLength(40);
+  });
+
+  it("an address already registered changes nothing; cancelling promotes the first person waiting, once", async () => {
+    const event = await createEvent(eventInput("Two places", 48 * HOUR, { capacity: 2 }), ACTOR);
+    const first = await registerForEvent(event.id, person(1));
+    await registerForEvent(event.id, person(2));
+    const third = await registerForEvent(event.id, person(3));
+    await registerForEvent(event.id, person(4));
+    expect(third.outcome).toBe("waiting");
+    const again = await registerForEvent(event.id, { ...person(1), email: "PERSON1@example.com" });
+    expect(again.outcome).toBe("already");
+    expect(await listRegistrations(event.id)).toHaveLength(4);
+
+    if (first.outcome !== "registered") throw new Error("expected a place");
+    const cancelled = await cancelRegistration(first.token);
+    expect(cancelled?.registration.status).toBe("cancelled");
+    expect(cancelled?.promoted?.email).toBe("person3@example.com");
+    // The link works once.
+    expect(await cancelRegistration(first.token)).toBeNull();
+    const rows = await listRegistrations(event.id);
+    expect(rows.map((r) => [r.email, r.status])).toEqual([
+      ["person1@example.com", "cancelled"],
+      ["person2@example.com", "registered"],
+      ["person3@example.com", "registered"],
+      ["person4@example.com", "waiting"],
+    ]);
+  });
+
+  it("registration closes at its closing time, and a draft takes none", async () => {
+    const closed = await createEvent(eventInput("Closed", 48 * HOUR, { registration_closes_at: new Date(Date.now() - 1000) }), ACTOR);
+    expect((await registerForEvent(closed.id, person(1))).outcome).toBe("closed");
+    const draft = await createEvent(eventInput("Draft", 48 * HOUR, { status: "draft", published_at: null }), ACTOR);
+    expect((await registerForEvent(draft.id, person(1))).outcome).toBe("closed");
+  });
+});
+
+describe("reminders", () => {
+  it("each registered person is claimed once for the 24-hour and once for the 1-hour reminder", async () => {
+    const event = await createEvent(eventInput("Soon", 30 * 60_000, { capacity: 1 }), ACTOR);
+    await registerForEvent(event.id, person(10));
+    await registerForEvent(event.id, person(11)); // waiting: no reminder
+    const [day, again, hour] = [await claimDueReminders("24h"), await claimDueReminders("24h"), await claimDueReminders("1h")];
+    expect(day.filter((r) => r.event.id === event.id).map((r) => r.registration.email)).toEqual(["person10@example.com"]);
+    expect(again.filter((r) => r.event.id === event.id)).toEqual([]);
+    expect(hour.filter((r) => r.event.id === event.id).map((r) => r.registration.email)).toEqual(["person10@example.com"]);
+    expect((await claimDueReminders("1h")).filter((r) => r.event.id === event.id)).toEqual([]);
+  });
+});
+
+describe("the public list", () => {
+  it("upcoming soonest first, then past latest first; filtered by area and format", async () => {
+    const now = new Date();
+    const later = await createEvent(eventInput("Later webinar", 30 * 24 * HOUR, { format: "webinar", practice_area: "cyber" }), ACTOR);
+    const sooner = await createEvent(eventInput("Sooner webinar", 10 * 24 * HOUR, { format: "webinar", practice_area: "cyber" }), ACTOR);
+    const old = await createEvent(eventInput("Old webinar", -60 * 24 * HOUR, { format: "webinar", practice_area: "cyber" }), ACTOR);
+    const older = await createEvent(eventInput("Older webinar", -90 * 24 * HOUR, { format: "webinar", practice_area: "cyber" }), ACTOR);
+    const page = await listEventPage({ filters: { area: "cyber", format: "webinar" }, page: 1, now });
+    expect(page.items.map((e) => e.id)).toEqual([sooner.id, later.id, old.id, older.id]);
+    expect(page.items.map((e) => e.past)).toEqual([false, false, true, true]);
+    const none = await listEventPage({ filters: { area: "cyber", format: "in-person" }, page: 1, now });
+    expect(none.items).toEqual([]);
+  });
+});
