@@ -8,6 +8,10 @@ export default [
     route("lawyer/:slug", "routes/public/lawyer.tsx"),
     route("insights", "routes/public/insights.tsx"),
     route("post/:slug", "routes/public/post.tsx"),
+    // Events and webinars (issue 45): the list, an event's page with its registration form, and the cancel link.
+    route("events", "routes/public/events.tsx"),
+    route("event/:slug", "routes/public/event.tsx"),
+    route("event/cancel/:token", "routes/public/event-cancel.tsx"),
     route("insurance", "routes/public/practice.tsx", { id: "practice-insurance" }),
     route("construction", "routes/public/practice.tsx", { id: "practice-construction" }),
     route("cyber", "routes/public/practice.tsx", { id: "practice-cyber" }),
@@ -31,6 +35,7 @@ export default [
   // Resource routes.
   route("lawyer/:slug/vcard", "routes/public/vcard.ts"),
   route("lawyer/:slug/bio.pdf", "routes/public/bio-pdf.ts"),
+  route("event/:slug.ics", "routes/public/event-ics.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("insights/feed.xml", "routes/seo/feed.ts"),

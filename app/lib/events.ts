@@ -148,3 +148,37 @@ export function locationText(event: VenueInput): string {
   const venue = venueText(event);
   return event.format === "hybrid" ? `${venue} (or by webinar: the link is e-mailed to registered attendees)` : venue;
 }
+
+type CalendarLinkInput = { title: string; starts_at: Date | string; ends_at: Date | string; details: string; location: string };
+
+const compactUtc = (date: Date | string) =>
+  new Date(date)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
+
+/** "Add to Google Calendar": Google's event template, times in UTC. */
+export function googleCalendarUrl(event: CalendarLinkInput): string {
+  const q = new URLSearchParams({
+    action: "TEMPLATE",
+    text: event.title,
+    dates: `${compactUtc(event.starts_at)}/${compactUtc(event.ends_at)}`,
+    details: event.details,
+    location: event.location,
+  });
+  return `https://calendar.google.com/calendar/render?${q.toString()}`;
+}
+
+/** "Add to Outlook.com": Outlook on the web's compose link, times in UTC. */
+export function outlookCalendarUrl(event: CalendarLinkInput): string {
+  const q = new URLSearchParams({
+    path: "/calendar/action/compose",
+    rru: "addevent",
+    subject: event.title,
+    startdt: new Date(event.starts_at).toISOString(),
+    enddt: new Date(event.ends_at).toISOString(),
+    body: event.details,
+    location: event.location,
+  });
+  return `https://outlook.live.com/calendar/0/deeplink/compose?${q.toString()}`;
+}

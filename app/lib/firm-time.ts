@@ -107,3 +107,13 @@ function zoneName(date: Date, timeZone: string): string {
     return "";
   }
 }
+
+/** ISO 8601 with the zone's offset: "2027-03-15T12:00:00-04:00" (schema.org dates of events). */
+export function isoWithOffset(date: Date | string, timeZone = FIRM_TIME_ZONE): string {
+  const d = new Date(date);
+  const offset = tzOffset(timeZone, d);
+  const local = new Date(d.getTime() + offset * MINUTE_MS).toISOString().slice(0, 19);
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  return `${local}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}

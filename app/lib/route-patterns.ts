@@ -23,7 +23,10 @@ const SECRET_PARAM = /token|key|code|secret|signature|sig$|hash|password|nonce|o
 
 /** The parameters of a pattern ("/subscribe/confirm/:token" → ["token"]; a splat is "*"). */
 export function patternParams(pattern: string): string[] {
-  return pattern.split("/").flatMap((part) => (part.startsWith(":") ? [part.slice(1).replace(/\?$/, "")] : part === "*" ? ["*"] : []));
+  // A parameter's name is letters, digits, "_" and "-" (React Router's rule): ":slug.ics" is the parameter "slug".
+  return pattern
+    .split("/")
+    .flatMap((part) => (part.startsWith(":") ? [/^:([\w-]+)/.exec(part)?.[1] ?? part.slice(1)] : part === "*" ? ["*"] : []));
 }
 
 /** The secret parameters of one route pattern ("/admin/reset-password/:token" → ["token"]). */
@@ -38,7 +41,11 @@ export function patternRegex(pattern: string): RegExp | null {
   const source = segments
     .map((segment) => {
       if (segment === "*") return ".*";
-      if (segment.startsWith(":")) return segment.endsWith("?") ? "[^/]*" : "[^/]+";
+      if (segment.startsWith(":")) {
+        if (segment.endsWith("?")) return "[^/]*";
+        const name = /^:[\w-]+/.exec(segment)?.[0] ?? segment;
+        return `[^/]+${segment.slice(name.length).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+      }
       return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");

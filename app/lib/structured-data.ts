@@ -7,9 +7,10 @@
  *
  * Types: `LegalService` (home), `Person` (lawyer pages: with `knowsLanguage`,
  * `alumniOf`, `memberOf` and `hasCredential` from the profile's credentials), `NewsArticle` /
- * `BlogPosting` (posts) and `BreadcrumbList` (pages with a trail).
+ * `BlogPosting` (posts), `Event` (events) and `BreadcrumbList` (pages with a trail).
  */
 import { FIRM } from "~/config/firm";
+import { isoWithOffset } from "./firm-time";
 import { hasImage } from "./images";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "./practice";
 import { spokenLanguages, type Admission, type Education } from "./profile";
@@ -294,5 +295,99 @@ export function breadcrumbJsonLd(siteUrl: string, trail: ReadonlyArray<{ name: s
     "@context": CONTEXT,
     "@type": "BreadcrumbList",
     itemListElement: trail.map((step, i) => ({ "@type": "ListItem", position: i + 1, name: step.name, item: abs(siteUrl, step.path) })),
+  };
+}
+
+export type EventJsonLdInput = {
+  slug: string;
+  title: string;
+  description: string;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  previous_starts_at: Date | string | null;
+  event_status: string;
+  format: string;
+  venue_name: string;
+  venue_street: string;
+  venue_city: string;
+  venue_region: string;
+  venue_postal_code: string;
+  published_at: Date | string | null;
+  /** Places left (null: no limit). */
+  placesLeft: number | null;
+  registrationOpen: boolean;
+  performers: ReadonlyArray<{ name: string; slug: string | null; organisation: string }>;
+};
+
+const EVENT_STATUS: Record<string, string> = {
+  scheduled: "https://schema.org/EventScheduled",
+  rescheduled: "https://schema.org/EventRescheduled",
+  cancelled: "https://schema.org/EventCancelled",
+};
+
+const ATTENDANCE: Record<string, string> = {
+  "in-person": "https://schema.org/OfflineEventAttendanceMode",
+  webinar: "https://schema.org/OnlineEventAttendanceMode",
+  hybrid: "https://schema.org/MixedEventAttendanceMode",
+};
+
+/**
+ * An event (issue 45): start and end with the firm's offset, attendance
+ * mode, status (a moved event keeps `previousStartDate`), the venue as a
+ * `Place` or the page as a `VirtualLocation` (never the joining link), the
+ * firm as organizer, the speakers as performers, a free offer.
+ */
+export function eventJsonLd(siteUrl: string, event: EventJsonLdInput): JsonLd {
+  const url = abs(siteUrl, `/event/${encodeURIComponent(event.slug)}`);
+  const place = {
+    "@type": "Place",
+    name: event.venue_name,
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: event.venue_street,
+      addressLocality: event.venue_city,
+      addressRegion: event.venue_region,
+      postalCode: event.venue_postal_code,
+      addressCountry: "CA",
+    },
+  };
+  const virtual = { "@type": "VirtualLocation", url };
+  const location = event.format === "webinar" ? virtual : event.format === "hybrid" ? [place, virtual] : place;
+  const soldOut = event.placesLeft !== null && event.placesLeft <= 0;
+  return {
+    "@context": CONTEXT,
+    "@type": "Event",
+    "@id": `${url}#event`,
+    name: event.title,
+    description: event.description,
+    url,
+    startDate: isoWithOffset(event.starts_at),
+    endDate: isoWithOffset(event.ends_at),
+    ...(event.event_status === "rescheduled" && event.previous_starts_at
+      ? { previousStartDate: isoWithOffset(event.previous_starts_at) }
+      : {}),
+    eventStatus: EVENT_STATUS[event.event_status] ?? EVENT_STATUS.scheduled,
+    eventAttendanceMode: ATTENDANCE[event.format] ?? ATTENDANCE["in-person"],
+    location,
+    image: [abs(siteUrl, DEFAULT_SOCIAL_IMAGE)],
+    organizer: { "@type": "Organization", name: FIRM.name, url: abs(siteUrl, "/") },
+    performer: event.performers.map((p) =>
+      p.slug
+        ? { "@type": "Person", name: p.name, url: abs(siteUrl, `/lawyer/${encodeURIComponent(p.slug)}`) }
+        : {
+            "@type": "Person",
+            name: p.name,
+            ...(p.organisation ? { affiliation: { "@type": "Organization", name: p.organisation } } : {}),
+          },
+    ),
+    offers: {
+      "@type": "Offer",
+      price: 0,
+      priceCurrency: "CAD",
+      url,
+      // Full (the waiting list) or closed: no place to be had.
+      availability: !event.registrationOpen || soldOut ? "https://schema.org/SoldOut" : "https://schema.org/InStock",
+      ...(event.published_at ? { validFrom: isoWithOffset(event.published_at) } : {}),
+    },
   };
 }

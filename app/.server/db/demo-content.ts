@@ -505,3 +505,90 @@ export const DEMO_HEADERS: Record<string, string> = {
   construction: "Resolving construction disputes on the schedule your project needs.",
   cyber: "Breach counsel when minutes matter, and defence of the claims that follow.",
 };
+
+/** A demo event (issue 45): dates relative to the seeding day, at a wall-clock time in the firm's zone; speakers by name. */
+export type DemoEvent = {
+  title: string;
+  summary: string;
+  copy: string;
+  daysFromNow: number;
+  /** "12:00": the start in the firm's zone. */
+  at: string;
+  minutes: number;
+  format: "in-person" | "webinar" | "hybrid";
+  practice_area: "insurance" | "construction" | "cyber";
+  venue?: { name: string; street: string; city: string; region: string; postal_code: string };
+  webinar_url?: string;
+  capacity: number | null;
+  speakers: string[];
+  guests?: { name: string; organisation: string }[];
+  cpd_substantive_minutes: number;
+  cpd_professionalism_minutes: number;
+  accreditation_number?: string;
+  accreditation_date?: string;
+  recording_url?: string;
+};
+
+const FIRM_VENUE = {
+  name: "Harrow Kline LLP, Boardroom",
+  street: "100 Wellington Street West, Suite 2100",
+  city: "Toronto",
+  region: "ON",
+  postal_code: "M5K 1A1",
+};
+
+export const DEMO_EVENTS: DemoEvent[] = [
+  {
+    title: "Ransomware Claims in 2027: What Insurers Should Expect",
+    summary:
+      "A one-hour webinar for claims teams on the first 72 hours of a ransomware incident, coverage positions and the class actions that follow.",
+    copy: "<p>Ransomware remains the costliest cyber loss for Ontario businesses. Our cyber group walks through a file from the first call to the defence of the claims that follow.</p><ul><li>The first 72 hours: forensics, privilege and notification</li><li>Coverage questions insurers are raising now</li><li>Privacy class actions after an exfiltration</li></ul>",
+    daysFromNow: 21,
+    at: "12:00",
+    minutes: 60,
+    format: "webinar",
+    practice_area: "cyber",
+    webinar_url: "https://meet.example.com/harrowkline/ransomware-2027",
+    capacity: null,
+    speakers: ["Rajiv Menon", "Benjamin Okafor"],
+    cpd_substantive_minutes: 60,
+    cpd_professionalism_minutes: 0,
+  },
+  {
+    title: "Delay Claims Breakfast Seminar",
+    summary: "A small-group breakfast seminar on proving and defending delay and disruption claims on Ontario construction projects.",
+    copy: "<p>Join us for breakfast and a practical session on delay claims: schedules as evidence, concurrent delay, and the prompt payment regime's adjudication.</p>",
+    daysFromNow: 35,
+    at: "08:30",
+    minutes: 120,
+    format: "in-person",
+    practice_area: "construction",
+    venue: FIRM_VENUE,
+    capacity: 12,
+    speakers: ["Sofia Marchetti"],
+    guests: [{ name: "Alex Moreau, P.Eng.", organisation: "Moreau Scheduling Consultants" }],
+    cpd_substantive_minutes: 90,
+    cpd_professionalism_minutes: 30,
+    accreditation_number: "CPD-2027-0142",
+    accreditation_date: "2026-11-20",
+  },
+  {
+    title: "Ethics of Defence Reporting to Insurers",
+    summary: "Our annual program on the tripartite relationship: reporting to the insurer while acting for the insured.",
+    copy: "<p>Defence counsel retained by an insurer owe duties to the insured. This program works through reporting, confidentiality and conflicts with examples from real files.</p>",
+    daysFromNow: -45,
+    at: "12:00",
+    minutes: 90,
+    format: "hybrid",
+    practice_area: "insurance",
+    venue: FIRM_VENUE,
+    webinar_url: "https://meet.example.com/harrowkline/defence-ethics",
+    capacity: 40,
+    speakers: ["Eleanor Whitcombe", "Catherine Doyle"],
+    cpd_substantive_minutes: 30,
+    cpd_professionalism_minutes: 60,
+    accreditation_number: "CPD-2026-0907",
+    accreditation_date: "2026-09-01",
+    recording_url: "https://video.example.com/harrowkline/defence-ethics-recording",
+  },
+];

@@ -32,13 +32,15 @@ export type EventInput = Omit<
 async function setSpeakers(tx: Db, eventId: number, speakers: readonly SpeakerInput[]) {
   await tx.delete(eventSpeakers).where(eq(eventSpeakers.event_id, eventId));
   if (!speakers.length) return;
-  await tx.insert(eventSpeakers).values(
-    speakers.map((s, position) =>
-      "memberId" in s
-        ? { event_id: eventId, position, member_id: s.memberId }
-        : { event_id: eventId, position, guest_name: s.guestName, guest_organisation: s.guestOrganisation },
-    ),
-  );
+  await tx
+    .insert(eventSpeakers)
+    .values(
+      speakers.map((s, position) =>
+        "memberId" in s
+          ? { event_id: eventId, position, member_id: s.memberId }
+          : { event_id: eventId, position, guest_name: s.guestName, guest_organisation: s.guestOrganisation },
+      ),
+    );
 }
 
 /** Adds an event (and its speakers and audit entry, in one transaction). */
@@ -140,7 +142,10 @@ function filterWhere(filters: EventFilters): SQL {
   )!;
 }
 
-export type EventCard = Pick<Event, "id" | "slug" | "title" | "summary" | "starts_at" | "ends_at" | "format" | "practice_area" | "event_status"> & {
+export type EventCard = Pick<
+  Event,
+  "id" | "slug" | "title" | "summary" | "starts_at" | "ends_at" | "format" | "practice_area" | "event_status"
+> & {
   past: boolean;
 };
 
@@ -169,12 +174,7 @@ export async function listEventPage(options: { filters: EventFilters; page: numb
     })
     .from(events)
     .where(where)
-    .orderBy(
-      asc(past),
-      sql`case when ${past} then null else ${events.starts_at} end asc`,
-      desc(events.starts_at),
-      asc(events.id),
-    )
+    .orderBy(asc(past), sql`case when ${past} then null else ${events.starts_at} end asc`, desc(events.starts_at), asc(events.id))
     .limit(EVENTS_PAGE_SIZE)
     .offset(pageOffset(page, EVENTS_PAGE_SIZE));
   return { items: items as EventCard[], total, page, pageCount: pageCount(total, EVENTS_PAGE_SIZE) };
@@ -317,11 +317,7 @@ export async function cancelRegistration(token: string, now = new Date()): Promi
 
 /** Registrations of an event by status (tests, the dashboard). */
 export async function listRegistrations(eventId: number): Promise<EventRegistrationRow[]> {
-  return db()
-    .select()
-    .from(eventRegistrations)
-    .where(eq(eventRegistrations.event_id, eventId))
-    .orderBy(asc(eventRegistrations.id));
+  return db().select().from(eventRegistrations).where(eq(eventRegistrations.event_id, eventId)).orderBy(asc(eventRegistrations.id));
 }
 
 export type ReminderKind = "24h" | "1h";
@@ -359,7 +355,12 @@ export async function claimDueReminders(kind: ReminderKind, now = new Date(), li
     const marked = await tx
       .update(eventRegistrations)
       .set(kind === "24h" ? { reminded_24h_at: now } : { reminded_1h_at: now })
-      .where(inArray(eventRegistrations.id, due.map((d) => d.id)))
+      .where(
+        inArray(
+          eventRegistrations.id,
+          due.map((d) => d.id),
+        ),
+      )
       .returning();
     const eventIds = [...new Set(marked.map((r) => r.event_id))];
     const rows = await tx.select().from(events).where(inArray(events.id, eventIds));

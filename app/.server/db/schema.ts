@@ -30,6 +30,9 @@ import {
  */
 const PUBLIC_ARTICLE_SQL = sql`status = 'published' and deleted_at is null`;
 
+/** A file sent with an e-mail (mail_outbox.attachments): its text content, e.g. an event's .ics. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
+
 /** A bar admission: where and when (issue 33). */
 export type BarAdmission = { jurisdiction: string; year: number };
 /** A degree: what, where and (optionally) when. */
@@ -544,6 +547,11 @@ export const mailOutbox = pgTable(
     html_body: text("html_body").notNull(),
     /** Holds a sign-in link: the body is removed once an SMTP server accepted it. */
     sensitive: boolean("sensitive").notNull().default(false),
+    /** Files sent with the message (an event's calendar file): name, type and text content. */
+    attachments: jsonb("attachments")
+      .$type<MailAttachment[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     status: text("status").notNull(),
     attempts: integer("attempts").notNull().default(0),
     last_error: text("last_error"),

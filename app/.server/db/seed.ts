@@ -9,13 +9,18 @@ import { deleteImage, saveImage } from "../pictures/images";
 import { getStorage, IMAGE_FOLDERS } from "../storage/storage";
 import { createArticle } from "./articles";
 import { db } from "./client";
-import { DEMO_ARTICLES, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
+import { DEMO_ARTICLES, DEMO_EVENTS, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
+import { createEvent } from "./events";
+import { parseFirmLocal, toFirmLocalInput } from "~/lib/firm-time";
 import { updateOfficeHours } from "./office-hours";
 import { updatePageHeader } from "./page-headers";
 import {
   articleAuthors,
   articleAutosaves,
   articles,
+  events,
+  eventRegistrations,
+  eventSpeakers,
   headers,
   hours,
   previewLinks,
@@ -79,12 +84,12 @@ export type SeedProgress = (message: string) => void;
 /**
  * Removes all content rows and uploaded pictures (used by a deliberate reseed),
  * with what belongs to them: authors, revisions, share-a-preview links,
- * autosaved drafts and old addresses. Ids are not restarted: the audit trail
+ * autosaved drafts, events' speakers and registrations, and old addresses. Ids are not restarted: the audit trail
  * keeps its entries, which must never come to name a different item.
  */
 export async function clearContent(): Promise<void> {
   await db().execute(
-    sql`truncate ${team}, ${articles}, ${articleAuthors}, ${articleAutosaves}, ${revisions}, ${previewLinks}, ${wordpressItems}, ${headers}, ${hours}`,
+    sql`truncate ${team}, ${articles}, ${events}, ${eventSpeakers}, ${eventRegistrations}, ${articleAuthors}, ${articleAutosaves}, ${revisions}, ${previewLinks}, ${wordpressItems}, ${headers}, ${hours}`,
   );
   await db().delete(redirects).where(eq(redirects.origin, "slug"));
   const storage = getStorage();
@@ -100,12 +105,14 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
   const now = Date.now();
   progress(`Seeding ${DEMO_TEAM.length} demo team members…`);
   const lawyers: { id: number; AOP: string[] }[] = [];
+  const memberIds = new Map<string, number>();
   for (const [i, m] of DEMO_TEAM.entries()) {
     const { hue, ...member } = m;
     // Every third support person has no photo, to show the placeholder.
     const img = i === DEMO_TEAM.length - 1 ? "" : await saveImage("team", await demoPortrait(m.full_name, hue));
     try {
       const created = await createTeamMember({ ...member, img }, DEMO_ACTOR);
+      memberIds.set(created.full_name, created.id);
       if (/partner|associate/i.test(created.title)) lawyers.push({ id: created.id, AOP: created.AOP });
     } catch (error) {
       await deleteImage("team", img);
@@ -124,6 +131,33 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
         ? []
         : [practice[i % practice.length].id, ...(i % 3 === 0 && practice.length > 1 ? [practice[(i + 1) % practice.length].id] : [])];
     await createArticle({ ...article, img, authors, state: { status: "published", publishAt: created }, created_at: created }, DEMO_ACTOR);
+  }
+  progress(`Seeding ${DEMO_EVENTS.length} demo events…`);
+  for (const e of DEMO_EVENTS) {
+    // The day in the firm's zone, at the event's wall-clock time there.
+    const day = toFirmLocalInput(new Date(now + e.daysFromNow * 86_400_000)).slice(0, 10);
+    const start = parseFirmLocal(`${day}T${e.at}`, "start");
+    if (!start.ok) throw new Error(start.message);
+    const { venue, guests = [], speakers, daysFromNow: _days, at: _at, minutes, ...columns } = e;
+    await createEvent(
+      {
+        ...columns,
+        status: "published",
+        published_at: new Date(now - 90 * 86_400_000),
+        starts_at: start.date,
+        ends_at: new Date(start.date.getTime() + minutes * 60_000),
+        venue_name: venue?.name ?? "",
+        venue_street: venue?.street ?? "",
+        venue_city: venue?.city ?? "",
+        venue_region: venue?.region ?? "",
+        venue_postal_code: venue?.postal_code ?? "",
+        speakers: [
+          ...speakers.map((name) => ({ memberId: memberIds.get(name)! })),
+          ...guests.map((g) => ({ guestName: g.name, guestOrganisation: g.organisation })),
+        ],
+      },
+      DEMO_ACTOR,
+    );
   }
   for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text, DEMO_ACTOR);
   await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, DEMO_ACTOR);

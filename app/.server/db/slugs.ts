@@ -13,7 +13,12 @@ export function escapeLike(text: string): string {
 }
 
 /** `base`, or `base-2`, `base-3`… : the first slug no other row of the table holds (`exceptId`: the row being saved). */
-export async function freeSlug(tx: Db, table: typeof articles | typeof team | typeof events, base: string, exceptId?: number): Promise<string> {
+export async function freeSlug(
+  tx: Db,
+  table: typeof articles | typeof team | typeof events,
+  base: string,
+  exceptId?: number,
+): Promise<string> {
   const rows = await tx
     .select({ id: table.id, slug: table.slug })
     .from(table)

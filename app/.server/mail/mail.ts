@@ -20,7 +20,7 @@ import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import { FIRM } from "~/config/firm";
 import { recordAudit, type Actor } from "../db/audit";
 import { db } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
 import { log } from "../log";
 
@@ -35,6 +35,8 @@ export type MailMessage = {
   sensitive?: boolean;
   /** Kept, not sent, until the Outbox job releases it (the site-wide cap on sign-up e-mails an hour). */
   hold?: boolean;
+  /** Files sent with it (text content: an event's calendar file). */
+  attachments?: MailAttachment[];
 };
 
 export type MailResult =
@@ -157,12 +159,19 @@ function describeSmtpError(error: unknown): string {
 
 async function deliver(
   id: number,
-  message: Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive">,
+  message: Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive" | "attachments">,
   url: string,
 ): Promise<MailResult> {
   const now = new Date();
   try {
-    await transport(url).sendMail({ from: mailFrom(), to: message.to, subject: message.subject, text: message.text, html: message.html });
+    await transport(url).sendMail({
+      from: mailFrom(),
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+    });
   } catch (error) {
     // A 5xx answer is permanent (RFC 5321 §4.2.1: a bad address, a refused
     // recipient): kept as failed with no next try; "Send again" still can.
@@ -261,6 +270,7 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
       text_body: message.text,
       html_body: message.html,
       sensitive: !!message.sensitive,
+      attachments: message.attachments ?? [],
       status: message.hold ? "held" : env.SMTP_URL ? "sending" : "outbox",
     })
     .returning({ id: mailOutbox.id });
@@ -310,7 +320,7 @@ export async function retryFailedMail(now = new Date()): Promise<number> {
     if (!claimed.length) continue;
     const result = await deliver(
       m.id,
-      { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive },
+      { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive, attachments: m.attachments },
       url,
     );
     if (result.status === "sent") delivered++;
@@ -345,7 +355,11 @@ export async function resendMail(id: number, actor?: Actor): Promise<MailResult 
   });
   if (!m) return undefined;
   if (!url) return { id, status: "outbox" };
-  return deliver(id, { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive }, url);
+  return deliver(
+    id,
+    { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive, attachments: m.attachments },
+    url,
+  );
 }
 
 /** Messages sent before the process crashed mid-send stay "sending": make them retryable. */

@@ -1,6 +1,6 @@
 /**
- * The public forms' spam defence (the enquiry form, decision 0009, and the
- * subscribe form), without an outside service; the honeypot field is in
+ * The public forms' spam defence (the enquiry form, decision 0009, the
+ * subscribe form and the event registration form), without an outside service; the honeypot field is in
  * lib/forms/enquiry.ts.
  *
  * The timing token: the earliest moment the form may be sent,
@@ -77,7 +77,7 @@ export function addressKey(ip: string): string {
  * whether it is within the hourly limit (this one included). Throws when the
  * database does not answer: the caller says so and stores nothing.
  */
-export async function withinSendingLimit(form: "enquiry" | "subscribe", context: RequestContext): Promise<boolean> {
+export async function withinSendingLimit(form: "enquiry" | "subscribe" | "event", context: RequestContext): Promise<boolean> {
   const key = addressKey(requestInfo(context).clientIp);
-  return (await recordAttempt(form === "enquiry" ? key : `subscribe:${key}`)).allowed;
+  return (await recordAttempt(form === "enquiry" ? key : `${form}:${key}`)).allowed;
 }

@@ -8,6 +8,8 @@ export const MAIN_NAV: NavItem[] = [
   { label: "cyber", to: "/cyber" },
   { label: "our team", to: "/team" },
   { label: "news & insights", to: "/insights" },
+  // Not in the spec's navigation: events and webinars (issue 45).
+  { label: "events", to: "/events" },
   { label: "contact", section: "contact" },
 ];
 
@@ -25,6 +27,7 @@ export const FOOTER_COLUMNS: { heading: string; items: NavItem[] }[] = [
       { label: "about us", section: "about" },
       { label: "our team", to: "/team" },
       { label: "insights", to: "/insights" },
+      { label: "events", to: "/events" },
       // Not in the spec's footer: the insight sign-up (issue 31), linked from every page.
       { label: "subscribe", to: "/subscribe" },
       { label: "contact", section: "contact" },

@@ -88,6 +88,12 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
           <a href="/subscribe" className="font-semibold text-brass-light underline underline-offset-4 hover:text-white">
             Receive insights by e-mail
           </a>
+          <span aria-hidden="true" className="px-3 text-white/60">
+            ·
+          </span>
+          <a href="/events" className="font-semibold text-brass-light underline underline-offset-4 hover:text-white">
+            Events &amp; webinars
+          </a>
         </p>
       </PageBanner>
       <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8">

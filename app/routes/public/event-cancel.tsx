@@ -1,0 +1,123 @@
+/**
+ * /event/cancel/:token: the cancel link of an event registration (issue 45).
+ * Opening it (GET) only shows the event and a Cancel button, so a mail
+ * scanner that follows links cancels nothing; pressing it (POST) cancels
+ * once. A place freed goes to the first person waiting, who is e-mailed at
+ * once. Never cached; sent with no referrer (the token is a secret).
+ */
+import { data } from "react-router";
+import type { Route } from "./+types/event-cancel";
+import { cancelRegistration, getRegistrationByToken } from "~/.server/db/events";
+import { eventMail } from "~/.server/events/messages";
+import { isRefusal, readForm } from "~/.server/http/form-post";
+import { log } from "~/.server/log";
+import { sendMail } from "~/.server/mail/mail";
+import { publicMeta } from "~/components/public/meta";
+import { PageBanner } from "~/components/public/page-banner";
+import { PublicRouteError } from "~/components/public/public-error";
+import { eventDateText, eventPath, eventTimeText } from "~/lib/events";
+import { REGISTRATION_MSG } from "~/lib/forms/registration";
+import type { RouteHandle } from "~/lib/route-handle";
+
+const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+type Outcome = "ready" | "cancelled" | "invalid";
+
+/**
+ * Visit statistics count it under its pattern: the token in its path is a
+ * secret. Its form's POST may carry `Origin: null` (the page is sent with
+ * no referrer): the token makes it the site's own (server/same-origin.ts).
+ */
+export const handle = { statistics: "pattern", tokenInPath: true } satisfies RouteHandle;
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const found = await getRegistrationByToken(params.token ?? "");
+  if (!found || found.registration.status === "cancelled" || found.registration.status === "attended")
+    return data({ outcome: "invalid" as Outcome, event: null }, { status: 404, headers: NO_STORE });
+  const e = found.event;
+  return data(
+    { outcome: "ready" as Outcome, event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` } },
+    { headers: NO_STORE },
+  );
+}
+
+export async function action({ params, request }: Route.ActionArgs) {
+  // The form sends nothing but its button: a body is read only to refuse a large one (413).
+  const form = await readForm(request, 1024);
+  if (isRefusal(form) && form.init?.status === 413) return data({ outcome: "invalid" as Outcome, event: null }, { status: 413, headers: NO_STORE });
+  const result = await cancelRegistration(params.token ?? "");
+  if (!result) return data({ outcome: "invalid" as Outcome, event: null }, { status: 404, headers: NO_STORE });
+  if (result.promoted) {
+    // The first person waiting has the place: told at once (a failed send stays in the outbox and is retried).
+    await sendMail(eventMail("promoted", result.event, result.promoted, null)).catch((error: Error) =>
+      log("error", "promotion e-mail not recorded", { error: error.message.slice(0, 200) }),
+    );
+  }
+  const e = result.event;
+  return data(
+    { outcome: "cancelled" as Outcome, event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` } },
+    { headers: NO_STORE },
+  );
+}
+
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [
+    ...publicMeta(matches, { title: "Cancel your registration", description: "Cancel your registration for an event.", path: "/events" }),
+    { name: "robots", content: "noindex" },
+  ];
+}
+
+const TITLE: Record<Outcome, string> = {
+  ready: "Cancel your registration",
+  cancelled: "Registration cancelled",
+  invalid: "This link is not valid",
+};
+
+export default function EventCancel({ loaderData, actionData }: Route.ComponentProps) {
+  const { outcome, event } = actionData ?? loaderData;
+  const link = "font-semibold text-accent underline underline-offset-4";
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <PageBanner eyebrow="Events" title={TITLE[outcome]} />
+      <div className="mx-auto max-w-3xl px-5 py-16 lg:px-8">
+        {event ? (
+          <p className="text-lg leading-8 text-ink">
+            <a href={eventPath(event.slug)} className={link}>
+              {event.title}
+            </a>
+            , {event.when}
+          </p>
+        ) : null}
+        {outcome === "ready" ? (
+          <>
+            <p className="mt-4 text-lg leading-8 text-ink">Press the button to cancel your registration. Your place will go to the first person on the waiting list.</p>
+            <form method="post" className="mt-6">
+              <button
+                type="submit"
+                className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
+              >
+                Cancel my registration
+              </button>
+            </form>
+          </>
+        ) : (
+          <p role={outcome === "cancelled" ? "status" : "alert"} className="mt-4 text-lg leading-8 text-ink">
+            {outcome === "cancelled" ? REGISTRATION_MSG.cancelled : REGISTRATION_MSG.cancelMissing}
+          </p>
+        )}
+        <p className="mt-8">
+          <a href="/events" className={link}>
+            All events &amp; webinars
+          </a>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PublicRouteError />;
+}

@@ -1,0 +1,252 @@
+/**
+ * An event's page (/event/:slug; issue 45): details, speakers, CPD, places,
+ * the recording after the event, and the registration form (a plain POST to
+ * this page, working with JavaScript off). The page holds the form, so it is
+ * shared for a few seconds at most (the timing token, decision 0009); the
+ * answer to a POST is never stored.
+ */
+import { ArrowLeft, CalendarPlus } from "lucide-react";
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/event";
+import { countTaken, findMovedEventSlug, getEventBySlug, listEventSpeakers, registrationOpen } from "~/.server/db/events";
+import { sanitizeArticleHtml } from "~/.server/content/sanitize";
+import { registrationAction } from "~/.server/events/registration-form.server";
+import { getEnv } from "~/.server/env";
+import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/spam-defence";
+import { publicMeta } from "~/components/public/meta";
+import { PublicRouteError } from "~/components/public/public-error";
+import { RegistrationForm } from "~/components/public/registration-form";
+import {
+  accreditationText,
+  cpdText,
+  durationText,
+  eventDateText,
+  eventPath,
+  eventTimeText,
+  FORMAT_LABELS,
+  placesText,
+  practiceAreaLabel,
+  RECORDING_NOTE,
+  venueText,
+  WEBINAR_LOCATION,
+  type EventFormat,
+} from "~/lib/events";
+import { PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
+import { breadcrumbJsonLd, eventJsonLd } from "~/lib/structured-data";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts) a few seconds (it holds the form); it reads no query parameter. Visit statistics count it by its path. */
+export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
+
+const NOT_FOUND = "No Event Found";
+
+async function findEvent(slug: string) {
+  const event = await getEventBySlug(slug);
+  if (event) return event;
+  // An old link (other case or spelling): 301 to the current page.
+  const moved = await findMovedEventSlug(slug);
+  if (moved) throw redirect(eventPath(moved), 301);
+  throw data({ message: NOT_FOUND }, { status: 404 });
+}
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const event = await findEvent(params.slug);
+  const [speakers, taken] = await Promise.all([listEventSpeakers(event.id), countTaken(event.id)]);
+  const now = new Date();
+  const past = event.ends_at < now;
+  const open = registrationOpen(event, now);
+  const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - taken);
+  const site = getEnv().publicUrl;
+  const description = event.summary || event.title;
+  const jsonLd = [
+    eventJsonLd(site, { ...event, description, placesLeft, registrationOpen: open, performers: speakers }),
+    breadcrumbJsonLd(site, [
+      { name: "Home", path: "/" },
+      { name: "Events & Webinars", path: "/events" },
+      { name: event.title, path: eventPath(event.slug) },
+    ]),
+  ];
+  return {
+    token: issueFormToken(),
+    jsonLd,
+    event: {
+      slug: event.slug,
+      title: event.title,
+      summary: event.summary,
+      description,
+      html: sanitizeArticleHtml(event.copy),
+      date: eventDateText(event.starts_at),
+      time: eventTimeText(event.starts_at),
+      duration: durationText(event.starts_at, event.ends_at),
+      format: FORMAT_LABELS[event.format as EventFormat] ?? event.format,
+      webinar: event.format === "webinar",
+      hybrid: event.format === "hybrid",
+      venue: venueText(event),
+      area: event.practice_area,
+      areaLabel: practiceAreaLabel(event.practice_area),
+      cpd: cpdText(event),
+      accreditation: accreditationText(event),
+      places: placesText(event.capacity, taken),
+      full: placesLeft !== null && placesLeft <= 0,
+      open,
+      past,
+      cancelled: event.event_status === "cancelled",
+      moved: event.event_status === "rescheduled" && event.previous_starts_at ? `${eventDateText(event.previous_starts_at)}, ${eventTimeText(event.previous_starts_at)}` : null,
+      recording: past ? event.recording_url : "",
+      speakers,
+    },
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const event = await findEvent(params.slug);
+  return registrationAction(request, context, event);
+}
+
+/** The answer to a POST: the action's Cache-Control (private, no-store). A GET: shared for a few seconds at most. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return { "Cache-Control": actionHeaders.get("Cache-Control") ?? FORM_PAGE_CACHE_CONTROL };
+}
+
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
+  if (!loaderData) return publicMeta(matches, { title: NOT_FOUND, description: NOT_FOUND, path: `/event/${params.slug}`, noindex: true });
+  const e = loaderData.event;
+  return publicMeta(matches, {
+    title: e.title,
+    description: `${e.date}, ${e.time}. ${e.description}`.slice(0, 300),
+    path: eventPath(e.slug),
+    jsonLd: loaderData.jsonLd,
+  });
+}
+
+const linkClass = "font-semibold text-accent underline underline-offset-4";
+
+export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
+  const e = loaderData.event;
+  const practice = (PRACTICE_PAGES as Record<string, { path: string } | undefined>)[e.area as PracticeArea];
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <article>
+        <header className="on-dark banner-bg bg-ink text-white">
+          <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
+            <a href="/events" className="inline-flex items-center gap-2 text-sm font-semibold text-brass-light hover:underline">
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              Events &amp; Webinars
+            </a>
+            <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
+              <span>{e.format}</span>
+              <span>{e.areaLabel}</span>
+            </p>
+            <h1 className="mt-3 text-4xl leading-tight font-semibold text-balance sm:text-5xl">{e.title}</h1>
+            {e.cancelled ? <p className="mt-5 text-lg font-semibold text-white">This event is cancelled.</p> : null}
+            {e.moved ? <p className="mt-5 text-white/85">This event has moved. It was first planned for {e.moved}.</p> : null}
+            <p className="mt-5 text-lg text-white/90">
+              {e.date}, {e.time}
+            </p>
+          </div>
+        </header>
+        <div className="mx-auto max-w-3xl px-5 py-12">
+          <dl className="grid gap-x-8 gap-y-4 border-b border-line pb-8 sm:grid-cols-[10rem_1fr]">
+            <dt className="font-semibold">When</dt>
+            <dd>
+              {e.date}, {e.time} ({e.duration})
+            </dd>
+            <dt className="font-semibold">Format</dt>
+            <dd>{e.format}</dd>
+            <dt className="font-semibold">Where</dt>
+            <dd>
+              {e.webinar ? WEBINAR_LOCATION : e.venue}
+              {e.hybrid ? <span className="block text-muted">Or by webinar: the link is e-mailed to registered attendees.</span> : null}
+            </dd>
+            <dt className="font-semibold">Practice area</dt>
+            <dd>
+              {practice ? (
+                <a href={practice.path} className={linkClass}>
+                  {e.areaLabel}
+                </a>
+              ) : (
+                e.areaLabel
+              )}
+            </dd>
+            {e.speakers.length ? (
+              <>
+                <dt className="font-semibold">Speakers</dt>
+                <dd>
+                  <ul className="space-y-1">
+                    {e.speakers.map((s) => (
+                      <li key={`${s.slug ?? ""}${s.name}`}>
+                        {s.slug ? (
+                          <a href={`/lawyer/${encodeURIComponent(s.slug)}`} className={linkClass}>
+                            {s.name}
+                          </a>
+                        ) : (
+                          s.name
+                        )}
+                        {s.title ? <span className="text-muted">, {s.title}</span> : null}
+                        {s.organisation ? <span className="text-muted">, {s.organisation}</span> : null}
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            ) : null}
+            {e.cpd ? (
+              <>
+                <dt className="font-semibold">CPD</dt>
+                <dd>
+                  {e.cpd}
+                  {e.accreditation ? <span className="mt-1 block text-sm text-muted">{e.accreditation}</span> : null}
+                </dd>
+              </>
+            ) : null}
+            {e.places && !e.past && !e.cancelled ? (
+              <>
+                <dt className="font-semibold">Places</dt>
+                <dd>{e.places}</dd>
+              </>
+            ) : null}
+          </dl>
+          <p className="mt-6">
+            <a href={`${eventPath(e.slug)}.ics`} className="inline-flex items-center gap-2 font-semibold text-accent underline underline-offset-4" data-no-prefetch="">
+              <CalendarPlus aria-hidden="true" className="h-4 w-4" />
+              Add to my calendar (.ics)
+            </a>
+          </p>
+          {e.summary ? <p className="mt-10 text-xl leading-8 text-ink">{e.summary}</p> : null}
+          <div className="prose-article mt-6 text-lg text-ink/90" dangerouslySetInnerHTML={{ __html: e.html }} />
+          {e.recording ? (
+            <section aria-labelledby="recording-title" className="mt-12 border-l-4 border-brass bg-soft px-5 py-4">
+              <h2 id="recording-title" className="text-2xl font-semibold">
+                Recording
+              </h2>
+              <p className="mt-2">
+                <a href={e.recording} className={linkClass}>
+                  Watch the recording of {e.title}
+                </a>
+              </p>
+              <p className="mt-2 text-sm text-ink">{RECORDING_NOTE}</p>
+            </section>
+          ) : null}
+          {e.open ? (
+            <section aria-label="Registration" className="mt-12 border-t border-line pt-10">
+              {e.full && actionData?.outcome !== "sent" ? <p className="mb-4 text-lg font-semibold">{e.places}</p> : null}
+              <RegistrationForm action={eventPath(e.slug)} state={actionData} token={actionData?.token ?? loaderData.token} full={e.full} />
+            </section>
+          ) : !e.past && !e.cancelled ? (
+            <p className="mt-12 border-t border-line pt-10 text-lg">Registration for this event is closed.</p>
+          ) : null}
+          <p className="mt-10 border-t border-line pt-8">
+            <a href="/events" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
+              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+              All events &amp; webinars
+            </a>
+          </p>
+        </div>
+      </article>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PublicRouteError notFound={{ title: NOT_FOUND, message: "The event may have been renamed or removed. Our events page lists every event." }} />;
+}

@@ -1,0 +1,155 @@
+import type { Route } from "./+types/events";
+import { listEventPage } from "~/.server/db/events";
+import { publicMeta } from "~/components/public/meta";
+import { PageBanner } from "~/components/public/page-banner";
+import { Pagination } from "~/components/public/pagination";
+import { PublicRouteError } from "~/components/public/public-error";
+import { StatusMessage } from "~/components/public/status";
+import { FIRM } from "~/config/firm";
+import {
+  EVENT_FORMATS,
+  eventDateText,
+  eventPath,
+  eventsHref,
+  eventTimeText,
+  FORMAT_LABELS,
+  parseEventFilters,
+  practiceAreaLabel,
+  type EventFilters,
+  type EventFormat,
+} from "~/lib/events";
+import { parsePage } from "~/lib/pagination";
+import { PRACTICE_AREAS } from "~/lib/practice";
+import type { RouteHandle } from "~/lib/route-handle";
+
+/** The page cache keeps this page (lib/route-handle.ts), by the query parameters it reads. Visit statistics count it by its path. */
+export const handle = { pageCache: { params: ["area", "format", "page"] }, statistics: "path" } satisfies RouteHandle;
+
+export const EMPTY_EVENTS = "No events match these filters. Please check back shortly.";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const filters = parseEventFilters(url.searchParams);
+  const result = await listEventPage({ filters, page: parsePage(url.searchParams.get("page")) });
+  return {
+    filters,
+    page: result.page,
+    pageCount: result.pageCount,
+    events: result.items.map((e) => ({
+      slug: e.slug,
+      title: e.title,
+      summary: e.summary,
+      date: eventDateText(e.starts_at),
+      time: eventTimeText(e.starts_at),
+      format: FORMAT_LABELS[e.format as EventFormat] ?? e.format,
+      area: practiceAreaLabel(e.practice_area),
+      past: e.past,
+      cancelled: e.event_status === "cancelled",
+    })),
+  };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const page = loaderData?.page ?? 1;
+  const filters = loaderData?.filters ?? { area: "all", format: "all" };
+  const parts = [filters.area !== "all" ? practiceAreaLabel(filters.area) : "", filters.format !== "all" ? FORMAT_LABELS[filters.format] : ""].filter(Boolean);
+  return publicMeta(matches, {
+    title: `Events & Webinars${parts.length ? ` — ${parts.join(", ")}` : ""}${page > 1 ? `, page ${page}` : ""}`,
+    description: `Seminars and webinars from ${FIRM.name} on insurance defence, construction disputes and cyber incidents, with CPD hours for Ontario lawyers.`,
+    path: eventsHref(filters as EventFilters, page),
+  });
+}
+
+const filterLink =
+  "inline-block border-b-2 border-transparent py-3 text-sm font-semibold tracking-[0.12em] text-muted uppercase hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent";
+
+function FilterRow({ label, current, options }: { label: string; current: string; options: { value: string; text: string; href: string }[] }) {
+  return (
+    <nav aria-label={label} className="border-b border-line">
+      <ul className="-mb-px flex flex-wrap gap-x-6 gap-y-1" data-arrow-keys="">
+        {options.map((o) => (
+          <li key={o.value}>
+            <a href={o.href} aria-current={o.value === current ? "page" : undefined} className={filterLink}>
+              {o.text}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export default function Events({ loaderData }: Route.ComponentProps) {
+  const { filters, page, pageCount, events } = loaderData;
+  const upcoming = events.filter((e) => !e.past);
+  const past = events.filter((e) => e.past);
+  return (
+    <main id="main" tabIndex={-1} className="outline-none">
+      <PageBanner
+        eyebrow="Insights"
+        title="Events & Webinars"
+        text="Seminars and webinars for claims teams, owners, contractors and in-house counsel. Ontario lawyers attending may claim CPD hours."
+      />
+      <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8" data-keep-focus="filters">
+        <FilterRow
+          label="Filter events by practice area"
+          current={filters.area}
+          options={[
+            { value: "all", text: "All areas", href: eventsHref({ ...filters, area: "all" }) },
+            ...PRACTICE_AREAS.map((a) => ({ value: a, text: a, href: eventsHref({ ...filters, area: a }) })),
+          ]}
+        />
+        <FilterRow
+          label="Filter events by format"
+          current={filters.format}
+          options={[
+            { value: "all", text: "All formats", href: eventsHref({ ...filters, format: "all" }) },
+            ...EVENT_FORMATS.map((f) => ({ value: f, text: FORMAT_LABELS[f], href: eventsHref({ ...filters, format: f }) })),
+          ]}
+        />
+        {events.length === 0 ? (
+          <StatusMessage>{EMPTY_EVENTS}</StatusMessage>
+        ) : (
+          <>
+            {upcoming.length ? <EventList heading="Upcoming events" events={upcoming} /> : null}
+            {past.length ? <EventList heading="Past events and recordings" events={past} /> : null}
+            <Pagination page={page} pageCount={pageCount} href={(p) => eventsHref(filters, p)} />
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
+
+type Card = Route.ComponentProps["loaderData"]["events"][number];
+
+function EventList({ heading, events }: { heading: string; events: Card[] }) {
+  return (
+    <section aria-label={heading} className="mt-12">
+      <h2 className="text-2xl font-semibold">{heading}</h2>
+      <ul className="mt-6 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+        {events.map((e) => (
+          <li key={e.slug} className="flex flex-col border border-line bg-white p-6">
+            <p className="text-xs font-semibold tracking-[0.18em] text-accent uppercase">
+              {e.format} · {e.area}
+            </p>
+            <h3 className="mt-3 text-xl leading-snug font-semibold">
+              <a href={eventPath(e.slug)} className="hover:text-accent hover:underline">
+                {e.title}
+              </a>
+            </h3>
+            <p className="mt-2 text-sm text-muted">
+              {e.cancelled ? <strong className="text-error">Cancelled: </strong> : null}
+              {e.date}, {e.time}
+            </p>
+            {e.summary ? <p className="mt-3 text-ink/90">{e.summary}</p> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PublicRouteError />;
+}
