@@ -30,6 +30,7 @@ import { sendMail } from "~/.server/mail/mail";
 import { signIn } from "~/.server/auth/sign-in";
 import { EXPERTISE_CHOICES } from "~/lib/practice";
 import { createEnquiry } from "~/.server/db/enquiries";
+import { createEvent } from "~/.server/db/events";
 import { inviteStaff } from "~/.server/db/staff";
 import { issueFormToken } from "~/.server/public-forms/spam-defence";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
@@ -111,7 +112,7 @@ async function rows<T>(query: string): Promise<T[]> {
   return rowsOf<T>(await db().execute(sql.raw(query)));
 }
 
-const CONTENT_TABLES = ["team", "articles", "article_authors", "headers", "hours", "enquiries"] as const;
+const CONTENT_TABLES = ["team", "articles", "article_authors", "headers", "hours", "enquiries", "events", "event_registrations"] as const;
 /** The order rows are compared in (article_authors has no id). */
 const ORDER_OF: Partial<Record<string, string>> = { article_authors: "x.article_id, x.member_id" };
 /** Staff tables a refused action must not change either (ordered by a stable key). */
@@ -430,7 +431,7 @@ function buildBody(
 // ---------- fixtures: one member and one article to edit or delete ----------
 
 let cookie = "";
-const existing = { slug: "", memberId: 0, articleId: 0, enquiryId: 0, staffId: "", invitedId: "", mailId: 0 };
+const existing = { slug: "", eventSlug: "", memberId: 0, articleId: 0, enquiryId: 0, staffId: "", invitedId: "", mailId: 0 };
 
 async function ensureFixtures() {
   const member = await rows<{ id: number; slug: string }>(`select id, slug from team where deleted_at is null order by id limit 1`);
@@ -463,6 +464,24 @@ async function ensureFixtures() {
           message: "A fixture enquiry for the fuzz.",
         })
       ).id;
+  const [event] = await rows<{ slug: string }>(`select slug from events order by id limit 1`);
+  existing.eventSlug =
+    event?.slug ??
+    (
+      await createEvent(
+        {
+          title: "Fuzz Seminar",
+          status: "published",
+          published_at: new Date(),
+          starts_at: new Date(Date.now() + 30 * 86_400_000),
+          ends_at: new Date(Date.now() + 30 * 86_400_000 + 3_600_000),
+          format: "in-person",
+          practice_area: "insurance",
+          capacity: 1,
+        },
+        TEST_ACTOR,
+      )
+    ).slug;
   // Not in the Trash (a delete keeps the row there; its edit screen is then 404).
   const [m] = await rows<{ id: number; slug: string }>(`select id, slug from team where deleted_at is null order by id limit 1`);
   const [a] = await rows<{ id: number }>(`select id from articles where deleted_at is null order by id limit 1`);
@@ -592,6 +611,20 @@ const BASES: Record<string, ActionCase> = {
     more: (): Form[] => [{ intent: "unsubscribe" }],
   },
   "routes/public/subscribe-one-click.ts": { base: () => ({ "List-Unsubscribe": "One-Click" }) },
+  // Events (issue 45): the registration form on the fixture event's page (a token old enough to pass), and the cancel link (its token generated: none is valid).
+  "routes/public/event.tsx": {
+    base: () => ({
+      name: "Dana Claims",
+      email: "dana@insurer.example",
+      organisation: "Northern Insurer",
+      job_title: "",
+      accessibility_needs: "",
+      alerts: "yes",
+      [HONEYPOT_FIELD]: "",
+      [TOKEN_FIELD]: issueFormToken(Date.now() - 60_000),
+    }),
+  },
+  "routes/public/event-cancel.tsx": { base: () => ({ cancel: "yes" }) },
   "routes/admin/subscriber.tsx": { base: () => ({ intent: "withdraw" }), more: (): Form[] => [{ intent: "erase", confirm: "yes" }] },
   "routes/admin/subscribers-import.ts": { base: () => ({ addresses: "imported@example.com", topics: ["news"] }), file: "file" },
   "routes/admin/article-mailing.tsx": { base: () => ({ intent: "schedule", topics: ["news"] }), more: (): Form[] => [{ intent: "test" }] },
@@ -684,7 +717,7 @@ const BASES: Record<string, ActionCase> = {
 
 function resolveParam(name: string, value: string, file = ""): string {
   if (value !== "@existing") return value;
-  if (name === "slug") return existing.slug;
+  if (name === "slug") return file.includes("event") ? existing.eventSlug : existing.slug;
   if (name === "id")
     return String(file.includes("enquir") ? existing.enquiryId : file.includes("outbox") ? existing.mailId : existing.articleId);
   if (name === "token") return "dGhpcy1pcy1ub3QtYS1yZWFsLXRva2VuLWF0LWFsbA";

@@ -43,9 +43,11 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ params, request }: Route.ActionArgs) {
   // The form sends nothing but its button: a body is read only to refuse a large one (413).
   const form = await readForm(request, 1024);
-  if (isRefusal(form) && form.init?.status === 413) return data({ outcome: "invalid" as Outcome, event: null }, { status: 413, headers: NO_STORE });
+  if (isRefusal(form) && form.init?.status === 413)
+    return data({ outcome: "invalid" as Outcome, event: null, status: { tone: "error", text: "The request is too large." } }, { status: 413, headers: NO_STORE });
   const result = await cancelRegistration(params.token ?? "");
-  if (!result) return data({ outcome: "invalid" as Outcome, event: null }, { status: 404, headers: NO_STORE });
+  if (!result)
+    return data({ outcome: "invalid" as Outcome, event: null, status: { tone: "error", text: REGISTRATION_MSG.cancelMissing } }, { status: 404, headers: NO_STORE });
   if (result.promoted) {
     // The first person waiting has the place: told at once (a failed send stays in the outbox and is retried).
     await sendMail(eventMail("promoted", result.event, result.promoted, null)).catch((error: Error) =>
@@ -54,7 +56,11 @@ export async function action({ params, request }: Route.ActionArgs) {
   }
   const e = result.event;
   return data(
-    { outcome: "cancelled" as Outcome, event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` } },
+    {
+      outcome: "cancelled" as Outcome,
+      event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` },
+      status: { tone: "success", text: REGISTRATION_MSG.cancelled },
+    },
     { headers: NO_STORE },
   );
 }
@@ -95,6 +101,7 @@ export default function EventCancel({ loaderData, actionData }: Route.ComponentP
           <>
             <p className="mt-4 text-lg leading-8 text-ink">Press the button to cancel your registration. Your place will go to the first person on the waiting list.</p>
             <form method="post" className="mt-6">
+              <input type="hidden" name="cancel" value="yes" />
               <button
                 type="submit"
                 className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"

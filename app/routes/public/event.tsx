@@ -16,6 +16,7 @@ import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { RegistrationForm } from "~/components/public/registration-form";
+import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import {
   accreditationText,
   cpdText,
@@ -99,7 +100,15 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const event = await findEvent(params.slug);
+  const event = await getEventBySlug(params.slug);
+  if (!event) {
+    const moved = await findMovedEventSlug(params.slug);
+    if (moved) return redirect(eventPath(moved), 308);
+    return data(
+      { outcome: "closed" as const, status: { tone: "error" as const, text: `${NOT_FOUND}. ${REGISTRATION_MSG.closed}` }, token: issueFormToken() },
+      { status: 404, headers: { "Cache-Control": "private, no-store" } },
+    );
+  }
   return registrationAction(request, context, event);
 }
 
