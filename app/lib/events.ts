@@ -105,7 +105,9 @@ export function professionalismAccredited(event: CpdInput, accreditedProvider: b
 export function cpdText(event: CpdInput, accreditedProvider: boolean = FIRM.lsoAccreditedProvider): string | null {
   const professionalism = professionalismAccredited(event, accreditedProvider) ? event.cpd_professionalism_minutes : 0;
   const parts = [
-    event.cpd_substantive_minutes > 0 ? `${cpdHours(event.cpd_substantive_minutes)} Substantive ${event.cpd_substantive_minutes === 60 ? "Hour" : "Hours"}` : "",
+    event.cpd_substantive_minutes > 0
+      ? `${cpdHours(event.cpd_substantive_minutes)} Substantive ${event.cpd_substantive_minutes === 60 ? "Hour" : "Hours"}`
+      : "",
     professionalism > 0 ? `${cpdHours(professionalism)} Professionalism ${professionalism === 60 ? "Hour" : "Hours"}` : "",
   ].filter(Boolean);
   if (!parts.length) return null;

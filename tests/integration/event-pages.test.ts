@@ -57,8 +57,10 @@ function input(title: string, starts: Date, extra: Partial<EventInput> = {}): Ev
 }
 
 type PageData = Awaited<ReturnType<typeof eventPage.loader>>;
-const load = async (slug: string) => (await eventPage.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}`) } as never)) as PageData;
-const ics = async (slug: string) => (await eventIcs.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}.ics`) } as never)) as Response;
+const load = async (slug: string) =>
+  (await eventPage.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}`) } as never)) as PageData;
+const ics = async (slug: string) =>
+  (await eventIcs.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}.ics`) } as never)) as Response;
 
 function parseIcs(text: string) {
   const calendar = new ICAL.Component(ICAL.parse(text));
@@ -179,7 +181,10 @@ describe("the event page", () => {
   });
 });
 
-type ActionResult = { data: { outcome: string; status: { text: string }; errors?: Record<string, string> }; init: { status?: number } | null };
+type ActionResult = {
+  data: { outcome: string; status: { text: string }; errors?: Record<string, string> };
+  init: { status?: number } | null;
+};
 
 async function register(slug: string, fields: Record<string, string>, ip = "198.51.100.20") {
   const body = new URLSearchParams({
@@ -233,10 +238,15 @@ describe("registration", () => {
     expect(waitMail.text_body).not.toContain("secret-room-4471");
 
     // The cancel link: GET only shows the button; POST cancels and promotes.
-    const shown = (await eventCancel.loader({ params: { token }, request: new Request(cancelLink) } as never)) as unknown as { data: { outcome: string } };
+    const shown = (await eventCancel.loader({ params: { token }, request: new Request(cancelLink) } as never)) as unknown as {
+      data: { outcome: string };
+    };
     expect(shown.data.outcome).toBe("ready");
     expect((await listRegistrations(created.id)).map((r) => r.status)).toEqual(["registered", "waiting"]);
-    const done = (await eventCancel.action({ params: { token }, request: new Request(cancelLink, { method: "POST", body: "" }) } as never)) as unknown as {
+    const done = (await eventCancel.action({
+      params: { token },
+      request: new Request(cancelLink, { method: "POST", body: "" }),
+    } as never)) as unknown as {
       data: { outcome: string };
     };
     expect(done.data.outcome).toBe("cancelled");

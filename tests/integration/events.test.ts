@@ -15,6 +15,10 @@ import {
   registerForEvent,
   type EventInput,
 } from "~/.server/db/events";
+import { db } from "~/.server/db/client";
+import { mailOutbox } from "~/.server/db/schema";
+import { sendEventReminders } from "~/.server/jobs/jobs";
+import { like } from "drizzle-orm";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -97,11 +101,31 @@ describe("reminders", () => {
     const event = await createEvent(eventInput("Soon", 30 * 60_000, { capacity: 1 }), ACTOR);
     await registerForEvent(event.id, person(10));
     await registerForEvent(event.id, person(11)); // waiting: no reminder
-    const [day, again, hour] = [await claimDueReminders("24h"), await claimDueReminders("24h"), await claimDueReminders("1h")];
+    const claim = (kind: "24h" | "1h") => claimDueReminders(kind, async (_tx, item) => item);
+    const [day, again, hour] = [await claim("24h"), await claim("24h"), await claim("1h")];
     expect(day.filter((r) => r.event.id === event.id).map((r) => r.registration.email)).toEqual(["person10@example.com"]);
     expect(again.filter((r) => r.event.id === event.id)).toEqual([]);
     expect(hour.filter((r) => r.event.id === event.id).map((r) => r.registration.email)).toEqual(["person10@example.com"]);
-    expect((await claimDueReminders("1h")).filter((r) => r.event.id === event.id)).toEqual([]);
+    expect((await claim("1h")).filter((r) => r.event.id === event.id)).toEqual([]);
+  });
+});
+
+describe("the reminders job", () => {
+  it("e-mails each registered person once 24 hours before and once 1 hour before, however often it runs", async () => {
+    const event = await createEvent(eventInput("Reminded seminar", 23 * HOUR, { capacity: 5 }), ACTOR);
+    await registerForEvent(event.id, person(20));
+    const now = new Date();
+    await sendEventReminders(now);
+    await sendEventReminders(now);
+    const reminders = () => db().select().from(mailOutbox).where(like(mailOutbox.subject, "%Reminded seminar"));
+    expect((await reminders()).map((m) => [m.to_address, m.subject])).toEqual([["person20@example.com", "Tomorrow: Reminded seminar"]]);
+    // 22 hours later: the 1-hour reminder, once.
+    const later = new Date(now.getTime() + 22.5 * HOUR);
+    await sendEventReminders(later);
+    await sendEventReminders(later);
+    const all = await reminders();
+    expect(all.map((m) => m.subject).sort()).toEqual(["Starting in one hour: Reminded seminar", "Tomorrow: Reminded seminar"]);
+    expect(all.every((m) => m.attachments.length === 1)).toBe(true);
   });
 });
 

@@ -327,9 +327,16 @@ export type ReminderKind = "24h" | "1h";
  * not cancelled event starting within the reminder's lead time (and not yet
  * started). The row is marked in the same statement that claims it, so a
  * reminder goes once, whichever process runs the job, and never again after
- * a restart. Events already started are left.
+ * a restart; `each` keeps its e-mail in the same transaction, so a claimed
+ * reminder always has its message. Events already started are left.
  */
-export async function claimDueReminders(kind: ReminderKind, now = new Date(), limit = 200) {
+export async function claimDueReminders<T>(
+  kind: ReminderKind,
+  /** Runs in the claim's transaction for each registration claimed (keeps its e-mail in the outbox). */
+  each: (tx: Db, item: { registration: EventRegistrationRow; event: Event }) => Promise<T>,
+  now = new Date(),
+  limit = 200,
+): Promise<T[]> {
   const lead = kind === "24h" ? 24 * 3_600_000 : 3_600_000;
   const column = kind === "24h" ? eventRegistrations.reminded_24h_at : eventRegistrations.reminded_1h_at;
   const until = new Date(now.getTime() + lead);
@@ -365,6 +372,8 @@ export async function claimDueReminders(kind: ReminderKind, now = new Date(), li
     const eventIds = [...new Set(marked.map((r) => r.event_id))];
     const rows = await tx.select().from(events).where(inArray(events.id, eventIds));
     const byId = new Map(rows.map((e) => [e.id, e]));
-    return marked.map((registration) => ({ registration, event: byId.get(registration.event_id)! }));
+    const out: T[] = [];
+    for (const registration of marked) out.push(await each(tx, { registration, event: byId.get(registration.event_id)! }));
+    return out;
   });
 }

@@ -16,7 +16,9 @@ import { sweepStaffTokens } from "../db/staff-links";
 import { pruneSignInAttempts } from "../auth/login-limits";
 import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
-import { recoverInterruptedMail, retryFailedMail } from "../mail/mail";
+import { keepMail, recoverInterruptedMail, retryFailedMail, sendKeptMail } from "../mail/mail";
+import { claimDueReminders } from "../db/events";
+import { eventMail } from "../events/messages";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
 import { createPictureSweeper, SWEEP_INTERVAL_MS } from "../pictures/picture-sweep";
 import type { ScheduledJob } from "./scheduler";
@@ -42,6 +44,34 @@ export async function runScheduledPublishing(now = new Date()) {
   const articles = await publishDueArticles(actor, now);
   const members = await applyDueTeamVisibility(actor, now);
   return { articlesPublished: articles.length, membersShown: members.shown, membersHidden: members.hidden };
+}
+
+/** Event reminders are looked for this often: each goes within a minute of its time (24 hours and 1 hour before the start). */
+export const EVENT_REMINDERS_INTERVAL_MS = MINUTE;
+
+/**
+ * Event reminders (issue 45), 24 hours and 1 hour before the start, to
+ * everyone registered: each registration is claimed and its message kept in
+ * the outbox in one transaction (db/events.ts `claimDueReminders`), then
+ * sent. Exactly once each across restarts: a claimed reminder is never
+ * claimed again, and one kept but not yet sent when the process died is
+ * retried by `mail-retry`. Self-contained, so it can move to another queue.
+ */
+export async function sendEventReminders(now = new Date()) {
+  let reminded = 0;
+  for (const kind of ["24h", "1h"] as const) {
+    const kept = await claimDueReminders(
+      kind,
+      async (tx, { registration, event }) => {
+        const message = eventMail(`reminder-${kind}`, event, registration, null);
+        return { id: await keepMail(tx, message), message };
+      },
+      now,
+    );
+    for (const { id, message } of kept) await sendKeptMail(id, message);
+    reminded += kept.length;
+  }
+  return { reminded };
 }
 
 export function siteJobs(database: Database): ScheduledJob[] {
@@ -81,6 +111,11 @@ export function siteJobs(database: Database): ScheduledJob[] {
       name: "mailing-send",
       everyMs: 5_000,
       run: () => runMailings(),
+    },
+    {
+      name: "event-reminders",
+      everyMs: EVENT_REMINDERS_INTERVAL_MS,
+      run: () => sendEventReminders(),
     },
     {
       name: "mail-retry",

@@ -19,7 +19,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import { FIRM } from "~/config/firm";
 import { recordAudit, type Actor } from "../db/audit";
-import { db } from "../db/client";
+import { db, type Db } from "../db/client";
 import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
 import { log } from "../log";
@@ -258,10 +258,14 @@ export function mailSettled(): Promise<void> {
   return new Promise((resolve) => later.settled.push(resolve));
 }
 
-/** Keeps the message in the outbox, then sends it when SMTP is configured. */
-export async function sendMail(message: MailMessage): Promise<MailResult> {
-  const env = getEnv();
-  const [row] = await db()
+/**
+ * Keeps a message in the outbox, inside the caller's transaction (`tx`): the
+ * message exists exactly when the change that made it is committed (an event
+ * reminder claimed). Send it after the commit with `sendKeptMail`; one left
+ * "sending" by a crash in between is retried (`recoverInterruptedMail`).
+ */
+export async function keepMail(tx: Db, message: MailMessage): Promise<number> {
+  const [row] = await tx
     .insert(mailOutbox)
     .values({
       kind: message.kind,
@@ -271,10 +275,14 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
       html_body: message.html,
       sensitive: !!message.sensitive,
       attachments: message.attachments ?? [],
-      status: message.hold ? "held" : env.SMTP_URL ? "sending" : "outbox",
+      status: message.hold ? "held" : getEnv().SMTP_URL ? "sending" : "outbox",
     })
     .returning({ id: mailOutbox.id });
-  const id = row.id;
+  return row.id;
+}
+
+/** Sends a message kept by `keepMail` when SMTP is configured (else it stays in the outbox, or held). */
+export async function sendKeptMail(id: number, message: MailMessage): Promise<MailResult> {
   if (message.hold) {
     log("warn", "mail held: the site-wide cap on sign-up e-mails an hour is reached (owners see it on the dashboard)", {
       id,
@@ -282,14 +290,20 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
     });
     return { id, status: "held" };
   }
-  if (!env.SMTP_URL) {
+  const url = getEnv().SMTP_URL;
+  if (!url) {
     log("info", "mail kept in the outbox: no SMTP_URL is set, so nothing was sent (owners read it under Dashboard → Outbox)", {
       id,
       kind: message.kind,
     });
     return { id, status: "outbox" };
   }
-  return deliver(id, message, env.SMTP_URL);
+  return deliver(id, message, url);
+}
+
+/** Keeps the message in the outbox, then sends it when SMTP is configured. */
+export async function sendMail(message: MailMessage): Promise<MailResult> {
+  return sendKeptMail(await keepMail(db(), message), message);
 }
 
 /** What the Outbox job sends when due: failed messages, and those released from a hold. */
