@@ -18,6 +18,10 @@ export const PUBLIC_PAGES = [
   "/insights?category=events",
   "/insights?page=3",
   "/post/Firm-Expands-Cyber-Incident-Response-Team",
+  "/events",
+  "/events?area=insurance&format=hybrid",
+  "/event/Delay-Claims-Breakfast-Seminar",
+  "/event/Ethics-of-Defence-Reporting-to-Insurers",
   "/insurance",
   "/insurance?tab=team",
   "/cyber?tab=team",
@@ -37,6 +41,7 @@ export const PUBLIC_PAGES = [
   "/no-such-page",
   "/lawyer/Nobody-Here",
   "/post/No-Such-Article",
+  "/event/No-Such-Event",
 ];
 
 /** A page that records console errors, page errors and every script it loads. */

@@ -101,7 +101,7 @@ describe("reminders", () => {
     const event = await createEvent(eventInput("Soon", 30 * 60_000, { capacity: 1 }), ACTOR);
     await registerForEvent(event.id, person(10));
     await registerForEvent(event.id, person(11)); // waiting: no reminder
-    const claim = (kind: "24h" | "1h") => claimDueReminders(kind, async (_tx, item) => item);
+    const claim = (kind: "24h" | "1h") => claimDueReminders(kind, (_tx, item) => Promise.resolve(item));
     const [day, again, hour] = [await claim("24h"), await claim("24h"), await claim("1h")];
     expect(day.filter((r) => r.event.id === event.id).map((r) => r.registration.email)).toEqual(["person10@example.com"]);
     expect(again.filter((r) => r.event.id === event.id)).toEqual([]);

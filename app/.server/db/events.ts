@@ -256,7 +256,7 @@ export async function registerForEvent(eventId: number, input: RegistrationInput
           .insert(eventRegistrations)
           .values({ ...values, event_id: eventId, email, created_at: now })
           .returning();
-    return { outcome: status as "registered" | "waiting", registration, token };
+    return { outcome: status, registration, token };
   });
 }
 
@@ -272,19 +272,26 @@ export async function getRegistrationByToken(token: string): Promise<{ registrat
   return row;
 }
 
-export type CancelOutcome = {
+export type CancelOutcome<T> = {
   registration: EventRegistrationRow;
   event: Event;
   /** The first person waiting, given the freed place. */
   promoted: EventRegistrationRow | null;
+  /** What `onPromoted` returned. */
+  kept: T | null;
 } | null;
 
 /**
  * Cancels the registration the token names (null: no such link, or already
  * cancelled). A freed place goes to the first person waiting, in the same
- * transaction, with the event's row locked.
+ * transaction, with the event's row locked; `onPromoted` runs in that
+ * transaction too (it keeps the e-mail telling them).
  */
-export async function cancelRegistration(token: string, now = new Date()): Promise<CancelOutcome> {
+export async function cancelRegistration<T = null>(
+  token: string,
+  onPromoted?: (tx: Db, promoted: EventRegistrationRow, event: Event) => Promise<T>,
+  now = new Date(),
+): Promise<CancelOutcome<T>> {
   const found = await getRegistrationByToken(token);
   if (!found) return null;
   return db().transaction(async (tx) => {
@@ -296,6 +303,7 @@ export async function cancelRegistration(token: string, now = new Date()): Promi
       .returning();
     if (!registration || !event) return null;
     let promoted: EventRegistrationRow | null = null;
+    let kept: T | null = null;
     const taken = await countTaken(event.id, tx);
     if (found.registration.status === "registered" && (event.capacity === null || taken < event.capacity) && now < event.starts_at) {
       const [first] = await tx
@@ -304,14 +312,16 @@ export async function cancelRegistration(token: string, now = new Date()): Promi
         .where(and(eq(eventRegistrations.event_id, event.id), eq(eventRegistrations.status, "waiting")))
         .orderBy(asc(eventRegistrations.id))
         .limit(1);
-      if (first)
+      if (first) {
         [promoted] = await tx
           .update(eventRegistrations)
           .set({ status: "registered", promoted_at: now, updated_at: now })
           .where(eq(eventRegistrations.id, first.id))
           .returning();
+        if (onPromoted) kept = await onPromoted(tx, promoted, event);
+      }
     }
-    return { registration, event, promoted };
+    return { registration, event, promoted, kept };
   });
 }
 

@@ -43,7 +43,7 @@ function answer(status: number, body: Omit<RegistrationActionData, "token">) {
 }
 
 function valuesFrom(raw: Record<string, string | string[]>): RegistrationValues {
-  const get = (name: string, max: number) => (typeof raw[name] === "string" ? (raw[name] as string).replace(/\0/g, "").slice(0, max) : "");
+  const get = (name: string, max: number) => (typeof raw[name] === "string" ? raw[name].replace(/\0/g, "").slice(0, max) : "");
   return {
     ...EMPTY_REGISTRATION,
     name: get("name", 200),

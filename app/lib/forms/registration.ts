@@ -30,7 +30,7 @@ export const EMPTY_REGISTRATION: RegistrationValues = {
 export const REGISTRATION_MSG = {
   checkFields: "Please correct the highlighted fields.",
   /** The one answer to a valid registration, whether or not the address was already registered or waiting. */
-  sent: "Thank you. Check your e-mail: we have sent the details of your registration to the address you gave, with a link to cancel it.",
+  sent: "Thank you. Unless this address was already registered for this event, we have e-mailed it the details of the registration and a link to cancel it.",
   refused: `Thank you. We could not accept this registration through the form. Please call us at ${FIRM.phone} or e-mail ${FIRM.email}.`,
   again: "Your registration has not been sent yet. Everything you entered is still here: please press Register once more to send it.",
   closed: "Registration for this event is closed.",

@@ -10,8 +10,7 @@ import type { Route } from "./+types/event-cancel";
 import { cancelRegistration, getRegistrationByToken } from "~/.server/db/events";
 import { eventMail } from "~/.server/events/messages";
 import { isRefusal, readForm } from "~/.server/http/form-post";
-import { log } from "~/.server/log";
-import { sendMail } from "~/.server/mail/mail";
+import { keepMail, sendKeptMail } from "~/.server/mail/mail";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -21,6 +20,11 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 type Outcome = "ready" | "cancelled" | "invalid";
+type Answer = { outcome: Outcome; event: { title: string; slug: string; when: string } | null; status?: { tone: "success" | "error"; text: string } };
+
+function answer(body: Answer, status = 200) {
+  return data<Answer>(body, { status, headers: NO_STORE });
+}
 
 /**
  * Visit statistics count it under its pattern: the token in its path is a
@@ -31,38 +35,33 @@ export const handle = { statistics: "pattern", tokenInPath: true } satisfies Rou
 
 export async function loader({ params }: Route.LoaderArgs) {
   const found = await getRegistrationByToken(params.token ?? "");
-  if (!found || found.registration.status === "cancelled" || found.registration.status === "attended")
-    return data({ outcome: "invalid" as Outcome, event: null }, { status: 404, headers: NO_STORE });
+  if (!found || found.registration.status === "attended") return answer({ outcome: "invalid", event: null }, 404);
   const e = found.event;
-  return data(
-    { outcome: "ready" as Outcome, event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` } },
-    { headers: NO_STORE },
-  );
+  // A link already used says so (200: the same page the press showed, which React Router renders after the action too).
+  const outcome = found.registration.status === "cancelled" ? "cancelled" : "ready";
+  return answer({ outcome, event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` } });
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
   // The form sends nothing but its button: a body is read only to refuse a large one (413).
   const form = await readForm(request, 1024);
   if (isRefusal(form) && form.init?.status === 413)
-    return data({ outcome: "invalid" as Outcome, event: null, status: { tone: "error", text: "The request is too large." } }, { status: 413, headers: NO_STORE });
-  const result = await cancelRegistration(params.token ?? "");
+    return answer({ outcome: "invalid", event: null, status: { tone: "error", text: "The request is too large." } }, 413);
+  // The first person waiting gets the freed place; the e-mail telling them is kept in the outbox in the same transaction.
+  const result = await cancelRegistration(params.token ?? "", async (tx, promoted, event) => {
+    const message = eventMail("promoted", event, promoted, null);
+    return { id: await keepMail(tx, message), message };
+  });
   if (!result)
-    return data({ outcome: "invalid" as Outcome, event: null, status: { tone: "error", text: REGISTRATION_MSG.cancelMissing } }, { status: 404, headers: NO_STORE });
-  if (result.promoted) {
-    // The first person waiting has the place: told at once (a failed send stays in the outbox and is retried).
-    await sendMail(eventMail("promoted", result.event, result.promoted, null)).catch((error: Error) =>
-      log("error", "promotion e-mail not recorded", { error: error.message.slice(0, 200) }),
-    );
-  }
+    return answer({ outcome: "invalid", event: null, status: { tone: "error", text: REGISTRATION_MSG.cancelMissing } }, 404);
+  // Sent at once (a failed send stays in the outbox and is retried).
+  if (result.kept) await sendKeptMail(result.kept.id, result.kept.message);
   const e = result.event;
-  return data(
-    {
-      outcome: "cancelled" as Outcome,
-      event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` },
-      status: { tone: "success", text: REGISTRATION_MSG.cancelled },
-    },
-    { headers: NO_STORE },
-  );
+  return answer({
+    outcome: "cancelled",
+    event: { title: e.title, slug: e.slug, when: `${eventDateText(e.starts_at)}, ${eventTimeText(e.starts_at)}` },
+    status: { tone: "success", text: REGISTRATION_MSG.cancelled },
+  });
 }
 
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {

@@ -56,16 +56,29 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return publicMeta(matches, {
     title: `Events & Webinars${parts.length ? ` — ${parts.join(", ")}` : ""}${page > 1 ? `, page ${page}` : ""}`,
     description: `Seminars and webinars from ${FIRM.name} on insurance defence, construction disputes and cyber incidents, with CPD hours for Ontario lawyers.`,
-    path: eventsHref(filters as EventFilters, page),
+    path: eventsHref(filters, page),
   });
 }
 
 const filterLink =
   "inline-block border-b-2 border-transparent py-3 text-sm font-semibold tracking-[0.12em] text-muted uppercase hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent";
 
-function FilterRow({ label, current, options }: { label: string; current: string; options: { value: string; text: string; href: string }[] }) {
+function FilterRow({
+  label,
+  title,
+  current,
+  options,
+}: {
+  label: string;
+  title: string;
+  current: string;
+  options: { value: string; text: string; href: string }[];
+}) {
   return (
-    <nav aria-label={label} className="border-b border-line">
+    <nav aria-label={label} className="mt-6 border-b border-line first:mt-0">
+      <p aria-hidden="true" className="text-xs font-semibold text-muted">
+        {title}
+      </p>
       <ul className="-mb-px flex flex-wrap gap-x-6 gap-y-1" data-arrow-keys="">
         {options.map((o) => (
           <li key={o.value}>
@@ -93,6 +106,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
       <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8" data-keep-focus="filters">
         <FilterRow
           label="Filter events by practice area"
+          title="Practice area"
           current={filters.area}
           options={[
             { value: "all", text: "All areas", href: eventsHref({ ...filters, area: "all" }) },
@@ -101,6 +115,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
         />
         <FilterRow
           label="Filter events by format"
+          title="Format"
           current={filters.format}
           options={[
             { value: "all", text: "All formats", href: eventsHref({ ...filters, format: "all" }) },

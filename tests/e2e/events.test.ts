@@ -1,0 +1,181 @@
+/**
+ * Events and webinars in Chromium (issue 45), with the site's real headers
+ * and a real SMTP server (tests/support/smtp.ts): /events reached from the
+ * main navigation, filtered with plain links (JavaScript off too); the
+ * seminar's page; the registration form pressed as a person presses it; the
+ * confirmation e-mail read from the SMTP server (the calendar file attached,
+ * the calendar links, the cancel link); the cancel link opened and Cancel my
+ * registration pressed (Chromium posts it with `Origin: null`). The three
+ * accessibility checkers on every page; 390 px and 1280 px without sideways
+ * scrolling. Nothing here posts a form from code.
+ */
+import fs from "node:fs";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REGISTRATION_MSG } from "~/lib/forms/registration";
+import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { runA11yCheckers } from "./a11y-checkers";
+import { launchBrowser, startServer, type RunningServer } from "./support";
+
+/** The form's timing token allows sending this long after the page was rendered (the minimum 3 s). */
+const ANSWER_WAIT_MS = 3_300;
+const SEMINAR = "/event/Delay-Claims-Breakfast-Seminar";
+
+let browser: Browser;
+let smtp: TestSmtp;
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  smtp = await startTestSmtp();
+  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
+  // A context of its own with nothing intercepted: the requests show the headers the network stack adds.
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+}, 420_000);
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await smtp?.close();
+});
+
+async function press(p: Page, button: ReturnType<Page["getByRole"]>): Promise<{ headers: Record<string, string>; status: number }> {
+  const [request] = await Promise.all([p.waitForRequest((r: Request) => r.method() === "POST"), button.click()]);
+  const response = await request.response();
+  return { headers: await request.allHeaders(), status: response?.status() ?? 0 };
+}
+
+async function fits(p: Page) {
+  const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+describe("the events list", () => {
+  it("is linked from the main navigation and from /insights; upcoming first, then past; filters are plain links", async () => {
+    await page.goto(`${server.url}/insights`);
+    await page.locator("main").getByRole("link", { name: "Events & webinars" }).click();
+    await page.waitForURL(/\/events$/);
+    await page.goto(`${server.url}/`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "events", exact: true }).click();
+    await page.waitForURL(/\/events$/);
+    expect(await page.locator("h1").textContent()).toBe("Events & Webinars");
+    const headings = await page.locator("main h2").allTextContents();
+    expect(headings).toEqual(["Upcoming events", "Past events and recordings"]);
+    const upcoming = await page.getByRole("region", { name: "Upcoming events" }).locator("h3").allTextContents();
+    expect(upcoming).toEqual(["Ransomware Claims in 2027: What Insurers Should Expect", "Delay Claims Breakfast Seminar"]);
+    expect(await runA11yCheckers(page)).toEqual([]);
+    await fits(page);
+
+    await page.getByRole("navigation", { name: "Filter events by format" }).getByRole("link", { name: "Webinar" }).click();
+    await page.waitForURL(/\/events\?format=webinar$/);
+    expect(await page.locator("main h3").allTextContents()).toEqual(["Ransomware Claims in 2027: What Insurers Should Expect"]);
+    await page.getByRole("navigation", { name: "Filter events by practice area" }).getByRole("link", { name: "construction" }).click();
+    await page.waitForURL(/\/events\?area=construction&format=webinar$/);
+    expect(await page.getByRole("status").textContent()).toBe("No events match these filters. Please check back shortly.");
+    expect(await runA11yCheckers(page)).toEqual([]);
+  });
+
+  it("works with JavaScript off, and fits at 390 px", async () => {
+    const own = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const p = await own.newPage();
+    await p.goto(`${server.url}/events`);
+    await p.getByRole("navigation", { name: "Filter events by practice area" }).getByRole("link", { name: "insurance" }).click();
+    await p.waitForURL(/\/events\?area=insurance$/);
+    expect(await p.locator("main h3").allTextContents()).toEqual(["Ethics of Defence Reporting to Insurers"]);
+    await fits(p);
+    await p.screenshot({ path: "/tmp/events-390.png", fullPage: true });
+    await p.goto(`${server.url}${SEMINAR}`);
+    await fits(p);
+    await p.screenshot({ path: "/tmp/event-390.png", fullPage: true });
+    await own.close();
+  });
+});
+
+describe("an event's page and registration", () => {
+  const stamp = Date.now();
+  const person = `lawyer.${stamp}@example.com`;
+  let cancelLink = "";
+
+  it("shows the time in ET, the venue, linked speakers, CPD and places left; passes the three checkers", async () => {
+    await page.goto(`${server.url}${SEMINAR}`);
+    const details = await page.locator("main dl").textContent();
+    expect(details).toContain("8:30 a.m. ET (2 hours)");
+    expect(details).toContain("Harrow Kline LLP, Boardroom, 100 Wellington Street West, Suite 2100, Toronto, ON M5K 1A1");
+    expect(details).toContain("This program is eligible for up to 1.5 Substantive Hours and 0.5 Professionalism Hours.");
+    expect(details).toContain("12 places left");
+    expect(await page.locator("main dl").getByRole("link", { name: "Sofia Marchetti" }).getAttribute("href")).toBe(
+      "/lawyer/Sofia-Marchetti",
+    );
+    expect(details).toContain("Alex Moreau, P.Eng., Moreau Scheduling Consultants");
+    const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents();
+    expect(jsonLd.some((t) => t.includes('"@type":"Event"'))).toBe(true);
+    expect(await page.locator('meta[property="og:title"]').getAttribute("content")).toMatch(/^Delay Claims Breakfast Seminar/);
+    expect(await runA11yCheckers(page)).toEqual([]);
+    await fits(page);
+    await page.screenshot({ path: "/tmp/event-1280.png", fullPage: true });
+
+    const webinar = await page.goto(`${server.url}/event/Ransomware-Claims-in-2027-What-Insurers-Should-Expect`);
+    const html = (await webinar?.text()) ?? "";
+    expect(html).toContain("Webinar: the link is e-mailed to registered attendees");
+    expect(html).not.toContain("meet.example.com");
+    const past = await page.goto(`${server.url}/event/Ethics-of-Defence-Reporting-to-Insurers`);
+    expect(past?.status()).toBe(200);
+    await page.getByRole("heading", { name: "Recording" }).waitFor();
+    expect(await page.getByText(/limit of 6 hours a year/).count()).toBe(1);
+    expect(await runA11yCheckers(page)).toEqual([]);
+  });
+
+  it("registers with the Register button and receives the confirmation e-mail with the calendar file and a cancel link", async () => {
+    await page.goto(`${server.url}${SEMINAR}`);
+    await page.getByRole("textbox", { name: /^Name/ }).fill("Jordan Counsel");
+    await page.getByRole("textbox", { name: /^E-mail/ }).fill(person);
+    await page.getByRole("textbox", { name: /^Organisation/ }).fill("Counsel LLP");
+    await page.getByRole("textbox", { name: /^Accessibility needs/ }).fill("Step-free access");
+    expect(await page.getByRole("checkbox", { name: /insights and client alerts/ }).isChecked()).toBe(false);
+    await page.waitForTimeout(ANSWER_WAIT_MS);
+    const sent = await press(page, page.getByRole("button", { name: "Register" }));
+    expect(sent.status).toBe(200);
+    await page.getByRole("heading", { name: "Check your e-mail" }).waitFor();
+    expect(await page.getByRole("status").textContent()).toContain(REGISTRATION_MSG.sent);
+    expect(await runA11yCheckers(page)).toEqual([]);
+
+    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(person), 60_000);
+    expect(mail.subject).toBe("Registration confirmed: Delay Claims Breakfast Seminar");
+    expect(mail.text).toContain("8:30 a.m. ET");
+    expect(mail.text).toContain("Add to Google Calendar: https://calendar.google.com/");
+    expect(mail.text).toContain("Add to Outlook.com: https://outlook.live.com/");
+    const ics = mail.attachments.find((a) => a.filename === "event.ics");
+    expect(ics?.content.toString()).toContain("BEGIN:VEVENT");
+    cancelLink = /Cancel my registration: (\S+)/.exec(mail.text ?? "")?.[1] ?? "";
+    expect(cancelLink.startsWith(`${server.url}/event/cancel/`)).toBe(true);
+
+    // The page now counts the place taken.
+    await page.goto(`${server.url}${SEMINAR}`);
+    expect(await page.locator("main dl").textContent()).toContain("11 places left");
+  });
+
+  it("opens the cancel link, presses Cancel my registration (Chromium sends Origin: null) and sees it cancelled", async () => {
+    const opened = await page.goto(cancelLink);
+    expect(opened?.headers()["referrer-policy"]).toBe("no-referrer");
+    await page.getByRole("heading", { name: "Cancel your registration" }).waitFor();
+    expect(await runA11yCheckers(page)).toEqual([]);
+    const cancelled = await press(page, page.getByRole("button", { name: "Cancel my registration" }));
+    expect(cancelled.headers.origin).toBe("null");
+    expect(cancelled.status).toBe(200);
+    await page.getByRole("heading", { name: "Registration cancelled" }).waitFor();
+    expect(await page.getByRole("status").textContent()).toBe(REGISTRATION_MSG.cancelled);
+    await page.goto(`${server.url}${SEMINAR}`);
+    expect(await page.locator("main dl").textContent()).toContain("12 places left");
+  });
+
+  it("serves the calendar file", async () => {
+    const res = await page.request.get(`${server.url}${SEMINAR}.ics`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toMatch(/^text\/calendar/);
+    expect(await res.text()).toContain("SUMMARY:Delay Claims Breakfast Seminar");
+  });
+});
