@@ -15,7 +15,6 @@ import {
   FORMAT_LABELS,
   parseEventFilters,
   practiceAreaLabel,
-  type EventFilters,
   type EventFormat,
 } from "~/lib/events";
 import { parsePage } from "~/lib/pagination";
