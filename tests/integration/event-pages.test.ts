@@ -15,6 +15,7 @@ import { systemActor } from "~/.server/db/audit";
 import { db } from "~/.server/db/client";
 import { createEvent, listRegistrations, type EventInput } from "~/.server/db/events";
 import { mailOutbox } from "~/.server/db/schema";
+import { mailSettled } from "~/.server/mail/mail";
 import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { parseFirmLocal } from "~/lib/firm-time";
 import { FULL_TEXT, RECORDING_NOTE, WEBINAR_LOCATION } from "~/lib/events";
@@ -209,6 +210,8 @@ async function register(slug: string, fields: Record<string, string>, ip = "198.
     headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
   });
   const result = (await eventPage.action({ request, params: { slug }, context: testContext(ip) } as never)) as unknown as ActionResult;
+  // The e-mail is made and kept after the answer (sendMailLater).
+  await mailSettled();
   return { status: result.init?.status ?? 200, data: result.data };
 }
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 describe("sitemap, robots and feed", () => {
-  it("lists every public page, lawyer and post with last-modified dates", async () => {
+  it("lists every public page, lawyer, post and event with last-modified dates", async () => {
     const res = await sitemap();
     expect(res.headers.get("content-type")).toMatch(/application\/xml/);
     const xml = await res.text();
@@ -55,13 +55,16 @@ describe("sitemap, robots and feed", () => {
       "/copyright",
       "/contact",
       "/privacy",
+      "/events",
     ]) {
       expect(xml).toContain(`<loc>http://localhost:3000${path}</loc>`);
     }
     expect(xml).toContain("<loc>http://localhost:3000/lawyer/Eleanor-Whitcombe</loc>");
     expect(xml).toContain("<loc>http://localhost:3000/post/Fish-Chips-Law</loc>");
     expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}T/);
-    expect((xml.match(/<url>/g) ?? []).length).toBe(11 + 10 + 22);
+    expect(xml).toContain("<loc>http://localhost:3000/event/Delay-Claims-Breakfast-Seminar</loc>");
+    // 12 pages, 10 lawyers, 22 posts and the 3 demo events.
+    expect((xml.match(/<url>/g) ?? []).length).toBe(12 + 10 + 22 + 3);
   });
 
   it("keeps crawlers out of the dashboard and points at the sitemap", async () => {

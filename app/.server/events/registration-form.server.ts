@@ -3,7 +3,7 @@
  * same spam defences as the enquiry form (public-forms/spam-defence.ts: the
  * honeypot, the signed timing token, the per-address limit). A valid
  * registration gets one answer whether the address is new, already
- * registered or waiting: nobody learns who registered. A new one is e-mailed
+ * registered or waiting, in the same time: nobody learns who registered. A new one is e-mailed
  * its confirmation (or its place on the waiting list) with the cancel link;
  * an address already registered is sent nothing again. The alerts box (never
  * ticked by the site) asks for a subscription through the subscriptions'
@@ -19,7 +19,7 @@ import { isRefusal, readForm } from "../http/form-post";
 import { registerForEvent, type Event } from "../db/events";
 import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken, withinSendingLimit } from "../public-forms/spam-defence";
 import { log } from "../log";
-import { sendMail } from "../mail/mail";
+import { sendMailLater } from "../mail/mail";
 import type { RequestContext } from "../http/request-context";
 import { absoluteUrl } from "../http/site-url";
 import { requestAndConfirm } from "../subscriptions/subscribe-form.server";
@@ -92,8 +92,11 @@ export async function registrationAction(request: Request, context: RequestConte
     const result = await registerForEvent(event.id, person);
     if (result.outcome === "closed")
       return answer(200, { outcome: "closed", status: { tone: "error", text: REGISTRATION_MSG.closed }, values });
+    // Made and sent after the answer (`sendMailLater`): the answer takes the same time whether or not the address was registered.
     if (result.outcome !== "already") {
-      await sendMail(eventMail(result.outcome, event, { name: person.name, email: result.registration.email }, result.token));
+      const { outcome, token } = result;
+      const to = { name: person.name, email: result.registration.email };
+      sendMailLater(() => Promise.resolve(eventMail(outcome, event, to, token)));
     }
     if (alerts) {
       await requestAndConfirm({
