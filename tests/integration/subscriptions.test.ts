@@ -365,7 +365,9 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     const html = renderToStaticMarkup(
       createElement(MemoryRouter, null, createElement(dashboardRoute.default as never, { loaderData: owner } as never)),
     );
-    expect(html).toContain("3 e-mails are held: the site&#x27;s limit of 2 sign-up e-mails an hour (SIGN_UP_EMAILS_PER_HOUR) has been reached");
+    expect(html).toContain(
+      "3 e-mails are held: the site&#x27;s limit of 2 sign-up e-mails an hour (SIGN_UP_EMAILS_PER_HOUR) has been reached",
+    );
 
     // Within the hour nothing is let go; an hour on, two more go, and one waits for the next turn.
     expect(await releaseHeldSignUpMail()).toBe(0);
