@@ -16,7 +16,7 @@ import { isPublicPicture } from "~/.server/db/seo";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { createTeamMember, deleteTeamMember, getTeamMemberById, listTeamCards, updateTeamMember } from "~/.server/db/team";
 import { runScheduledPublishing } from "~/.server/jobs/jobs";
-import { createScheduler } from "~/.server/jobs/scheduler";
+import { createJobQueue } from "~/.server/jobs/queue";
 import { loader as feed } from "~/routes/seo/feed";
 import { loader as ogImage } from "~/routes/seo/og-image";
 import { loader as sitemap } from "~/routes/seo/sitemap";
@@ -166,11 +166,11 @@ describe("scheduled publishing", () => {
     const changes: string[] = [];
     const off = onContentChange((what) => changes.push(what));
     const later = new Date(Date.now() + 5 * 60_000);
-    const scheduler = createScheduler(state.database, [
-      { name: "scheduled-publishing", everyMs: 60_000, run: () => runScheduledPublishing(later) },
+    const queue = createJobQueue(state.database, [
+      { name: "scheduled-publishing", when: { everySeconds: 60 }, run: () => runScheduledPublishing(later) },
     ]);
-    await scheduler.start();
-    await scheduler.stop();
+    await queue.start();
+    await queue.stop();
     off();
     const row = (await getArticleById(due.id))!;
     expect(row.status).toBe("published");

@@ -18,7 +18,7 @@ import { issueFormToken, MIN_FILL_SECONDS, TOKEN_LIFETIME_MS } from "~/.server/p
 import { setEnvForTests } from "~/.server/env";
 import { siteJobs } from "~/.server/jobs/jobs";
 import { closeMail } from "~/.server/mail/mail";
-import { createScheduler } from "~/.server/jobs/scheduler";
+import { createJobQueue } from "~/.server/jobs/queue";
 import { ENQUIRY_MSG, HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import * as contact from "~/routes/public/contact";
 import * as enquiryScreen from "~/routes/admin/enquiry";
@@ -490,12 +490,13 @@ describe("retention", () => {
         { address: "new-attempt", at: new Date() },
       ]);
     const attemptsBefore = await countAttempts();
-    const scheduler = createScheduler(
+    const queue = createJobQueue(
       state.database,
       siteJobs(state.database).filter((j) => j.name === "retention"),
     );
-    expect(await scheduler.runNow("retention")).toBe("ran");
-    await scheduler.stop();
+    await queue.start({ work: false, catchUp: false });
+    expect(await queue.runNow("retention")).toBe("ran");
+    await queue.stop();
     expect(await getEnquiry(old.id)).toBeUndefined();
     expect(await getEnquiry(recent.id)).toBeDefined();
     const [entry] = await db()

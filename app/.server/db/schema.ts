@@ -562,15 +562,6 @@ export const mailOutbox = pgTable(
   (t) => [index("mail_outbox_created_idx").on(t.created_at, t.id), index("mail_outbox_retry_idx").on(t.status, t.next_attempt_at)],
 );
 
-/** The scheduler's record of each timed job (app/.server/jobs/scheduler.ts): for monitoring and catch-up. */
-export const jobRuns = pgTable("job_runs", {
-  name: text("name").primaryKey(),
-  last_started_at: timestamp("last_started_at", { withTimezone: true }),
-  last_finished_at: timestamp("last_finished_at", { withTimezone: true }),
-  last_ok_at: timestamp("last_ok_at", { withTimezone: true }),
-  last_error: text("last_error"),
-});
-
 export type TeamMemberRow = typeof team.$inferSelect;
 export type ArticleRow = typeof articles.$inferSelect;
 

@@ -15,7 +15,7 @@ import { completePictureWidths } from "../pictures/images";
 import { siteJobs } from "../jobs/jobs";
 import { closeMail, mailSettled } from "../mail/mail";
 import { rowPictures } from "../pictures/picture-sweep";
-import { createScheduler, type Scheduler } from "../jobs/scheduler";
+import { createJobQueue, type JobQueue } from "../jobs/queue";
 import { getStorage } from "../storage/storage";
 import { startStatsIngest, stopStatsIngest } from "../statistics/stats-ingest";
 import { redirectStore } from "../db/redirects";
@@ -75,23 +75,23 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
   startNotFoundLog();
   // Visit statistics: the day's salt in memory before the first beacon (stats-ingest.ts).
   await startStatsIngest();
-  // Timed work (jobs.ts): each job runs once now (what fell due while no server ran), then on its interval.
-  holder.__scheduler = createScheduler(database, siteJobs(database));
-  await holder.__scheduler.start();
+  // Timed work (jobs.ts) on the job queue: each job runs once now (what fell due while no server ran), then on its schedule.
+  holder.__jobQueue = createJobQueue(database, siteJobs(database));
+  await holder.__jobQueue.start();
   log("info", "services ready", { database: database.kind, pictures: storage.kind, ms: Date.now() - started });
   return database;
 }
 
-const holder = globalThis as unknown as { __contentSync?: ContentSync; __scheduler?: Scheduler };
+const holder = globalThis as unknown as { __contentSync?: ContentSync; __jobQueue?: JobQueue };
 
-/** The running scheduler (tests and scripts run a job now through it). */
-export function getScheduler(): Scheduler | undefined {
-  return holder.__scheduler;
+/** The running job queue (the dashboard's failed jobs; tests run a job now through it). */
+export function getJobQueue(): JobQueue | undefined {
+  return holder.__jobQueue;
 }
 
 export async function stopServices(): Promise<void> {
-  await holder.__scheduler?.stop();
-  holder.__scheduler = undefined;
+  await holder.__jobQueue?.stop();
+  holder.__jobQueue = undefined;
   // Beacons, redirect hits and 404 counts still in memory are written before the database closes.
   await stopStatsIngest();
   await redirectEngine()?.stop();

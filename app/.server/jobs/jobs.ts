@@ -1,6 +1,6 @@
 /**
- * Every timed job of the site, in one list, run by the one scheduler
- * (scheduler.ts): add new timed work here, never a timer of its own.
+ * Every timed job of the site, in one list, run by the one job queue
+ * (queue.ts, pg-boss): add new timed work here, never a timer of its own.
  */
 import { sweepAuditTrail, systemActor } from "../db/audit";
 import { publishDueArticles } from "../db/articles";
@@ -20,19 +20,17 @@ import { keepMail, recoverInterruptedMail, retryFailedMail, sendKeptMail } from 
 import { claimDueReminders } from "../db/events";
 import { eventMail } from "../events/messages";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
-import { createPictureSweeper, SWEEP_INTERVAL_MS } from "../pictures/picture-sweep";
-import type { ScheduledJob } from "./scheduler";
+import { createPictureSweeper, SWEEP_CRON } from "../pictures/picture-sweep";
+import type { TimedJob } from "./queue";
 import { getStorage } from "../storage/storage";
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 /** Scheduled articles and planned team visibility are checked this often: live within 60 s of their time. */
 export const SCHEDULED_PUBLISHING_INTERVAL_MS = 15_000;
 
 /**
  * Scheduled publishing (decision 0012): articles whose publish time has come
  * go live, team members' "visible from" / "hidden from" apply. Run by one
- * process at a time (the scheduler's advisory lock) and written as
+ * process at a time (its queue's `exclusive` policy) and written as
  * conditional updates, so a repeat or a race changes each item once. The
  * change announces itself on content-events, which clears the page cache and
  * the team memo here and, through content-sync's NOTIFY, on every process.
@@ -45,9 +43,6 @@ export async function runScheduledPublishing(now = new Date()) {
   const members = await applyDueTeamVisibility(actor, now);
   return { articlesPublished: articles.length, membersShown: members.shown, membersHidden: members.hidden };
 }
-
-/** Event reminders are looked for this often: each goes within a minute of its time (24 hours and 1 hour before the start). */
-export const EVENT_REMINDERS_INTERVAL_MS = MINUTE;
 
 /**
  * Event reminders (issue 45), 24 hours and 1 hour before the start, to
@@ -74,20 +69,20 @@ export async function sendEventReminders(now = new Date()) {
   return { reminded };
 }
 
-export function siteJobs(database: Database): ScheduledJob[] {
+export function siteJobs(database: Database): TimedJob[] {
   const pictures = createPictureSweeper();
   let firstSweep = true;
   return [
     {
       name: "scheduled-publishing",
-      everyMs: SCHEDULED_PUBLISHING_INTERVAL_MS,
+      when: { everySeconds: SCHEDULED_PUBLISHING_INTERVAL_MS / 1000 },
       run: () => runScheduledPublishing(),
     },
     {
       // The Trash: items deleted more than 30 days ago, with their pictures (each recorded as a purge);
       // and autosaved article working copies nobody came back to in 30 days (db/autosaves.ts).
       name: "trash-sweep",
-      everyMs: HOUR,
+      when: { cron: "7 * * * *" },
       run: async () => ({ purged: await sweepTrash(systemActor("trash sweep")), autosavesRemoved: await pruneAutosaves() }),
     },
     {
@@ -96,7 +91,7 @@ export function siteJobs(database: Database): ScheduledJob[] {
       // bucket: only what was already orphaned at the previous sweep (another process may be between
       // picture and row right now). A bucket is listed page by page (storage-s3.ts).
       name: "picture-sweep",
-      everyMs: SWEEP_INTERVAL_MS,
+      when: { cron: SWEEP_CRON },
       run: async () => {
         const { removed, temporaryRemoved } = await pictures.sweep(
           database.kind === "pglite" && getStorage().kind === "disk" && firstSweep,
@@ -107,19 +102,23 @@ export function siteJobs(database: Database): ScheduledJob[] {
     },
     {
       // Mailings to subscribers (decision 0024): articles now public become per-recipient queues, sent at
-      // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped.
+      // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped. One run at a
+      // time on all instances (`singleton`): a run starts by putting back what a killed run left `sending`.
       name: "mailing-send",
-      everyMs: 5_000,
+      when: { everySeconds: 5 },
+      policy: "singleton",
+      expireInSeconds: 120,
       run: () => runMailings(),
     },
     {
+      // Each reminder goes within a minute of its time (24 hours and 1 hour before the start).
       name: "event-reminders",
-      everyMs: EVENT_REMINDERS_INTERVAL_MS,
+      when: { cron: "* * * * *" },
       run: () => sendEventReminders(),
     },
     {
       name: "mail-retry",
-      everyMs: MINUTE,
+      when: { cron: "* * * * *" },
       run: async () => {
         await recoverInterruptedMail();
         const released = await releaseHeldSignUpMail();
@@ -133,7 +132,7 @@ export function siteJobs(database: Database): ScheduledJob[] {
       // consent records of withdrawn or bounced addresses (three years; then only a hash stays); the 404
       // log's days older than NOT_FOUND_LOG_DAYS.
       name: "retention",
-      everyMs: 6 * HOUR,
+      when: { cron: "17 */6 * * *" },
       run: async () => {
         const env = getEnv();
         const auditRemoved = await sweepAuditTrail(env.AUDIT_RETENTION_DAYS);
@@ -149,14 +148,14 @@ export function siteJobs(database: Database): ScheduledJob[] {
       // Visit statistics (decision 0023): the raw events written since the last run, rolled up into
       // the hourly and daily tables (Toronto days; idempotent, so a repeat or a catch-up is safe).
       name: "stats-rollup",
-      everyMs: MINUTE,
+      when: { cron: "* * * * *" },
       run: () => rollupStats(new Date(), { topValues: getEnv().STATS_TOP_VALUES }),
     },
     {
       // Visit statistics: the day's salts ahead, old salts, raw events after STATS_RAW_DAYS and rollups
       // after STATS_ROLLUP_DAYS (db/stats.ts statsRetention).
       name: "stats-retention",
-      everyMs: 15 * MINUTE,
+      when: { cron: "*/15 * * * *" },
       run: () => statsRetention(getEnv().STATS_RAW_DAYS, getEnv().STATS_ROLLUP_DAYS),
     },
   ];

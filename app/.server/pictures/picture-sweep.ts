@@ -6,7 +6,7 @@
  * - embedded database with pictures on its own disk (one process holds
  *   both, nothing saves before the server listens): at start-up, at once;
  * - PostgreSQL, or pictures in a bucket (other processes may be between
- *   picture and row right now): every SWEEP_INTERVAL_MS, a file is removed
+ *   picture and row right now): every 15 minutes (SWEEP_CRON), a file is removed
  *   only when it was already without a row at the previous sweep. A bucket
  *   is listed page by page (storage-s3.ts). One bucket serves one site: the
  *   sweep removes pictures its database does not name.
@@ -22,7 +22,8 @@ import { db } from "../db/client";
 import { log } from "../log";
 import { getStorage, IMAGE_FOLDERS, type ImageFolder } from "../storage/storage";
 
-export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+/** Every 15 minutes (the job queue's cron, jobs.ts). */
+export const SWEEP_CRON = "*/15 * * * *";
 export const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -1,0 +1,238 @@
+/**
+ * The one job queue for timed and retried work: pg-boss (decision 0026), on
+ * the same database as everything else. The embedded database (PGlite, one
+ * connection) is reached through pg-boss's `fromPglite` adapter, so its
+ * statements take their turn on that connection like every other query;
+ * PostgreSQL through the app's `pg` pool, one pooled connection a statement
+ * (a run holds no connection, and no lock, between its statements).
+ *
+ * - Each job of `jobs.ts` is a queue. A job that runs every minute or less
+ *   often has pg-boss's cron schedule: pg-boss sends one job an occurrence
+ *   however many instances run. pg-boss's cron sends at most one job a
+ *   minute (one a throttle slot of 60 s), so the jobs that run more often
+ *   (`everySeconds`) are sent by each instance every `everySeconds` with
+ *   pg-boss's throttle (`sendThrottled`): one job a slot of that length
+ *   however many instances send it.
+ * - The queue's policy says how many of its jobs may be active at once
+ *   across instances: `exclusive` (one queued or active; a turn that comes
+ *   while a run is under way is skipped) or `singleton` (one active).
+ * - One retry policy for every queue (RETRY): pg-boss's limit and
+ *   exponential backoff; a job that fails its last attempt is copied to the
+ *   `dead-letter` queue, which owners read and retry on the dashboard.
+ * - A run's liveness is its heartbeat: the job of an instance killed mid-run
+ *   is failed (and another run may start) within HEARTBEAT_SECONDS plus one
+ *   supervision turn.
+ * - `start()` runs each job once, awaited, before the server listens (what
+ *   fell due while no server ran happens then), unless another instance is
+ *   running it.
+ */
+import { PgBoss, fromPglite, type Db, type Job, type QueuePolicy } from "pg-boss";
+import type { Database } from "../db/client";
+import { log } from "../log";
+
+/** What a job's run returns (counts) is logged when something was done, and kept as the job's output. */
+export type JobResult = void | Record<string, number>;
+
+export type TimedJob = {
+  /** Unique, stable: the queue's name. */
+  name: string;
+  /** When it runs: a cron expression (5 fields, minutes at the finest; UTC), or every this many seconds (under a minute). */
+  when: { cron: string } | { everySeconds: number };
+  /** `exclusive` (default): a turn is skipped while a run is queued or active; `singleton`: runs queue up behind the active one. */
+  policy?: Extract<QueuePolicy, "exclusive" | "singleton">;
+  /** The longest a run may take (seconds) before it counts as failed. Default 15 minutes. */
+  expireInSeconds?: number;
+  /** Run once at start-up (default true). */
+  runAtStart?: boolean;
+  run(): Promise<JobResult>;
+};
+
+/** The one retry policy: 6 attempts, 30 s doubling (with jitter) to at most 30 minutes apart (pg-boss's backoff). */
+export const RETRY = { retryLimit: 5, retryDelay: 30, retryBackoff: true, retryDelayMax: 30 * 60 } as const;
+/** A run's heartbeat: a job whose instance stopped beating this long is failed by the next supervision turn. */
+export const HEARTBEAT_SECONDS = 10;
+/** Where jobs go that failed their last attempt (dashboard: Failed jobs). */
+export const DEAD_LETTER = "dead-letter";
+/** pg-boss's tables live in their own schema, beside the app's. */
+export const QUEUE_SCHEMA = "pgboss";
+
+export type RunOutcome = "ran" | "failed" | "skipped";
+
+/** A job that failed its last attempt, as owners read it (dashboard: Failed jobs). */
+export type FailedJob = { id: string; job: string; failedAt: Date; attempts: number; error: string };
+
+export type JobQueue = {
+  /** Creates the queues and schedules, runs the at-start jobs (awaited; `catchUp: false` skips them) and starts the workers (`work: false` does not). */
+  start(options?: { work?: boolean; catchUp?: boolean }): Promise<void>;
+  /** One run now, through the queue: "skipped" when a run is already queued or under way (here or elsewhere). */
+  runNow(name: string): Promise<RunOutcome>;
+  /** Stops the workers and the schedules, waiting (at most `waitMs`) for runs under way. */
+  stop(waitMs?: number): Promise<void>;
+  /** The dead-letter queue, newest first. */
+  failedJobs(): Promise<FailedJob[]>;
+  /** Sends a failed job to its queue again as a fresh job (pg-boss's redrive, for one) and takes it off the list; false when it is not there. */
+  retryFailedJob(id: string): Promise<"queued" | "already-waiting" | "gone">;
+  boss: PgBoss;
+};
+
+/** pg-boss's connection to the app's database: the PGlite's own connection, or the pg pool. */
+export function queueDb(database: Database): Db {
+  if (database.pglite) return fromPglite(database.pglite);
+  const pool = database.pool;
+  if (!pool) throw new Error("The database has neither a PGlite nor a pg pool.");
+  return {
+    async executeSql(text, values) {
+      if (values?.length) return pool.query(text, values);
+      // Without values it may be several statements in a BEGIN … COMMIT of pg-boss's (its schema, its
+      // locked maintenance): one that fails must not hand the pool a connection inside an aborted transaction.
+      const client = await pool.connect();
+      try {
+        return await client.query(text);
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export function createJobQueue(database: Database, jobs: readonly TimedJob[]): JobQueue {
+  const byName = new Map(jobs.map((j) => [j.name, j]));
+  const timers: NodeJS.Timeout[] = [];
+  let stopped = false;
+  if (byName.size !== jobs.length) throw new Error("Two timed jobs have the same name.");
+  const boss = new PgBoss({
+    db: queueDb(database),
+    backend: database.kind === "pglite" ? "pglite" : "postgres",
+    schema: QUEUE_SCHEMA,
+    // Schedules looked at every 5 s (the seconds of a 6-field cron are honoured to that), heartbeats and
+    // expiry every 10 s; nothing keeps a connection of its own (no LISTEN).
+    cronMonitorIntervalSeconds: 5,
+    cronWorkerIntervalSeconds: 5,
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
+  });
+  boss.on("error", (error: Error) => log("warn", "job queue", { error: error.message }));
+
+  async function handle(job: TimedJob): Promise<JobResult> {
+    const started = Date.now();
+    try {
+      const result = await job.run();
+      if (result && Object.values(result).some((n) => n > 0)) log("info", `job ${job.name}`, { ...result, ms: Date.now() - started });
+      return result;
+    } catch (error) {
+      log("error", `job ${job.name} failed`, { error: (error as Error).message });
+      throw error;
+    }
+  }
+
+  async function ensureQueues() {
+    if (!(await boss.getQueue(DEAD_LETTER))) await boss.createQueue(DEAD_LETTER, { retentionSeconds: 30 * 24 * 3600 });
+    for (const job of jobs) {
+      const options = {
+        ...RETRY,
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        expireInSeconds: job.expireInSeconds ?? 15 * 60,
+        deadLetter: DEAD_LETTER,
+      };
+      if (!(await boss.getQueue(job.name))) await boss.createQueue(job.name, { ...options, policy: job.policy ?? "exclusive" });
+      else {
+        const { retryDelayMax: _max, heartbeatSeconds: _beat, ...changeable } = options;
+        await boss.updateQueue(job.name, changeable);
+      }
+      if ("cron" in job.when) await boss.schedule(job.name, job.when.cron);
+      else await boss.unschedule(job.name);
+    }
+  }
+
+  /** The jobs that run more often than pg-boss's cron can send: each instance sends them, one a slot. */
+  function startTickers() {
+    for (const job of jobs) {
+      if (!("everySeconds" in job.when)) continue;
+      const seconds = job.when.everySeconds;
+      const timer = setInterval(() => {
+        if (!stopped)
+          void boss
+            .sendThrottled(job.name, null, null, seconds)
+            .catch((error: Error) => log("warn", "job queue", { error: error.message }));
+      }, seconds * 1000);
+      timer.unref();
+      timers.push(timer);
+    }
+  }
+
+  async function runNow(name: string): Promise<RunOutcome> {
+    const job = byName.get(name);
+    if (!job) throw new Error(`No timed job named ${name}.`);
+    await boss.send(name, null);
+    const [fetched] = await boss.fetch(name);
+    if (!fetched) return "skipped";
+    return runFetched(job, fetched);
+  }
+
+  /** Runs a job fetched by hand (not by a worker), beating its heartbeat meanwhile, and settles it. */
+  async function runFetched(job: TimedJob, fetched: Job<unknown>): Promise<RunOutcome> {
+    const beat = setInterval(() => void boss.touch(job.name, fetched.id).catch(() => {}), (HEARTBEAT_SECONDS * 1000) / 2);
+    try {
+      const result = await handle(job);
+      await boss.complete(job.name, fetched.id, result ?? undefined);
+      return "ran";
+    } catch (error) {
+      await boss.fail(job.name, fetched.id, { message: (error as Error).message });
+      return "failed";
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  async function failedJobs(): Promise<FailedJob[]> {
+    const letters = await boss.findJobs(DEAD_LETTER, { queued: true });
+    const failed = await Promise.all(
+      letters.map(async (letter): Promise<FailedJob> => {
+        const source = letter.sourceName && letter.sourceId ? await boss.getJobById(letter.sourceName, letter.sourceId) : null;
+        const output = (source?.output ?? {}) as { message?: unknown };
+        return {
+          id: letter.id,
+          job: letter.sourceName ?? "(unknown)",
+          failedAt: letter.createdOn,
+          attempts: (source?.retryCount ?? 0) + 1,
+          error: typeof output.message === "string" ? output.message : "(no error recorded)",
+        };
+      }),
+    );
+    return failed.sort((a, b) => b.failedAt.getTime() - a.failedAt.getTime());
+  }
+
+  async function retryFailedJob(id: string): Promise<"queued" | "already-waiting" | "gone"> {
+    const [letter] = await boss.findJobs(DEAD_LETTER, { id, queued: true });
+    if (!letter?.sourceName) return "gone";
+    const sent = await boss.send(letter.sourceName, letter.data ?? null);
+    await boss.deleteJob(DEAD_LETTER, id);
+    return sent ? "queued" : "already-waiting";
+  }
+
+  return {
+    boss,
+    runNow,
+    failedJobs,
+    retryFailedJob,
+    async start(options = {}) {
+      // Two instances starting together on a new database may race to create pg-boss's schema: the loser tries again.
+      await boss.start({ attempts: 3 });
+      await ensureQueues();
+      if (options.catchUp !== false) await Promise.all(jobs.filter((j) => j.runAtStart !== false).map((j) => runNow(j.name)));
+      if (options.work === false) return;
+      for (const job of jobs)
+        await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([one]) => (one ? handle(job) : undefined));
+      startTickers();
+    },
+    async stop(waitMs = 5000) {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      timers.length = 0;
+      await boss.stop({ graceful: true, timeout: waitMs, close: false });
+    },
+  };
+}
