@@ -13,7 +13,7 @@ import { auditLog, user } from "./schema";
 export const ACTIVITY_PAGE_SIZE = 50;
 
 export type ActivityFilters = {
-  /** An account id, "system" (no account: the scheduler, commands, sign-in attempts of unknown names), or "" for everyone. */
+  /** An account id, "system" (no account: the timed jobs, commands, sign-in attempts of unknown names), or "" for everyone. */
   person: string;
   item: AuditItemType | "";
   action: AuditAction | "";

@@ -14,7 +14,7 @@ import { lt, sql } from "drizzle-orm";
 import { db, type Db } from "./client";
 import { auditLog } from "./schema";
 
-/** Who made a change: a staff account, or the system (the scheduler, a command). */
+/** Who made a change: a staff account, or the system (a timed job, a command). */
 export type Actor = { userId: string | null; label: string; ip: string };
 
 export function systemActor(label = "system"): Actor {

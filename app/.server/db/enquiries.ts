@@ -137,7 +137,7 @@ export async function deleteEnquiry(id: number, actor: Actor): Promise<Enquiry |
 
 /**
  * The retention sweep: enquiries older than `retentionDays` are deleted, each
- * recorded as a purge by `actor` (the scheduler's systemActor("retention")), and
+ * recorded as a purge by `actor` (the retention job's systemActor("retention")), and
  * form attempts older than a day are removed. Returns how many enquiries went.
  */
 export async function purgeExpiredEnquiries(retentionDays: number, actor: Actor, now = new Date()): Promise<number> {

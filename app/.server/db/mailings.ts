@@ -18,14 +18,6 @@ import { articleIsPublic } from "./visibility";
 export type Mailing = typeof mailings.$inferSelect;
 export type Delivery = typeof mailingDeliveries.$inferSelect;
 
-/** A 4xx answer is retried this many times (with backoff), then the delivery is given up as failed. */
-export const DELIVERY_MAX_ATTEMPTS = 6;
-
-/** The delay before attempt n + 1 of a delivery: 30 s, 1, 2, 4 … minutes, at most 30 minutes. */
-export function deliveryRetryDelayMs(attempts: number): number {
-  return Math.min(30 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
-}
-
 export async function getMailingForArticle(articleId: number): Promise<Mailing | undefined> {
   const [row] = await db().select().from(mailings).where(eq(mailings.article_id, articleId));
   return row;
@@ -101,10 +93,11 @@ export async function queueDueMailings(now = new Date()): Promise<number> {
 /**
  * Deliveries left `sending` by a run that did not finish them (its instance
  * was killed, or the run failed) go back to the queue. Called at the start of
- * each run of the `mailing-send` job, which the scheduler's lock lets one
- * instance run at a time (decision 0024): a row still `sending` then belongs
- * to no live run. A killed instance's lock goes with its connection, so the
- * next run on any instance resumes its work within one turn.
+ * each run of the `mailing-send` job, whose queue lets one run be active at a
+ * time on all instances (its `singleton` policy, jobs.ts; decision 0026): a
+ * row still `sending` then belongs to no live run. A killed instance's run
+ * stops beating its heartbeat and is failed within seconds, so the next run
+ * on any instance resumes its work.
  */
 export async function requeueOrphanedDeliveries(now = new Date()): Promise<number> {
   const rows = await db()

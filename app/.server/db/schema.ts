@@ -533,7 +533,7 @@ export const auditLog = pgTable(
 /**
  * Every e-mail the site sends, kept before it is sent (app/.server/mail/mail.ts).
  * status: outbox (no SMTP configured: kept for owners to read), sending,
- * sent, failed (retried by the scheduler until `attempts` reaches the limit).
+ * sent, failed (retried by the `mail-retry` job until `attempts` reaches the limit, jobs/retry.ts).
  */
 export const mailOutbox = pgTable(
   "mail_outbox",

@@ -16,7 +16,7 @@
  * - The queue's policy says how many of its jobs may be active at once
  *   across instances: `exclusive` (one queued or active; a turn that comes
  *   while a run is under way is skipped) or `singleton` (one active).
- * - One retry policy for every queue (RETRY): pg-boss's limit and
+ * - One retry policy (retry.ts) for every queue: pg-boss's limit and
  *   exponential backoff; a job that fails its last attempt is copied to the
  *   `dead-letter` queue, which owners read and retry on the dashboard.
  * - A run's liveness is its heartbeat: the job of an instance killed mid-run
@@ -29,6 +29,7 @@
 import { PgBoss, fromPglite, type Db, type Job, type QueuePolicy } from "pg-boss";
 import type { Database } from "../db/client";
 import { log } from "../log";
+import { RETRY } from "./retry";
 
 /** What a job's run returns (counts) is logged when something was done, and kept as the job's output. */
 export type JobResult = void | Record<string, number>;
@@ -47,8 +48,6 @@ export type TimedJob = {
   run(): Promise<JobResult>;
 };
 
-/** The one retry policy: 6 attempts, 30 s doubling (with jitter) to at most 30 minutes apart (pg-boss's backoff). */
-export const RETRY = { retryLimit: 5, retryDelay: 30, retryBackoff: true, retryDelayMax: 30 * 60 } as const;
 /** A run's heartbeat: a job whose instance stopped beating this long is failed by the next supervision turn. */
 export const HEARTBEAT_SECONDS = 10;
 /** Where jobs go that failed their last attempt (dashboard: Failed jobs). */

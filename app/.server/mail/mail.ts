@@ -4,8 +4,8 @@
  *
  * Each message is first kept in the `mail_outbox` table. With `SMTP_URL` it
  * is then sent through nodemailer; a refused or unreachable SMTP server
- * leaves it `failed` in the outbox, and the scheduler retries it (backing off,
- * up to MAX_ATTEMPTS). Without SMTP (the embedded default) it stays in the
+ * leaves it `failed` in the outbox, and the `mail-retry` job retries it with
+ * the site's one backoff (jobs/retry.ts, up to MAX_ATTEMPTS). Without SMTP (the embedded default) it stays in the
  * outbox, where owners read it in the dashboard; the log line says so.
  * Nothing is lost and nothing pretends to be sent.
  *
@@ -22,6 +22,7 @@ import { recordAudit, type Actor } from "../db/audit";
 import { db, type Db } from "../db/client";
 import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
+import { MAX_ATTEMPTS, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
 
 export type MailMessage = {
@@ -49,7 +50,6 @@ export type MailResult =
   /** The SMTP server refused it or did not answer: kept in the outbox, retried later unless refused for good (`permanent`: a 5xx). */
   | { id: number; status: "failed"; error: string; permanent?: boolean };
 
-export const MAX_ATTEMPTS = 8;
 export const DELIVERED_BODY_REMOVED = "(Delivered. The body is not kept because it held a sign-in link.)";
 
 /** The From address: MAIL_FROM, or the firm's name at the site's own host. */
@@ -135,11 +135,6 @@ function sendOnMailingThread(url: string, envelope: { from: string; to: string }
     sender.worker.ref();
     sender.worker.postMessage({ id, ...envelope, raw });
   });
-}
-
-/** The delay before attempt `n + 1`: 1, 2, 4 … minutes, at most an hour. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
 }
 
 /** The start of a kept message's error when the SMTP server refused it for good. */
@@ -311,8 +306,8 @@ const RETRIED = ["failed", "queued"];
 
 /**
  * Sends the failed messages that are due, and those released from a hold
- * (the scheduler calls this every minute; one process at a time). Returns
- * how many were delivered.
+ * (the `mail-retry` job, every minute; one run at a time). Returns how many
+ * were delivered.
  */
 export async function retryFailedMail(now = new Date()): Promise<number> {
   const url = getEnv().SMTP_URL;

@@ -1,17 +1,20 @@
 /**
- * Sends mailings (decision 0024): the `mailing-send` job of the scheduler,
- * run by whichever instance holds its turn; the claims themselves use FOR
- * UPDATE SKIP LOCKED, so two senders never take the same delivery.
+ * Sends mailings (decision 0024): the `mailing-send` job of the job queue
+ * (pg-boss, one run active at a time on all instances; decision 0026); the
+ * claims themselves use FOR UPDATE SKIP LOCKED, so two senders never take the
+ * same delivery, and each claim is its own short statement.
  *
  * - Each delivery is checked against the subscriber just before sending: an
  *   address withdrawn, bounced or erased since the queue was made is skipped.
  * - Paced by SUBSCRIBER_MAIL_RATE (messages a second, this instance), over
  *   MAILING_CONNECTIONS SMTP connections at once; the messages due within a
  *   tick of PACE_TICK_MS go together (`paceMs`).
- * - A 4xx (or no answer) is retried with backoff, at most
- *   DELIVERY_MAX_ATTEMPTS times; a 5xx marks the address bounced.
+ * - A 4xx (or no answer) is retried with the site's one backoff
+ *   (jobs/retry.ts), at most MAX_ATTEMPTS times; a 5xx marks the address
+ *   bounced.
  * - A killed instance leaves its claimed deliveries `sending`; the next run
- *   (any instance, within one turn of the job) puts them back in the queue.
+ *   (any instance, once the killed run's heartbeat is missed) puts them back
+ *   in the queue.
  *   A message the SMTP server had not yet accepted is sent then, once. The
  *   one repeat possible is a message accepted in the instant between the
  *   server's answer and its row's update: it goes again with the same
@@ -33,8 +36,6 @@ import { getArticleById } from "../db/articles";
 import {
   claimDeliveries,
   closeFinishedMailings,
-  DELIVERY_MAX_ATTEMPTS,
-  deliveryRetryDelayMs,
   finishDelivery,
   markDeliveriesSent,
   queueDueMailings,
@@ -42,6 +43,7 @@ import {
   type Delivery,
 } from "../db/mailings";
 import { db } from "../db/client";
+import { MAX_ATTEMPTS, retryDelayMs } from "../jobs/retry";
 import { mailings } from "../db/schema";
 import { getSubscribers, markBounced, type Subscriber } from "../db/subscribers";
 import { getEnv } from "../env";
@@ -177,8 +179,8 @@ export type SendRun = {
 };
 
 /**
- * One run of the `mailing-send` job (the scheduler lets one instance run it
- * at a time): resumes what a killed run left `sending`, queues what is due,
+ * One run of the `mailing-send` job (its queue lets one run be active at a
+ * time): resumes what a killed run left `sending`, queues what is due,
  * then sends until nothing is due or `budgetMs` is spent, over
  * MAILING_CONNECTIONS connections at once. Each delivery's row is written
  * once the SMTP server has answered it (accepted ones in groups, all of them
@@ -238,8 +240,8 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
       await finishDelivery(d.id, { status: "bounced", error: result.error });
       await markBounced(subscriber.id, result.error);
       run.bounced++;
-    } else if (result.status === "temporary" && d.attempts < DELIVERY_MAX_ATTEMPTS) {
-      await finishDelivery(d.id, { status: "retry", error: result.error, at: new Date(Date.now() + deliveryRetryDelayMs(d.attempts)) });
+    } else if (result.status === "temporary" && d.attempts < MAX_ATTEMPTS) {
+      await finishDelivery(d.id, { status: "retry", error: result.error, at: new Date(Date.now() + retryDelayMs(d.attempts)) });
       run.retried++;
     } else {
       await finishDelivery(d.id, { status: "failed", error: result.status === "temporary" ? result.error : "no SMTP server" });

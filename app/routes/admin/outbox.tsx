@@ -50,7 +50,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
     <AdminPage title="Outbox" back={{ to: "/dashboard", label: "Dashboard" }}>
       <p className="mb-6 text-muted">
         {loaderData.smtp
-          ? "Every e-mail the site sends is kept here first. Messages the e-mail server could not take for now are tried again automatically (1, 2, 4… up to 60 minutes apart); one it refused for good (an address that does not exist) is not."
+          ? "Every e-mail the site sends is kept here first. Messages the e-mail server could not take for now are tried again automatically (after 30 seconds, then 1, 2, 4… up to 30 minutes apart, six tries in all); one it refused for good (an address that does not exist) is not."
           : "No e-mail server is set up (SMTP_URL), so nothing is sent: every message is kept here. Open one to read it and pass its link on yourself."}
       </p>
       {rows.length === 0 ? (
