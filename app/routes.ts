@@ -89,6 +89,7 @@ export default [
       route("activity/export", "routes/admin/activity-export.ts"),
       route("outbox", "routes/admin/outbox.tsx"),
       route("outbox/:id", "routes/admin/outbox-message.tsx"),
+      route("failed-jobs", "routes/admin/failed-jobs.tsx"),
       route("account", "routes/admin/account.tsx"),
       route("account/two-factor", "routes/admin/account-two-factor.tsx"),
       route("account/passkey-options", "routes/admin/account-passkey-options.ts"),

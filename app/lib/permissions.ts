@@ -30,6 +30,8 @@ export const PERMISSIONS = [
   "redirects",
   /** Importing a WordPress site from the dashboard (issue 46). */
   "wordpress-import",
+  /** Failed jobs: timed work that failed its last attempt, with its error, and sending it again (issue 44). */
+  "failed-jobs",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -65,6 +65,7 @@ export type ScreenIcon =
   | "staff"
   | "activity"
   | "outbox"
+  | "jobs"
   | "account";
 
 export type DashboardNav = {

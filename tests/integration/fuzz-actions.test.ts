@@ -675,6 +675,8 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/statistics.tsx": { base: () => ({ count: "off" }), more: (): Form[] => [{ count: "on" }] },
   "routes/admin/outbox.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
+  // No job queue runs in this file: a well-formed "Try again" is refused in words (409).
+  "routes/admin/failed-jobs.tsx": { base: () => ({ intent: "retry", id: "00000000-0000-4000-8000-000000000000" }) },
   "routes/admin/account.tsx": {
     // Not the password change first: the first run is the base form as it is, and the routes after this one sign in with PASSWORD.
     base: () => ({ intent: "sign-out-others" }),

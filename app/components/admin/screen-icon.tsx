@@ -12,6 +12,7 @@ import {
   Mail,
   Newspaper,
   ShieldCheck,
+  TriangleAlert,
   Trash2,
   UserCog,
   Users,
@@ -32,6 +33,7 @@ const ICONS: Record<Name, LucideIcon> = {
   staff: UserCog,
   activity: History,
   outbox: Mail,
+  jobs: TriangleAlert,
   account: ShieldCheck,
 };
 
