@@ -477,7 +477,7 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on the Outbox and its messages (the reset and invitation e-mails)", async () => {
+  it("finds nothing on the Outbox and its messages (the reset and invitation e-mails), and on Failed jobs", async () => {
     await signedIn();
     const found: Record<string, Finding[]> = {};
     // This test's own e-mails: a reset link asked for on Forgot password, and an invitation sent from Staff.
@@ -496,6 +496,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     let resetLink = "";
     let invitationLink = "";
     await open("dashboard/outbox", "/dashboard/outbox", found);
+    // The job queue's dead-letter list beside it (owners; with a failed job: tests/e2e/failed-jobs.test.ts).
+    await open("dashboard/failed-jobs", "/dashboard/failed-jobs", found);
     const links = await page.locator('a[href^="/dashboard/outbox/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
     expect(links.length).toBeGreaterThanOrEqual(2);
     for (const href of links) {

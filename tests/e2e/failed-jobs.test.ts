@@ -1,0 +1,82 @@
+/**
+ * Failed jobs (owners; decision 0026), in Chromium on a production server
+ * over PostgreSQL: a job of the job queue that fails its last attempt is
+ * listed with its error, the screen passes the three accessibility checkers
+ * at 1280 and 390 px without sideways scrolling, and "Try again" sends it to
+ * its queue again and takes it off the list.
+ *
+ * The failing job is made through pg-boss itself, from this file, on a queue
+ * of its own (`e2e-check`, dead-lettered like the site's): one attempt, run
+ * and failed, so pg-boss copies it to the dead-letter queue as it does for
+ * any job of the site on its last attempt.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import { PgBoss } from "pg-boss";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runA11yCheckers } from "./a11y-checkers";
+import { ADMIN_DATABASE_URL, adminQuery, postgresAvailable } from "../support/cluster";
+import { launchBrowser, newPage, signInAsStaff, startServer, type RunningServer } from "./support";
+
+const pgReason = (await postgresAvailable()) ? null : "no PostgreSQL server (set TEST_DATABASE_URL)";
+if (pgReason && process.env.CI) throw new Error(pgReason);
+
+describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
+  const name = `firm_failedjobs_${randomBytes(4).toString("hex")}`;
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  let server: RunningServer;
+  let boss: PgBoss;
+
+  beforeAll(async () => {
+    await adminQuery(`create database ${name}`);
+    server = await startServer({ quiet: true, env: { DATABASE_URL: url.toString(), AUTH_SECRET: "b".repeat(64) } });
+    boss = new PgBoss({ connectionString: url.toString(), schema: "pgboss", supervise: false, schedule: false });
+    boss.on("error", () => {});
+    await boss.start();
+    await boss.createQueue("e2e-check", { deadLetter: "dead-letter", retryLimit: 0 });
+    await boss.send("e2e-check", { what: "a test job" });
+    const [job] = await boss.fetch("e2e-check");
+    await boss.fail("e2e-check", job.id, { message: "The bucket did not answer (ECONNREFUSED 127.0.0.1:9000)." });
+  }, 180_000);
+
+  afterAll(async () => {
+    await boss?.stop({ graceful: false });
+    await server?.stop();
+    if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+    await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
+  });
+
+  it("lists the failed job with its error, passes the checkers at 1280 and 390 px, and Try again sends it again", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+      await signInAsStaff(page, server.url);
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByRole("link", { name: "Failed jobs" }).first().click();
+      await page.waitForURL(/\/dashboard\/failed-jobs$/);
+      const row = page.getByRole("row", { name: /e2e-check/ });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain("The bucket did not answer (ECONNREFUSED 127.0.0.1:9000).");
+      expect(await row.textContent()).toContain("1 try");
+      expect(await runA11yCheckers(page)).toEqual([]);
+      await page.screenshot({ path: "/tmp/failed-jobs-1280.png", fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await runA11yCheckers(page)).toEqual([]);
+      await page.screenshot({ path: "/tmp/failed-jobs-390.png", fullPage: true });
+
+      await page.getByRole("button", { name: /^Try again: e2e-check/ }).click();
+      await expect
+        .poll(() => page.getByRole("status").filter({ hasText: "The job has been sent again" }).count(), { timeout: 15_000 })
+        .toBe(1);
+      expect(await page.getByText("No failed jobs.").count()).toBe(1);
+      // Back in its queue as a fresh job (no worker runs `e2e-check`: it waits there).
+      const waiting = await boss.findJobs("e2e-check", { queued: true });
+      expect(waiting.map((j) => j.data)).toEqual([{ what: "a test job" }]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
