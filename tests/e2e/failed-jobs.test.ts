@@ -60,6 +60,8 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
       expect(await row.textContent()).toContain("The bucket did not answer (ECONNREFUSED 127.0.0.1:9000).");
       expect(await row.textContent()).toContain("1 try");
       expect(await runA11yCheckers(page)).toEqual([]);
+      // The dashboard's one row of screens, this one among them, still fits at 1280 px.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
       await page.screenshot({ path: "/tmp/failed-jobs-1280.png", fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -124,7 +124,7 @@ function DashboardNav({ items }: { items: NavItem[] }) {
             <li key={item.to}>
               <NavLink
                 to={item.to}
-                className="block rounded px-3 py-1.5 font-semibold whitespace-nowrap text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline xl:px-2 xl:text-sm"
+                className="block rounded px-3 py-1.5 font-semibold whitespace-nowrap text-white/90 hover:bg-ink-2 hover:text-white aria-[current=page]:bg-ink-2 aria-[current=page]:text-white aria-[current=page]:underline xl:px-1.5 xl:text-sm"
               >
                 {item.label}
               </NavLink>
