@@ -9,6 +9,7 @@ import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/failed-jobs";
 import { failedJobsData, retryFailedJobAction } from "~/.server/admin/failed-jobs.server";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnSecondary } from "~/components/admin/styles";
 import { ScrollRegion } from "~/components/scroll-region";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -42,22 +43,7 @@ export default function FailedJobs({ loaderData }: Route.ComponentProps) {
         <ScrollRegion className="overflow-x-auto rounded border border-line bg-white" label="Failed jobs">
           <table className="w-full text-left">
             <caption className="sr-only">Failed jobs, newest first</caption>
-            <thead className="border-b border-line bg-soft text-sm">
-              <tr>
-                <th scope="col" className="px-4 py-2">
-                  Job
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Failed
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Error
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Actions
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Job", "Failed", "Error", "Actions"]} />
             <tbody className="divide-y divide-line">
               {jobs.map((j) => (
                 <tr key={j.id} className="align-top">

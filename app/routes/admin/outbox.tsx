@@ -12,6 +12,7 @@ import { resendAction } from "~/.server/admin/outbox.server";
 import { listOutbox } from "~/.server/db/outbox";
 import { smtpConfigured } from "~/.server/mail/mail";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnSecondary, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
@@ -59,25 +60,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         <ScrollRegion className="overflow-x-auto rounded border border-line bg-white" label="E-mails">
           <table className="w-full text-left">
             <caption className="sr-only">E-mails, newest first</caption>
-            <thead className="border-b border-line bg-soft text-sm">
-              <tr>
-                <th scope="col" className="px-4 py-2">
-                  Subject
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  To
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Made
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Actions
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Subject", "To", "Made", "Status", "Actions"]} />
             <tbody className="divide-y divide-line">
               {rows.map((m) => (
                 <tr key={m.id} className="align-top">

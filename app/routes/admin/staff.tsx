@@ -15,6 +15,7 @@ import { twoFactorRequired } from "~/.server/db/settings";
 import { listStaff } from "~/.server/db/staff";
 import { can, canManageRole, ROLE_LABELS, ROLES } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ColumnHeads } from "~/components/admin/column-heads";
 import { useClientCheck } from "~/components/admin/client-check";
 import { focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
@@ -169,28 +170,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
       <ScrollRegion className="overflow-x-auto rounded border border-line bg-white" label="Staff accounts">
         <table className="w-full text-left">
           <caption className="sr-only">Staff accounts</caption>
-          <thead className="border-b border-line bg-soft text-sm">
-            <tr>
-              <th scope="col" className="px-4 py-2">
-                Person
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Role
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Two-factor
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Last sign-in
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Actions
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads names={["Person", "Role", "Status", "Two-factor", "Last sign-in", "Actions"]} />
           <tbody className="divide-y divide-line">
             {accounts.map((a) => (
               <tr key={a.id} id={`staff-${a.id}`} className="align-top">
