@@ -25,6 +25,7 @@ export const ACTION_LABELS: Record<string, string> = {
   export: "Exported",
   import: "Imported",
   mail: "E-mail",
+  retry: "Tried again",
 };
 
 export const ITEM_LABELS: Record<string, string> = {
@@ -41,6 +42,7 @@ export const ITEM_LABELS: Record<string, string> = {
   subscriber: "Subscriber",
   redirect: "Redirect",
   event: "Event",
+  job: "Timed job",
 };
 
 /** The instant a local date (YYYY-MM-DD) starts in `timeZone`, or null for anything else. */

@@ -76,6 +76,18 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
       // Back in its queue as a fresh job (no worker runs `e2e-check`: it waits there).
       const waiting = await boss.findJobs("e2e-check", { queued: true });
       expect(waiting.map((j) => j.data)).toEqual([{ what: "a test job" }]);
+      // Recorded in Activity, with who pressed it.
+      await page.goto(`${server.url}/dashboard/activity`);
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId("activity-entry")
+              .filter({ hasText: /tried again[\s\S]*Timed job[\s\S]*e2e-check/ })
+              .count(),
+          { timeout: 15_000 },
+        )
+        .toBe(1);
       await context.close();
     } finally {
       await browser.close();

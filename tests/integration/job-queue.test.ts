@@ -68,7 +68,7 @@ describe("the job queue", () => {
     expect(failed).toEqual([expect.objectContaining({ job: "sometimes", error: "the work failed", attempts: 1 })]);
 
     broken = false;
-    expect(await queue.retryFailedJob(failed[0].id)).toBe("queued");
+    expect(await queue.retryFailedJob(failed[0].id)).toEqual({ outcome: "queued", name: "sometimes" });
     expect(await queue.failedJobs()).toEqual([]);
     expect(await queue.retryFailedJob(failed[0].id)).toBe("gone");
     expect(await queue.runNow("sometimes")).toBe("ran");

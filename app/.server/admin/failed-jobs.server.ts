@@ -1,7 +1,7 @@
 /**
  * The Failed jobs screen (owners): the job queue's dead-letter list (timed
  * work that failed its last attempt, with its error) and "Try again", which
- * sends one to its queue as a fresh job (decision 0026).
+ * sends one to its queue as a fresh job (decision 0026), recorded in Activity.
  */
 import { data, redirect } from "react-router";
 import { formatWhen } from "~/lib/activity";
@@ -10,6 +10,7 @@ import { getJobQueue } from "../http/startup";
 import type { RequestContext } from "../http/request-context";
 import { isRefusal, readForm, type FailureData } from "../http/form-post";
 import { log } from "../log";
+import { recordAudit } from "../db/audit";
 import { flashHeaders } from "./flash.server";
 import { actorOf } from "./guard.server";
 
@@ -36,20 +37,21 @@ export async function retryFailedJobAction(request: Request, context: RequestCon
   const queue = getJobQueue();
   if (!queue) return data<FailureData>({ status: { tone: "error", text: NOT_RUNNING } }, { status: 409 });
   try {
-    const outcome = await queue.retryFailedJob(id);
-    if (outcome === "gone")
+    const retried = await queue.retryFailedJob(id);
+    if (retried === "gone")
       return data<FailureData>(
         { status: { tone: "error", text: "That job is no longer on the list (someone sent it again already). Reload the page." } },
         { status: 404 },
       );
     log("info", "failed job sent again", { id, by: actor.label });
+    await recordAudit(undefined, actor, { action: "retry", itemType: "job", itemId: id, itemLabel: retried.name });
     const text =
-      outcome === "queued"
+      retried.outcome === "queued"
         ? "The job has been sent again: it runs within a few seconds."
         : "A run of that job was already waiting: it runs within a few seconds. The failed one is off the list.";
     return redirect("/dashboard/failed-jobs", { headers: await flashHeaders({ tone: "success", text }) });
   } catch (error) {
     log("error", "failed job not sent again", { id, error: (error as Error).message });
-    return data<FailureData>({ status: { tone: "error", text: RETRY_ERROR } }, { status: 500 });
+    return data<FailureData>({ status: { tone: "error", text: RETRY_ERROR } }, { status: 503 });
   }
 }

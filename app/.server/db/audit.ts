@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   "export",
   "import",
   "mail",
+  "retry",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -67,6 +68,7 @@ export const AUDIT_ITEM_TYPES = [
   "subscriber",
   "redirect",
   "event",
+  "job",
 ] as const;
 export type AuditItemType = (typeof AUDIT_ITEM_TYPES)[number];
 

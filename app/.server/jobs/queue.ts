@@ -70,7 +70,7 @@ export type JobQueue = {
   /** The dead-letter queue, newest first. */
   failedJobs(): Promise<FailedJob[]>;
   /** Sends a failed job to its queue again as a fresh job (pg-boss's redrive, for one) and takes it off the list; false when it is not there. */
-  retryFailedJob(id: string): Promise<"queued" | "already-waiting" | "gone">;
+  retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string } | "gone">;
   boss: PgBoss;
 };
 
@@ -204,12 +204,12 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
     return failed.sort((a, b) => b.failedAt.getTime() - a.failedAt.getTime());
   }
 
-  async function retryFailedJob(id: string): Promise<"queued" | "already-waiting" | "gone"> {
+  async function retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string } | "gone"> {
     const [letter] = await boss.findJobs(DEAD_LETTER, { id, queued: true });
     if (!letter?.sourceName) return "gone";
     const sent = await boss.send(letter.sourceName, letter.data ?? null);
     await boss.deleteJob(DEAD_LETTER, id);
-    return sent ? "queued" : "already-waiting";
+    return { outcome: sent ? "queued" : "already-waiting", name: letter.sourceName };
   }
 
   return {
