@@ -70,8 +70,12 @@ describe("crossSiteRefused", () => {
     expect(open.map((r) => r.pattern)).toEqual(["/subscribe/one-click/:token"]);
   });
 
-  it("takes Origin: null on the confirmation and preferences links alone, declared in their handles", async () => {
+  it("takes Origin: null on the confirmation, preferences and event-cancel links alone, declared in their handles", async () => {
     const token = routeTable(await routeModules()).filter((r) => r.handle?.tokenInPath);
-    expect(token.map((r) => r.pattern).sort()).toEqual(["/subscribe/confirm/:token", "/subscribe/preferences/:token"]);
+    expect(token.map((r) => r.pattern).sort()).toEqual([
+      "/event/cancel/:token",
+      "/subscribe/confirm/:token",
+      "/subscribe/preferences/:token",
+    ]);
   });
 });

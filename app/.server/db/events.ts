@@ -19,6 +19,7 @@ import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow, type EventRow } from "./schema";
 import { freeSlug, withSlugRetry } from "./slugs";
+import { slugCandidates } from "./slug-lookup";
 import { eventIsPublic, teamMemberIsPublic } from "./visibility";
 
 export type Event = EventRow;
@@ -79,16 +80,10 @@ export async function getEventBySlug(slug: string): Promise<Event | undefined> {
   return row;
 }
 
-/** A public event by another spelling of its slug (any case): the loader answers 301 to it. */
+/** A public event by another spelling of its slug (any case; slug-lookup.ts's spellings): the loader answers 301 to it. */
 export async function findMovedEventSlug(raw: string): Promise<string | undefined> {
-  if (!raw || raw.length > 300 || raw.includes("\0")) return undefined;
-  let decoded = raw;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {
-    /* kept as it is */
-  }
-  const candidates = [...new Set([raw, decoded, articleSlug(decoded.replace(/[+_]/g, " "))].map((c) => c.toLowerCase()))];
+  const candidates = slugCandidates("post", raw);
+  if (!candidates.length) return undefined;
   const [row] = await db()
     .select({ slug: events.slug })
     .from(events)
