@@ -43,6 +43,7 @@ const OWNER_NAV = [
   "Staff",
   "Activity",
   "Outbox",
+  "Failed jobs",
   "My account",
 ];
 
