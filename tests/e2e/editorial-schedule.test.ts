@@ -419,7 +419,9 @@ async function crawl(base: string, origin: string, start: string[]) {
       if (/^\/(images|assets)\//.test(path) || /^image\//.test(type)) {
         await r.arrayBuffer();
       } else {
-        const body = await r.text();
+        const text = await r.text();
+        // A calendar file folds its lines at 75 octets (RFC 5545 §3.1): read it unfolded, as a calendar does.
+        const body = /^text\/calendar/.test(type) ? text.replace(/\r?\n[ \t]/g, "") : text;
         bodies.set(path, body);
         const lower = withoutEchoes(body, path).toLowerCase();
         for (const word of SECRET_WORDS) if (lower.includes(word.toLowerCase())) leaks.push(`${path} (${r.status}) contains “${word}”`);
