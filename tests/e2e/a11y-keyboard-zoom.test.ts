@@ -41,7 +41,18 @@ async function tabSequence(page: Page, count: number, key = "Tab"): Promise<stri
   return names;
 }
 
-const MENU = ["ABOUT US", "INSURANCE", "CONSTRUCTION", "CYBER", "OUR TEAM", "NEWS & INSIGHTS", "CONTACT", "DISCLAIMER", "COPYRIGHT"];
+const MENU = [
+  "ABOUT US",
+  "INSURANCE",
+  "CONSTRUCTION",
+  "CYBER",
+  "OUR TEAM",
+  "NEWS & INSIGHTS",
+  "EVENTS",
+  "CONTACT",
+  "DISCLAIMER",
+  "COPYRIGHT",
+];
 
 describe("focus order", () => {
   it("mobile menu: skip link, logo, Search, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async () => {
@@ -75,7 +86,7 @@ describe("focus order", () => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/cyber");
     await enhanced(page);
-    const sequence = (await tabSequence(page, 13)).map((n) => n.toUpperCase());
+    const sequence = (await tabSequence(page, 14)).map((n) => n.toUpperCase());
     expect(sequence).toEqual([
       "SKIP TO MAIN CONTENT",
       "HARROW KLINE LLP HOME PAGE",
@@ -85,6 +96,7 @@ describe("focus order", () => {
       "CYBER",
       "OUR TEAM",
       "NEWS & INSIGHTS",
+      "EVENTS",
       "CONTACT",
       "SEARCH",
       "OVERVIEW",
