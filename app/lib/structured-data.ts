@@ -12,6 +12,7 @@
 import { FIRM } from "~/config/firm";
 import { isoWithOffset } from "./firm-time";
 import { hasImage } from "./images";
+import type { VenueInput } from "./events";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "./practice";
 import { spokenLanguages, type Admission, type Education } from "./profile";
 import { DEFAULT_SOCIAL_IMAGE, SOCIAL_IMAGE_HEIGHT, SOCIAL_IMAGE_WIDTH, socialImagePath } from "./social";
@@ -298,7 +299,7 @@ export function breadcrumbJsonLd(siteUrl: string, trail: ReadonlyArray<{ name: s
   };
 }
 
-export type EventJsonLdInput = {
+export type EventJsonLdInput = VenueInput & {
   slug: string;
   title: string;
   description: string;
@@ -306,12 +307,6 @@ export type EventJsonLdInput = {
   ends_at: Date | string;
   previous_starts_at: Date | string | null;
   event_status: string;
-  format: string;
-  venue_name: string;
-  venue_street: string;
-  venue_city: string;
-  venue_region: string;
-  venue_postal_code: string;
   published_at: Date | string | null;
   /** Places left (null: no limit). */
   placesLeft: number | null;
