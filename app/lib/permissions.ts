@@ -32,6 +32,10 @@ export const PERMISSIONS = [
   "wordpress-import",
   /** Failed jobs: timed work that failed its last attempt, with its error, and sending it again (issue 44). */
   "failed-jobs",
+  /** Events and webinars: create, edit, schedule, cancel, move and delete them (issue 45). Editors have it. */
+  "events",
+  /** An event's registrants (their personal data): the list, CSV export, attendance and certificates (issue 45). */
+  "event-registrations",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

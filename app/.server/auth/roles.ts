@@ -13,6 +13,7 @@
  * Subscribers (issue 31): owners and admins manage them; only owners erase one;
  * owners and admins send an article to them, editors only a test to themselves (issue 42).
  * Redirects and the 404 log (issue 46): all three roles; the WordPress import: owners and admins.
+ * Events (issue 45): all three roles manage them; their registrants' personal data: owners and admins.
  */
 import { MSG } from "~/lib/forms/messages";
 import { PERMISSIONS, type Permission } from "~/lib/permissions";
@@ -38,8 +39,10 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "subscriber-mailing",
     "redirects",
     "wordpress-import",
+    "events",
+    "event-registrations",
   ],
-  editor: ["content", "statistics", "subscriber-counts", "redirects"],
+  editor: ["content", "statistics", "subscriber-counts", "redirects", "events"],
 };
 
 export function isRole(value: unknown): value is Role {
