@@ -28,6 +28,7 @@ export default [
     // Previews of what the public cannot see yet: staff, or a share-a-preview link (app/.server/content/preview.ts; never cached).
     route("preview/post/:slug", "routes/public/preview-post.tsx", { id: "preview-post" }),
     route("preview/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-lawyer" }),
+    route("preview/event/:slug", "routes/public/preview-event.tsx", { id: "preview-event" }),
     route("preview/shared/post/:slug", "routes/public/preview-post.tsx", { id: "preview-shared-post" }),
     route("preview/shared/lawyer/:slug", "routes/public/preview-lawyer.tsx", { id: "preview-shared-lawyer" }),
     route("*", "routes/public/not-found.tsx"),
@@ -66,6 +67,10 @@ export default [
       // The article editor's JSON resources: body pictures and the autosaved working copy.
       route("articles/pictures", "routes/admin/article-picture.ts"),
       route("articles/autosave", "routes/admin/article-autosave.ts"),
+      // Events (issue 45): the list, a new one, the edit screen (with cancel), and the registrants.
+      route("events", "routes/admin/events.tsx"),
+      route("events/new", "routes/admin/event-new.tsx"),
+      route("events/:id/edit", "routes/admin/event-edit.tsx"),
       route("trash", "routes/admin/trash.tsx"),
       route("history/:kind/:id", "routes/admin/history.tsx"),
       route("hours/edit", "routes/admin/hours.tsx"),

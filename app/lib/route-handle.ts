@@ -54,6 +54,7 @@ export type RouteHandle = {
 export type ScreenIcon =
   | "team"
   | "articles"
+  | "events"
   | "trash"
   | "hours"
   | "headers"

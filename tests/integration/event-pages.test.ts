@@ -57,7 +57,10 @@ function input(title: string, starts: Date, extra: Partial<EventInput> = {}): Ev
   };
 }
 
-const load = async (slug: string) => await eventPage.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}`) } as never);
+/** The public page's loader data (a public page answers the plain object; only a preview wraps it with headers). */
+type PageData = Exclude<Awaited<ReturnType<typeof eventPage.loader>>, { init: unknown }>;
+const load = async (slug: string) =>
+  (await eventPage.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}`) } as never)) as PageData;
 const ics = async (slug: string) =>
   await eventIcs.loader({ params: { slug }, request: new Request(`${ORIGIN}/event/${slug}.ics`) } as never);
 

@@ -431,7 +431,7 @@ function buildBody(
 // ---------- fixtures: one member and one article to edit or delete ----------
 
 let cookie = "";
-const existing = { slug: "", eventSlug: "", memberId: 0, articleId: 0, enquiryId: 0, staffId: "", invitedId: "", mailId: 0 };
+const existing = { slug: "", eventSlug: "", eventId: 0, memberId: 0, articleId: 0, enquiryId: 0, staffId: "", invitedId: "", mailId: 0 };
 
 async function ensureFixtures() {
   const member = await rows<{ id: number; slug: string }>(`select id, slug from team where deleted_at is null order by id limit 1`);
@@ -464,24 +464,24 @@ async function ensureFixtures() {
           message: "A fixture enquiry for the fuzz.",
         })
       ).id;
-  const [event] = await rows<{ slug: string }>(`select slug from events order by id limit 1`);
-  existing.eventSlug =
-    event?.slug ??
-    (
-      await createEvent(
-        {
-          title: "Fuzz Seminar",
-          status: "published",
-          published_at: new Date(),
-          starts_at: new Date(Date.now() + 30 * 86_400_000),
-          ends_at: new Date(Date.now() + 30 * 86_400_000 + 3_600_000),
-          format: "in-person",
-          practice_area: "insurance",
-          capacity: 1,
-        },
-        TEST_ACTOR,
-      )
-    ).slug;
+  const [event] = await rows<{ id: number; slug: string }>(`select id, slug from events where deleted_at is null order by id limit 1`);
+  const fixtureEvent =
+    event ??
+    (await createEvent(
+      {
+        title: "Fuzz Seminar",
+        status: "published",
+        published_at: new Date(),
+        starts_at: new Date(Date.now() + 30 * 86_400_000),
+        ends_at: new Date(Date.now() + 30 * 86_400_000 + 3_600_000),
+        format: "in-person",
+        practice_area: "insurance",
+        capacity: 1,
+      },
+      TEST_ACTOR,
+    ));
+  existing.eventSlug = fixtureEvent.slug;
+  existing.eventId = Number(fixtureEvent.id);
   // Not in the Trash (a delete keeps the row there; its edit screen is then 404).
   const [m] = await rows<{ id: number; slug: string }>(`select id, slug from team where deleted_at is null order by id limit 1`);
   const [a] = await rows<{ id: number }>(`select id from articles where deleted_at is null order by id limit 1`);
@@ -541,6 +541,22 @@ const ARTICLE_BASE: Record<string, string | string[]> = {
   seo_description: "What to tell whom after a breach.",
 };
 /** The article form with an author (the fixture member, when there is one). */
+/** An event's form as the dashboard sends it (issue 45). */
+const eventBase = (): Form => ({
+  intent: "save",
+  title: "Fuzz seminar",
+  summary: "",
+  copy: "<p>About the seminar.</p>",
+  format: "webinar",
+  practice_area: "cyber",
+  starts_at: "2031-03-10T12:00",
+  ends_at: "2031-03-10T13:00",
+  webinar_url: "https://meet.example.com/fuzz",
+  capacity: "20",
+  cpd_substantive: "1",
+  // Published: the public event page's action (fuzzed after) needs the fixture event public.
+  status: "published",
+});
 const articleBase = () => ({ ...ARTICLE_BASE, ...(existing.memberId ? { authors: [String(existing.memberId)] } : {}) });
 
 type Form = Record<string, string | string[]>;
@@ -576,6 +592,9 @@ const BASES: Record<string, ActionCase> = {
       { intent: "save", article: String(existing.articleId), version: "1", values: JSON.stringify({ copy: "<p>x</p>" }) },
     ],
   },
+  "routes/admin/events.tsx": { base: () => ({ intent: "delete", id: String(existing.eventId), q: "" }) },
+  "routes/admin/event-new.tsx": { base: eventBase },
+  "routes/admin/event-edit.tsx": { base: eventBase, more: (): Form[] => [{ intent: "cancel-event" }] },
   "routes/admin/hours.tsx": { base: () => ({ start_time: "9:00", end_time: "5:00" }) },
   "routes/admin/trash.tsx": { base: () => ({ intent: "restore", kind: "article", id: String(existing.articleId) }) },
   "routes/admin/history.tsx": { base: () => ({ intent: "restore", revision: "1" }) },
@@ -721,7 +740,15 @@ function resolveParam(name: string, value: string, file = ""): string {
   if (value !== "@existing") return value;
   if (name === "slug") return file.includes("event") ? existing.eventSlug : existing.slug;
   if (name === "id")
-    return String(file.includes("enquir") ? existing.enquiryId : file.includes("outbox") ? existing.mailId : existing.articleId);
+    return String(
+      file.includes("enquir")
+        ? existing.enquiryId
+        : file.includes("outbox")
+          ? existing.mailId
+          : file.includes("event")
+            ? existing.eventId
+            : existing.articleId,
+    );
   if (name === "token") return "dGhpcy1pcy1ub3QtYS1yZWFsLXRva2VuLWF0LWFsbA";
   if (name === "kind") return "article";
   return value;

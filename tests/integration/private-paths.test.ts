@@ -38,7 +38,7 @@ function speculationExclusions(): RegExp[] {
 describe("the private paths outside app/routes.ts", () => {
   it("walks the staff, preview and public routes", () => {
     expect(table.filter((r) => isStaff(r.id)).length).toBeGreaterThan(30);
-    expect(table.filter((r) => isPreview(r.id))).toHaveLength(4);
+    expect(table.filter((r) => isPreview(r.id))).toHaveLength(5);
     expect(table.filter((r) => !isStaff(r.id) && !isPreview(r.id)).length).toBeGreaterThan(20);
   });
 

@@ -4,6 +4,7 @@
  *
  * - `/preview/post/{slug}`, `/preview/lawyer/{slug}`: staff with the
  *   `content` permission (signed in; otherwise the sign-in page and back);
+ * - `/preview/event/{slug}`: staff with the `events` permission;
  * - `/preview/shared/post/{token}`, `/preview/shared/lawyer/{token}`: a
  *   share-a-preview link (db/previews.ts), no account needed.
  *
@@ -15,13 +16,15 @@ import { requireStaff } from "../auth/staff-session";
 import { getArticleById, getArticleBySlugForStaff, type Article } from "../db/articles";
 import { resolvePreviewLink } from "../db/previews";
 import { getTeamMemberById, getTeamMemberBySlugForStaff, type TeamMember } from "../db/team";
+import { getEventBySlugForStaff } from "../db/event-editing";
+import type { Event } from "../db/events";
 
 export const PREVIEW_BANNER = "Preview — not published";
 export const PREVIEW_CACHE_CONTROL = "private, no-store";
 
 type Mode = "staff" | "shared" | null;
 
-function modeOf(request: Request, kind: "post" | "lawyer"): Mode {
+function modeOf(request: Request, kind: "post" | "lawyer" | "event"): Mode {
   const path = new URL(request.url).pathname;
   if (path.startsWith(`/preview/${kind}/`)) return "staff";
   if (path.startsWith(`/preview/shared/${kind}/`)) return "shared";
@@ -56,6 +59,15 @@ export async function previewTeamMember(request: Request, param: string, notFoun
     const id = await resolvePreviewLink("team", param);
     row = id ? await getTeamMemberById(id) : undefined;
   }
+  if (!row) throw data(notFound, { status: 404, headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } });
+  return row;
+}
+
+/** An event in any state (not in the Trash), for staff who manage events. */
+export async function previewEvent(request: Request, param: string, notFound: unknown): Promise<Event | null> {
+  if (modeOf(request, "event") !== "staff") return null;
+  await requireStaff(request, "events");
+  const row = await getEventBySlugForStaff(param);
   if (!row) throw data(notFound, { status: 404, headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } });
   return row;
 }

@@ -1,5 +1,5 @@
 /**
- * Revisions: every save of an article or team member keeps a copy of all its
+ * Revisions: every save of an article, team member or event keeps a copy of all its
  * fields (who, when, the version it made), in the save's own transaction.
  * The last REVISIONS_KEPT per item are kept. The History screen lists them,
  * shows what changed in the text fields and restores one (a new save, so a
@@ -11,7 +11,7 @@ import { db, type Db } from "./client";
 import { revisions, type RevisionRow } from "./schema";
 
 export const REVISIONS_KEPT = 50;
-export type RevisionKind = "article" | "team";
+export type RevisionKind = "article" | "team" | "event";
 
 /** Fields kept: everything but the bookkeeping columns. */
 const SKIP = new Set(["id", "created_at", "updated_at", "deleted_at", "version"]);

@@ -1,6 +1,6 @@
 /**
- * The Trash: deleted articles and team members (db/articles.ts and db/team.ts
- * set `deleted_at`) wait here for TRASH_DAYS. Restore puts one back with its
+ * The Trash: deleted articles, team members and events (db/articles.ts,
+ * db/team.ts and db/event-editing.ts set `deleted_at`) wait here for TRASH_DAYS. Restore puts one back with its
  * URL (the slug stayed reserved) and picture; "Delete permanently" and the
  * daily sweep remove the row, its revisions and preview links, and (through
  * the caller) its pictures. Each change is recorded in the audit trail.
@@ -12,15 +12,16 @@ import { bodyPicturesOfArticle, removeUnusedBodyPictures } from "../pictures/bod
 import { deleteImage } from "../pictures/images";
 import { removeBios } from "../content/bio-pdf";
 import { db } from "./client";
-import { articles, previewLinks, revisions, team } from "./schema";
+import { articles, events, previewLinks, revisions, team } from "./schema";
 
 export const TRASH_DAYS = 30;
-export type TrashKind = "article" | "team";
+export type TrashKind = "article" | "team" | "event";
+export const TRASH_KINDS: readonly TrashKind[] = ["article", "team", "event"];
 
 export type TrashItem = { kind: TrashKind; id: number; label: string; deleted_at: Date; img: string };
 
 export async function listTrash(): Promise<TrashItem[]> {
-  const [a, t] = await Promise.all([
+  const [a, t, e] = await Promise.all([
     db()
       .select({ id: articles.id, label: articles.title, deleted_at: articles.deleted_at, img: articles.img })
       .from(articles)
@@ -31,10 +32,16 @@ export async function listTrash(): Promise<TrashItem[]> {
       .from(team)
       .where(isNotNull(team.deleted_at))
       .orderBy(desc(team.deleted_at)),
+    db()
+      .select({ id: events.id, label: events.title, deleted_at: events.deleted_at })
+      .from(events)
+      .where(isNotNull(events.deleted_at))
+      .orderBy(desc(events.deleted_at)),
   ]);
   return [
     ...a.map((r) => ({ ...r, kind: "article" as const, deleted_at: r.deleted_at! })),
     ...t.map((r) => ({ ...r, kind: "team" as const, deleted_at: r.deleted_at! })),
+    ...e.map((r) => ({ ...r, kind: "event" as const, deleted_at: r.deleted_at!, img: "" })),
   ].sort((x, y) => y.deleted_at.getTime() - x.deleted_at.getTime());
 }
 
@@ -44,7 +51,12 @@ function labelOf(row: Record<string, unknown>): string {
 }
 
 function tableOf(kind: TrashKind) {
-  return kind === "article" ? articles : team;
+  return kind === "article" ? articles : kind === "team" ? team : events;
+}
+
+/** What content-events announces when an item of this kind changes (the page cache listens). */
+function contentOf(kind: TrashKind) {
+  return kind === "article" ? "articles" : kind === "team" ? "team" : "events";
 }
 
 /** Puts a trashed item back (state, URL and picture as they were); false when it is not in the Trash. */
@@ -67,7 +79,7 @@ export async function restoreFromTrash(kind: TrashKind, id: number, actor: Actor
     });
     return name;
   });
-  if (label !== undefined) contentChanged(kind === "article" ? "articles" : "team");
+  if (label !== undefined) contentChanged(contentOf(kind));
   return label;
 }
 
@@ -88,10 +100,10 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
     // An article's social picture (link previews) goes with it too.
     const socialImg = "social_img" in row ? row.social_img : "";
-    return { name, img: row.img, socialImg, bodyPictures };
+    return { name, img: "img" in row ? row.img : "", socialImg, bodyPictures };
   });
   if (!removed) return undefined;
-  await deleteImage(kind === "article" ? "articles" : "team", removed.img);
+  if (kind !== "event") await deleteImage(kind === "article" ? "articles" : "team", removed.img);
   if (removed.socialImg) await deleteImage("articles", removed.socialImg);
   // A member's stored PDF bios (regenerable; bio-pdf.ts).
   if (kind === "team") await removeBios(id).catch(() => {});
@@ -104,7 +116,7 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
 export async function sweepTrash(actor: Actor, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - TRASH_DAYS * 86_400_000);
   let removed = 0;
-  for (const kind of ["article", "team"] as const) {
+  for (const kind of TRASH_KINDS) {
     const table = tableOf(kind);
     const due = await db().select({ id: table.id }).from(table).where(lt(table.deleted_at, cutoff));
     for (const { id } of due) if (await purgeFromTrash(kind, id, actor)) removed++;

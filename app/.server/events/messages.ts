@@ -27,7 +27,7 @@ import { absoluteUrl } from "../http/site-url";
 import { getEnv } from "../env";
 import { eventCalendar } from "./calendar";
 
-export type EventMailKind = "registered" | "waiting" | "promoted" | "reminder-24h" | "reminder-1h";
+export type EventMailKind = "registered" | "waiting" | "promoted" | "reminder-24h" | "reminder-1h" | "moved" | "cancelled";
 
 export function cancelUrl(token: string): string {
   return absoluteUrl(`/event/cancel/${token}`);
@@ -45,15 +45,46 @@ const INTRO: Record<EventMailKind, (title: string) => { subject: string; line: s
   }),
   "reminder-24h": (t) => ({ subject: `Tomorrow: ${t}`, line: "A reminder: the event starts in 24 hours." }),
   "reminder-1h": (t) => ({ subject: `Starting in one hour: ${t}`, line: "A reminder: the event starts in one hour." }),
+  moved: (t) => ({ subject: `New time: ${t}`, line: "" }),
+  cancelled: (t) => ({
+    subject: `Cancelled: ${t}`,
+    line: "We are sorry: the event is cancelled. There is nothing you need to do; the attached calendar file removes it from your calendar.",
+  }),
 };
 
-/** The message for one registrant. `token`: the cancel link's secret (null: no link, e.g. a reminder after the token is gone). */
-export function eventMail(kind: EventMailKind, event: Event, to: { name: string; email: string }, token: string | null): MailMessage {
-  const { subject, line } = INTRO[kind](event.title);
-  const hasPlace = kind !== "waiting";
+/** "The event has moved to a new time (it was to start …)": without the final full stop. */
+function movedText(event: Event): string {
+  const was = event.previous_starts_at;
+  return `The event has moved to a new time${was ? ` (it was to start ${eventDateText(was)}, ${eventTimeText(was)})` : ""}`;
+}
+
+/** A person with a place gets the calendar file and the calendar links (not someone waiting). */
+const hasPlaceFor = (kind: EventMailKind, status: string | undefined) => kind !== "waiting" && status !== "waiting";
+
+/**
+ * The message for one registrant. `token`: the cancel link's secret (null: no
+ * link, e.g. a reminder after the token is gone). A move or a cancellation
+ * goes to those waiting too (`to.status`), without a calendar file (they
+ * have no place, so no entry to update).
+ */
+export function eventMail(
+  kind: EventMailKind,
+  event: Event,
+  to: { name: string; email: string; status?: string },
+  token: string | null,
+): MailMessage {
+  const cancelled = kind === "cancelled";
+  const hasPlace = hasPlaceFor(kind, to.status);
+  const { subject, line: intro } = INTRO[kind](event.title);
+  const line =
+    kind === "moved"
+      ? `${movedText(event)}. ${hasPlace ? "The new time is below; the attached calendar file updates the entry in your calendar." : "You are still on the waiting list."}`
+      : cancelled && !hasPlace
+        ? "We are sorry: the event is cancelled, so the waiting list is closed."
+        : intro;
   const page = absoluteUrl(eventPath(event.slug));
   const where = locationText(event);
-  const join = hasPlace && event.format !== "in-person" && event.webinar_url ? event.webinar_url : "";
+  const join = hasPlace && !cancelled && event.format !== "in-person" && event.webinar_url ? event.webinar_url : "";
   const details = [event.summary, join ? `Join the webinar: ${join}` : "", page].filter(Boolean).join("\n\n");
   const rows: [string, string][] = [
     ["When", `${eventDateText(event.starts_at)}, ${eventTimeText(event.starts_at)} (${durationText(event.starts_at, event.ends_at)})`],
@@ -63,13 +94,13 @@ export function eventMail(kind: EventMailKind, event: Event, to: { name: string;
   const calendarInput = { title: event.title, starts_at: event.starts_at, ends_at: event.ends_at, details, location: where };
   const links: [string, string][] = [
     ["Event page", page],
-    ...(hasPlace
+    ...(hasPlace && !cancelled
       ? ([
           ["Add to Google Calendar", googleCalendarUrl(calendarInput)],
           ["Add to Outlook.com", outlookCalendarUrl(calendarInput)],
         ] as [string, string][])
       : []),
-    ...(token ? ([["Cancel my registration", cancelUrl(token)]] as [string, string][]) : []),
+    ...(token && !cancelled ? ([["Cancel my registration", cancelUrl(token)]] as [string, string][]) : []),
   ];
   const identification = `Sent by ${FIRM.name}, ${fullAddress()}. Telephone ${FIRM.phone}. E-mail ${FIRM.email}. Web ${getEnv().publicUrl}.`;
   const text = [
@@ -111,7 +142,7 @@ ${hasPlace ? "<p>The calendar file (event.ics) is attached.</p>" : ""}
       ? [
           {
             filename: "event.ics",
-            contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+            contentType: `text/calendar; charset=utf-8; method=${cancelled ? "CANCEL" : "PUBLISH"}`,
             content: eventCalendar(event, getEnv().publicUrl, { joinUrl: join || undefined }),
           },
         ]

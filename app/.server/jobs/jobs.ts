@@ -4,6 +4,7 @@
  */
 import { sweepAuditTrail, systemActor } from "../db/audit";
 import { publishDueArticles } from "../db/articles";
+import { publishDueEvents } from "../db/event-editing";
 import { purgeExpiredEnquiries } from "../db/enquiries";
 import { sweepSubscribers } from "../db/subscribers";
 import { runMailings } from "../subscriptions/mailing-sender";
@@ -28,8 +29,8 @@ import { getStorage } from "../storage/storage";
 export const SCHEDULED_PUBLISHING_INTERVAL_MS = 15_000;
 
 /**
- * Scheduled publishing (decision 0012): articles whose publish time has come
- * go live, team members' "visible from" / "hidden from" apply. Run by one
+ * Scheduled publishing (decision 0012): articles and events whose publish
+ * time has come go live, team members' "visible from" / "hidden from" apply. Run by one
  * process at a time (its queue's `exclusive` policy) and written as
  * conditional updates, so a repeat or a race changes each item once. The
  * change announces itself on content-events, which clears the page cache and
@@ -40,8 +41,14 @@ export const SCHEDULED_PUBLISHING_INTERVAL_MS = 15_000;
 export async function runScheduledPublishing(now = new Date()) {
   const actor = systemActor("scheduled publishing");
   const articles = await publishDueArticles(actor, now);
+  const events = await publishDueEvents(actor, now);
   const members = await applyDueTeamVisibility(actor, now);
-  return { articlesPublished: articles.length, membersShown: members.shown, membersHidden: members.hidden };
+  return {
+    articlesPublished: articles.length,
+    eventsPublished: events.length,
+    membersShown: members.shown,
+    membersHidden: members.hidden,
+  };
 }
 
 /**

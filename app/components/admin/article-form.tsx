@@ -1,7 +1,7 @@
 /** The article form (create and edit). Pinned is forced off and disabled when the article is not news. */
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { ARTICLE_LISTS, ARTICLE_STATUS_LABELS, articleSchema, type ArticleFormValues, type ArticleStatus } from "~/lib/forms/article";
+import { ARTICLE_LISTS, articleSchema, type ArticleFormValues } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { ARTICLE_CATEGORIES } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
@@ -10,6 +10,7 @@ import { useClientCheck } from "./client-check";
 import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields";
 import { useHydrated } from "./hydrated";
 import { ImageInput } from "./image-input";
+import { PublishStateFields } from "./publish-state-fields";
 import { btnPrimary, inputClass, labelClass } from "./styles";
 
 const CATEGORY_LABELS: Record<string, string> = { insurance: "Insurance", construction: "Construction", cyber: "Cyber", events: "Events" };
@@ -30,7 +31,6 @@ export function ArticleForm(props: {
   const busy = navigation.state === "submitting";
   const [news, setNews] = useState(props.values.news);
   const [pinned, setPinned] = useState(props.values.priority);
-  const [status, setStatus] = useState<ArticleStatus>(props.values.status);
   const { clientErrors, onSubmit } = useClientCheck({
     schema: articleSchema,
     lists: ARTICLE_LISTS,
@@ -142,43 +142,7 @@ export function ArticleForm(props: {
       <ArticleBody defaultValue={v.copy} error={errors.copy} />
       <SummaryField values={v} errors={errors} />
       <SearchAndSocialFields values={v} errors={errors} currentSocialImage={props.currentSocialImage} />
-      <fieldset aria-describedby={errors.status ? "field-status-error" : undefined}>
-        <legend className={labelClass}>Status</legend>
-        <div className="mt-1 flex flex-wrap gap-6">
-          {(Object.keys(ARTICLE_STATUS_LABELS) as ArticleStatus[]).map((option) => (
-            <label key={option} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="status"
-                value={option}
-                defaultChecked={v.status === option}
-                className="size-4"
-                onChange={() => setStatus(option)}
-              />
-              {ARTICLE_STATUS_LABELS[option]}
-            </label>
-          ))}
-        </div>
-        <FieldError id="field-status-error" error={errors.status} />
-      </fieldset>
-      <div hidden={hydrated && status !== "scheduled"}>
-        <label htmlFor="field-publish_at" className={labelClass}>
-          Publish time<span className="font-normal text-muted"> (Toronto time; for a scheduled article)</span>
-        </label>
-        <input
-          id="field-publish_at"
-          name="publish_at"
-          type="datetime-local"
-          defaultValue={v.publish_at}
-          aria-invalid={errors.publish_at ? true : undefined}
-          aria-describedby={describedBy("field-publish_at-hint", errors.publish_at && "field-publish_at-error")}
-          className={inputClass}
-        />
-        <p id="field-publish_at-hint" className="mt-1 text-sm text-muted">
-          The article goes live within a minute of this time.
-        </p>
-        <FieldError id="field-publish_at-error" error={errors.publish_at} />
-      </div>
+      <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="article" />
       <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
         <button type="submit" className={btnPrimary} disabled={busy}>
           {props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"}

@@ -11,13 +11,28 @@ import { labelClass } from "./styles";
 
 export type AuthorOption = { id: number; full_name: string; title: string; note: string };
 
-export function AuthorsField({ choices, chosen, error }: { choices: readonly AuthorOption[]; chosen: readonly string[]; error?: string }) {
+/** Team members to tick: an article's authors, or (`name`, `legend`, `hint`) an event's speakers. */
+export function AuthorsField({
+  choices,
+  chosen,
+  error,
+  name = "authors",
+  legend = "Authors",
+  hint = "Team members named on the article, with links to their profiles (optional). Hidden members are named once they are visible.",
+}: {
+  choices: readonly AuthorOption[];
+  chosen: readonly string[];
+  error?: string;
+  name?: string;
+  legend?: string;
+  hint?: string;
+}) {
   const picked = new Set(chosen);
   return (
-    <fieldset aria-describedby={describedBy("field-authors-hint", error && "field-authors-error")}>
-      <legend className={labelClass}>Authors</legend>
-      <p id="field-authors-hint" className="text-sm text-muted">
-        Team members named on the article, with links to their profiles (optional). Hidden members are named once they are visible.
+    <fieldset aria-describedby={describedBy(`field-${name}-hint`, error && `field-${name}-error`)}>
+      <legend className={labelClass}>{legend}</legend>
+      <p id={`field-${name}-hint`} className="text-sm text-muted">
+        {hint}
       </p>
       {choices.length === 0 ? (
         <p className="mt-2 text-sm text-muted">No team members yet.</p>
@@ -28,7 +43,7 @@ export function AuthorsField({ choices, chosen, error }: { choices: readonly Aut
               <label className="flex items-start gap-2 py-1">
                 <input
                   type="checkbox"
-                  name="authors"
+                  name={name}
                   value={String(m.id)}
                   defaultChecked={picked.has(String(m.id))}
                   aria-invalid={error ? true : undefined}
@@ -47,7 +62,7 @@ export function AuthorsField({ choices, chosen, error }: { choices: readonly Aut
           ))}
         </ul>
       )}
-      <FieldError id="field-authors-error" error={error} />
+      <FieldError id={`field-${name}-error`} error={error} />
     </fieldset>
   );
 }

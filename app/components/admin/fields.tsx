@@ -18,8 +18,8 @@ type TextFieldProps = {
   error?: string;
   hint?: ReactNode;
   required?: boolean;
-  type?: "text" | "email" | "tel" | "search" | "password" | "datetime-local";
-  inputMode?: "numeric" | "email" | "tel" | "text";
+  type?: "text" | "email" | "tel" | "search" | "password" | "datetime-local" | "date" | "url";
+  inputMode?: "numeric" | "decimal" | "email" | "tel" | "text" | "url";
   autoComplete?: string;
   maxLength?: number;
   multiline?: boolean;

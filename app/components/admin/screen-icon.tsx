@@ -1,6 +1,7 @@
 /** The picture of a dashboard screen's home card, named in its route's `handle` (lib/route-handle.ts `nav.icon`). */
 import {
   ArrowRightLeft,
+  CalendarDays,
   ChartLine,
   Clock,
   FileText,
@@ -22,6 +23,7 @@ import type { ScreenIcon as Name } from "~/lib/route-handle";
 const ICONS: Record<Name, LucideIcon> = {
   team: Users,
   articles: FileText,
+  events: CalendarDays,
   trash: Trash2,
   hours: Clock,
   headers: Heading,

@@ -1,6 +1,6 @@
 /**
- * /dashboard/history/:kind/:id: the saved versions of an article or team
- * member (last 50), newest first; what each changed in the text fields (an
+ * /dashboard/history/:kind/:id: the saved versions of an article, team
+ * member or event (last 50), newest first; what each changed in the text fields (an
  * inline diff against the version before it); Restore, which saves that
  * version's text (and an article's authors) again as a new version
  * (pictures and state stay as they are now; nothing earlier is rewritten).
@@ -13,6 +13,8 @@ import { isRefusal, parseId, readForm } from "~/.server/http/form-post";
 import { getArticleById, updateArticle } from "~/.server/db/articles";
 import { getRevision, listRevisions, previousRevision, type RevisionKind } from "~/.server/db/revisions";
 import { getTeamMemberById, updateTeamMember } from "~/.server/db/team";
+import { eventFieldsOf, eventSpeakerInputs, getEventById, saveEvent } from "~/.server/db/event-editing";
+import type { ArticleState } from "~/.server/db/visibility";
 import { log } from "~/.server/log";
 import { articleText } from "~/.server/content/sanitize";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -35,6 +37,15 @@ const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
     ["seo_title", "SEO title"],
     ["seo_description", "SEO description"],
   ],
+  event: [
+    ["title", "Title"],
+    ["summary", "Summary"],
+    ["copy", "Description"],
+    ["speakers", "Speakers"],
+    ["venue_name", "Venue"],
+    ["accreditation_number", "Accreditation number"],
+    ["recording_url", "Recording"],
+  ],
   team: [
     ["full_name", "Full name"],
     ["title", "Title"],
@@ -50,12 +61,16 @@ const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
   ],
 };
 const NOT_FOUND = "That item or version was not found.";
-const kindOf = (v: unknown): RevisionKind | null => (v === "article" || v === "team" ? v : null);
+const kindOf = (v: unknown): RevisionKind | null => (v === "article" || v === "team" || v === "event" ? v : null);
 
 async function findItem(kind: RevisionKind, id: number) {
   if (kind === "article") {
     const a = await getArticleById(id);
     return a ? { label: a.title, editTo: `/dashboard/articles/${a.id}/edit`, version: a.version } : undefined;
+  }
+  if (kind === "event") {
+    const e = await getEventById(id);
+    return e ? { label: e.title, editTo: `/dashboard/events/${e.id}/edit`, version: e.version } : undefined;
   }
   const m = await getTeamMemberById(id);
   return m ? { label: m.full_name, editTo: `/dashboard/lawyer/${encodeURIComponent(m.slug)}`, version: m.version } : undefined;
@@ -160,6 +175,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           seo_title: optionalStr("seo_title"),
           seo_description: optionalStr("seo_description"),
           authors: Array.isArray(f.authors) ? authorRefs(f.authors).map((a) => a.id) : undefined,
+        },
+        actor,
+      );
+    } else if (kind === "event") {
+      // The texts come back; the time, place, speakers, CPD and state stay as they are now (a move tells registrants; a restore must not).
+      const now = await getEventById(id);
+      if (!now) return data({ status: { tone: "error" as const, text: NOT_FOUND } }, { status: 404 });
+      result = await saveEvent(
+        id,
+        {
+          ...eventFieldsOf(now),
+          title: str("title") || now.title,
+          summary: str("summary"),
+          copy: str("copy") || now.copy,
+          state: { status: now.status as ArticleState, publishAt: now.published_at },
+          speakers: await eventSpeakerInputs(id),
         },
         actor,
       );

@@ -1,5 +1,5 @@
 /**
- * /dashboard/trash: deleted team members and articles, kept 30 days. Restore
+ * /dashboard/trash: deleted team members, articles and events, kept 30 days. Restore
  * puts one back (URL and picture kept); "Delete permanently" asks a second
  * time (a confirmation panel, with or without JavaScript) and then removes it
  * and its pictures for good (app/.server/db/trash.ts).
@@ -8,7 +8,7 @@ import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/trash";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { isRefusal, parseId, readForm } from "~/.server/http/form-post";
-import { listTrash, purgeFromTrash, restoreFromTrash, TRASH_DAYS, type TrashKind } from "~/.server/db/trash";
+import { listTrash, purgeFromTrash, restoreFromTrash, TRASH_DAYS, TRASH_KINDS, type TrashKind } from "~/.server/db/trash";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnDanger, btnPrimary, btnSecondary } from "~/components/admin/styles";
@@ -18,15 +18,21 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = {
   permission: "content",
-  nav: { label: "Trash", text: "Deleted team members and articles, kept 30 days: restore or delete for good.", order: 30, icon: "trash" },
+  nav: {
+    label: "Trash",
+    text: "Deleted team members, articles and events, kept 30 days: restore or delete for good.",
+    order: 30,
+    icon: "trash",
+  },
 } satisfies RouteHandle;
 
 const FAILED = "An error occurred while changing the Trash. Please try again.";
-const kindOf = (v: unknown): TrashKind | null => (v === "article" || v === "team" ? v : null);
+const kindOf = (v: unknown): TrashKind | null => ((TRASH_KINDS as readonly unknown[]).includes(v) ? (v as TrashKind) : null);
+const KIND_LABELS: Record<TrashKind, string> = { article: "Article", team: "Team member", event: "Event" };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const confirm = /^(article|team)-(\d{1,9})$/.exec(url.searchParams.get("confirm") ?? "");
+  const confirm = /^(article|team|event)-(\d{1,9})$/.exec(url.searchParams.get("confirm") ?? "");
   const items = await listTrash();
   return {
     items: items.map((i) => ({
@@ -70,7 +76,7 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="Trash" back={{ to: "/dashboard", label: "Dashboard" }}>
       <p className="mb-6 text-muted">
-        Deleted team members and articles stay here for {days} days, then they and their pictures are removed for good.
+        Deleted team members, articles and events stay here for {days} days, then they and their pictures are removed for good.
       </p>
       {items.length === 0 ? (
         <p className="py-8 text-center text-muted">The Trash is empty.</p>
@@ -81,7 +87,7 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
               <div>
                 <p className="font-semibold">{item.label}</p>
                 <p className="text-sm text-muted">
-                  {item.kind === "article" ? "Article" : "Team member"} · deleted {item.deleted} · removed for good {item.purgeOn}
+                  {KIND_LABELS[item.kind]} · deleted {item.deleted} · removed for good {item.purgeOn}
                 </p>
               </div>
               <div className="flex flex-wrap gap-2">

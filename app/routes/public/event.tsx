@@ -10,6 +10,8 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/event";
 import { countTaken, findMovedEventSlug, getEventBySlug, listEventSpeakers, registrationOpen } from "~/.server/db/events";
 import { sanitizeArticleHtml } from "~/.server/content/sanitize";
+import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewEvent } from "~/.server/content/preview";
+import { PreviewBanner } from "~/components/public/preview-banner";
 import { registrationAction } from "~/.server/events/registration-form.server";
 import { getEnv } from "~/.server/env";
 import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/spam-defence";
@@ -41,7 +43,12 @@ export const handle = { pageCache: { params: [] }, statistics: "path" } satisfie
 
 const NOT_FOUND = "No Event Found";
 
-async function findEvent(slug: string) {
+const isEventPreview = (request: Request) => new URL(request.url).pathname.startsWith("/preview/event/");
+
+async function findEvent(request: Request, slug: string) {
+  // A staff preview (any state, never cached), or the public page (published only).
+  const preview = await previewEvent(request, slug, { message: NOT_FOUND });
+  if (preview) return preview;
   const event = await getEventBySlug(slug);
   if (event) return event;
   // An old link (other case or spelling): 301 to the current page.
@@ -50,12 +57,14 @@ async function findEvent(slug: string) {
   throw data({ message: NOT_FOUND }, { status: 404 });
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const event = await findEvent(params.slug);
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const event = await findEvent(request, params.slug);
+  const preview = isEventPreview(request);
   const [speakers, taken] = await Promise.all([listEventSpeakers(event.id), countTaken(event.id)]);
   const now = new Date();
   const past = event.ends_at < now;
-  const open = registrationOpen(event, now);
+  // A preview shows no registration form (it posts to the public page, which knows only published events).
+  const open = !preview && registrationOpen(event, now);
   const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - taken);
   const site = getEnv().publicUrl;
   const description = event.summary || event.title;
@@ -67,9 +76,10 @@ export async function loader({ params }: Route.LoaderArgs) {
       { name: event.title, path: eventPath(event.slug) },
     ]),
   ];
-  return {
+  const page = {
+    preview: preview ? PREVIEW_BANNER : null,
     token: issueFormToken(),
-    jsonLd,
+    jsonLd: preview ? [] : jsonLd,
     event: {
       slug: event.slug,
       title: event.title,
@@ -97,6 +107,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       speakers,
     },
   };
+  return preview ? data(page, { headers: { "Cache-Control": PREVIEW_CACHE_CONTROL } }) : page;
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -112,9 +123,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return registrationAction(request, context, event);
 }
 
-/** The answer to a POST: the action's Cache-Control (private, no-store). A GET: shared for a few seconds at most. */
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  return { "Cache-Control": actionHeaders.get("Cache-Control") ?? FORM_PAGE_CACHE_CONTROL };
+/** The answer to a POST: the action's Cache-Control (private, no-store); a preview: never stored. A GET: shared for a few seconds at most. */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return { "Cache-Control": actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? FORM_PAGE_CACHE_CONTROL };
 }
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
@@ -125,6 +136,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     description: `${e.date}, ${e.time}. ${e.description}`.slice(0, 300),
     path: eventPath(e.slug),
     jsonLd: loaderData.jsonLd,
+    noindex: loaderData.preview ? true : undefined,
   });
 }
 
@@ -135,6 +147,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
   const practice = (PRACTICE_PAGES as Record<string, { path: string } | undefined>)[e.area as PracticeArea];
   return (
     <main id="main" tabIndex={-1} className="outline-none">
+      {loaderData.preview ? <PreviewBanner text={loaderData.preview} /> : null}
       <article>
         <header className="on-dark banner-bg bg-ink text-white">
           <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">

@@ -1,0 +1,150 @@
+/**
+ * The event screens' actions (issue 45): save (new and edit), cancel, and
+ * delete (to the Trash). The caller has checked the session and the
+ * "events" permission (the route's handle) and passes the Actor the audit
+ * trail records. A move or a cancellation tells the registrants: their
+ * e-mails are kept in the outbox in the change's own transaction, then sent
+ * after the answer (a crash in between leaves them to the Outbox job).
+ */
+import { data, redirect } from "react-router";
+import { EVENT_LISTS, EVENT_MSG, eventSchema, eventValuesFromForm, type EventFormValues } from "~/lib/forms/event";
+import { fieldErrors, formText, formValues, hasMissing } from "~/lib/forms/form-data";
+import { MSG } from "~/lib/forms/messages";
+import { listHref, parsePage } from "~/lib/pagination";
+import type { Actor } from "../db/audit";
+import type { Db } from "../db/client";
+import { addEvent, cancelEvent, eventSpeakerInputs, registrantsToTell, saveEvent, trashEvent, type Notify } from "../db/event-editing";
+import type { Event, SpeakerInput } from "../db/events";
+import { listAuthorChoices } from "../db/article-authors";
+import { EditConflict } from "../db/revisions";
+import type { EventRegistrationRow } from "../db/schema";
+import { sanitizeArticleHtml } from "../content/sanitize";
+import { eventMail } from "../events/messages";
+import { keepMail, sendKeptMail, type MailMessage } from "../mail/mail";
+import { conflictText } from "~/lib/forms/conflict";
+import { log } from "../log";
+import { flashHeaders } from "./flash.server";
+import { formVersion, bodyHtml } from "./articles.server";
+import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, type FailureData } from "../http/form-post";
+
+export type EventActionData = FailureData & { values?: EventFormValues; conflict?: boolean };
+
+function fail(status: number, body: EventActionData) {
+  return data<EventActionData>(body, { status });
+}
+
+/** Keeps one e-mail per registrant in the change's transaction; `send` delivers them after the commit. */
+function registrantMail(kind: "moved" | "cancelled") {
+  const kept: { id: number; message: MailMessage }[] = [];
+  const notify: Notify = async (tx: Db, event: Event, registrations: EventRegistrationRow[]) => {
+    for (const r of registrations) {
+      const message = eventMail(kind, event, r, null);
+      kept.push({ id: await keepMail(tx, message), message });
+    }
+  };
+  const send = () => {
+    // After the answer: a big list must not hold the person's request (an interrupted send is retried by `mail-retry`).
+    void (async () => {
+      for (const { id, message } of kept) await sendKeptMail(id, message).catch(() => undefined);
+    })();
+    return kept.length;
+  };
+  return { notify, send };
+}
+
+export async function saveEventAction(request: Request, actor: Actor, existing?: Event) {
+  const form = await readForm(request, MAX_TEXT_FORM_BYTES);
+  if (isRefusal(form)) return form;
+  const raw = formValues(form, EVENT_LISTS);
+  const values = eventValuesFromForm(raw);
+  const parsed = eventSchema.safeParse(raw);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
+  let copy = "";
+  if (parsed.success) {
+    copy = sanitizeArticleHtml(bodyHtml(parsed.data.copy));
+    if (!/[^\s]/.test(copy.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "))) errors.copy = "Description is required.";
+    // Only team members the form offers (not in the Trash).
+    if (parsed.data.speakerIds.length) {
+      const current = existing ? (await eventSpeakerInputs(existing.id)).flatMap((s) => ("memberId" in s ? [s.memberId] : [])) : [];
+      const offered = new Set((await listAuthorChoices(current)).map((m) => m.id));
+      if (parsed.data.speakerIds.some((id) => !offered.has(id))) errors.speakers = EVENT_MSG.speakersUnknown;
+    }
+  }
+  if (Object.keys(errors).length || !parsed.success)
+    return fail(400, { status: { tone: "error", text: hasMissing(errors) ? MSG.missingFields : MSG.checkFields }, errors, values });
+
+  const { speakerIds, guests, status, publishAt, ...fields } = parsed.data;
+  const speakers: SpeakerInput[] = [...speakerIds.map((memberId) => ({ memberId })), ...guests];
+  const input = { ...fields, copy, speakers, state: { status, publishAt } };
+
+  if (!existing) {
+    let created: Event;
+    try {
+      created = await addEvent(input, actor);
+    } catch (error) {
+      log("error", "event not added", { error: (error as Error).message });
+      return fail(500, { status: { tone: "error", text: EVENT_MSG.saveError }, values });
+    }
+    return redirect(`/dashboard/events/${created.id}/edit`, { headers: await flashHeaders({ tone: "success", text: EVENT_MSG.added }) });
+  }
+
+  const mail = registrantMail("moved");
+  let saved: Awaited<ReturnType<typeof saveEvent>>;
+  try {
+    saved = await saveEvent(existing.id, { ...input, expectedVersion: formVersion(raw.version) }, actor, mail.notify);
+  } catch (error) {
+    if (error instanceof EditConflict)
+      return fail(409, { status: { tone: "error", text: conflictText(error.savedBy, error.savedAt) }, values, conflict: true });
+    log("error", "event not saved", { id: existing.id, error: (error as Error).message });
+    return fail(500, { status: { tone: "error", text: EVENT_MSG.saveError }, values });
+  }
+  if (!saved) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound }, values });
+  const told = saved.moved ? mail.send() : 0;
+  const text = told ? `${EVENT_MSG.updated} ${EVENT_MSG.moved}` : EVENT_MSG.updated;
+  return redirect(`/dashboard/events/${existing.id}/edit`, { headers: await flashHeaders({ tone: "success", text }) });
+}
+
+/** "Cancel the event" (edit screen, after a confirmation). */
+export async function cancelEventAction(event: Event, actor: Actor) {
+  const mail = registrantMail("cancelled");
+  let result: Awaited<ReturnType<typeof cancelEvent>>;
+  try {
+    result = await cancelEvent(event.id, actor, mail.notify);
+  } catch (error) {
+    log("error", "event not cancelled", { id: event.id, error: (error as Error).message });
+    return fail(500, { status: { tone: "error", text: EVENT_MSG.saveError } });
+  }
+  if (!result) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound } });
+  if (result === "already") return fail(409, { status: { tone: "error", text: EVENT_MSG.alreadyCancelled } });
+  mail.send();
+  return redirect(`/dashboard/events/${event.id}/edit`, { headers: await flashHeaders({ tone: "success", text: EVENT_MSG.cancelled }) });
+}
+
+/** Delete from the list (to the Trash). An upcoming event with people registered is cancelled first, so they are told. */
+export async function deleteEventAction(request: Request, actor: Actor, find: (id: number) => Promise<Event | undefined>) {
+  const form = await readForm(request);
+  if (isRefusal(form)) return form;
+  const id = parseId(form.get("id"));
+  const failed = "An error occurred while deleting the event. Please try again.";
+  if (form.get("intent") !== "delete" || !id) return fail(400, { status: { tone: "error", text: failed } });
+  const event = await find(id);
+  if (!event) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound } });
+  const waiting = await registrantsToTell(event);
+  if (waiting)
+    return fail(409, {
+      status: {
+        tone: "error",
+        text: `“${event.title}” has ${waiting === 1 ? "1 person" : `${waiting} people`} registered or waiting. Cancel the event first (on its edit screen), so they are told; then delete it.`,
+      },
+    });
+  try {
+    if (!(await trashEvent(id, actor))) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound } });
+  } catch (error) {
+    log("error", "event not deleted", { id, error: (error as Error).message });
+    return fail(500, { status: { tone: "error", text: failed } });
+  }
+  const q = formText(form, "q").slice(0, 200);
+  return redirect(listHref("/dashboard/events", q, parsePage(formText(form, "page"))), {
+    headers: await flashHeaders({ tone: "success", text: EVENT_MSG.deleted }),
+  });
+}

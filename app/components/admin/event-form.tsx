@@ -1,0 +1,275 @@
+/**
+ * The event form (create and edit; issue 45). Plain form controls first:
+ * everything works before hydration and without JavaScript; with it, the
+ * venue and webinar fields follow the chosen format, and the schema is
+ * checked before the post (client-check.ts).
+ */
+import { useEffect, useRef, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { EVENT_LISTS, eventSchema, MAX_GUESTS, type EventFormValues } from "~/lib/forms/event";
+import { EVENT_FORMATS, FORMAT_LABELS, practiceAreaLabel, type EventFormat } from "~/lib/events";
+import { PRACTICE_AREAS } from "~/lib/practice";
+import { ArticleBody } from "./article-body";
+import { AuthorsField, type AuthorOption } from "./article-meta-fields";
+import { useClientCheck } from "./client-check";
+import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields";
+import { useHydrated } from "./hydrated";
+import { PublishStateFields } from "./publish-state-fields";
+import { RepeatingRows } from "./repeating-rows";
+import { btnPrimary, inputClass, labelClass } from "./styles";
+
+const GUEST_COLUMNS = [
+  { key: "name", label: "Name", maxLength: 200, wide: true },
+  { key: "organisation", label: "Organisation", maxLength: 200, wide: true },
+] as const;
+
+const sectionClass = "space-y-6 rounded border border-line p-4";
+const legendClass = `${labelClass} px-1 text-lg`;
+
+export function EventForm(props: {
+  mode: "create" | "edit";
+  values: EventFormValues;
+  errors?: Record<string, string>;
+  version?: number;
+  speakerChoices: readonly AuthorOption[];
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [format, setFormat] = useState<EventFormat | "">(props.values.format);
+  const { clientErrors, onSubmit } = useClientCheck({ schema: eventSchema, lists: EVENT_LISTS });
+  const errors = clientErrors ?? props.errors ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (props.errors && Object.keys(props.errors).length) focusFirstInvalid(formRef.current);
+  }, [props.errors]);
+  const v = props.values;
+  const showVenue = !hydrated || format !== "webinar";
+  const showWebinar = !hydrated || (format !== "in-person" && format !== "");
+
+  return (
+    <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="space-y-6">
+      {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
+      <input type="hidden" name="intent" value="save" />
+      <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
+      <TextField
+        name="summary"
+        label="Summary"
+        multiline
+        rows={2}
+        maxLength={300}
+        defaultValue={v.summary}
+        error={errors.summary}
+        hint="Optional, plain text: shown on the events list, in the calendar file and as the page description."
+      />
+      <ArticleBody
+        defaultValue={v.copy}
+        error={errors.copy}
+        label="Description"
+        mode="list"
+        hint="What the program covers and who it is for: bold, italic, lists and links. Without the editor, separate paragraphs with an empty line."
+      />
+
+      <fieldset className={sectionClass}>
+        <legend className={legendClass}>When</legend>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <TextField
+            name="starts_at"
+            label="Start"
+            type="datetime-local"
+            required
+            defaultValue={v.starts_at}
+            error={errors.starts_at}
+            hint="Toronto time."
+          />
+          <TextField
+            name="ends_at"
+            label="End"
+            type="datetime-local"
+            required
+            defaultValue={v.ends_at}
+            error={errors.ends_at}
+            hint="Toronto time."
+          />
+        </div>
+        <TextField
+          name="registration_closes_at"
+          label="Registration closes"
+          type="datetime-local"
+          defaultValue={v.registration_closes_at}
+          error={errors.registration_closes_at}
+          hint="Optional (Toronto time): registration closes at the start when empty."
+        />
+        <p className="text-sm text-muted">
+          Changing the start or end of an event with registrations tells everyone registered or waiting, with an updated calendar entry.
+        </p>
+      </fieldset>
+
+      <fieldset className={sectionClass}>
+        <legend className={legendClass}>Format and place</legend>
+        <fieldset
+          role="radiogroup"
+          aria-invalid={errors.format ? true : undefined}
+          aria-describedby={errors.format ? "field-format-error" : undefined}
+        >
+          <legend className={labelClass}>
+            Format<span className="font-normal text-muted"> (required)</span>
+          </legend>
+          <div className="mt-1 flex flex-wrap gap-6">
+            {EVENT_FORMATS.map((option) => (
+              <label key={option} className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="format"
+                  value={option}
+                  defaultChecked={v.format === option}
+                  data-invalid={errors.format && option === EVENT_FORMATS[0] ? true : undefined}
+                  className="size-4"
+                  onChange={() => setFormat(option)}
+                />
+                {FORMAT_LABELS[option]}
+              </label>
+            ))}
+          </div>
+          <FieldError id="field-format-error" error={errors.format} />
+        </fieldset>
+        <div>
+          <label htmlFor="field-practice_area" className={labelClass}>
+            Practice area<span className="font-normal text-muted"> (required)</span>
+          </label>
+          <select
+            id="field-practice_area"
+            name="practice_area"
+            defaultValue={v.practice_area}
+            aria-required
+            aria-invalid={errors.practice_area ? true : undefined}
+            aria-describedby={describedBy(errors.practice_area && "field-practice_area-error")}
+            className={inputClass}
+          >
+            <option value="">Choose a practice area…</option>
+            {PRACTICE_AREAS.map((a) => (
+              <option key={a} value={a}>
+                {practiceAreaLabel(a)}
+              </option>
+            ))}
+          </select>
+          <FieldError id="field-practice_area-error" error={errors.practice_area} />
+        </div>
+        <div hidden={!showVenue} className="space-y-6">
+          <p className="text-sm text-muted">The venue: required for an event held in person (in person or hybrid).</p>
+          <TextField name="venue_name" label="Venue" defaultValue={v.venue_name} error={errors.venue_name} maxLength={200} />
+          <TextField name="venue_street" label="Street address" defaultValue={v.venue_street} error={errors.venue_street} maxLength={200} />
+          <div className="grid gap-6 sm:grid-cols-3">
+            <TextField name="venue_city" label="City" defaultValue={v.venue_city} error={errors.venue_city} maxLength={100} />
+            <TextField name="venue_region" label="Province" defaultValue={v.venue_region} error={errors.venue_region} maxLength={100} />
+            <TextField
+              name="venue_postal_code"
+              label="Postal code"
+              defaultValue={v.venue_postal_code}
+              error={errors.venue_postal_code}
+              maxLength={20}
+            />
+          </div>
+        </div>
+        <div hidden={!showWebinar}>
+          <TextField
+            name="webinar_url"
+            label="Webinar link"
+            type="url"
+            inputMode="url"
+            defaultValue={v.webinar_url}
+            error={errors.webinar_url}
+            hint="For a webinar or a hybrid event: e-mailed to registered attendees only, never shown on the public page."
+          />
+        </div>
+        <TextField
+          name="capacity"
+          label="Places"
+          inputMode="numeric"
+          defaultValue={v.capacity}
+          error={errors.capacity}
+          maxLength={6}
+          hint="Optional: when the places are taken, new registrations join the waiting list. Empty for no limit."
+        />
+      </fieldset>
+
+      <fieldset className={sectionClass}>
+        <legend className={legendClass}>Speakers</legend>
+        <AuthorsField
+          name="speakers"
+          legend="Speakers from the team"
+          hint="Linked to their profiles on the event's page (optional); hidden members are named once they are visible."
+          choices={props.speakerChoices}
+          chosen={v.speakers}
+          error={errors.speakers}
+        />
+        <RepeatingRows
+          prefix="guest"
+          legend="Guest speakers"
+          rowLabel="Guest speaker"
+          addLabel="Add a guest speaker"
+          columns={GUEST_COLUMNS}
+          initial={v.guests}
+          max={MAX_GUESTS}
+          hint="Optional: each guest's name and organisation, shown after the team's speakers."
+          error={errors.guests}
+        />
+      </fieldset>
+
+      <fieldset className={sectionClass}>
+        <legend className={legendClass}>CPD hours (Law Society of Ontario)</legend>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <TextField
+            name="cpd_substantive"
+            label="Substantive hours"
+            inputMode="decimal"
+            defaultValue={v.cpd_substantive}
+            error={errors.cpd_substantive}
+            maxLength={5}
+            hint="In quarter hours, such as 1.5. Empty or 0: none."
+          />
+          <TextField
+            name="cpd_professionalism"
+            label="Professionalism hours"
+            inputMode="decimal"
+            defaultValue={v.cpd_professionalism}
+            error={errors.cpd_professionalism}
+            maxLength={5}
+            hint="Shown on the public page only once the LSO's accreditation number and date are recorded (or the firm is an accredited provider)."
+          />
+          <TextField
+            name="accreditation_number"
+            label="Accreditation number"
+            defaultValue={v.accreditation_number}
+            error={errors.accreditation_number}
+            maxLength={100}
+          />
+          <TextField
+            name="accreditation_date"
+            label="Accreditation date"
+            type="date"
+            defaultValue={v.accreditation_date}
+            error={errors.accreditation_date}
+          />
+        </div>
+      </fieldset>
+
+      <TextField
+        name="recording_url"
+        label="Recording"
+        type="url"
+        inputMode="url"
+        defaultValue={v.recording_url}
+        error={errors.recording_url}
+        hint="After the event: the link to the recording, shown on the event's page once the event is over."
+      />
+
+      <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="event" />
+      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
+        <button type="submit" className={btnPrimary} disabled={busy}>
+          {props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"}
+        </button>
+      </div>
+    </Form>
+  );
+}
