@@ -56,6 +56,7 @@ const PARAMETERISED: Record<string, string> = {
   "dashboard/history/:kind/:id": "the History link of the first article's edit screen",
   "dashboard/subscribers/:id": "the address subscribed through /subscribe by this file",
   "dashboard/articles/:id/mailing": "Send to subscribers of the first article in Manage Articles",
+  "dashboard/events/:id/edit": "the first row's Edit link in Manage Events",
 };
 
 let server: RunningServer;
@@ -559,6 +560,23 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await check("/dashboard/redirects delete confirmation", found, { phone: true });
     await open("dashboard/redirects/not-found", "/dashboard/redirects/not-found", found);
     await open("dashboard/import/wordpress", "/dashboard/import/wordpress", found);
+    await expectNothingFound(found);
+  });
+
+  it("finds nothing on Manage Events, Add an event (sent empty too) and an event's edit screen with its cancel confirmation", async () => {
+    await signedIn();
+    const found: Record<string, Finding[]> = {};
+    await open("dashboard/events", "/dashboard/events", found);
+    await open("dashboard/events/new", "/dashboard/events/new", found);
+    await page.getByRole("button", { name: "ADD EVENT" }).click();
+    await page.locator("#field-title-error").waitFor();
+    await check("/dashboard/events/new sent empty", found, { phone: true });
+    await page.goto(`${base}/dashboard/events`);
+    const edit = (await page.locator('main a[href$="/edit"]').first().getAttribute("href")) ?? "";
+    await open("dashboard/events/:id/edit", edit, found);
+    await page.getByRole("button", { name: "Cancel the event…" }).click();
+    await page.getByRole("alertdialog").waitFor();
+    await check(`${edit} cancel confirmation`, found, { phone: true });
     await expectNothingFound(found);
   });
 

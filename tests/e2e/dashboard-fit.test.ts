@@ -32,6 +32,7 @@ const stamp = Date.now();
 const OWNER_NAV = [
   "Team",
   "Articles",
+  "Events",
   "Trash",
   "Office hours",
   "Page headers",
@@ -52,6 +53,7 @@ const PARAMETERISED: Record<string, { from: string; links: string[] }> = {
   "dashboard/lawyer/:slug": { from: "/dashboard/lawyers", links: ['a[href^="/dashboard/lawyer/"]'] },
   "dashboard/articles/:id/edit": { from: "/dashboard/articles", links: ['a[href$="/edit"]'] },
   "dashboard/articles/:id/mailing": { from: "/dashboard/articles", links: ['a[href$="/edit"]', 'a[href$="/mailing"]'] },
+  "dashboard/events/:id/edit": { from: "/dashboard/events", links: ['a[href$="/edit"]'] },
   "dashboard/history/:kind/:id": { from: "/dashboard/articles", links: ['a[href$="/edit"]', 'a[href^="/dashboard/history/"]'] },
   "dashboard/enquiries/:id": { from: "/dashboard/enquiries", links: ['a[href^="/dashboard/enquiries/"]:not([href$="/export"])'] },
   "dashboard/subscribers/:id": { from: "/dashboard/subscribers", links: ['a[href^="/dashboard/subscribers/"]:not([download])'] },

@@ -258,6 +258,7 @@ describe("staff accounts, as new users would", () => {
     expect(await nav.getByRole("link").allTextContents()).toEqual([
       "Team",
       "Articles",
+      "Events",
       "Trash",
       "Office hours",
       "Page headers",
