@@ -13,7 +13,7 @@ import { systemActor } from "~/.server/db/audit";
 import { db } from "~/.server/db/client";
 import { getEventById, publishDueEvents } from "~/.server/db/event-editing";
 import { listRegistrations, registerForEvent } from "~/.server/db/events";
-import { auditLog, events, mailOutbox, revisions } from "~/.server/db/schema";
+import { auditLog, events, mailOutbox, redirects as redirectsTable, revisions } from "~/.server/db/schema";
 import { listTrash, restoreFromTrash } from "~/.server/db/trash";
 import { toFirmLocalInput } from "~/lib/firm-time";
 import * as list from "~/routes/admin/events";
@@ -258,6 +258,14 @@ describe("the dashboard's events", () => {
       context,
     );
     expect(saved.status).toBe(302);
+    // Renamed while public: the old address answers 301 to the new one, in one hop (the redirects engine).
+    const renamed = (await getEventById(event.id))!;
+    expect(renamed.slug).not.toBe(event.slug);
+    const [rule] = await db()
+      .select()
+      .from(redirectsTable)
+      .where(eq(redirectsTable.source, `/event/${event.slug}`.toLowerCase()));
+    expect(rule).toMatchObject({ target: `/event/${renamed.slug}`, status: 301, origin: "slug" });
     // Saving over the version the form was opened on again: a conflict, nothing written.
     const stale = await callRoute(
       edit.action,

@@ -21,6 +21,8 @@ import { db, type Db } from "./client";
 import { checkVersion, recordRevision } from "./revisions";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow } from "./schema";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
+import { recordPathMove } from "./redirects";
+import { eventPath } from "~/lib/events";
 import { stateColumns } from "./articles";
 import type { Event, EventInput, SpeakerInput } from "./events";
 
@@ -252,6 +254,12 @@ export async function saveEvent(
         .where(eq(events.id, id))
         .returning();
       await writeSpeakers(tx, id, speakers);
+      // A public event renamed: its old address (and its calendar file's) answers 301 to the new one, as an
+      // article's does (drizzle/0018: only while public, so a title not out yet is never told).
+      if (after.slug !== before.slug && after.status === "published") {
+        await recordPathMove(tx, eventPath(before.slug), eventPath(after.slug));
+        await recordPathMove(tx, `${eventPath(before.slug)}.ics`, `${eventPath(after.slug)}.ics`);
+      }
       const names = await speakerNames(tx, speakers);
       if (moved) {
         // The reminders go again for the new time.
