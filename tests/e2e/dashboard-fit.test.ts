@@ -40,7 +40,7 @@ const OWNER_NAV = [
   "Subscribers",
   "Statistics",
   "Redirects",
-  "Move from WordPress",
+  "WordPress",
   "Staff",
   "Activity",
   "Outbox",

@@ -39,7 +39,9 @@ import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 export const handle = {
   permission: "wordpress-import",
   nav: {
-    label: "Move from WordPress",
+    // The navigation's entry is short (all of the owner's screens fit one row at 1280 px); the home card says it in full.
+    label: "WordPress",
+    title: "Move from WordPress",
     text: "Import a WordPress site's posts, pages, pictures and files, with a redirect from every old address.",
     order: 100,
     icon: "import",
