@@ -8,6 +8,8 @@ import { publishDueEvents } from "../db/event-editing";
 import { purgeExpiredEnquiries } from "../db/enquiries";
 import { sweepSubscribers } from "../db/subscribers";
 import { runMailings } from "../subscriptions/mailing-sender";
+import { runNextImport } from "../db/subscriber-imports";
+import { sendConsentRequests } from "../subscriptions/consent-requests";
 import { applyDueTeamVisibility } from "../db/team";
 import { sweepTrash } from "../db/trash";
 import { pruneAutosaves } from "../db/autosaves";
@@ -116,6 +118,27 @@ export function siteJobs(database: Database): TimedJob[] {
       policy: "singleton",
       expireInSeconds: 120,
       run: () => runMailings(),
+    },
+    {
+      // Subscriber CSV imports (issue 42): the upload only keeps the file; this reads it in chunks of
+      // 1,000 rows, writing the progress the screen polls. One run at a time on all instances; a killed
+      // run's import resumes at its last chunk. Sends nothing.
+      name: "subscriber-import",
+      when: { everySeconds: 5 },
+      policy: "singleton",
+      expireInSeconds: 30 * 60,
+      run: async () => {
+        let imports = 0;
+        while ((await runNextImport()) !== null) imports++;
+        return { imports };
+      },
+    },
+    {
+      // Requests for express consent staff asked for (Subscribers: Ask for consent), at most
+      // CONSENT_REQUESTS_PER_DAY a firm day; the rest wait for the next day.
+      name: "consent-requests",
+      when: { cron: "* * * * *" },
+      run: () => sendConsentRequests(),
     },
     {
       // Each reminder goes within a minute of its time (24 hours and 1 hour before the start).

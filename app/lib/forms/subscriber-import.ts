@@ -102,7 +102,8 @@ export function checkImportRow(cells: readonly string[], header: ImportHeader, n
   if (addressTooLong(email)) return { reason: "The address is longer than e-mail allows." };
   const kind = cell("consent").toLowerCase();
   if (!kind) return { reason: "No kind of consent: write express or implied." };
-  if (kind !== "express" && kind !== "implied") return { reason: `The kind of consent must be express or implied, not “${kind.slice(0, 40)}”.` };
+  if (kind !== "express" && kind !== "implied")
+    return { reason: `The kind of consent must be express or implied, not “${kind.slice(0, 40)}”.` };
   const dateText = cell("date");
   if (!dateText) return { reason: "No consent date." };
   const date = parseDay(dateText);
