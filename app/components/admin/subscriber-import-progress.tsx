@@ -67,8 +67,8 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
               {current.refusals.map((r) => (
                 <tr key={r.row}>
                   <td className="px-3 py-2">{r.row}</td>
-                  <td className="min-w-32 px-3 py-2 wrap-anywhere">{r.email || "(none)"}</td>
-                  <td className="min-w-48 px-3 py-2">{r.reason}</td>
+                  <td className="px-3 py-2 wrap-anywhere">{r.email || "(none)"}</td>
+                  <td className="min-w-36 px-3 py-2">{r.reason}</td>
                 </tr>
               ))}
             </tbody>

@@ -101,13 +101,13 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         <p className="mt-3 text-sm text-muted">
           Confirmed, by topic: {SUBSCRIPTION_TOPICS.map((t) => `${TOPIC_LABELS[t]} ${counts.byTopic[t] ?? 0}`).join(" · ")}
         </p>
+        {list && loaderData.implied ? (
+          <p className="mt-1 text-sm text-muted">
+            Of the confirmed, on implied consent (imported): {loaderData.implied.active} still mailable, {loaderData.implied.ended} ended
+            (never mailed until they confirm).
+          </p>
+        ) : null}
       </section>
-      {list && loaderData.implied ? (
-        <p className="mt-1 text-sm text-muted">
-          Of the confirmed, on implied consent (imported): {loaderData.implied.active} still mailable, {loaderData.implied.ended} ended
-          (never mailed until they confirm).
-        </p>
-      ) : null}
       {list ? (
         <>
           <SubscriberList list={list} />
@@ -272,9 +272,9 @@ function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] })
           <tbody className="divide-y divide-line">
             {IMPORT_COLUMNS.map(([name, needed, what]) => (
               <tr key={name}>
-                <td className="px-3 py-2 font-mono whitespace-nowrap">{name}</td>
+                <td className="px-3 py-2 font-mono">{name}</td>
                 <td className="px-3 py-2">{needed}</td>
-                <td className="min-w-48 px-3 py-2">{what}</td>
+                <td className="px-3 py-2">{what}</td>
               </tr>
             ))}
           </tbody>
