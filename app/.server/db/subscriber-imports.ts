@@ -408,6 +408,9 @@ export async function impliedConsentCounts(now = new Date()): Promise<{ active: 
     .groupBy(sql`1`);
   let active = 0;
   let ended = 0;
-  for (const r of rows) r.active ? (active += Number(r.n)) : (ended += Number(r.n));
+  for (const r of rows) {
+    if (r.active) active += Number(r.n);
+    else ended += Number(r.n);
+  }
   return { active, ended };
 }

@@ -5,8 +5,8 @@
  * IMPORT_REFRESH_MS; without JavaScript a refresh of the page shows it.
  */
 import { useEffect } from "react";
-import { useFetcher } from "react-router";
-import type { ImportView } from "~/.server/admin/subscriber-import-view";
+import { useFetcher, useRevalidator } from "react-router";
+import type { ImportView } from "~/lib/subscriber-import-view";
 import { ScrollRegion } from "~/components/scroll-region";
 
 export const IMPORT_REFRESH_MS = 1500;
@@ -26,11 +26,17 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
   const current = fetcher.data?.import.id === initial.id ? fetcher.data.import : initial;
   const going = current.status === "queued" || current.status === "running";
   const { load } = fetcher;
+  const { revalidate } = useRevalidator();
+  const finishedHere = !!fetcher.data && !going;
   useEffect(() => {
     if (!going) return;
     const timer = setInterval(() => void load(`/dashboard/subscribers/imports/${initial.id}`), IMPORT_REFRESH_MS);
     return () => clearInterval(timer);
   }, [going, load, initial.id]);
+  // Finished while the screen was open: the page's counts, list and the consent requests' number are read again.
+  useEffect(() => {
+    if (finishedHere) void revalidate();
+  }, [finishedHere, revalidate]);
   return (
     <div className="mt-6 rounded border border-line bg-white p-4" data-import-status={current.status}>
       <h3 className="font-semibold wrap-anywhere">

@@ -6,7 +6,7 @@
 import type { Route } from "./+types/subscribers-import-progress";
 import { parseId } from "~/.server/http/form-post";
 import { getImport } from "~/.server/db/subscriber-imports";
-import { importView } from "~/.server/admin/subscriber-import-view";
+import { importView } from "~/lib/subscriber-import-view";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "subscribers" } satisfies RouteHandle;

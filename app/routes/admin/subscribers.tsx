@@ -11,7 +11,7 @@ import type { Route } from "./+types/subscribers";
 import { staffOf } from "~/.server/admin/guard.server";
 import { listSubscribers, SUBSCRIBERS_PAGE_SIZE, subscriberCounts } from "~/.server/db/subscribers";
 import { consentRequestState, impliedConsentCounts, latestImport } from "~/.server/db/subscriber-imports";
-import { importView } from "~/.server/admin/subscriber-import-view";
+import { importView } from "~/lib/subscriber-import-view";
 import { getEnv } from "~/.server/env";
 import { ImportProgress } from "~/components/admin/subscriber-import-progress";
 import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "~/lib/forms/subscriber-import";

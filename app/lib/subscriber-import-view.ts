@@ -1,11 +1,25 @@
 /** An import as the Subscribers screen shows it (the page's loader and the progress resource). */
-import { staffDateTime } from "~/lib/dates";
-import type { SubscriberImport } from "../db/subscriber-imports";
+import { staffDateTime } from "./dates";
+
+/** What a stored import holds besides its file (db/subscriber-imports.ts). */
+export type StoredImport = {
+  id: number;
+  status: string;
+  file_name: string;
+  created_by: string;
+  created_at: Date;
+  rows_total: number;
+  rows_read: number;
+  accepted: number;
+  refused: number;
+  refusals: { row: number; email: string; reason: string }[];
+  error: string;
+};
 
 /** Refused rows listed on the screen (the counts cover them all). */
 export const REFUSALS_SHOWN = 200;
 
-export function importView(i: Omit<SubscriberImport, "csv">) {
+export function importView(i: StoredImport) {
   return {
     id: i.id,
     status: i.status as "queued" | "running" | "done" | "failed",
