@@ -68,6 +68,13 @@ describe("Import contacts (CASL) and Ask for consent", () => {
     await page.screenshot({ path: "/tmp/subscribers-import-390.png", fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
 
+    // Without JavaScript a refresh shows the same result.
+    const { page: plain } = await staffPage({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false }, "admin");
+    await plain.goto(`${base}/dashboard/subscribers`);
+    expect(await plain.locator("[data-import-status]").textContent()).toContain(
+      "Import finished: 5 of 5 rows read: 3 accepted, 2 refused.",
+    );
+
     // The subscriber's screen: implied consent and its end.
     await page.getByRole("searchbox", { name: "Search addresses" }).fill(`implied.${stamp}`);
     await page.getByRole("button", { name: "Show" }).click();

@@ -111,7 +111,9 @@ describe("the Subscribers screen", () => {
       .trim()
       .split("\r\n");
     // Every cell quoted (lib/csv.ts).
-    expect(lines[0]).toBe(`"email","status_now","event","topics","consent_wording_version","consent_wording","form_url","source","at_utc"`);
+    expect(lines[0]).toBe(
+      `"email","status_now","event","topics","consent_wording_version","consent_wording","form_url","source","at_utc","consent_kind","consent_date","implied_basis","consent_ends_utc"`,
+    );
     expect(lines.filter((l) => l.startsWith(`"alpha@insurer.example","confirmed",`))).toHaveLength(2);
     expect(csv).toContain(`"beta@builder.example","confirmed","requested","construction news"`);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.item_type, "subscriber"));

@@ -22,6 +22,7 @@ import { runMailings } from "~/.server/subscriptions/mailing-sender";
 import { sendConsentRequests } from "~/.server/subscriptions/consent-requests";
 import * as list from "~/routes/admin/subscribers";
 import * as importer from "~/routes/admin/subscribers-import";
+import * as exporter from "~/routes/admin/subscribers-export";
 import * as consentRequests from "~/routes/admin/subscribers-consent-requests";
 import * as subscriberScreen from "~/routes/admin/subscriber";
 import { IMPORT_MSG } from "~/routes/admin/subscribers-import";
@@ -185,6 +186,18 @@ describe("the CASL import", () => {
     expect(screen.history[0]).toMatchObject({ event: "Imported", wording: "Retainer for file 2026-114" });
     expect(screen.history[0].evidence).toContain("Implied consent (business relationship)");
 
+    // The consent export (a CRTC question) carries the evidence.
+    const exported = await (
+      (await guarded(exporter.loader, {
+        request: new Request(`${ORIGIN}/dashboard/subscribers/export`, { headers: { cookie: admin } }),
+        params: {},
+        context: testContext(),
+      })) as Response
+    ).text();
+    expect(exported).toContain(
+      `"client@client.example","confirmed","imported","insurance","","Retainer for file 2026-114","Import #${done.id} (contacts.csv) by admin@example.com","import",`,
+    );
+    expect(exported).toContain(`"implied","${ago(100)}","business relationship","${relationship.toISOString()}"`);
     const entries = await db().select().from(auditLog).where(eq(auditLog.action, "import"));
     expect(entries.map((e) => e.item_label)).toEqual([
       `Import #${done.id} of 12 rows started`,

@@ -331,6 +331,10 @@ export async function allConsentRecords() {
       form_url: subscriberConsents.form_url,
       source: subscriberConsents.source,
       at: subscriberConsents.at,
+      consent_kind: subscriberConsents.consent_kind,
+      consent_date: subscriberConsents.consent_date,
+      implied_basis: subscriberConsents.implied_basis,
+      expires_at: subscriberConsents.expires_at,
     })
     .from(subscriberConsents)
     .innerJoin(subscribers, eq(subscribers.id, subscriberConsents.subscriber_id))
