@@ -311,6 +311,8 @@ function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] })
 }
 
 function ConsentRequestSection({ state }: { state: NonNullable<LoaderData["consentRequests"]> }) {
+  // Asked for and within today's allowance: the consent-requests job sends them within a minute.
+  const goingNow = Math.min(state.waiting, Math.max(0, state.perDay - state.sentToday));
   const roomToday = Math.max(0, state.perDay - state.sentToday - state.waiting);
   const today = Math.min(state.askable, roomToday);
   return (
@@ -325,8 +327,8 @@ function ConsentRequestSection({ state }: { state: NonNullable<LoaderData["conse
       </p>
       <p className="mt-2 text-muted">
         At most {state.perDay.toLocaleString("en-CA")} requests go out a day; past that, the rest wait for the next day. Sent today:{" "}
-        {state.sentToday.toLocaleString("en-CA")}.
-        {state.waiting ? ` Waiting for the next days: ${state.waiting.toLocaleString("en-CA")}.` : ""}
+        {state.sentToday.toLocaleString("en-CA")}.{goingNow ? ` Going out now: ${goingNow.toLocaleString("en-CA")}.` : ""}
+        {state.waiting > goingNow ? ` Waiting for the next days: ${(state.waiting - goingNow).toLocaleString("en-CA")}.` : ""}
       </p>
       {state.askable ? (
         <Form method="post" action="/dashboard/subscribers/consent-requests" className="mt-4 space-y-4">
