@@ -40,6 +40,15 @@ describe("Import contacts (CASL) and Ask for consent", () => {
     await page.goto(`${base}/dashboard/subscribers`);
     await ready(page);
     await page.getByRole("table", { name: "The CSV file’s columns" }).waitFor();
+    // A file over the limit is refused in words before it is sent (nginx would answer its own 413 page past 13 MB).
+    const topic = page.getByRole("group", { name: "Topics for the imported subscribers" }).getByRole("checkbox").first();
+    await page
+      .getByLabel("CSV file", { exact: true })
+      .setInputFiles({ name: "huge.csv", mimeType: "text/csv", buffer: Buffer.alloc(12 * 1024 * 1024 + 10, 97) });
+    await topic.check();
+    await page.getByRole("button", { name: "Upload and import" }).click();
+    await page.getByRole("alert").filter({ hasText: "The file is too large: at most 12 MB." }).waitFor();
+    await topic.uncheck();
     await page
       .getByLabel("CSV file", { exact: true })
       .setInputFiles({ name: `contacts-${stamp}.csv`, mimeType: "text/csv", buffer: Buffer.from(file) });

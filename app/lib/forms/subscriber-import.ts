@@ -12,6 +12,8 @@ import { addressTooLong, normalizeAddress } from "./subscribe";
 
 /** The largest file accepted (under the reference nginx's 13 MB body limit, so the app answers in words). */
 export const IMPORT_MAX_BYTES = 12 * 1024 * 1024;
+/** The words for a file over IMPORT_MAX_BYTES (the server's answer, and the screen's before it sends anything). */
+export const IMPORT_TOO_LARGE = `The file is too large: at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into smaller files and import each.`;
 /** The most rows one file may have. */
 export const IMPORT_MAX_ROWS = 100_000;
 /** Refused rows kept with their reason (the counts go on past it). */

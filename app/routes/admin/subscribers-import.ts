@@ -17,7 +17,7 @@ import { log } from "~/.server/log";
 import { parseCsv } from "~/lib/csv";
 import { formValues } from "~/lib/forms/form-data";
 import { isTopic } from "~/lib/forms/subscribe";
-import { importHeader, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "~/lib/forms/subscriber-import";
+import { importHeader, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TOO_LARGE } from "~/lib/forms/subscriber-import";
 import { MSG } from "~/lib/forms/messages";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -27,7 +27,7 @@ export const IMPORT_MSG = {
   failed: MSG.updateError,
   noFile: "Choose a CSV file to import.",
   topics: "Choose at least one topic for the imported subscribers.",
-  tooLarge: `The file is too large: at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into smaller files and import each.`,
+  tooLarge: IMPORT_TOO_LARGE,
   notCsv: "This file is not a CSV file. Save the spreadsheet as “CSV (comma separated)” and choose that file.",
   empty: "The file has no rows under its first row (the column names).",
   tooMany: `The file has more than ${IMPORT_MAX_ROWS.toLocaleString("en-CA")} rows. Split it into smaller files and import each.`,

@@ -14,7 +14,8 @@ import { consentRequestState, impliedConsentCounts, latestImport } from "~/.serv
 import { importView } from "~/lib/subscriber-import-view";
 import { getEnv } from "~/.server/env";
 import { ImportProgress } from "~/components/admin/subscriber-import-progress";
-import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "~/lib/forms/subscriber-import";
+import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TOO_LARGE } from "~/lib/forms/subscriber-import";
+import { useState, type FormEvent } from "react";
 import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
@@ -241,6 +242,17 @@ function SubscriberList({ list }: { list: List }) {
 type LoaderData = Route.ComponentProps["loaderData"];
 
 function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] }) {
+  const [fileError, setFileError] = useState("");
+  // A file over the limit is refused here, before it is sent (so nginx's own 413 page is never reached); the server checks again.
+  const checkSize = (event: FormEvent<HTMLFormElement>) => {
+    const input = event.currentTarget.querySelector<HTMLInputElement>('input[type="file"]');
+    const file = input?.files?.[0];
+    if (input && file && file.size > IMPORT_MAX_BYTES) {
+      event.preventDefault();
+      setFileError(IMPORT_TOO_LARGE);
+      input.focus();
+    } else setFileError("");
+  };
   return (
     <section aria-labelledby="import-title" className="mt-12 border-t border-line pt-8">
       <h2 id="import-title" className="text-xl font-semibold">
@@ -284,12 +296,33 @@ function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] })
         Example: <code>email,consent,consent date,source,implied basis</code> then{" "}
         <code>ana@client.example,implied,2026-03-02,Retainer for file 2026-114,business relationship</code>
       </p>
-      <Form method="post" action="/dashboard/subscribers/import" encType="multipart/form-data" className="mt-4 space-y-4">
+      <Form
+        method="post"
+        action="/dashboard/subscribers/import"
+        encType="multipart/form-data"
+        className="mt-4 space-y-4"
+        onSubmit={checkSize}
+      >
         <div>
           <label htmlFor="import-file" className={labelClass}>
             CSV file
           </label>
-          <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className="mt-2 block max-w-full" />
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            required
+            className="mt-2 block max-w-full"
+            aria-invalid={fileError ? true : undefined}
+            aria-describedby={fileError ? "import-file-error" : undefined}
+            onChange={() => setFileError("")}
+          />
+          {fileError ? (
+            <p id="import-file-error" role="alert" className="mt-1 font-semibold text-error">
+              {fileError}
+            </p>
+          ) : null}
         </div>
         <fieldset>
           <legend className={labelClass}>Topics for the imported subscribers</legend>
