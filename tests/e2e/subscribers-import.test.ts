@@ -104,7 +104,9 @@ describe("Import contacts (CASL) and Ask for consent", () => {
     await section.getByRole("checkbox", { name: /I understand that each request is a commercial message/ }).check();
     await section.getByRole("button", { name: `Send ${count.toLocaleString("en-CA")} requests for consent` }).click();
     await page.getByText(new RegExp(`^${count} requests for consent (are going out now|are queued)`)).waitFor({ timeout: 15_000 });
-    await page.getByText("No imported address is waiting to be asked for consent.").waitFor();
+    await page
+      .getByText("Nobody else can be asked: every imported address on implied consent has been asked, or its consent has ended.")
+      .waitFor();
     expect(await section.textContent()).toMatch(/Going out now: \d+\.|Sent today: [1-9]/);
     expect(await section.textContent()).not.toContain("Waiting for the next days");
     await page.screenshot({ path: "/tmp/subscribers-consent-1280.png", fullPage: true });

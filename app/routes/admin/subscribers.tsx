@@ -383,7 +383,9 @@ function ConsentRequestSection({ state }: { state: NonNullable<LoaderData["conse
           </button>
         </Form>
       ) : (
-        <p className="mt-4">No imported address is waiting to be asked for consent.</p>
+        <p className="mt-4">
+          Nobody else can be asked: every imported address on implied consent has been asked, or its consent has ended.
+        </p>
       )}
     </section>
   );
