@@ -14,8 +14,14 @@ import { systemActor } from "~/.server/db/audit";
 import { db } from "~/.server/db/client";
 import { scheduleMailing, mailingRecipientCount } from "~/.server/db/mailings";
 import { auditLog, mailOutbox, subscribers } from "~/.server/db/schema";
-import { consentRequestState, latestImport, runNextImport } from "~/.server/db/subscriber-imports";
-import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
+import { consentRequestState, latestImport, runNextImport, sweepImports } from "~/.server/db/subscriber-imports";
+import {
+  confirmSubscription,
+  eraseSubscriber,
+  findSubscriberByEmail,
+  requestSubscription,
+  withdrawConsent,
+} from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail/mail";
 import { runMailings } from "~/.server/subscriptions/mailing-sender";
@@ -77,6 +83,13 @@ beforeAll(async () => {
   const left = await requestSubscription({ email: "left@example.com", topics: ["news"], formUrl: `${ORIGIN}/subscribe`, source: "web" });
   await confirmSubscription(left.token!);
   await withdrawConsent(left.subscriberId!, "preferences");
+  const erased = await requestSubscription({
+    email: "erased@example.com",
+    topics: ["news"],
+    formUrl: `${ORIGIN}/subscribe`,
+    source: "web",
+  });
+  await eraseSubscriber(erased.subscriberId!, systemActor("test"));
 });
 afterAll(async () => {
   closeMail();
@@ -118,18 +131,19 @@ describe("the CASL import", () => {
       `Express@Client.example,express,${ago(10)},Again,`,
       `left@example.com,express,${ago(10)},Card,`,
       `web@example.com,express,${ago(10)},Card,`,
+      `erased@example.com,express,${ago(10)},Card,`,
     ].join("\n");
     const started = Date.now();
     const response = await upload(admin, csv(file));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(response.status).toBe(302);
-    expect(await flashOf(response)).toContain("12 rows are being imported");
+    expect(await flashOf(response)).toContain("13 rows are being imported");
     expect(await findSubscriberByEmail("express@client.example")).toBeUndefined(); // the job has not run yet
     expect((await latestImport())!.status).toBe("queued");
 
     expect(await runNextImport()).not.toBeNull();
     const done = (await latestImport())!;
-    expect(done).toMatchObject({ status: "done", rows_total: 12, rows_read: 12, accepted: 3, refused: 9 });
+    expect(done).toMatchObject({ status: "done", rows_total: 13, rows_read: 13, accepted: 3, refused: 10 });
     expect(done.refusals).toEqual([
       { row: 5, email: "old@client.example", reason: expect.stringMatching(/^Implied consent \(enquiry\) ended on \d{4}-\d{2}-\d{2}\.$/) },
       { row: 6, email: "nokind@client.example", reason: "No kind of consent: write express or implied." },
@@ -144,7 +158,10 @@ describe("the CASL import", () => {
         reason: expect.stringMatching(/^Unsubscribed on .*: an import cannot subscribe them again\.$/),
       },
       { row: 13, email: "web@example.com", reason: "Already subscribed with express consent: left as it is." },
+      // An erased address is not kept, not even in the list of refused rows: only its row number.
+      { row: 14, email: "", reason: "Erased on request: never imported again." },
     ]);
+    expect(await findSubscriberByEmail("erased@example.com")).toBeUndefined();
     expect(await findSubscriberByEmail("express@client.example")).toMatchObject({
       status: "confirmed",
       source: "import",
@@ -175,7 +192,7 @@ describe("the CASL import", () => {
       params: {},
       context: testContext(),
     });
-    expect(page.lastImport).toMatchObject({ status: "done", rowsRead: 12, accepted: 3, refused: 9 });
+    expect(page.lastImport).toMatchObject({ status: "done", rowsRead: 13, accepted: 3, refused: 10 });
     const screen = await guarded(subscriberScreen.loader, {
       request: new Request(`${ORIGIN}/dashboard/subscribers/${client.id}`, { headers: { cookie: admin } }),
       params: { id: String(client.id) },
@@ -200,8 +217,8 @@ describe("the CASL import", () => {
     expect(exported).toContain(`"implied","${ago(100)}","business relationship","${relationship.toISOString()}"`);
     const entries = await db().select().from(auditLog).where(eq(auditLog.action, "import"));
     expect(entries.map((e) => e.item_label)).toEqual([
-      `Import #${done.id} of 12 rows started`,
-      `Import #${done.id} of 12 rows finished: 3 accepted, 9 refused; nothing sent`,
+      `Import #${done.id} of 13 rows started`,
+      `Import #${done.id} of 13 rows finished: 3 accepted, 10 refused; nothing sent`,
     ]);
   });
 
@@ -292,5 +309,11 @@ describe("the CASL import", () => {
     const tomorrow = new Date(Date.now() + DAY + 60_000);
     expect(await sendConsentRequests(tomorrow)).toEqual({ consentRequestsSent: 2 });
     expect(await flashOf(await post({ confirm: "yes" }))).toContain("No imported address is waiting");
+  });
+
+  it("deletes finished imports (their refused rows hold addresses) 30 days after they finished", async () => {
+    expect(await sweepImports(new Date(Date.now() + 29 * DAY))).toBe(0);
+    expect(await sweepImports(new Date(Date.now() + 31 * DAY))).toBe(2);
+    expect(await latestImport()).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@
  *   (Toronto days); the rest wait for the next day.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, count, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { parseCsv } from "~/lib/csv";
 import { startOfZonedDay, toFirmLocalInput } from "~/lib/firm-time";
 import { checkImportRow, importHeader, IMPORT_REFUSALS_KEPT, type RowConsent } from "~/lib/forms/subscriber-import";
@@ -186,10 +186,12 @@ export async function runImport(id: number, now = () => new Date()): Promise<voi
           : [],
       );
       const fresh: RowConsent[] = [];
+      const rowOf = new Map(candidates.map((c) => [c.consent.email, c.row]));
       const updates: { id: number; consent: RowConsent; pending: boolean }[] = [];
       for (const { row, consent } of candidates) {
         if (suppressed.has(addressHash(consent.email))) {
-          refusals.push({ row, email: consent.email, reason: "Erased on request: never imported again." });
+          // The address itself is not kept (only its hash stays after an erasure): the row number says which.
+          refusals.push({ row, email: "", reason: "Erased on request: never imported again." });
           continue;
         }
         const existing = known.get(consent.email);
@@ -230,9 +232,20 @@ export async function runImport(id: number, now = () => new Date()): Promise<voi
               confirmed_at: at,
             })),
           )
+          // Subscribed through the website since the rows were looked up: that row stays as it is.
+          .onConflictDoNothing()
           .returning({ id: subscribers.id, email: subscribers.email });
         const ids = new Map(inserted.map((r) => [r.email, r.id]));
-        await tx.insert(subscriberConsents).values(fresh.map((c) => consentRecord(ids.get(c.email)!, c)));
+        const added = fresh.filter((c) => ids.has(c.email));
+        for (const c of fresh)
+          if (!ids.has(c.email))
+            refusals.push({
+              row: rowOf.get(c.email) ?? 0,
+              email: c.email,
+              reason: "Signed up through the website during the import: left as it is.",
+            });
+        if (added.length) await tx.insert(subscriberConsents).values(added.map((c) => consentRecord(ids.get(c.email)!, c)));
+        fresh.splice(0, fresh.length, ...added);
       }
       for (const u of updates) {
         await tx
@@ -413,4 +426,20 @@ export async function impliedConsentCounts(now = new Date()): Promise<{ active: 
     else ended += Number(r.n);
   }
   return { active, ended };
+}
+
+/** Finished imports (their refused rows hold addresses) are deleted this long after they finished (the `retention` job). */
+export const IMPORT_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function sweepImports(now = new Date()): Promise<number> {
+  const removed = await db()
+    .delete(subscriberImports)
+    .where(
+      and(
+        inArray(subscriberImports.status, ["done", "failed"]),
+        lt(subscriberImports.finished_at, new Date(now.getTime() - IMPORT_KEEP_MS)),
+      ),
+    )
+    .returning({ id: subscriberImports.id });
+  return removed.length;
 }

@@ -8,7 +8,7 @@ import { publishDueEvents } from "../db/event-editing";
 import { purgeExpiredEnquiries } from "../db/enquiries";
 import { sweepSubscribers } from "../db/subscribers";
 import { runMailings } from "../subscriptions/mailing-sender";
-import { runNextImport } from "../db/subscriber-imports";
+import { runNextImport, sweepImports } from "../db/subscriber-imports";
 import { sendConsentRequests } from "../subscriptions/consent-requests";
 import { applyDueTeamVisibility } from "../db/team";
 import { sweepTrash } from "../db/trash";
@@ -159,7 +159,8 @@ export function siteJobs(database: Database): TimedJob[] {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
       // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
       // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
-      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); the 404
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); finished subscriber
+      // imports, whose refused rows hold addresses (30 days); the 404
       // log's days older than NOT_FOUND_LOG_DAYS.
       name: "retention",
       when: { cron: "17 */6 * * *" },
@@ -170,8 +171,9 @@ export function siteJobs(database: Database): TimedJob[] {
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
         const subscribers = await sweepSubscribers();
+        const importsRemoved = await sweepImports();
         const notFoundDaysRemoved = await purgeNotFoundLog(env.NOT_FOUND_LOG_DAYS);
-        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, ...subscribers };
+        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, importsRemoved, ...subscribers };
       },
     },
     {
