@@ -81,6 +81,8 @@ export default [
       route("subscribers", "routes/admin/subscribers.tsx"),
       route("subscribers/export", "routes/admin/subscribers-export.ts"),
       route("subscribers/import", "routes/admin/subscribers-import.ts"),
+      route("subscribers/imports/:id", "routes/admin/subscribers-import-progress.ts"),
+      route("subscribers/consent-requests", "routes/admin/subscribers-consent-requests.ts"),
       route("subscribers/:id", "routes/admin/subscriber.tsx"),
       route("statistics", "routes/admin/statistics.tsx"),
       route("statistics/export", "routes/admin/statistics-export.ts"),

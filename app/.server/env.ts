@@ -93,6 +93,13 @@ const envSchema = z
       .min(1, "must be at least 1")
       .max(100_000, "must be at most 100000")
       .default(300),
+    /** Requests for express consent sent to imported addresses a day (Subscribers: "Ask for consent"; the rest wait for the next day; issue 42). */
+    CONSENT_REQUESTS_PER_DAY: z.coerce
+      .number()
+      .int("must be a whole number of e-mails a day")
+      .min(1, "must be at least 1")
+      .max(100_000, "must be at most 100000")
+      .default(200),
     /** Messages a second one instance sends to subscribers (a mailing's pace; issue 31). */
     SUBSCRIBER_MAIL_RATE: z.coerce
       .number()

@@ -2,8 +2,7 @@
  * The Subscribers screen (issue 31), through the dashboard guard on a real
  * database: editors see counts only; owners and admins search and filter,
  * read a person's consent history, export the consent records (CSV, audited)
- * and import contacts only as pending (each sent a confirmation, nobody
- * confirmed, erased addresses skipped); a withdrawal on request; erasure by
+ * (the import: subscribers-import.test.ts); a withdrawal on request; erasure by
  * an owner only, leaving a hash.
  */
 import { eq } from "drizzle-orm";
@@ -17,7 +16,6 @@ import { CONSENT_WORDING } from "~/lib/forms/subscribe";
 import * as subscriberScreen from "~/routes/admin/subscriber";
 import * as list from "~/routes/admin/subscribers";
 import * as exporter from "~/routes/admin/subscribers-export";
-import * as importer from "~/routes/admin/subscribers-import";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
@@ -113,58 +111,14 @@ describe("the Subscribers screen", () => {
       .trim()
       .split("\r\n");
     // Every cell quoted (lib/csv.ts).
-    expect(lines[0]).toBe(`"email","status_now","event","topics","consent_wording_version","consent_wording","form_url","source","at_utc"`);
+    expect(lines[0]).toBe(
+      `"email","status_now","event","topics","consent_wording_version","consent_wording","form_url","source","at_utc","consent_kind","consent_date","implied_basis","consent_ends_utc"`,
+    );
     expect(lines.filter((l) => l.startsWith(`"alpha@insurer.example","confirmed",`))).toHaveLength(2);
     expect(csv).toContain(`"beta@builder.example","confirmed","requested","construction news"`);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.item_type, "subscriber"));
     expect(entry).toMatchObject({ action: "export", actor_label: "owner@example.com" });
     expect((await outcome(guarded(exporter.loader, request(editor)))).status).toBe(403);
-  });
-
-  it("imports contacts only as pending, sending each a confirmation; confirmed and erased addresses get nothing", async () => {
-    const erased = await confirmed("erased@example.com", ["news"]);
-    const eraseRequest = new Request(`${ORIGIN}/dashboard/subscribers/${erased.id}`, {
-      method: "POST",
-      body: new URLSearchParams({ intent: "erase", confirm: "yes" }),
-      headers: { cookie: owner, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-    });
-    expect(
-      (
-        await outcome(
-          guarded(subscriberScreen.action, { request: eraseRequest, params: { id: String(erased.id) }, context: testContext() }),
-        )
-      ).status,
-    ).toBe(302);
-    const before = smtp.messages.length;
-    const body = new FormData();
-    body.append(
-      "file",
-      new File(
-        ["email,name\nNew.Contact@Client.example,New\nalpha@insurer.example,Alpha\nnot-an-address,X\nerased@example.com,E\n"],
-        "contacts.csv",
-        { type: "text/csv" },
-      ),
-    );
-    body.append("addresses", "second@client.example");
-    body.append("topics", "insurance");
-    const request = new Request(`${ORIGIN}/dashboard/subscribers/import`, {
-      method: "POST",
-      body,
-      headers: { cookie: admin, origin: ORIGIN },
-    });
-    const result = await outcome(guarded(importer.action, { request, params: {}, context: testContext() }));
-    expect(result).toMatchObject({ status: 302, location: "/dashboard/subscribers" });
-    const added = (await findSubscriberByEmail("new.contact@client.example"))!;
-    expect(added).toMatchObject({ status: "pending", source: "import", confirmed_at: null });
-    expect((await findSubscriberByEmail("second@client.example"))!.status).toBe("pending");
-    expect((await findSubscriberByEmail("alpha@insurer.example"))!.status).toBe("confirmed");
-    expect(await findSubscriberByEmail("erased@example.com")).toBeUndefined();
-    await smtp.waitFor((m) => JSON.stringify(m.to).includes("second@client.example"));
-    const sent = smtp.messages.slice(before).map((m) => JSON.stringify(m.to));
-    expect(sent.filter((t) => t.includes("new.contact@client.example"))).toHaveLength(1);
-    expect(sent.some((t) => t.includes("alpha@insurer.example") || t.includes("erased@example.com"))).toBe(false);
-    const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "import"));
-    expect(entry.item_label).toBe("Import of 4 addresses: 2 asked to confirm");
   });
 
   it("erasure: refused to an admin (403), an owner's leaves only the hash and an Activity entry", async () => {

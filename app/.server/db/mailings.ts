@@ -7,7 +7,7 @@
  * Any instance claims due rows with FOR UPDATE SKIP LOCKED, one small batch
  * at a time; the send itself is in subscriptions/mailing-sender.ts.
  */
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { MailingProgress } from "~/lib/mailings";
 import { recordAudit, type Actor } from "./audit";
 import { db } from "./client";
@@ -54,12 +54,26 @@ export async function scheduleMailing(articleId: number, topics: readonly string
   });
 }
 
-/** How many confirmed subscribers receive a mailing to `topics` now (each once, whatever the number of their topics chosen). */
-export async function mailingRecipientCount(topics: readonly string[]): Promise<number> {
+/**
+ * Who may be mailed at `now`: confirmed, on express consent or on implied
+ * consent that has not ended (issue 42: an imported implied consent is never
+ * mailed after its end). Every place that picks recipients uses it.
+ */
+export function mailable(now: Date) {
+  return and(eq(subscribers.status, "confirmed"), or(isNull(subscribers.consent_expires_at), gt(subscribers.consent_expires_at, now)));
+}
+
+/** Whether one subscriber may be mailed at `now` (the sender's check just before each message; same rule as `mailable`). */
+export function isMailable(s: { status: string; consent_expires_at: Date | null }, now = new Date()): boolean {
+  return s.status === "confirmed" && (!s.consent_expires_at || s.consent_expires_at.getTime() > now.getTime());
+}
+
+/** How many subscribers receive a mailing to `topics` now (each once, whatever the number of their topics chosen). */
+export async function mailingRecipientCount(topics: readonly string[], now = new Date()): Promise<number> {
   const [row] = await db()
     .select({ n: count() })
     .from(subscribers)
-    .where(and(eq(subscribers.status, "confirmed"), sql`${subscribers.topics} && ${sql.param([...topics])}::text[]`));
+    .where(and(mailable(now), sql`${subscribers.topics} && ${sql.param([...topics])}::text[]`));
   return Number(row?.n ?? 0);
 }
 
@@ -83,6 +97,7 @@ export async function queueDueMailings(now = new Date()): Promise<number> {
         insert into ${mailingDeliveries} (mailing_id, subscriber_id, next_attempt_at)
         select ${id}, s.id, ${now.toISOString()}::timestamptz from ${subscribers} s
         where s.status = 'confirmed' and s.topics && ${sql.param(claimed.topics)}::text[]
+          and (s.consent_expires_at is null or s.consent_expires_at > ${now.toISOString()}::timestamptz)
         on conflict do nothing`);
       queued++;
     });

@@ -810,6 +810,17 @@ export const subscribers = pgTable(
     withdrawn_at: timestamp("withdrawn_at", { withTimezone: true }),
     /** The last e-mail a sign-up sent: a confirmation, or a confirmed subscriber's preferences link (at most one an hour per address). */
     confirmation_sent_at: timestamp("confirmation_sent_at", { withTimezone: true }),
+    /**
+     * The consent the site mails on (issue 42, CASL): 'express' (the web form's double opt-in, or an
+     * import's evidence of express consent) or 'implied' (an import's business relationship or enquiry),
+     * which ends at `consent_expires_at`: never mailed after it.
+     */
+    consent_kind: text("consent_kind").notNull().default("express"),
+    consent_expires_at: timestamp("consent_expires_at", { withTimezone: true }),
+    /** A request for express consent (Subscribers: "Ask for consent") waiting for the day's allowance. */
+    consent_request_queued_at: timestamp("consent_request_queued_at", { withTimezone: true }),
+    /** When that request was sent (asked once at most). */
+    consent_requested_at: timestamp("consent_requested_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("subscribers_email_idx").on(t.email), index("subscribers_status_idx").on(t.status, t.id)],
 );
@@ -836,9 +847,46 @@ export const subscriberConsents = pgTable(
     form_url: text("form_url").notNull().default(""),
     source: text("source").notNull().default("web"),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** An import's evidence (issue 42): 'express' or 'implied', the date consent was given or the relationship began, and for implied consent its basis and end. */
+    consent_kind: text("consent_kind").notNull().default(""),
+    consent_date: timestamp("consent_date", { withTimezone: true }),
+    implied_basis: text("implied_basis").notNull().default(""),
+    expires_at: timestamp("expires_at", { withTimezone: true }),
   },
   (t) => [index("subscriber_consents_subscriber_idx").on(t.subscriber_id, t.at)],
 );
+
+/**
+ * A subscriber CSV import (issue 42): the upload only keeps the file here
+ * (any instance's job can read it) and answers; the `subscriber-import` job
+ * reads it in chunks, writing its progress (rows read, accepted, refused)
+ * and each refused row's reason as it goes. The file is dropped when done.
+ * status: queued, running, done, failed.
+ */
+export const subscriberImports = pgTable("subscriber_imports", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  status: text("status").notNull().default("queued"),
+  file_name: text("file_name").notNull().default(""),
+  csv: text("csv").notNull().default(""),
+  topics: text("topics")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  created_by: text("created_by").notNull().default(""),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  started_at: timestamp("started_at", { withTimezone: true }),
+  finished_at: timestamp("finished_at", { withTimezone: true }),
+  rows_total: integer("rows_total").notNull().default(0),
+  rows_read: integer("rows_read").notNull().default(0),
+  accepted: integer("accepted").notNull().default(0),
+  refused: integer("refused").notNull().default(0),
+  /** Each refused row: its number in the file, the address as written, the reason in words. */
+  refusals: jsonb("refusals")
+    .$type<{ row: number; email: string; reason: string }[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  error: text("error").notNull().default(""),
+});
 
 /** Erased addresses: a SHA-256 of the lower-cased address, nothing else. Never mailed, never imported again. */
 export const subscriberSuppressions = pgTable("subscriber_suppressions", {

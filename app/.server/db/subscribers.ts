@@ -106,7 +106,8 @@ export async function requestSubscription(input: SubscriptionRequest, now = new 
       (known?.confirmation_sent_at && known.confirmation_sent_at.getTime() > since.getTime()) ||
       (await attemptsSince(enquiryAttempts, eq(enquiryAttempts.address, mailbox), since, tx)) > 0;
     if (recent) return { subscriberId: known?.id ?? null, token: null };
-    if (known?.status === "confirmed") {
+    // Implied consent (an import) is asked for express consent like a new address; express consent gets the preferences link.
+    if (known?.status === "confirmed" && known.consent_kind !== "implied") {
       // Subscribed already: one e-mail with their preferences link, under the same hourly limit; topics unchanged.
       await tx.insert(enquiryAttempts).values({ address: mailbox, at: now });
       await tx.update(subscribers).set({ confirmation_sent_at: now }).where(eq(subscribers.id, known.id));
@@ -171,7 +172,17 @@ export async function confirmSubscription(token: string, now = new Date()): Prom
     await tx.update(subscriberTokens).set({ used_at: now }).where(eq(subscriberTokens.token_hash, row.token_hash));
     await tx
       .update(subscribers)
-      .set({ status: "confirmed", topics: row.topics, confirmed_at: now, withdrawn_at: null, updated_at: now })
+      .set({
+        status: "confirmed",
+        topics: row.topics,
+        confirmed_at: now,
+        withdrawn_at: null,
+        updated_at: now,
+        // The person's own yes: express consent, with no end (an imported implied consent becomes express).
+        consent_kind: "express",
+        consent_expires_at: null,
+        consent_request_queued_at: null,
+      })
       .where(eq(subscribers.id, row.subscriber_id));
     await tx.insert(subscriberConsents).values({ subscriber_id: row.subscriber_id, event: "confirmed", topics: row.topics, at: now });
     return { outcome: "confirmed" as const, subscriberId: row.subscriber_id };
@@ -320,6 +331,10 @@ export async function allConsentRecords() {
       form_url: subscriberConsents.form_url,
       source: subscriberConsents.source,
       at: subscriberConsents.at,
+      consent_kind: subscriberConsents.consent_kind,
+      consent_date: subscriberConsents.consent_date,
+      implied_basis: subscriberConsents.implied_basis,
+      expires_at: subscriberConsents.expires_at,
     })
     .from(subscriberConsents)
     .innerJoin(subscribers, eq(subscribers.id, subscriberConsents.subscriber_id))

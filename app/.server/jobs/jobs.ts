@@ -8,6 +8,8 @@ import { publishDueEvents } from "../db/event-editing";
 import { purgeExpiredEnquiries } from "../db/enquiries";
 import { sweepSubscribers } from "../db/subscribers";
 import { runMailings } from "../subscriptions/mailing-sender";
+import { runNextImport, sweepImports } from "../db/subscriber-imports";
+import { sendConsentRequests } from "../subscriptions/consent-requests";
 import { applyDueTeamVisibility } from "../db/team";
 import { sweepTrash } from "../db/trash";
 import { pruneAutosaves } from "../db/autosaves";
@@ -118,6 +120,27 @@ export function siteJobs(database: Database): TimedJob[] {
       run: () => runMailings(),
     },
     {
+      // Subscriber CSV imports (issue 42): the upload only keeps the file; this reads it in chunks of
+      // 1,000 rows, writing the progress the screen polls. One run at a time on all instances; a killed
+      // run's import resumes at its last chunk. Sends nothing.
+      name: "subscriber-import",
+      when: { everySeconds: 5 },
+      policy: "singleton",
+      expireInSeconds: 30 * 60,
+      run: async () => {
+        let imports = 0;
+        while ((await runNextImport()) !== null) imports++;
+        return { imports };
+      },
+    },
+    {
+      // Requests for express consent staff asked for (Subscribers: Ask for consent), at most
+      // CONSENT_REQUESTS_PER_DAY a firm day; the rest wait for the next day.
+      name: "consent-requests",
+      when: { cron: "* * * * *" },
+      run: () => sendConsentRequests(),
+    },
+    {
       // Each reminder goes within a minute of its time (24 hours and 1 hour before the start).
       name: "event-reminders",
       when: { cron: "* * * * *" },
@@ -136,7 +159,8 @@ export function siteJobs(database: Database): TimedJob[] {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries
       // (ENQUIRY_RETENTION_DAYS, each purge recorded under "retention") and enquiry-form attempts (a day),
       // e-mailed staff links a week past their expiry; subscriptions never confirmed (30 days) and the
-      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); the 404
+      // consent records of withdrawn or bounced addresses (three years; then only a hash stays); finished subscriber
+      // imports, whose refused rows hold addresses (30 days); the 404
       // log's days older than NOT_FOUND_LOG_DAYS.
       name: "retention",
       when: { cron: "17 */6 * * *" },
@@ -147,8 +171,9 @@ export function siteJobs(database: Database): TimedJob[] {
         const enquiriesRemoved = await purgeExpiredEnquiries(env.ENQUIRY_RETENTION_DAYS, systemActor("retention"));
         const linksRemoved = await sweepStaffTokens();
         const subscribers = await sweepSubscribers();
+        const importsRemoved = await sweepImports();
         const notFoundDaysRemoved = await purgeNotFoundLog(env.NOT_FOUND_LOG_DAYS);
-        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, ...subscribers };
+        return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, importsRemoved, ...subscribers };
       },
     },
     {

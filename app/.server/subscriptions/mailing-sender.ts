@@ -36,6 +36,7 @@ import { getArticleById } from "../db/articles";
 import {
   claimDeliveries,
   closeFinishedMailings,
+  isMailable,
   finishDelivery,
   markDeliveriesSent,
   queueDueMailings,
@@ -214,7 +215,8 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
   }
 
   async function deliver(d: Delivery, subscriber: Subscriber | undefined): Promise<void> {
-    if (!subscriber || subscriber.status !== "confirmed") {
+    // Withdrawn, bounced, erased, or implied consent ended since the queue was made: not sent.
+    if (!subscriber || !isMailable(subscriber)) {
       await finishDelivery(d.id, { status: "skipped" });
       run.skipped++;
       return;

@@ -137,6 +137,27 @@ export function confirmationMessage(input: { confirmUrl: string; topics: readonl
   });
 }
 
+/**
+ * A request for express consent to an imported address with implied consent
+ * (Subscribers: "Ask for consent"; issue 42). Itself a commercial electronic
+ * message under CASL: sent only while the implied consent lasts.
+ */
+export function consentRequestMessage(input: { confirmUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
+  return oneLinkMessage({
+    subject: `May ${FIRM.name} keep sending you insights?`,
+    preview: "Confirm that you want our insights by e-mail: if you do not, we will stop.",
+    heading: "May we keep writing to you?",
+    intro: `You are on ${FIRM.name}'s list for insights and client alerts on these topics: ${topicList(input.topics)}, because you have worked with us or asked us a question. We would like your consent to keep sending them.`,
+    ask: {
+      html: "To keep receiving them, open the link below and press Confirm. The link works once, for 48 hours.",
+      text: "To keep receiving them, open this link and press Confirm. The link works once, for 48 hours:",
+    },
+    button: "Confirm my subscription",
+    url: input.confirmUrl,
+    ignore: `If you do not confirm, we will stop writing to you when your implied consent ends. To stop now, reply to this message or write to ${FIRM.email}.`,
+  });
+}
+
 /** To a confirmed subscriber who signed up again: their preferences link (nothing changes until they use it). */
 export function manageMessage(input: { preferencesUrl: string; topics: readonly string[] }): Promise<RenderedMessage> {
   return oneLinkMessage({

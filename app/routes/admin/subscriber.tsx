@@ -15,7 +15,7 @@ import { consentHistory, eraseSubscriber, getSubscriber, subscriberLabel, withdr
 import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnDanger, btnSecondary } from "~/components/admin/styles";
-import { staffDateTime } from "~/lib/dates";
+import { articleDateText, staffDateTime } from "~/lib/dates";
 import { formText } from "~/lib/forms/form-data";
 import { SUBSCRIBER_STATUS_LABELS, topicList, type SubscriberStatus } from "~/lib/forms/subscribe";
 import { MSG } from "~/lib/forms/messages";
@@ -33,7 +33,7 @@ export const SUBSCRIBER_MSG = {
 
 const EVENT_LABELS: Record<string, string> = {
   requested: "Asked to subscribe (web form)",
-  imported: "Imported; confirmation requested",
+  imported: "Imported",
   confirmed: "Confirmed",
   "topics-changed": "Changed topics",
   withdrawn: "Withdrew consent",
@@ -61,6 +61,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       created: staffDateTime(subscriber.created_at),
       confirmed: subscriber.confirmed_at ? staffDateTime(subscriber.confirmed_at) : null,
       withdrawn: subscriber.withdrawn_at ? staffDateTime(subscriber.withdrawn_at) : null,
+      consentKind: subscriber.consent_kind === "implied" ? ("implied" as const) : ("express" as const),
+      consentEnds: subscriber.consent_expires_at ? articleDateText(subscriber.consent_expires_at, "UTC") : null,
+      consentEnded: !!subscriber.consent_expires_at && subscriber.consent_expires_at.getTime() <= Date.now(),
+      consentRequested: subscriber.consent_requested_at ? staffDateTime(subscriber.consent_requested_at) : null,
     },
     history: history.map((h) => ({
       id: h.id,
@@ -71,6 +75,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       version: h.wording_version,
       formUrl: h.form_url,
       source: h.source,
+      evidence: h.consent_kind
+        ? [
+            `${h.consent_kind === "implied" ? `Implied consent (${h.implied_basis})` : "Express consent"}`,
+            h.consent_date ? `of ${articleDateText(h.consent_date, "UTC")}` : "",
+            h.expires_at ? `, ending ${articleDateText(h.expires_at, "UTC")}` : "",
+          ].join(" ")
+        : null,
     })),
   };
 }
@@ -107,7 +118,21 @@ export default function SubscriberScreen({ loaderData }: Route.ComponentProps) {
         <dt className="font-semibold">Topics</dt>
         <dd>{s.topics || "None"}</dd>
         <dt className="font-semibold">How</dt>
-        <dd>{s.source === "import" ? "Imported by staff, then confirmed by the person" : "The website's form"}</dd>
+        <dd>{s.source === "import" ? "Imported by staff, with evidence of consent" : "The website's form"}</dd>
+        <dt className="font-semibold">Consent</dt>
+        <dd data-consent={s.consentKind}>
+          {s.consentKind === "express"
+            ? "Express"
+            : s.consentEnded
+              ? `Implied; ended on ${s.consentEnds}: not mailed until the person confirms`
+              : `Implied, until ${s.consentEnds}: not mailed after that unless the person confirms`}
+        </dd>
+        {s.consentRequested ? (
+          <>
+            <dt className="font-semibold">Asked for consent</dt>
+            <dd>{s.consentRequested}</dd>
+          </>
+        ) : null}
         <dt className="font-semibold">First request</dt>
         <dd>{s.created}</dd>
         <dt className="font-semibold">Confirmed</dt>
@@ -126,12 +151,13 @@ export default function SubscriberScreen({ loaderData }: Route.ComponentProps) {
             <p className="font-semibold">
               {h.event} <span className="font-normal text-muted">· {h.at}</span>
             </p>
+            {h.evidence ? <p className="text-sm">{h.evidence.replace(" ,", ",")}</p> : null}
             {h.topics ? <p className="text-sm">Topics: {h.topics}</p> : null}
             {h.formUrl ? <p className="text-sm break-all">Where: {h.formUrl}</p> : null}
             {h.event.startsWith("Withdrew") ? <p className="text-sm">Through: {h.source}</p> : null}
             {h.wording ? (
               <details className="mt-1 text-sm">
-                <summary>Consent wording (version {h.version})</summary>
+                <summary>{h.version ? `Consent wording (version ${h.version})` : "Source or wording of the consent"}</summary>
                 <p className="mt-1">{h.wording}</p>
               </details>
             ) : null}

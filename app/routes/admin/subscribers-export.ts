@@ -20,7 +20,21 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (isRefusal(actor)) return actor;
   const records = await allConsentRecords();
   const lines = [
-    ["email", "status_now", "event", "topics", "consent_wording_version", "consent_wording", "form_url", "source", "at_utc"],
+    [
+      "email",
+      "status_now",
+      "event",
+      "topics",
+      "consent_wording_version",
+      "consent_wording",
+      "form_url",
+      "source",
+      "at_utc",
+      "consent_kind",
+      "consent_date",
+      "implied_basis",
+      "consent_ends_utc",
+    ],
     ...records.map((r) => [
       r.email,
       r.status,
@@ -31,6 +45,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       r.form_url,
       r.source,
       r.at.toISOString(),
+      // An import's evidence (issue 42): the kind, the date consent was given, implied consent's basis and end.
+      r.consent_kind,
+      r.consent_date ? r.consent_date.toISOString().slice(0, 10) : "",
+      r.implied_basis,
+      r.expires_at ? r.expires_at.toISOString() : "",
     ]),
   ];
   await recordAudit(undefined, actor, { action: "export", itemType: "subscriber", itemLabel: `Consent records (${records.length})` });

@@ -10,6 +10,12 @@ import { ScrollRegion } from "~/components/scroll-region";
 import type { Route } from "./+types/subscribers";
 import { staffOf } from "~/.server/admin/guard.server";
 import { listSubscribers, SUBSCRIBERS_PAGE_SIZE, subscriberCounts } from "~/.server/db/subscribers";
+import { consentRequestState, impliedConsentCounts, latestImport } from "~/.server/db/subscriber-imports";
+import { importView } from "~/lib/subscriber-import-view";
+import { getEnv } from "~/.server/env";
+import { ImportProgress } from "~/components/admin/subscriber-import-progress";
+import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TOO_LARGE } from "~/lib/forms/subscriber-import";
+import { useState, type FormEvent } from "react";
 import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
@@ -43,7 +49,7 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = staffOf(context);
   const counts = await subscriberCounts();
-  if (!can(staff.role, "subscribers")) return { counts, list: null };
+  if (!can(staff.role, "subscribers")) return { counts, list: null, implied: null, lastImport: null, consentRequests: null };
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
   const topicParam = url.searchParams.get("topic") ?? "";
@@ -52,8 +58,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = (SUBSCRIBER_STATUSES as readonly string[]).includes(statusParam) ? statusParam : "";
   const page = parsePage(url.searchParams.get("page"));
   const { rows, total } = await listSubscribers({ q, topic, status, page });
+  const latest = await latestImport();
   return {
     counts,
+    implied: await impliedConsentCounts(),
+    lastImport: latest ? importView(latest) : null,
+    consentRequests: await consentRequestState(getEnv().CONSENT_REQUESTS_PER_DAY),
     list: {
       q,
       topic,
@@ -92,8 +102,22 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         <p className="mt-3 text-sm text-muted">
           Confirmed, by topic: {SUBSCRIPTION_TOPICS.map((t) => `${TOPIC_LABELS[t]} ${counts.byTopic[t] ?? 0}`).join(" · ")}
         </p>
+        {list && loaderData.implied ? (
+          <p className="mt-1 text-sm text-muted">
+            Of the confirmed, on implied consent (imported): {loaderData.implied.active} still mailable, {loaderData.implied.ended} ended
+            (never mailed until they confirm).
+          </p>
+        ) : null}
       </section>
-      {list ? <SubscriberList list={list} /> : <p className="text-muted">Owners and admins see the subscribers themselves.</p>}
+      {list ? (
+        <>
+          <SubscriberList list={list} />
+          <ImportSection lastImport={loaderData.lastImport} />
+          {loaderData.consentRequests ? <ConsentRequestSection state={loaderData.consentRequests} /> : null}
+        </>
+      ) : (
+        <p className="text-muted">Owners and admins see the subscribers themselves.</p>
+      )}
     </AdminPage>
   );
 }
@@ -211,42 +235,158 @@ function SubscriberList({ list }: { list: List }) {
           )}
         </nav>
       ) : null}
-      <section aria-labelledby="import-title" className="mt-12 border-t border-line pt-8">
-        <h2 id="import-title" className="text-xl font-semibold">
-          Import contacts
-        </h2>
-        <p className="mt-2 text-muted">
-          A CSV file or a list with one e-mail address per line (the first column is read). Each address is added as pending and sent a
-          confirmation e-mail: nobody is mailed anything else until they confirm. Erased addresses are skipped.
-        </p>
-        <Form method="post" action="/dashboard/subscribers/import" encType="multipart/form-data" className="mt-4 space-y-4">
-          <div>
-            <label htmlFor="import-file" className={labelClass}>
-              CSV file
-            </label>
-            <input id="import-file" name="file" type="file" accept=".csv,text/csv,text/plain" className="mt-2 block" />
+    </>
+  );
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] }) {
+  const [fileError, setFileError] = useState("");
+  // A file over the limit is refused here, before it is sent (so nginx's own 413 page is never reached); the server checks again.
+  const checkSize = (event: FormEvent<HTMLFormElement>) => {
+    const input = event.currentTarget.querySelector<HTMLInputElement>('input[type="file"]');
+    const file = input?.files?.[0];
+    if (input && file && file.size > IMPORT_MAX_BYTES) {
+      event.preventDefault();
+      setFileError(IMPORT_TOO_LARGE);
+      input.focus();
+    } else setFileError("");
+  };
+  return (
+    <section aria-labelledby="import-title" className="mt-12 border-t border-line pt-8">
+      <h2 id="import-title" className="text-xl font-semibold">
+        Import contacts
+      </h2>
+      <p className="mt-2 max-w-prose text-muted">
+        A CSV file whose first row names the columns. Each row needs evidence of consent (CASL): its kind, its date and its source or
+        wording. A row without it is refused and listed below with its reason. Implied consent is kept with its end (two years after a
+        business relationship, six months after an enquiry) and never mailed after it. The import sends nothing to anyone; asking for
+        express consent is a separate step (below). At most {IMPORT_MAX_BYTES / 1024 / 1024} MB and{" "}
+        {IMPORT_MAX_ROWS.toLocaleString("en-CA")} rows a file.
+      </p>
+      <ScrollRegion className="mt-4 overflow-x-auto" label="The CSV file's columns, table">
+        <table className="w-full border border-line bg-white text-left text-sm">
+          <caption className="px-3 py-2 text-left font-semibold">The CSV file’s columns</caption>
+          <thead className="bg-soft">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Column
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Needed
+              </th>
+              <th scope="col" className="px-3 py-2">
+                What goes in it
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {IMPORT_COLUMNS.map(([name, needed, what]) => (
+              <tr key={name}>
+                <td className="px-3 py-2 font-mono">{name}</td>
+                <td className="px-3 py-2">{needed}</td>
+                <td className="px-3 py-2">{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+      <p className="mt-2 text-sm text-muted wrap-anywhere">
+        Example: <code>email,consent,consent date,source,implied basis</code> then{" "}
+        <code>ana@client.example,implied,2026-03-02,Retainer for file 2026-114,business relationship</code>
+      </p>
+      <Form
+        method="post"
+        action="/dashboard/subscribers/import"
+        encType="multipart/form-data"
+        className="mt-4 space-y-4"
+        onSubmit={checkSize}
+      >
+        <div>
+          <label htmlFor="import-file" className={labelClass}>
+            CSV file
+          </label>
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            required
+            className="mt-2 block max-w-full"
+            aria-invalid={fileError ? true : undefined}
+            aria-describedby={fileError ? "import-file-error" : undefined}
+            onChange={() => setFileError("")}
+          />
+          {fileError ? (
+            <p id="import-file-error" role="alert" className="mt-1 font-semibold text-error">
+              {fileError}
+            </p>
+          ) : null}
+        </div>
+        <fieldset>
+          <legend className={labelClass}>Topics for the imported subscribers</legend>
+          <div className="mt-2 flex flex-wrap gap-4">
+            {SUBSCRIPTION_TOPICS.map((t) => (
+              <label key={t} className="inline-flex items-center gap-2">
+                <input type="checkbox" name="topics" value={t} className="size-4" /> {TOPIC_LABELS[t]}
+              </label>
+            ))}
           </div>
-          <div>
-            <label htmlFor="import-addresses" className={labelClass}>
-              Or paste addresses
-            </label>
-            <textarea id="import-addresses" name="addresses" rows={4} className={inputClass} />
-          </div>
-          <fieldset>
-            <legend className={labelClass}>Topics to ask them about</legend>
-            <div className="mt-2 flex flex-wrap gap-4">
-              {SUBSCRIPTION_TOPICS.map((t) => (
-                <label key={t} className="inline-flex items-center gap-2">
-                  <input type="checkbox" name="topics" value={t} className="size-4" /> {TOPIC_LABELS[t]}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+        </fieldset>
+        <button type="submit" className={btnPrimary}>
+          Upload and import
+        </button>
+      </Form>
+      {lastImport ? <ImportProgress initial={lastImport} /> : null}
+    </section>
+  );
+}
+
+function ConsentRequestSection({ state }: { state: NonNullable<LoaderData["consentRequests"]> }) {
+  // Asked for and within today's allowance: the consent-requests job sends them within a minute.
+  const goingNow = Math.min(state.waiting, Math.max(0, state.perDay - state.sentToday));
+  const roomToday = Math.max(0, state.perDay - state.sentToday - state.waiting);
+  const today = Math.min(state.askable, roomToday);
+  return (
+    <section aria-labelledby="consent-title" className="mt-12 border-t border-line pt-8">
+      <h2 id="consent-title" className="text-xl font-semibold">
+        Ask imported contacts for consent
+      </h2>
+      <p className="mt-2 max-w-prose">
+        <strong>A request for consent sent by e-mail is itself a commercial electronic message under CASL.</strong> It is sent only to
+        imported addresses whose implied consent has not ended, once each. If they confirm, their consent becomes express and no longer
+        ends.
+      </p>
+      <p className="mt-2 text-muted">
+        At most {state.perDay.toLocaleString("en-CA")} requests go out a day; past that, the rest wait for the next day. Sent today:{" "}
+        {state.sentToday.toLocaleString("en-CA")}.{goingNow ? ` Going out now: ${goingNow.toLocaleString("en-CA")}.` : ""}
+        {state.waiting > goingNow ? ` Waiting for the next days: ${(state.waiting - goingNow).toLocaleString("en-CA")}.` : ""}
+      </p>
+      {state.askable ? (
+        <Form method="post" action="/dashboard/subscribers/consent-requests" className="mt-4 space-y-4">
+          <p data-consent-requests={state.askable}>
+            {state.askable.toLocaleString("en-CA")} imported addresses will be asked for consent:{" "}
+            {today === state.askable
+              ? "all of them today."
+              : `${today.toLocaleString("en-CA")} today, the other ${(state.askable - today).toLocaleString("en-CA")} on the following days.`}
+          </p>
+          <label className="flex items-start gap-2">
+            <input type="checkbox" name="confirm" value="yes" required className="mt-1 size-4 shrink-0" />
+            <span>
+              I understand that each request is a commercial message, and I want to ask these {state.askable.toLocaleString("en-CA")}{" "}
+              addresses for consent.
+            </span>
+          </label>
           <button type="submit" className={btnPrimary}>
-            Import and send confirmations
+            Send {state.askable.toLocaleString("en-CA")} requests for consent
           </button>
         </Form>
-      </section>
-    </>
+      ) : (
+        <p className="mt-4">
+          Nobody else can be asked: every imported address on implied consent has been asked, or its consent has ended.
+        </p>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,86 @@
+/**
+ * A subscriber import's progress (issue 42): rows read of the file, accepted,
+ * refused; when done, the refused rows with their reasons. While it runs the
+ * hydrated screen reads /dashboard/subscribers/imports/:id every
+ * IMPORT_REFRESH_MS; without JavaScript a refresh of the page shows it.
+ */
+import { useEffect } from "react";
+import { useFetcher, useRevalidator } from "react-router";
+import type { ImportView } from "~/lib/subscriber-import-view";
+import { ScrollRegion } from "~/components/scroll-region";
+
+export const IMPORT_REFRESH_MS = 1500;
+
+const n = (v: number) => v.toLocaleString("en-CA");
+
+export function importProgressText(i: ImportView): string {
+  const counts = `${n(i.rowsRead)} of ${n(i.rowsTotal)} rows read: ${n(i.accepted)} accepted, ${n(i.refused)} refused`;
+  if (i.status === "queued") return `Waiting to start: ${n(i.rowsTotal)} rows.`;
+  if (i.status === "running") return `Importing: ${counts}.`;
+  if (i.status === "failed") return `The import stopped: ${i.error}`;
+  return `Import finished: ${counts}. Nothing was sent to anyone.`;
+}
+
+export function ImportProgress({ initial }: { initial: ImportView }) {
+  const fetcher = useFetcher<{ import: ImportView }>();
+  const current = fetcher.data?.import.id === initial.id ? fetcher.data.import : initial;
+  const going = current.status === "queued" || current.status === "running";
+  const { load } = fetcher;
+  const { revalidate } = useRevalidator();
+  const finishedHere = !!fetcher.data && !going;
+  useEffect(() => {
+    if (!going) return;
+    const timer = setInterval(() => void load(`/dashboard/subscribers/imports/${initial.id}`), IMPORT_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [going, load, initial.id]);
+  // Finished while the screen was open: the page's counts, list and the consent requests' number are read again.
+  useEffect(() => {
+    if (finishedHere) void revalidate();
+  }, [finishedHere, revalidate]);
+  return (
+    <div className="mt-6 rounded border border-line bg-white p-4" data-import-status={current.status}>
+      <h3 className="font-semibold wrap-anywhere">
+        Last import{current.fileName ? `: ${current.fileName}` : ""} ({current.created}, {current.createdBy})
+      </h3>
+      <p className="mt-1">{importProgressText(current)}</p>
+      {going ? (
+        <progress className="mt-2 w-full" max={Math.max(1, current.rowsTotal)} value={current.rowsRead} aria-label="Rows read" />
+      ) : null}
+      <p role="status" className="sr-only">
+        {fetcher.data && !going ? importProgressText(current) : ""}
+      </p>
+      {!going && current.refusals.length ? (
+        <ScrollRegion className="mt-4 overflow-x-auto" label="Refused rows, table">
+          <table className="w-full border border-line text-left text-sm">
+            <caption className="px-3 py-2 text-left font-semibold">
+              Refused rows
+              {current.refused > current.refusals.length ? ` (the first ${n(current.refusals.length)} of ${n(current.refused)})` : ""}
+            </caption>
+            <thead className="bg-soft">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Row
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Address
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Reason
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {current.refusals.map((r) => (
+                <tr key={r.row}>
+                  <td className="px-3 py-2">{r.row}</td>
+                  <td className="px-3 py-2 wrap-anywhere">{r.email || "(none)"}</td>
+                  <td className="min-w-36 px-3 py-2">{r.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      ) : null}
+    </div>
+  );
+}
