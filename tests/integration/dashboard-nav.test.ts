@@ -21,7 +21,7 @@ import { routeFiles, routeModules } from "../support/route-modules";
 setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const ROLES = ["owner", "admin", "editor"] as const;
+const ROLES = ["owner", "admin", "editor", "events"] as const;
 const cookies: Record<string, string> = {};
 /** The routes that declare a navigation entry, in their declared order. */
 type Screen = TableRoute & { handle: { nav: DashboardNav } };

@@ -362,7 +362,7 @@ export const loginAttempts = pgTable(
 // ---- better-auth tables (staff accounts and sessions) ----
 
 /**
- * Staff accounts. `role` is owner, admin or editor (app/.server/auth/roles.ts is the
+ * Staff accounts. `role` is owner, admin, editor or events (app/.server/auth/roles.ts is the
  * one place that says what each may do); `status` is invited, active or
  * deactivated (only active accounts have sessions).
  */
@@ -1000,7 +1000,8 @@ export const eventSpeakers = pgTable(
  * Registrations: one per event and address (lower-cased). status:
  * registered, waiting (the waiting list, first come first served by `id`),
  * cancelled or attended. Only a SHA-256 of the cancel link's token is kept.
- * The reminders' columns say which reminder went (each once).
+ * The reminders' columns say which reminder went (each once). An erased
+ * registration keeps its status (the counts) and nothing about the person.
  */
 export const eventRegistrations = pgTable(
   "event_registrations",
@@ -1022,9 +1023,15 @@ export const eventRegistrations = pgTable(
     promoted_at: timestamp("promoted_at", { withTimezone: true }),
     reminded_24h_at: timestamp("reminded_24h_at", { withTimezone: true }),
     reminded_1h_at: timestamp("reminded_1h_at", { withTimezone: true }),
+    /** When staff marked the person as attended (status "attended"); cleared by an undo. */
+    attended_at: timestamp("attended_at", { withTimezone: true }),
+    /** When the certificate of attendance was e-mailed (once each). */
+    certificate_sent_at: timestamp("certificate_sent_at", { withTimezone: true }),
+    /** When the personal data were erased (EVENT_REGISTRANT_RETENTION_DAYS after the event): name, e-mail and the rest blanked; the status stays for the counts. */
+    erased_at: timestamp("erased_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("event_registrations_once").on(t.event_id, t.email),
+    uniqueIndex("event_registrations_once").on(t.event_id, t.email).where(sql`erased_at is null`),
     uniqueIndex("event_registrations_token_unique").on(t.cancel_token_hash),
     index("event_registrations_status_idx").on(t.event_id, t.status, t.id),
   ],
