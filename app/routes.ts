@@ -82,6 +82,10 @@ export default [
       route("subscribers/export", "routes/admin/subscribers-export.ts"),
       route("subscribers/import", "routes/admin/subscribers-import.ts"),
       route("subscribers/:id", "routes/admin/subscriber.tsx"),
+      // An event's registrants (issue 45): the list, its CSV, attendance and certificates (the event's edit screen links here).
+      route("events/:id/registrations", "routes/admin/event-registrations.tsx"),
+      route("events/:id/registrations/export", "routes/admin/event-registrations-export.ts"),
+      route("events/:id/registrations/:registrationId/certificate.pdf", "routes/admin/event-certificate.ts"),
       route("statistics", "routes/admin/statistics.tsx"),
       route("statistics/export", "routes/admin/statistics-export.ts"),
       route("redirects", "routes/admin/redirects.tsx"),

@@ -218,46 +218,52 @@ export async function importAttendance(
   });
 }
 
+/** Attendees whose certificate has not been sent yet (in registration order). */
+export async function certificatesDue(eventId: number): Promise<EventRegistrationRow[]> {
+  return db()
+    .select()
+    .from(eventRegistrations)
+    .where(
+      and(
+        eq(eventRegistrations.event_id, eventId),
+        eq(eventRegistrations.status, "attended"),
+        isNull(eventRegistrations.certificate_sent_at),
+        isNull(eventRegistrations.erased_at),
+      ),
+    )
+    .orderBy(asc(eventRegistrations.id));
+}
+
 /**
- * Claims the attendees whose certificate has not been sent: each is marked
- * sent in the statement that claims it, and `each` keeps its e-mail in the
- * same transaction, so a certificate goes once however often the button is
- * pressed (two presses at once: the second claims nobody).
+ * Claims the given attendees' certificates: each still unsent is marked sent
+ * in the statement that claims it, and `each` keeps its e-mail in the same
+ * transaction, so a certificate goes once however often the button is
+ * pressed (two presses at once: the second claims nobody). The PDFs are made
+ * before (`certificatesDue`), so the transaction holds no rendering.
  */
 export async function claimCertificates<T>(
-  event: EventRow,
+  event: Pick<EventRow, "id" | "title">,
+  ids: readonly number[],
   actor: Actor,
   each: (tx: Db, registration: EventRegistrationRow) => Promise<T>,
   now = new Date(),
 ): Promise<T[]> {
+  if (!ids.length) return [];
   return db().transaction(async (tx) => {
-    const due = await tx
-      .select({ id: eventRegistrations.id })
-      .from(eventRegistrations)
-      .where(
-        and(
-          eq(eventRegistrations.event_id, event.id),
-          eq(eventRegistrations.status, "attended"),
-          isNull(eventRegistrations.certificate_sent_at),
-          isNull(eventRegistrations.erased_at),
-        ),
-      )
-      .orderBy(asc(eventRegistrations.id))
-      .for("update", { skipLocked: true });
-    if (!due.length) return [];
     const marked = await tx
       .update(eventRegistrations)
       .set({ certificate_sent_at: now })
       .where(
         and(
-          inArray(
-            eventRegistrations.id,
-            due.map((d) => d.id),
-          ),
+          eq(eventRegistrations.event_id, event.id),
+          inArray(eventRegistrations.id, [...ids]),
+          eq(eventRegistrations.status, "attended"),
           isNull(eventRegistrations.certificate_sent_at),
+          isNull(eventRegistrations.erased_at),
         ),
       )
       .returning();
+    if (!marked.length) return [];
     const out: T[] = [];
     for (const registration of marked) out.push(await each(tx, registration));
     await recordAudit(tx, actor, {

@@ -30,8 +30,12 @@ import {
  */
 const PUBLIC_ARTICLE_SQL = sql`status = 'published' and deleted_at is null`;
 
-/** A file sent with an e-mail (mail_outbox.attachments): its text content, e.g. an event's .ics. */
-export type MailAttachment = { filename: string; contentType: string; content: string };
+/**
+ * A file sent with an e-mail (mail_outbox.attachments): its text content (an
+ * event's .ics), or a binary file as base64 with `encoding: "base64"` (a
+ * certificate of attendance's PDF).
+ */
+export type MailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
 
 /** A bar admission: where and when (issue 33). */
 export type BarAdmission = { jurisdiction: string; year: number };
@@ -547,7 +551,7 @@ export const mailOutbox = pgTable(
     html_body: text("html_body").notNull(),
     /** Holds a sign-in link: the body is removed once an SMTP server accepted it. */
     sensitive: boolean("sensitive").notNull().default(false),
-    /** Files sent with the message (an event's calendar file): name, type and text content. */
+    /** Files sent with the message (an event's calendar file, a certificate's PDF): name, type and content (text, or base64). */
     attachments: jsonb("attachments")
       .$type<MailAttachment[]>()
       .notNull()
@@ -1031,7 +1035,9 @@ export const eventRegistrations = pgTable(
     erased_at: timestamp("erased_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("event_registrations_once").on(t.event_id, t.email).where(sql`erased_at is null`),
+    uniqueIndex("event_registrations_once")
+      .on(t.event_id, t.email)
+      .where(sql`erased_at is null`),
     uniqueIndex("event_registrations_token_unique").on(t.cancel_token_hash),
     index("event_registrations_status_idx").on(t.event_id, t.status, t.id),
   ],
