@@ -84,5 +84,11 @@ describe("the dashboard's navigation comes from the routes", () => {
       expect(labels).toEqual(expect.arrayContaining(["Team", "Articles", "Statistics", "My account"]));
       expect(labels).not.toContain("Staff");
     }
+    if (role === "events") {
+      // The events coordinator: events and their registrants only (the events screens), and their own account.
+      const labels = open.map((r) => r.handle.nav.label);
+      expect(labels).toContain("My account");
+      for (const other of ["Team", "Articles", "Statistics", "Staff", "Subscribers", "Enquiries"]) expect(labels).not.toContain(other);
+    }
   });
 });
