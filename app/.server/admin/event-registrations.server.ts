@@ -126,14 +126,14 @@ export async function registrationsAction(request: Request, context: RequestCont
   const form = await readForm(request, MAX_ATTENDANCE_BYTES + 64 * 1024, REGISTRATIONS_MSG.tooLarge);
   if (isRefusal(form)) return form;
   const raw = formValues(form, ["id"]);
-  const back = new URL(request.url);
-  back.search = "";
+  // Back to the screen (its own path, not the request's: a script's post is to its `.data` address), with its search and page.
+  const back = new URLSearchParams();
   for (const name of ["q", "status", "page"]) {
     const value = typeof raw[`back_${name}`] === "string" ? (raw[`back_${name}`] as string).slice(0, 200) : "";
-    if (value) back.searchParams.set(name, value);
+    if (value) back.set(name, value);
   }
-  const done = async (text: string) =>
-    redirect(`${back.pathname}${back.search}`, { headers: await flashHeaders({ tone: "success", text }) });
+  const path = `/dashboard/events/${event.id}/registrations${back.size ? `?${back.toString()}` : ""}`;
+  const done = async (text: string) => redirect(path, { headers: await flashHeaders({ tone: "success", text }) });
   const now = new Date();
   const intent = typeof raw.intent === "string" ? raw.intent : "";
   try {

@@ -12,7 +12,7 @@
  * No entry of its own in the navigation: the event's edit screen links here.
  */
 import { Download, FileUp, Mail, Search } from "lucide-react";
-import { Form } from "react-router";
+import { Form, useLocation } from "react-router";
 import type { Route } from "./+types/event-registrations";
 import { registrationsAction } from "~/.server/admin/event-registrations.server";
 import {
@@ -223,8 +223,10 @@ function BackTo({ list, page }: { list: { q: string; status: string }; page: num
 function RegistrationTable({ data, here }: { data: Data; here: string }) {
   const { event, rows, q, status, page } = data;
   const markable = event.started && rows.some((r) => r.status === "registered" || r.status === "attended");
+  // A new form after each answer: the boxes ticked for the last change are cleared.
+  const { key } = useLocation();
   return (
-    <Form method="post" action={here} aria-label="Attendance">
+    <Form key={key} method="post" action={here} aria-label="Attendance">
       <BackTo list={{ q, status }} page={page} />
       <ScrollRegion className="overflow-x-auto rounded border border-line bg-white" label="Registrations, table">
         <table className="w-full text-left text-sm">
@@ -279,14 +281,14 @@ function RegistrationTable({ data, here }: { data: Data; here: string }) {
                   </td>
                 ) : null}
                 <td className="px-3 py-2 whitespace-nowrap">{STATUS_LABELS[r.status]}</td>
-                <th scope="row" className="min-w-48 px-3 py-2 text-left font-normal wrap-anywhere">
+                <th scope="row" className="min-w-40 px-3 py-2 text-left font-normal wrap-anywhere">
                   <span className="block font-semibold text-ink">{r.name}</span>
                   <span className="block text-muted">{r.email}</span>
                 </th>
-                <td className="min-w-32 px-3 py-2 wrap-anywhere">{r.organisation}</td>
-                <td className="min-w-28 px-3 py-2 wrap-anywhere">{r.jobTitle}</td>
-                <td className="min-w-40 px-3 py-2 wrap-anywhere">{r.needs || <span className="text-muted">None given</span>}</td>
-                <td className="px-3 py-2 whitespace-nowrap">{r.registered}</td>
+                <td className="min-w-24 px-3 py-2 wrap-break-word">{r.organisation}</td>
+                <td className="min-w-24 px-3 py-2 wrap-break-word">{r.jobTitle}</td>
+                <td className="min-w-28 px-3 py-2 wrap-break-word">{r.needs || <span className="text-muted">None given</span>}</td>
+                <td className="min-w-28 px-3 py-2">{r.registered}</td>
                 {event.ended ? (
                   <td className="px-3 py-2">
                     {r.status === "attended" ? (
@@ -294,7 +296,7 @@ function RegistrationTable({ data, here }: { data: Data; here: string }) {
                         <a
                           href={`/dashboard/events/${event.id}/registrations/${r.id}/certificate.pdf`}
                           className={linkClass}
-                          aria-label={`Download the certificate of ${r.name} (PDF)`}
+                          aria-label={`Download (PDF): certificate of ${r.name}`}
                           download
                         >
                           Download (PDF)
