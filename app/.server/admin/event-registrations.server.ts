@@ -28,6 +28,7 @@ const UNMATCHED_NAMED = 10;
 
 export const REGISTRATIONS_MSG = {
   failed: "An error occurred: nothing was changed. Please try again later.",
+  noEvent: "This event does not exist: it may have been deleted permanently. Nothing was changed.",
   notStarted: "Attendance can be marked once the event has started.",
   notEnded: "Certificates can be sent once the event has ended.",
   noneChosen: "Choose at least one person first (tick the box beside their name).",
@@ -118,13 +119,13 @@ export async function sendCertificates(event: EventRow, actor: Parameters<typeof
   return kept.length;
 }
 
-export async function registrationsAction(request: Request, context: RequestContext, eventId: number) {
+export async function registrationsAction(request: Request, context: RequestContext, eventId: number | null) {
   const actor = actorOf(context, REGISTRATIONS_MSG.failed);
   if (isRefusal(actor)) return actor;
-  const event = await getEventById(eventId);
-  if (!event) throw new Response("Not found", { status: 404 });
   const form = await readForm(request, MAX_ATTENDANCE_BYTES + 64 * 1024, REGISTRATIONS_MSG.tooLarge);
   if (isRefusal(form)) return form;
+  const event = eventId ? await getEventById(eventId) : undefined;
+  if (!event) return refuse(404, REGISTRATIONS_MSG.noEvent);
   const raw = formValues(form, ["id"]);
   // Back to the screen (its own path, not the request's: a script's post is to its `.data` address), with its search and page.
   const back = new URLSearchParams();

@@ -12,7 +12,7 @@
  * No entry of its own in the navigation: the event's edit screen links here.
  */
 import { Download, FileUp, Mail, Search } from "lucide-react";
-import { Form, useLocation } from "react-router";
+import { data, Form, useLocation } from "react-router";
 import type { Route } from "./+types/event-registrations";
 import { registrationsAction } from "~/.server/admin/event-registrations.server";
 import {
@@ -66,7 +66,7 @@ function registrationsHref(eventId: number, list: { q: string; status: string },
 export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const event = id ? await getEventById(id) : undefined;
-  if (!event) throw new Response("Not found", { status: 404 });
+  if (!event) throw data("Not found", { status: 404 });
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
   const statusParam = url.searchParams.get("status") ?? "";
@@ -112,9 +112,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export function action({ request, context, params }: Route.ActionArgs) {
-  const id = parseId(params.id);
-  if (!id) throw new Response("Not found", { status: 404 });
-  return registrationsAction(request, context, id);
+  return registrationsAction(request, context, parseId(params.id));
 }
 
 type Data = Route.ComponentProps["loaderData"];
