@@ -23,6 +23,7 @@ import { listRegistrations, createEvent, registerForEvent, type EventInput } fro
 import { registrationCounts } from "~/.server/db/event-registrations";
 import { auditLog, eventRegistrations, events, mailOutbox } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
+import { closeMail } from "~/.server/mail/mail";
 import { renderCertificatePdf } from "~/.server/events/certificate";
 import { createJobQueue } from "~/.server/jobs/queue";
 import { siteJobs } from "~/.server/jobs/jobs";
@@ -32,6 +33,7 @@ import * as screen from "~/routes/admin/event-registrations";
 import * as exporter from "~/routes/admin/event-registrations-export";
 import { setUpTestDatabase } from "../support/database";
 import { callRoute } from "../support/route-call";
+import { startTestSmtp } from "../support/smtp";
 import { cookiesOf, signedIn } from "../support/staff-session";
 
 const state = setUpTestDatabase();
@@ -325,11 +327,34 @@ describe("certificates of attendance", () => {
     expect(text).toContain("Ada Lovelace");
     expect(text).toContain("Ethics of Defence Reporting");
     expect(text).toContain("Thursday, October 22, 2026, 12:00 p.m. to 1:30 p.m. ET (1 hour 30 minutes)");
+    expect(text).toContain("Webinar");
     expect(text).toContain("Substantive: 0.5 hours");
     expect(text).toContain("Professionalism: 1 hour");
     expect(text).toContain("accreditation number CPD-2026-0042");
     expect(text).toContain(FIRM.name);
     expect(text).toContain("100 Wellington Street West, Suite 2100, Toronto, ON M5K 1A1");
+  });
+
+  it("goes through the SMTP server as a PDF attachment, byte for byte", async () => {
+    const smtp = await startTestSmtp();
+    try {
+      setEnvForTests({ SMTP_URL: smtp.url });
+      const alan = await idOf("alan@bletchley.example");
+      await post(cookies.admin, { intent: "attend", id: String(alan) });
+      const answer = await post(cookies.admin, { intent: "certificates" });
+      expect(await flashText(answer.headers)).toBe("Certificates of attendance sent to 1 person.");
+      const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes("alan@bletchley.example"));
+      expect(mail.subject).toBe("Certificate of attendance: Ethics of Defence Reporting");
+      expect(mail.text).toContain("Your certificate of attendance is attached (PDF).");
+      const [pdf] = mail.attachments;
+      expect(pdf).toMatchObject({ contentType: "application/pdf", filename: `certificate-${past}-alan-turing.pdf` });
+      expect(pdf.content.subarray(0, 5).toString()).toBe("%PDF-");
+      if (hasPoppler) expect(pdfText(pdf.content)).toContain("Alan Turing");
+    } finally {
+      setEnvForTests({ SMTP_URL: undefined });
+      closeMail();
+      await smtp.close();
+    }
   });
 
   it("leaves out Professionalism hours whose accreditation is not recorded", async () => {
@@ -352,8 +377,8 @@ describe("certificates of attendance", () => {
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
     expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="certificate-${past}-ada-lovelace.pdf"`);
     if (hasPoppler) expect(pdfText(new Uint8Array(await response.arrayBuffer()))).toContain("Ada Lovelace");
-    const alan = await idOf("alan@bletchley.example");
-    const refused = await get(certificate.loader, url(alan), cookies.events, { id: String(past), registrationId: String(alan) });
+    const walter = await idOf("walter@example.com");
+    const refused = await get(certificate.loader, url(walter), cookies.events, { id: String(past), registrationId: String(walter) });
     expect(refused.status).toBe(404);
     const editor = await get(certificate.loader, url(ada), cookies.editor, { id: String(past), registrationId: String(ada) });
     expect(editor.status).toBe(403);

@@ -21,7 +21,7 @@ import {
   eventDateText,
   eventTimeText,
   FORMAT_LABELS,
-  locationText,
+  venueText,
   professionalismAccredited,
   type EventFormat,
 } from "~/lib/events";
@@ -62,6 +62,13 @@ export function certificateHours(event: CertificateEvent, accreditedProvider: bo
 /** "Thursday, October 22, 2026, 12:00 p.m. to 1:30 p.m. ET (1 hour 30 minutes)": Toronto time, the zone named. */
 export function certificateWhen(event: Pick<EventRow, "starts_at" | "ends_at">): string {
   return `${eventDateText(event.starts_at)}, ${eventTimeText(event.starts_at).replace(/ ET$/, "")} to ${eventTimeText(event.ends_at)} (${durationText(event.starts_at, event.ends_at)})`;
+}
+
+/** Where the program took place, as a record (not the invitation's wording about the joining link). */
+export function certificatePlace(event: CertificateEvent): string {
+  if (event.format === "webinar") return "Webinar";
+  const venue = venueText(event);
+  return event.format === "hybrid" ? `${venue} (and by webinar)` : venue;
 }
 
 /** The file's name: certificate-{event id}-{attendee's name, plain}.pdf. */
@@ -147,7 +154,7 @@ export async function renderCertificatePdf(event: CertificateEvent, attendee: { 
     ["Program", event.title],
     ["Date and time", certificateWhen(event)],
     ["Format", FORMAT_LABELS[event.format as EventFormat] ?? event.format],
-    ["Location", locationText(event)],
+    ["Location", certificatePlace(event)],
     ["CPD hours", hours.length ? hours.join("\n") : "None claimed"],
   ];
   const accreditation = accreditationText(event);
