@@ -32,7 +32,7 @@ import * as certificate from "~/routes/admin/event-certificate";
 import * as screen from "~/routes/admin/event-registrations";
 import * as exporter from "~/routes/admin/event-registrations-export";
 import { setUpTestDatabase } from "../support/database";
-import { callRoute } from "../support/route-call";
+import { callRoute, guarded } from "../support/route-call";
 import { startTestSmtp } from "../support/smtp";
 import { cookiesOf, signedIn } from "../support/staff-session";
 
@@ -196,7 +196,6 @@ describe("the CSV export", () => {
 });
 
 async function callExportText(cookie: string, query: string): Promise<string> {
-  const { guarded } = await import("../support/route-call");
   const response = (await guarded(exporter.loader, {
     request: new Request(`${ORIGIN}/dashboard/events/${past}/registrations/export${query}`, { headers: { cookie } }),
     params: { id: String(past) },
@@ -369,11 +368,10 @@ describe("certificates of attendance", () => {
   it("downloads an attendee's certificate from the screen; nobody else has one", async () => {
     const url = (id: number) => `${ORIGIN}/dashboard/events/${past}/registrations/${id}/certificate.pdf`;
     const ada = await idOf("ada@analytical.example");
-    const { guarded } = await import("../support/route-call");
-    const response = (await guarded(certificate.loader, {
+    const response = await guarded(certificate.loader, {
       request: new Request(url(ada), { headers: { cookie: cookies.events } }),
       params: { id: String(past), registrationId: String(ada) },
-    })) as Response;
+    });
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
     expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="certificate-${past}-ada-lovelace.pdf"`);
     if (hasPoppler) expect(pdfText(new Uint8Array(await response.arrayBuffer()))).toContain("Ada Lovelace");
