@@ -12,7 +12,8 @@ import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal, readForm, refuse, uploadedFile } from "~/.server/http/form-post";
 import type { RequestContext } from "~/.server/http/request-context";
-import { certificatesDue, claimCertificates, getEventById, importAttendance, setAttendance } from "~/.server/db/event-registrations";
+import { getEventById } from "~/.server/db/event-editing";
+import { certificatesDue, claimCertificates, importAttendance, setAttendance } from "~/.server/db/event-registrations";
 import { certificateMail } from "~/.server/events/certificate";
 import { keepMail, sendKeptMail, smtpConfigured, type MailMessage } from "~/.server/mail/mail";
 import { log } from "~/.server/log";
@@ -124,7 +125,7 @@ export async function registrationsAction(request: Request, context: RequestCont
   if (isRefusal(actor)) return actor;
   const form = await readForm(request, MAX_ATTENDANCE_BYTES + 64 * 1024, REGISTRATIONS_MSG.tooLarge);
   if (isRefusal(form)) return form;
-  const event = eventId ? await getEventById(eventId) : undefined;
+  const event = eventId ? await getEventById(eventId, { withTrashed: true }) : undefined;
   if (!event) return refuse(404, REGISTRATIONS_MSG.noEvent);
   const raw = formValues(form, ["id"]);
   // Back to the screen (its own path, not the request's: a script's post is to its `.data` address), with its search and page.

@@ -20,13 +20,6 @@ import { eventRegistrations, events, type EventRegistrationRow, type EventRow } 
 /** The registrations screen shows this many a page. */
 export const REGISTRATIONS_PAGE_SIZE = 50;
 
-/** An event by its id for the registrations screen: any state (a draft, a trashed one too). */
-export async function getEventById(id: number): Promise<EventRow | undefined> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return undefined;
-  const [row] = await db().select().from(events).where(eq(events.id, id)).limit(1);
-  return row;
-}
-
 export type RegistrationCounts = Record<RegistrationStatus, number> & { erased: number };
 
 /** How many registrations of each status (erased ones still counted), and how many were erased. */

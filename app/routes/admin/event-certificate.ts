@@ -6,7 +6,8 @@
  */
 import type { Route } from "./+types/event-certificate";
 import { parseId } from "~/.server/http/form-post";
-import { getEventById, getEventRegistration } from "~/.server/db/event-registrations";
+import { getEventById } from "~/.server/db/event-editing";
+import { getEventRegistration } from "~/.server/db/event-registrations";
 import { certificateFilename, renderCertificatePdf } from "~/.server/events/certificate";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -15,7 +16,7 @@ export const handle = { permission: "event-registrations" } satisfies RouteHandl
 export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const registrationId = parseId(params.registrationId);
-  const event = id ? await getEventById(id) : undefined;
+  const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   const registration = event && registrationId ? await getEventRegistration(event.id, registrationId) : undefined;
   if (!event || registration?.status !== "attended") throw new Response("Not found", { status: 404 });
   const pdf = await renderCertificatePdf(event, registration);

@@ -9,7 +9,8 @@ import type { Route } from "./+types/event-registrations-export";
 import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal, parseId } from "~/.server/http/form-post";
 import { recordAudit } from "~/.server/db/audit";
-import { getEventById, registrationsForExport } from "~/.server/db/event-registrations";
+import { getEventById } from "~/.server/db/event-editing";
+import { registrationsForExport } from "~/.server/db/event-registrations";
 import { csvBody, csvHeaders } from "~/lib/csv";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -19,7 +20,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const actor = actorOf(context, "The export could not be made.");
   if (isRefusal(actor)) return actor;
   const id = parseId(params.id);
-  const event = id ? await getEventById(id) : undefined;
+  const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   if (!event) throw new Response("Not found", { status: 404 });
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
   const rows = await registrationsForExport(event.id, q);

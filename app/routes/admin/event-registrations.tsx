@@ -15,13 +15,8 @@ import { Download, FileUp, Mail, Search } from "lucide-react";
 import { data, Form, useLocation } from "react-router";
 import type { Route } from "./+types/event-registrations";
 import { registrationsAction } from "~/.server/admin/event-registrations.server";
-import {
-  certificatesDue,
-  getEventById,
-  listEventRegistrations,
-  registrationCounts,
-  REGISTRATIONS_PAGE_SIZE,
-} from "~/.server/db/event-registrations";
+import { getEventById } from "~/.server/db/event-editing";
+import { certificatesDue, listEventRegistrations, registrationCounts, REGISTRATIONS_PAGE_SIZE } from "~/.server/db/event-registrations";
 import { getEnv } from "~/.server/env";
 import { parseId } from "~/.server/http/form-post";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -65,7 +60,7 @@ function registrationsHref(eventId: number, list: { q: string; status: string },
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
-  const event = id ? await getEventById(id) : undefined;
+  const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   if (!event) throw data("Not found", { status: 404 });
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
