@@ -84,6 +84,10 @@ export default [
       route("subscribers/imports/:id", "routes/admin/subscribers-import-progress.ts"),
       route("subscribers/consent-requests", "routes/admin/subscribers-consent-requests.ts"),
       route("subscribers/:id", "routes/admin/subscriber.tsx"),
+      // An event's registrants (issue 45): the list, its CSV, attendance and certificates (the event's edit screen links here).
+      route("events/:id/registrations", "routes/admin/event-registrations.tsx"),
+      route("events/:id/registrations/export", "routes/admin/event-registrations-export.ts"),
+      route("events/:id/registrations/:registrationId/certificate.pdf", "routes/admin/event-certificate.ts"),
       route("statistics", "routes/admin/statistics.tsx"),
       route("statistics/export", "routes/admin/statistics-export.ts"),
       route("redirects", "routes/admin/redirects.tsx"),

@@ -86,6 +86,13 @@ const envSchema = z
         .optional(),
     ),
     ENQUIRY_RETENTION_DAYS: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1 day").max(3650).default(180),
+    /** Event registrants' personal data are erased this many days after their event ended (issue 45; two years by default). */
+    EVENT_REGISTRANT_RETENTION_DAYS: z.coerce
+      .number()
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1 day")
+      .max(3650)
+      .default(730),
     /** Sign-up e-mails (confirmations, preferences links) the whole site sends in an hour; past it they are held and owners alerted (issue 42). */
     SIGN_UP_EMAILS_PER_HOUR: z.coerce
       .number()

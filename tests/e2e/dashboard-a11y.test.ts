@@ -32,6 +32,7 @@ import {
   ADMIN_PASSWORD,
   launchBrowser,
   newPage,
+  pastEventRegistrationsPath,
   publicForm,
   sendVisits,
   staffPage,
@@ -57,6 +58,7 @@ const PARAMETERISED: Record<string, string> = {
   "dashboard/subscribers/:id": "the address subscribed through /subscribe by this file",
   "dashboard/articles/:id/mailing": "Send to subscribers of the first article in Manage Articles",
   "dashboard/events/:id/edit": "the first row's Edit link in Manage Events",
+  "dashboard/events/:id/registrations": "the demo's past event, by address (pastEventRegistrationsPath) until the events list links it",
 };
 
 let server: RunningServer;
@@ -597,6 +599,22 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await ready();
     const edit = await page.locator('main a[href$="/edit"]').first().getAttribute("href");
     await open("dashboard/articles/:id/mailing", edit!.replace(/\/edit$/, "/mailing"), found);
+    await expectNothingFound(found);
+  });
+
+  it("finds nothing on an event's registrations (searched, and with the import's message)", async () => {
+    await signedIn();
+    const found: Record<string, Finding[]> = {};
+    const path = await pastEventRegistrationsPath(base);
+    await open("dashboard/events/:id/registrations", path, found);
+    await page.getByLabel("Search by name, e-mail or organisation").fill("granite");
+    await submitByKeyboard("Search");
+    await page.waitForURL(/\?q=granite/);
+    await ready();
+    await check(`${path} searched`, found, { phone: true });
+    await page.getByRole("button", { name: "Import attendance" }).click();
+    await status("Choose the attendance CSV file to import.");
+    await check(`${path} with the import's message`, found);
     await expectNothingFound(found);
   });
 

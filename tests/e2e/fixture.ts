@@ -22,7 +22,7 @@ import { ADMIN_PASSWORD, launchBrowser, newPage, sharedServerUrl, signInContext,
 export { describe, expect, onTestFinished } from "vitest";
 
 type ContextOptions = Parameters<Browser["newContext"]>[0];
-export type StaffRole = "owner" | "admin" | "editor";
+export type StaffRole = "owner" | "admin" | "editor" | "events";
 export type OpenPage = { context: BrowserContext; page: Page };
 
 export const test = vitestTest

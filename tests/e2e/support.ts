@@ -345,3 +345,19 @@ export async function statisticsShown(page: Page, baseUrl = sharedServerUrl()): 
     await page.waitForTimeout(2000);
   }
 }
+
+/** The demo content's past event (it has registrants): its public page's slug. */
+export const PAST_DEMO_EVENT = "Ethics-of-Defence-Reporting-to-Insurers";
+
+/**
+ * The registrations screen of the demo's past event, by its id (read from the
+ * UID of the event's public calendar file, `event-{id}@host`). Until the
+ * events list links each event's registrations, the browser tests open the
+ * screen by this address.
+ */
+export async function pastEventRegistrationsPath(base: string): Promise<string> {
+  const ics = await (await fetch(`${base}/event/${PAST_DEMO_EVENT}.ics`)).text();
+  const id = /UID:event-(\d+)@/.exec(ics)?.[1];
+  if (!id) throw new Error("the past demo event's calendar file holds no UID");
+  return `/dashboard/events/${id}/registrations`;
+}

@@ -27,6 +27,7 @@ describe("CSV exports", () => {
     expect(exports.map((f) => path.relative(APP, f)).sort()).toEqual([
       "routes/admin/activity-export.ts",
       "routes/admin/enquiries-export.ts",
+      "routes/admin/event-registrations-export.ts",
       "routes/admin/redirects-export.ts",
       "routes/admin/statistics-export.ts",
       "routes/admin/subscribers-export.ts",

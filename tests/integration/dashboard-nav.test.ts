@@ -21,7 +21,7 @@ import { routeFiles, routeModules } from "../support/route-modules";
 setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const ROLES = ["owner", "admin", "editor"] as const;
+const ROLES = ["owner", "admin", "editor", "events"] as const;
 const cookies: Record<string, string> = {};
 /** The routes that declare a navigation entry, in their declared order. */
 type Screen = TableRoute & { handle: { nav: DashboardNav } };
@@ -83,6 +83,12 @@ describe("the dashboard's navigation comes from the routes", () => {
       const labels = open.map((r) => r.handle.nav.label);
       expect(labels).toEqual(expect.arrayContaining(["Team", "Articles", "Statistics", "My account"]));
       expect(labels).not.toContain("Staff");
+    }
+    if (role === "events") {
+      // The events coordinator: events and their registrants only (the events screens), and their own account.
+      const labels = open.map((r) => r.handle.nav.label);
+      expect(labels).toContain("My account");
+      for (const other of ["Team", "Articles", "Statistics", "Staff", "Subscribers", "Enquiries"]) expect(labels).not.toContain(other);
     }
   });
 });

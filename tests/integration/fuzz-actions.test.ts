@@ -657,6 +657,12 @@ const BASES: Record<string, ActionCase> = {
     }),
   },
   "routes/public/event-cancel.tsx": { base: () => ({ cancel: "yes" }) },
+  // An event's registrations (issue 45): attendance (registration ids generated: unknown ones change nobody), its CSV import, certificates.
+  "routes/admin/event-registrations.tsx": {
+    base: () => ({ intent: "attend", id: "1", back_q: "" }),
+    more: (): Form[] => [{ intent: "undo", id: "1" }, { intent: "import" }, { intent: "certificates" }],
+    file: "file",
+  },
   "routes/admin/subscriber.tsx": { base: () => ({ intent: "withdraw" }), more: (): Form[] => [{ intent: "erase", confirm: "yes" }] },
   "routes/admin/subscribers-import.ts": {
     base: () => ({ topics: ["news"] }),

@@ -438,6 +438,37 @@ describe("forgot password and reset links", () => {
   });
 });
 
+describe("the events coordinator (issue 45)", () => {
+  it("is offered on the Staff screen, invited with its label, and its role changed to and from it", async () => {
+    const screen = await run(() =>
+      guarded(staffRoute.loader, {
+        request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
+        params: {},
+        context,
+      }),
+    );
+    expect((screen.data as { roles: { value: string; label: string }[] }).roles).toContainEqual({
+      value: "events",
+      label: "Events coordinator",
+    });
+    const answer = await invite("coordinator@example.com", "events");
+    expect(answer.status).toBe(302);
+    expect(await flashOf(answer)).toMatch(/^coordinator@example\.com has been invited as events coordinator\./);
+    expect(await userRow("coordinator@example.com")).toMatchObject({ role: "events", status: "invited" });
+    await createStaffAccount("becomes-coordinator@example.com", PASSWORD, "Bea", "editor");
+    const row = await userRow("becomes-coordinator@example.com");
+    const changed = await run(() =>
+      guarded(staffRoute.action, {
+        request: post("/dashboard/staff", { intent: "role", id: row.id, role: "events" }, owner),
+        params: {},
+        context,
+      }),
+    );
+    expect(await flashOf(changed)).toBe("becomes-coordinator@example.com is now events coordinator.");
+    expect((await userRow("becomes-coordinator@example.com")).role).toBe("events");
+  });
+});
+
 describe("roles, the last owner, deactivation", () => {
   it("only owners make or change owners; nobody changes their own account; the last owner stays", async () => {
     await createStaffAccount("admin@example.com", PASSWORD, "Ada Admin", "admin");

@@ -1,6 +1,7 @@
 /** A signed-in staff member for the integration tests: the account made with a role, signed in, and its cookie header. */
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { signIn } from "~/.server/auth/sign-in";
+import type { Role } from "~/.server/auth/roles";
 
 export const STAFF_PASSWORD = "a-long-enough-password";
 
@@ -14,7 +15,7 @@ export function cookiesOf(headers: Headers): string {
 }
 
 /** Makes `email`'s account with `role` and signs it in from `ip`; returns its Cookie header. */
-export async function signedIn(email: string, role: "owner" | "admin" | "editor" = "owner", ip = "192.0.2.1"): Promise<string> {
+export async function signedIn(email: string, role: Role = "owner", ip = "192.0.2.1"): Promise<string> {
   await createStaffAccount(email, STAFF_PASSWORD, "Staff", role);
   const result = await signIn(new Request("http://localhost:3000/admin"), email, STAFF_PASSWORD, ip);
   if (!result.ok) throw new Error(`sign-in failed for ${email}`);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { can, canManageRole, isRole, ROLES } from "./roles";
+import { PERMISSIONS } from "~/lib/permissions";
+import { can, canManageRole, isRole, ROLE_LABELS, ROLES } from "./roles";
 
 describe("roles", () => {
   it("owners may do everything; admins everything but the outbox and security settings; editors content only", () => {
-    expect(ROLES).toEqual(["owner", "admin", "editor"]);
+    expect(ROLES).toEqual(["owner", "admin", "editor", "events"]);
     for (const p of ["content", "staff", "activity", "enquiries", "outbox", "security"] as const) expect(can("owner", p)).toBe(true);
     expect(["content", "staff", "activity", "enquiries", "outbox", "security"].filter((p) => can("admin", p as never))).toEqual([
       "content",
@@ -16,8 +17,8 @@ describe("roles", () => {
     ]);
   });
 
-  it("every role sees the visit statistics", () => {
-    for (const role of ROLES) expect(can(role, "statistics")).toBe(true);
+  it("owners, admins and editors see the visit statistics; the events coordinator does not", () => {
+    expect(ROLES.filter((r) => can(r, "statistics"))).toEqual(["owner", "admin", "editor"]);
   });
 
   it("subscribers: owners and admins manage them, editors see the counts only, only owners erase", () => {
@@ -38,7 +39,17 @@ describe("roles", () => {
     expect(canManageRole("editor", "editor")).toBe(false);
   });
 
-  it("recognises only the three roles", () => {
+  it("the events coordinator: events and their registrants, nothing else; editors manage events but see no registrant", () => {
+    expect(PERMISSIONS.filter((p) => can("events", p))).toEqual(["events", "event-registrations"]);
+    expect(ROLES.filter((r) => can(r, "event-registrations"))).toEqual(["owner", "admin", "events"]);
+    expect(ROLES.filter((r) => can(r, "events"))).toEqual(["owner", "admin", "editor", "events"]);
+    expect(ROLE_LABELS.events).toBe("Events coordinator");
+    expect(canManageRole("admin", "events")).toBe(true);
+    expect(canManageRole("events", "events")).toBe(false);
+  });
+
+  it("recognises only the four roles", () => {
+    expect(isRole("events")).toBe(true);
     expect(isRole("owner")).toBe(true);
     expect(isRole("superuser")).toBe(false);
     expect(isRole(undefined)).toBe(false);

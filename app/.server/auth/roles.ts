@@ -13,15 +13,17 @@
  * Subscribers (issue 31): owners and admins manage them; only owners erase one;
  * owners and admins send an article to them, editors only a test to themselves (issue 42).
  * Redirects and the 404 log (issue 46): all three roles; the WordPress import: owners and admins.
- * Events (issue 45): all three roles manage them; their registrants' personal data: owners and admins.
+ * Events (issue 45): owners, admins and editors manage them; their registrants' personal data: owners, admins
+ * and the events coordinator.
+ * - events (the events coordinator): events and their registrants only.
  */
 import { MSG } from "~/lib/forms/messages";
 import { PERMISSIONS, type Permission } from "~/lib/permissions";
 
-export const ROLES = ["owner", "admin", "editor"] as const;
+export const ROLES = ["owner", "admin", "editor", "events"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin", editor: "Editor" };
+export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin", editor: "Editor", events: "Events coordinator" };
 
 export type { Permission };
 
@@ -43,6 +45,8 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "event-registrations",
   ],
   editor: ["content", "statistics", "subscriber-counts", "redirects", "events"],
+  /** The events coordinator: events, their registrants, attendance and certificates; nothing else. */
+  events: ["events", "event-registrations"],
 };
 
 export function isRole(value: unknown): value is Role {

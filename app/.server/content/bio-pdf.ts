@@ -50,10 +50,11 @@ const FONT_FILES = {
  * The fonts, parsed once per process and given to every document: a font
  * parsed anew for each PDF decodes its OpenType tables again while laying out
  * the text, most of a bio's CPU time. pdfkit embeds a subset of
- * the glyphs each document uses. PDFs are made one at a time (bioWork).
+ * the glyphs each document uses. PDFs are made one at a time (bioWork). The
+ * certificates of attendance (events/certificate.ts) use the same fonts.
  */
 let fonts: Record<keyof typeof FONT_FILES, fontkit.Font> | undefined;
-function loadFonts() {
+export function loadFonts() {
   fonts ??= Object.fromEntries(
     Object.entries(FONT_FILES).map(([name, file]) => [name, fontkit.create(fs.readFileSync(require.resolve(file)))]),
   ) as Record<keyof typeof FONT_FILES, fontkit.Font>;

@@ -592,3 +592,55 @@ export const DEMO_EVENTS: DemoEvent[] = [
     recording_url: "https://video.example.com/harrowkline/defence-ethics-recording",
   },
 ];
+
+/** The past demo event's registrants (fictional; example.com addresses): registered, and one who cancelled. Staff mark who attended. */
+export const DEMO_REGISTRANTS: {
+  name: string;
+  email: string;
+  organisation: string;
+  job_title: string;
+  status: "registered" | "cancelled";
+}[] = [
+  {
+    name: "Avery Thompson",
+    email: "avery.thompson@northshore-insurance.example",
+    organisation: "Northshore Insurance",
+    job_title: "Claims Manager",
+    status: "registered",
+  },
+  {
+    name: "Jordan Lefebvre",
+    email: "jordan.lefebvre@lefebvre-law.example",
+    organisation: "Lefebvre Law",
+    job_title: "Associate",
+    status: "registered",
+  },
+  {
+    name: "Samira Haddad",
+    email: "samira.haddad@granite-mutual.example",
+    organisation: "Granite Mutual",
+    job_title: "Senior Adjuster",
+    status: "registered",
+  },
+  {
+    name: "Daniel Okafor",
+    email: "daniel.okafor@okafor-chen.example",
+    organisation: "Okafor Chen LLP",
+    job_title: "Partner",
+    status: "registered",
+  },
+  {
+    name: "Chloé Tremblay",
+    email: "chloe.tremblay@laurentian-re.example",
+    organisation: "Laurentian Re",
+    job_title: "Counsel",
+    status: "cancelled",
+  },
+  {
+    name: "Wei Zhang",
+    email: "wei.zhang@harbourfront-builders.example",
+    organisation: "Harbourfront Builders",
+    job_title: "In-house Counsel",
+    status: "registered",
+  },
+];

@@ -30,8 +30,12 @@ import {
  */
 const PUBLIC_ARTICLE_SQL = sql`status = 'published' and deleted_at is null`;
 
-/** A file sent with an e-mail (mail_outbox.attachments): its text content, e.g. an event's .ics. */
-export type MailAttachment = { filename: string; contentType: string; content: string };
+/**
+ * A file sent with an e-mail (mail_outbox.attachments): its text content (an
+ * event's .ics), or a binary file as base64 with `encoding: "base64"` (a
+ * certificate of attendance's PDF).
+ */
+export type MailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
 
 /** A bar admission: where and when (issue 33). */
 export type BarAdmission = { jurisdiction: string; year: number };
@@ -362,7 +366,7 @@ export const loginAttempts = pgTable(
 // ---- better-auth tables (staff accounts and sessions) ----
 
 /**
- * Staff accounts. `role` is owner, admin or editor (app/.server/auth/roles.ts is the
+ * Staff accounts. `role` is owner, admin, editor or events (app/.server/auth/roles.ts is the
  * one place that says what each may do); `status` is invited, active or
  * deactivated (only active accounts have sessions).
  */
@@ -547,7 +551,7 @@ export const mailOutbox = pgTable(
     html_body: text("html_body").notNull(),
     /** Holds a sign-in link: the body is removed once an SMTP server accepted it. */
     sensitive: boolean("sensitive").notNull().default(false),
-    /** Files sent with the message (an event's calendar file): name, type and text content. */
+    /** Files sent with the message (an event's calendar file, a certificate's PDF): name, type and content (text, or base64). */
     attachments: jsonb("attachments")
       .$type<MailAttachment[]>()
       .notNull()
@@ -1048,7 +1052,8 @@ export const eventSpeakers = pgTable(
  * Registrations: one per event and address (lower-cased). status:
  * registered, waiting (the waiting list, first come first served by `id`),
  * cancelled or attended. Only a SHA-256 of the cancel link's token is kept.
- * The reminders' columns say which reminder went (each once).
+ * The reminders' columns say which reminder went (each once). An erased
+ * registration keeps its status (the counts) and nothing about the person.
  */
 export const eventRegistrations = pgTable(
   "event_registrations",
@@ -1070,9 +1075,17 @@ export const eventRegistrations = pgTable(
     promoted_at: timestamp("promoted_at", { withTimezone: true }),
     reminded_24h_at: timestamp("reminded_24h_at", { withTimezone: true }),
     reminded_1h_at: timestamp("reminded_1h_at", { withTimezone: true }),
+    /** When staff marked the person as attended (status "attended"); cleared by an undo. */
+    attended_at: timestamp("attended_at", { withTimezone: true }),
+    /** When the certificate of attendance was e-mailed (once each). */
+    certificate_sent_at: timestamp("certificate_sent_at", { withTimezone: true }),
+    /** When the personal data were erased (EVENT_REGISTRANT_RETENTION_DAYS after the event): name, e-mail and the rest blanked; the status stays for the counts. */
+    erased_at: timestamp("erased_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("event_registrations_once").on(t.event_id, t.email),
+    uniqueIndex("event_registrations_once")
+      .on(t.event_id, t.email)
+      .where(sql`erased_at is null`),
     uniqueIndex("event_registrations_token_unique").on(t.cancel_token_hash),
     index("event_registrations_status_idx").on(t.event_id, t.status, t.id),
   ],

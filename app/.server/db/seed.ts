@@ -9,8 +9,9 @@ import { deleteImage, saveImage } from "../pictures/images";
 import { getStorage, IMAGE_FOLDERS } from "../storage/storage";
 import { createArticle } from "./articles";
 import { db } from "./client";
-import { DEMO_ARTICLES, DEMO_EVENTS, DEMO_HEADERS, DEMO_TEAM } from "./demo-content";
+import { DEMO_ARTICLES, DEMO_EVENTS, DEMO_HEADERS, DEMO_REGISTRANTS, DEMO_TEAM } from "./demo-content";
 import { createEvent } from "./events";
+import { insertDemoRegistrations } from "./event-registrations";
 import { parseFirmLocal, toFirmLocalInput } from "~/lib/firm-time";
 import { updateOfficeHours } from "./office-hours";
 import { updatePageHeader } from "./page-headers";
@@ -139,7 +140,7 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
     const start = parseFirmLocal(`${day}T${e.at}`, "start");
     if (!start.ok) throw new Error(start.message);
     const { venue, guests = [], speakers, daysFromNow: _days, at: _at, minutes, ...columns } = e;
-    await createEvent(
+    const created = await createEvent(
       {
         ...columns,
         status: "published",
@@ -158,6 +159,12 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
       },
       DEMO_ACTOR,
     );
+    // The past event's registrants, registered a few weeks before it (its registrations screen has people to mark).
+    if (e.daysFromNow < 0)
+      await insertDemoRegistrations(
+        created.id,
+        DEMO_REGISTRANTS.map((r, i) => ({ ...r, at: new Date(start.date.getTime() - (20 - i) * 86_400_000) })),
+      );
   }
   for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text, DEMO_ACTOR);
   await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, DEMO_ACTOR);

@@ -21,6 +21,7 @@ import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
 import { keepMail, recoverInterruptedMail, retryFailedMail, sendKeptMail } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
+import { eraseExpiredRegistrants } from "../db/event-registrations";
 import { eventMail } from "../events/messages";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
 import { createPictureSweeper, SWEEP_CRON } from "../pictures/picture-sweep";
@@ -175,6 +176,15 @@ export function siteJobs(database: Database): TimedJob[] {
         const notFoundDaysRemoved = await purgeNotFoundLog(env.NOT_FOUND_LOG_DAYS);
         return { auditRemoved, enquiriesRemoved, linksRemoved, notFoundDaysRemoved, importsRemoved, ...subscribers };
       },
+    },
+    {
+      // Event registrants' personal data (issue 45): erased EVENT_REGISTRANT_RETENTION_DAYS after their event
+      // ended (two years by default), once a day; the counts by status remain (db/event-registrations.ts).
+      name: "event-registrant-erasure",
+      when: { cron: "43 3 * * *" },
+      run: async () => ({
+        registrantsErased: await eraseExpiredRegistrants(getEnv().EVENT_REGISTRANT_RETENTION_DAYS, systemActor("retention")),
+      }),
     },
     {
       // Visit statistics (decision 0023): the raw events written since the last run, rolled up into

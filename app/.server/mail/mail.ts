@@ -36,7 +36,7 @@ export type MailMessage = {
   sensitive?: boolean;
   /** Kept, not sent, until the Outbox job releases it (the site-wide cap on sign-up e-mails an hour). */
   hold?: boolean;
-  /** Files sent with it (text content: an event's calendar file). */
+  /** Files sent with it (an event's calendar file as text; a certificate's PDF as base64). */
   attachments?: MailAttachment[];
 };
 
@@ -165,7 +165,11 @@ async function deliver(
       subject: message.subject,
       text: message.text,
       html: message.html,
-      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      attachments: message.attachments?.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.encoding === "base64" ? Buffer.from(a.content, "base64") : a.content,
+      })),
     });
   } catch (error) {
     // A 5xx answer is permanent (RFC 5321 §4.2.1: a bad address, a refused

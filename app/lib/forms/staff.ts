@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { email } from "./fields";
 
-export const ROLE_CHOICES = ["owner", "admin", "editor"] as const;
+export const ROLE_CHOICES = ["owner", "admin", "editor", "events"] as const;
 
 export const inviteSchema = z.object({
   email: email("Email"),

@@ -138,7 +138,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
               </p>
             ) : (
               <p id="field-role-hint" className="mt-1 text-sm text-muted">
-                Editors: content only. Admins: content and staff.
+                Editors: content only. Admins: content and staff. Events coordinators: events and their registrants only.
               </p>
             )}
           </div>

@@ -1,0 +1,143 @@
+/**
+ * An event's registrations on the dashboard (issue 45), in Chromium on the
+ * shared server, pressed as a person presses them: an admin opens the demo's
+ * past event's registrations (by address until the events list links them),
+ * reads the counts, searches (the search kept in the address), ticks two
+ * people and marks them as attended, undoes one, sends the certificates
+ * (once: the button then has nobody left to send to) and downloads one. The
+ * three accessibility checkers find nothing; at 390 px and 1280 px nothing
+ * scrolls sideways (screenshots kept in EVENT_REGISTRATIONS_SHOTS, a
+ * temporary folder unless set). An editor is refused the screen; an events
+ * coordinator (invited from the Staff screen) opens it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
+import { runA11yCheckers } from "./a11y-checkers";
+import { pastEventRegistrationsPath } from "./support";
+
+const SHOTS = process.env.EVENT_REGISTRATIONS_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "event-registrations-"));
+const WIDTHS = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 900 } } as const;
+
+async function ready(page: Page) {
+  await page.locator('main[data-hydrated="true"]').waitFor();
+  await page.waitForLoadState("networkidle");
+}
+
+async function statusSays(page: Page, text: string | RegExp) {
+  const region = page.getByTestId("status");
+  await (typeof text === "string" ? region.getByText(text, { exact: true }) : region.getByText(text)).waitFor({ timeout: 15_000 });
+}
+
+/** The count shown under a status's name at the top. */
+async function count(page: Page, label: string): Promise<string> {
+  return (
+    (await page
+      .locator("dl > div", { has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
+      .locator("dd")
+      .textContent()) ?? ""
+  );
+}
+
+/** The status cell of the row whose name is `name`. */
+const statusOf = (page: Page, name: string) =>
+  page
+    .locator("tbody tr", { has: page.getByText(name, { exact: true }) })
+    .locator("td")
+    .nth(1)
+    .textContent();
+
+async function fitsAndChecks(page: Page, label: string) {
+  const found: Record<string, unknown> = {};
+  for (const [size, viewport] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: path.join(SHOTS, `${label}-${viewport.width}.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (overflow > 0) found[`${size}: scrolls sideways`] = overflow;
+    const findings = await runA11yCheckers(page);
+    if (findings.length) found[`${size}: accessibility`] = findings;
+  }
+  await page.setViewportSize(WIDTHS.laptop);
+  expect(found).toEqual({});
+}
+
+describe("an event's registrations", { timeout: 240_000 }, () => {
+  it("an admin searches, marks who attended, undoes one and sends the certificates once", async ({ base, staffPage }) => {
+    const { page } = await staffPage({ viewport: WIDTHS.laptop, acceptDownloads: true }, "admin");
+    const screen = await pastEventRegistrationsPath(base);
+    // From a signed-in dashboard page, by the screen's address.
+    await page.goto(`${base}/dashboard`);
+    await ready(page);
+    const res = await page.goto(base + screen);
+    expect(res?.status()).toBe(200);
+    await ready(page);
+    expect(await page.locator("h1").textContent()).toBe("Registrations: Ethics of Defence Reporting to Insurers");
+    await page.getByText(/^\w+day, \w+ \d+, \d{4}, 12:00 p\.m\. ET · Hybrid$/).waitFor();
+    expect(await count(page, "Registered")).toBe("5");
+    expect(await count(page, "Cancelled")).toBe("1");
+    expect(await count(page, "Attended")).toBe("0");
+    await fitsAndChecks(page, "opened");
+
+    // The search, by organisation, kept in the address; then every registration again.
+    await page.getByLabel("Search by name, e-mail or organisation").fill("Granite");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.waitForURL(/\?q=Granite(&|$)/);
+    await ready(page);
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+    expect(await page.locator("tbody th").textContent()).toContain("Samira Haddad");
+    await page.getByLabel("Search by name, e-mail or organisation").fill("");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.waitForURL((url) => !url.search.includes("Granite"));
+    await ready(page);
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(6);
+
+    // Two people ticked and marked as attended; one of them undone.
+    await page.getByRole("checkbox", { name: "Choose Avery Thompson" }).check();
+    await page.getByRole("checkbox", { name: "Choose Samira Haddad" }).check();
+    await page.getByRole("button", { name: "Mark as attended" }).click();
+    await statusSays(page, "2 people marked as attended.");
+    await expect.poll(() => statusOf(page, "Avery Thompson")).toBe("Attended");
+    await page.getByRole("checkbox", { name: "Choose Samira Haddad" }).check();
+    await page.getByRole("button", { name: "Undo: back to registered" }).click();
+    await statusSays(page, "1 person no longer marked as attended (back to registered).");
+    await expect.poll(() => statusOf(page, "Samira Haddad")).toBe("Registered");
+    expect(await count(page, "Attended")).toBe("1");
+
+    // The certificates: one attendee, sent once.
+    await page
+      .getByRole("region", { name: "Certificates of attendance" })
+      .getByText(/1 attendee has not been sent one yet\./)
+      .waitFor();
+    await page.getByRole("button", { name: "Send certificates" }).click();
+    await statusSays(page, /^Certificates of attendance sent to 1 person\./);
+    await page.getByText("Nobody is waiting for one.", { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: "Send certificates" }).isDisabled()).toBe(true);
+    const averyRow = page.locator("tbody tr", { has: page.getByText("Avery Thompson", { exact: true }) });
+    await averyRow.getByText(/^Sent /).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download (PDF): certificate of Avery Thompson" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^certificate-\d+-avery-thompson\.pdf$/);
+    const file = await download.path();
+    expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
+    await fitsAndChecks(page, "after-certificates");
+    console.info(`event-registrations screenshots: ${SHOTS}`);
+  });
+
+  it("an editor is refused the screen; an events coordinator opens it", async ({ base, staffPage }) => {
+    const screen = await pastEventRegistrationsPath(base);
+    const editor = await staffPage({}, "editor");
+    const refused = await editor.page.goto(base + screen);
+    expect(refused?.status()).toBe(403);
+    expect(await editor.page.locator("h1").textContent()).toBe("Not allowed");
+    const coordinator = await staffPage({}, "events");
+    const opened = await coordinator.page.goto(base + screen);
+    expect(opened?.status()).toBe(200);
+    await ready(coordinator.page);
+    expect(await coordinator.page.locator("h1").textContent()).toBe("Registrations: Ethics of Defence Reporting to Insurers");
+  });
+});
