@@ -22,7 +22,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
 import { adminRoutes } from "../support/admin-routes";
-import { pastEventRegistrationsPath, publicForm, sendVisits, statisticsShown } from "./support";
+import { publicForm, sendVisits, statisticsShown } from "./support";
 
 const WIDTHS = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 900 } } as const;
 const SHOTS = process.env.DASHBOARD_FIT_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-fit-"));
@@ -49,12 +49,14 @@ const OWNER_NAV = [
 ];
 
 /**
- * How each parameterised screen is reached: the screen it is linked from (or, for a screen nothing links
- * yet, a function giving its address), and the links followed from there.
+ * How each parameterised screen is reached: the screen it is linked from, and the links followed from there.
  */
-const PARAMETERISED: Record<string, { from: string | ((base: string) => Promise<string>); links: string[] }> = {
-  // The demo's past event and its registrants (issue 45): by address until the events list links it.
-  "dashboard/events/:id/registrations": { from: pastEventRegistrationsPath, links: [] },
+const PARAMETERISED: Record<string, { from: string; links: string[] }> = {
+  // The demo's past event and its registrants (issue 45): its edit screen's Registrations link.
+  "dashboard/events/:id/registrations": {
+    from: "/dashboard/events?q=Ethics",
+    links: ['a[href$="/edit"]', 'a[href$="/registrations"]'],
+  },
   "dashboard/lawyer/:slug": { from: "/dashboard/lawyers", links: ['a[href^="/dashboard/lawyer/"]'] },
   "dashboard/articles/:id/edit": { from: "/dashboard/articles", links: ['a[href$="/edit"]'] },
   "dashboard/articles/:id/mailing": { from: "/dashboard/articles", links: ['a[href$="/edit"]', 'a[href$="/mailing"]'] },
@@ -193,7 +195,7 @@ describe("the dashboard at 390 px and 1280 px", { timeout: 300_000 }, () => {
       const reach = PARAMETERISED[pattern];
       if (reach) {
         await page.setViewportSize(WIDTHS.laptop);
-        address = typeof reach.from === "string" ? reach.from : await reach.from(base);
+        address = reach.from;
         for (const link of reach.links) {
           await page.goto(base + address);
           await page.locator('main[data-hydrated="true"]').waitFor();

@@ -29,8 +29,8 @@ export const EVENT_MSG = {
   moved: "The event's time changed. Everyone registered is being sent the new time and an updated calendar entry.",
   alreadyCancelled: "This event is already cancelled.",
   notFound: "That event was not found. It may have been deleted.",
-  loadError: "The event could not be loaded. Reload the page to try again.",
-  saveError: "The event could not be saved. Try again in a moment.",
+  loadError: "An error occurred while loading the event. Please reload the page.",
+  saveError: "An error occurred while saving the event. Please try again.",
   speakersUnknown: "One of the chosen speakers is no longer on the team list. Reload the page to see the current list.",
 } as const;
 

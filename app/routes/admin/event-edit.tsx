@@ -135,6 +135,13 @@ export default function EventEdit({ loaderData, actionData }: Route.ComponentPro
             History
           </Link>
         </li>
+        {loaderData.registrants ? (
+          <li>
+            <Link to={`/dashboard/events/${event.id}/registrations`} className={linkClass}>
+              Registrations
+            </Link>
+          </li>
+        ) : null}
       </ul>
       <EventForm
         key={key}
