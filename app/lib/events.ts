@@ -71,6 +71,43 @@ export function eventTimeText(date: Date | string, timeZone = FIRM_TIME_ZONE): s
   return `${time} ET`;
 }
 
+/** An event as its card shows it (/events, a lawyer's profile, a practice page): words only, in the firm's zone. */
+export type EventCardView = {
+  slug: string;
+  title: string;
+  summary: string;
+  date: string;
+  time: string;
+  format: string;
+  area: string;
+  past: boolean;
+  cancelled: boolean;
+};
+
+/** The card's words from an event's row (the loader's side of components/public/event-card.tsx). */
+export function eventCardView(e: {
+  slug: string;
+  title: string;
+  summary: string;
+  starts_at: Date | string;
+  format: string;
+  practice_area: string;
+  event_status: string;
+  past: boolean;
+}): EventCardView {
+  return {
+    slug: e.slug,
+    title: e.title,
+    summary: e.summary,
+    date: eventDateText(e.starts_at),
+    time: eventTimeText(e.starts_at),
+    format: FORMAT_LABELS[e.format as EventFormat] ?? e.format,
+    area: practiceAreaLabel(e.practice_area),
+    past: e.past,
+    cancelled: e.event_status === "cancelled",
+  };
+}
+
 /** "1 hour 30 minutes". */
 export function durationText(start: Date | string, end: Date | string): string {
   const minutes = Math.max(0, Math.round((new Date(end).getTime() - new Date(start).getTime()) / 60_000));

@@ -1,0 +1,68 @@
+/**
+ * Events listed on other public pages (issue 45 item 8): the upcoming events
+ * a lawyer speaks at (their profile) and a practice area's upcoming events
+ * (its page). Upcoming as on /events: not yet ended; cancelled events are
+ * left out here (/events still shows them, marked). Also the clock's part in
+ * the page cache: pages listing upcoming events change when an event ends,
+ * with no write to announce it (`eventsEndedBetween`, the `events-passed` job).
+ */
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import type { PracticeArea } from "~/lib/practice";
+import { db } from "./client";
+import type { EventCard } from "./events";
+import { events, eventSpeakers } from "./schema";
+import { eventIsPublic } from "./visibility";
+
+const CARD_COLUMNS = {
+  id: events.id,
+  slug: events.slug,
+  title: events.title,
+  summary: events.summary,
+  starts_at: events.starts_at,
+  ends_at: events.ends_at,
+  format: events.format,
+  practice_area: events.practice_area,
+  event_status: events.event_status,
+};
+
+function upcoming(now: Date): SQL {
+  return and(eventIsPublic(), sql`${events.event_status} <> 'cancelled'`, sql`${events.ends_at} >= ${now.toISOString()}::timestamptz`)!;
+}
+
+/** The public upcoming events a team member speaks at, soonest first. */
+export async function listUpcomingEventsOfSpeaker(memberId: number, now = new Date(), limit = 20): Promise<EventCard[]> {
+  const rows = await db()
+    .selectDistinct(CARD_COLUMNS)
+    .from(events)
+    .innerJoin(eventSpeakers, eq(eventSpeakers.event_id, events.id))
+    .where(and(upcoming(now), eq(eventSpeakers.member_id, memberId)))
+    .orderBy(asc(events.starts_at), asc(events.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, past: false }));
+}
+
+/** A practice area's public upcoming events, soonest first (its page shows the first few). */
+export async function listUpcomingEventsOfArea(area: PracticeArea, limit: number, now = new Date()): Promise<EventCard[]> {
+  const rows = await db()
+    .select(CARD_COLUMNS)
+    .from(events)
+    .where(and(upcoming(now), eq(events.practice_area, area)))
+    .orderBy(asc(events.starts_at), asc(events.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, past: false }));
+}
+
+/** How many public events ended in (from, to]: an upcoming event turned past, so the lists showing it are out of date. */
+export async function eventsEndedBetween(from: Date, to: Date): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(events)
+    .where(
+      and(
+        eventIsPublic(),
+        sql`${events.ends_at} > ${from.toISOString()}::timestamptz`,
+        sql`${events.ends_at} <= ${to.toISOString()}::timestamptz`,
+      ),
+    );
+  return row?.n ?? 0;
+}
