@@ -169,7 +169,7 @@ describe("a practice page", () => {
 });
 
 describe("the page cache hears of events", () => {
-  it("a new event, and an event's end, are announced (the cache is cleared); nothing else is", async () => {
+  it("a new event, an event's end and a write to an event are announced (the cache is cleared); nothing else is", async () => {
     const heard: string[] = [];
     const stop = onContentChange((what) => heard.push(what));
     try {
@@ -177,13 +177,22 @@ describe("the page cache hears of events", () => {
       expect(heard).toEqual(["events"]);
       heard.length = 0;
       // A first look, before the end: nothing ended.
-      expect(await announcePassedEvents(new Date(created.ends_at.getTime() - 60_000))).toEqual({ ended: 0 });
+      expect(await announcePassedEvents(new Date(created.ends_at.getTime() - 60_000))).toEqual({ changed: 0 });
       expect(heard).toEqual([]);
       // The next look, a minute after the end: announced once.
-      expect(await announcePassedEvents(new Date(created.ends_at.getTime() + 60_000))).toEqual({ ended: 1 });
+      expect(await announcePassedEvents(new Date(created.ends_at.getTime() + 60_000))).toEqual({ changed: 1 });
       expect(heard).toEqual(["events"]);
       // And not again.
-      expect(await announcePassedEvents(new Date(created.ends_at.getTime() + 120_000))).toEqual({ ended: 0 });
+      expect(await announcePassedEvents(new Date(created.ends_at.getTime() + 120_000))).toEqual({ changed: 0 });
+      expect(heard).toEqual(["events"]);
+      // A write that did not announce itself (the dashboard's, say) is caught by the next look.
+      heard.length = 0;
+      const later = new Date(created.ends_at.getTime() + 180_000);
+      await db()
+        .update(events)
+        .set({ title: "Announced Event, renamed", updated_at: new Date(later.getTime() - 30_000) })
+        .where(eq(events.id, created.id));
+      expect(await announcePassedEvents(later)).toEqual({ changed: 1 });
       expect(heard).toEqual(["events"]);
     } finally {
       stop();

@@ -4,9 +4,9 @@
  * (its page). Upcoming as on /events: not yet ended; cancelled events are
  * left out here (/events still shows them, marked). Also the clock's part in
  * the page cache: pages listing upcoming events change when an event ends,
- * with no write to announce it (`eventsEndedBetween`, the `events-passed` job).
+ * with no write to announce it (`eventsChangedBetween`, the `events-passed` job).
  */
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { PracticeArea } from "~/lib/practice";
 import { db } from "./client";
 import type { EventCard } from "./events";
@@ -52,17 +52,19 @@ export async function listUpcomingEventsOfArea(area: PracticeArea, limit: number
   return rows.map((r) => ({ ...r, past: false }));
 }
 
-/** How many public events ended in (from, to]: an upcoming event turned past, so the lists showing it are out of date. */
-export async function eventsEndedBetween(from: Date, to: Date): Promise<number> {
+/**
+ * How many events, in (from, to], ended while public (an upcoming event
+ * turned past), or were written (`updated_at`) or put in the Trash: the
+ * lists showing events may be out of date. A write that announced itself
+ * (content-events) is counted again, which only clears the cache once more;
+ * one that did not is caught here within a minute.
+ */
+export async function eventsChangedBetween(from: Date, to: Date): Promise<number> {
+  const within = (column: typeof events.ends_at | typeof events.updated_at | typeof events.deleted_at) =>
+    sql`(${column} > ${from.toISOString()}::timestamptz and ${column} <= ${to.toISOString()}::timestamptz)`;
   const [row] = await db()
     .select({ n: sql<number>`count(*)::int` })
     .from(events)
-    .where(
-      and(
-        eventIsPublic(),
-        sql`${events.ends_at} > ${from.toISOString()}::timestamptz`,
-        sql`${events.ends_at} <= ${to.toISOString()}::timestamptz`,
-      ),
-    );
+    .where(or(and(eventIsPublic(), within(events.ends_at)), within(events.updated_at), within(events.deleted_at)));
   return row?.n ?? 0;
 }

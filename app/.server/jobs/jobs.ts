@@ -21,7 +21,7 @@ import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
 import { keepMail, recoverInterruptedMail, retryFailedMail, sendKeptMail } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
-import { eventsEndedBetween } from "../db/event-listings";
+import { eventsChangedBetween } from "../db/event-listings";
 import { contentChanged } from "../db/content-events";
 import { eventMail } from "../events/messages";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
@@ -90,15 +90,17 @@ const PASSED_LOOKBACK_MS = 5 * 60_000;
  * page) are out of date once an event ends, with no write to say so: when a
  * public event ended since the last look, the change is announced on
  * content-events (the page cache is cleared here and, through content-sync,
- * on every process). A look missed, or made by another process, only widens
- * the next window; an announcement too many clears the cache once more.
+ * on every process). So is an event written or trashed since then (a write
+ * that did not announce itself is caught within a minute). A look missed,
+ * or made by another process, only widens the next window; an announcement
+ * too many clears the cache once more.
  */
 export async function announcePassedEvents(now = new Date()) {
   const from = passedCheckedUntil ?? new Date(now.getTime() - PASSED_LOOKBACK_MS);
-  const ended = await eventsEndedBetween(from, now);
+  const changed = await eventsChangedBetween(from, now);
   passedCheckedUntil = now;
-  if (ended) contentChanged("events");
-  return { ended };
+  if (changed) contentChanged("events");
+  return { changed };
 }
 
 export function siteJobs(database: Database): TimedJob[] {
