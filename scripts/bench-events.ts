@@ -48,6 +48,7 @@ import { eventPath } from "~/lib/events";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import { startServer, type RunningServer } from "../tests/e2e/support";
+import { cpuMs, loadAverageText } from "./proc";
 import { errorsOf, rpsOf, wrk, type Wrk } from "./wrk";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -135,6 +136,7 @@ async function embedded(results: string[]): Promise<boolean> {
   const server = await startServer({ dataDir, quiet: true, env: { TRUST_PROXY: "true", LOG_LEVEL: "error" } });
   let ok = true;
   let posted: Wrk;
+  let cpuPerPost = 0;
   try {
     // (a) The page cache.
     const base = `http://127.0.0.1:${server.port}`;
@@ -153,10 +155,12 @@ async function embedded(results: string[]): Promise<boolean> {
     // (b) Registrations at one connection.
     const token = await formToken(server, slug);
     say(`(b) registrations one at a time for ${REGISTER_SECONDS} s…`);
+    const cpuBefore = cpuMs(server.process.pid!);
     posted = await wrk(
       ["-t1", "-c1", `-d${REGISTER_SECONDS}s`, "-s", "scripts/wrk-register.lua", `${base}${eventPath(slug)}`],
       registerEnv(server, slug, token, "one"),
     );
+    cpuPerPost = (cpuMs(server.process.pid!) - cpuBefore) / Math.max(1, posted.requests);
   } finally {
     await server.stop();
   }
@@ -165,7 +169,7 @@ async function embedded(results: string[]): Promise<boolean> {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const total = (stored.registered ?? 0) + (stored.waiting ?? 0);
   const met = posted.p99_us / 1000 <= P99_TARGET_MS && errorsOf(posted) === 0;
-  const line = `(b) registration, embedded database, 1 connection: ${posted.requests} posts in ${(posted.duration_us / 1e6).toFixed(1)} s (${rpsOf(posted).toFixed(0)}/s), p50 ${ms(posted.p50_us)} ms, p99 ${ms(posted.p99_us)} ms (target ≤ ${P99_TARGET_MS} ms: ${met ? "met" : "not met"}), errors ${errorsOf(posted)}; stored ${stored.registered ?? 0} registered + ${stored.waiting ?? 0} waiting = ${total}`;
+  const line = `(b) registration, embedded database, 1 connection: ${posted.requests} posts in ${(posted.duration_us / 1e6).toFixed(1)} s (${rpsOf(posted).toFixed(0)}/s), p50 ${ms(posted.p50_us)} ms, p99 ${ms(posted.p99_us)} ms (target ≤ ${P99_TARGET_MS} ms: ${met ? "met" : "not met"}), errors ${errorsOf(posted)}; the server's CPU ${cpuPerPost.toFixed(1)} ms a post; stored ${stored.registered ?? 0} registered + ${stored.waiting ?? 0} waiting = ${total}`;
   say(line);
   results.push(line);
   // A post in flight when wrk stopped may be stored without being counted by wrk.
@@ -195,10 +199,12 @@ async function postgres(results: string[]): Promise<boolean> {
   let sent = 0;
   let lateMs = 0;
   let allSeconds = 0;
+  let cpuPerPost = 0;
   try {
     const token = await formToken(server, slug);
     const target = `${server.url}${eventPath(slug)}`;
     say(`(c) ${RATE} registrations a second for ${PG_SECONDS} s, open-loop…`);
+    const cpuBefore = cpuMs(server.process.pid!);
     const total = RATE * PG_SECONDS;
     const interval = 1000 / RATE;
     const inFlight: Promise<void>[] = [];
@@ -237,6 +243,7 @@ async function postgres(results: string[]): Promise<boolean> {
     await Promise.all(inFlight);
     allSeconds = (performance.now() - started) / 1000;
     say(`(c) ${sent} posts sent in ${sendSeconds.toFixed(1)} s, all answered after ${allSeconds.toFixed(1)} s`);
+    cpuPerPost = (cpuMs(server.process.pid!) - cpuBefore) / Math.max(1, sent);
   } finally {
     await server.stop();
   }
@@ -261,7 +268,7 @@ async function postgres(results: string[]): Promise<boolean> {
   // The rate is kept when the server answers as fast as the posts come: the last answered within 2 s of the last post.
   const keptUp = allSeconds <= PG_SECONDS + 2;
   const met = correct && keptUp && lateMs < 1000;
-  const line = `(c) PostgreSQL, ${RATE}/s for ${PG_SECONDS} s: ${answers.length} posts, ${thanked} answered "Thank you", ${refused} not; answer p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms; stored ${registered} registered (capacity ${CAPACITY}) + ${waiting} waiting = ${registered + waiting} (none lost, none over capacity: ${correct ? "yes" : "no"}); the last answer ${allSeconds.toFixed(1)} s after the first post (${(answers.length / allSeconds).toFixed(0)} answered a second; rate kept: ${keptUp ? "yes" : "no"}); sender at most ${lateMs.toFixed(0)} ms behind schedule: ${met ? "met" : "not met"}`;
+  const line = `(c) PostgreSQL, ${RATE}/s for ${PG_SECONDS} s: ${answers.length} posts, ${thanked} answered "Thank you", ${refused} not; answer p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms; the server's CPU ${cpuPerPost.toFixed(1)} ms a post (PostgreSQL's own not counted); stored ${registered} registered (capacity ${CAPACITY}) + ${waiting} waiting = ${registered + waiting} (none lost, none over capacity: ${correct ? "yes" : "no"}); the last answer ${allSeconds.toFixed(1)} s after the first post (${(answers.length / allSeconds).toFixed(0)} answered a second; rate kept: ${keptUp ? "yes" : "no"}); sender at most ${lateMs.toFixed(0)} ms behind schedule: ${met ? "met" : "not met"}`;
   say(line);
   results.push(line);
   return met;
@@ -275,6 +282,7 @@ async function main() {
   const results: string[] = [];
   const embeddedMet = process.env.BENCH_EVENTS_ONLY === "pg" ? true : await embedded(results);
   const pgMet = process.env.BENCH_EVENTS_ONLY === "embedded" ? true : await postgres(results);
+  results.push(loadAverageText());
   say("summary:");
   for (const line of results) console.log(`  ${line}`);
   process.exit(embeddedMet && pgMet ? 0 : 1);
