@@ -60,15 +60,70 @@ export function practiceAreaLabel(area: string): string {
   return (PRACTICE_PAGES as Record<string, { title: string } | undefined>)[area]?.title ?? area;
 }
 
+/**
+ * The date and time formats, made once a zone: `toLocaleDateString` with
+ * options builds a new Intl.DateTimeFormat at every call, which a page of
+ * events and every registration's answer and e-mail paid for again and again
+ * (npm run bench:events' profile).
+ */
+const FORMATS = {
+  date: { weekday: "long", month: "long", day: "numeric", year: "numeric" },
+  time: { hour: "numeric", minute: "2-digit" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: keyof typeof FORMATS, timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat("en-CA", { timeZone, ...FORMATS[kind] })));
+  return f;
+}
+
 /** "Thursday, March 12, 2026" in the firm's zone. */
 export function eventDateText(date: Date | string, timeZone = FIRM_TIME_ZONE): string {
-  return new Date(date).toLocaleDateString("en-CA", { timeZone, weekday: "long", month: "long", day: "numeric", year: "numeric" });
+  return formatter("date", timeZone).format(new Date(date));
 }
 
 /** "12:00 p.m. ET": the firm's zone, named. */
 export function eventTimeText(date: Date | string, timeZone = FIRM_TIME_ZONE): string {
-  const time = new Date(date).toLocaleTimeString("en-CA", { timeZone, hour: "numeric", minute: "2-digit" });
+  const time = formatter("time", timeZone).format(new Date(date));
   return `${time} ET`;
+}
+
+/** An event as its card shows it (/events, a lawyer's profile, a practice page): words only, in the firm's zone. */
+export type EventCardView = {
+  slug: string;
+  title: string;
+  summary: string;
+  date: string;
+  time: string;
+  format: string;
+  area: string;
+  past: boolean;
+  cancelled: boolean;
+};
+
+/** The card's words from an event's row (the loader's side of components/public/event-card.tsx). */
+export function eventCardView(e: {
+  slug: string;
+  title: string;
+  summary: string;
+  starts_at: Date | string;
+  format: string;
+  practice_area: string;
+  event_status: string;
+  past: boolean;
+}): EventCardView {
+  return {
+    slug: e.slug,
+    title: e.title,
+    summary: e.summary,
+    date: eventDateText(e.starts_at),
+    time: eventTimeText(e.starts_at),
+    format: FORMAT_LABELS[e.format as EventFormat] ?? e.format,
+    area: practiceAreaLabel(e.practice_area),
+    past: e.past,
+    cancelled: e.event_status === "cancelled",
+  };
 }
 
 /** "1 hour 30 minutes". */

@@ -88,6 +88,28 @@ describe("capacity and the waiting list", () => {
     ]);
   });
 
+  it("an address that cancelled registers again: its one row taken up, with a new cancel link, a place or the waiting list by the count", async () => {
+    const event = await createEvent(eventInput("Come back", 48 * HOUR, { capacity: 1 }), ACTOR);
+    const first = await registerForEvent(event.id, person(1));
+    if (first.outcome !== "registered") throw new Error("expected a place");
+    await registerForEvent(event.id, person(2)); // waiting
+    await cancelRegistration(first.token); // person 2 promoted
+    const back = await registerForEvent(event.id, { ...person(1), name: "Person One" });
+    expect(back.outcome).toBe("waiting");
+    if (back.outcome !== "waiting") throw new Error("expected the waiting list");
+    expect(back.token).not.toBe(first.token);
+    expect(back.registration.id).toBe(first.registration.id);
+    expect(back.registration.cancelled_at).toBeNull();
+    expect(await cancelRegistration(first.token)).toBeNull();
+    const rows = await listRegistrations(event.id);
+    expect(rows.map((r) => [r.email, r.name, r.status])).toEqual([
+      ["person1@example.com", "Person One", "waiting"],
+      ["person2@example.com", "Person 2", "registered"],
+    ]);
+    // Its new link cancels it.
+    expect((await cancelRegistration(back.token))?.registration.status).toBe("cancelled");
+  });
+
   it("registration closes at its closing time, and a draft takes none", async () => {
     const closed = await createEvent(eventInput("Closed", 48 * HOUR, { registration_closes_at: new Date(Date.now() - 1000) }), ACTOR);
     expect((await registerForEvent(closed.id, person(1))).outcome).toBe("closed");

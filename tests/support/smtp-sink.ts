@@ -13,7 +13,7 @@ import { SMTPServer } from "smtp-server";
 import { freePort } from "./smtp";
 
 /** One accepted message: its envelope recipients, Message-ID, the sink that took it, its size and when it was accepted (ms). */
-export type SinkMessage = { to: string[]; messageId: string; sink: string; bytes: number; at: number };
+export type SinkMessage = { to: string[]; messageId: string; subject: string; sink: string; bytes: number; at: number };
 
 export type SmtpSink = { name: string; url: string; port: number; close(): Promise<void> };
 
@@ -43,6 +43,7 @@ export async function startSmtpSink(options: {
         const message: SinkMessage = {
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
           messageId: /^message-id:\s*(<[^>\r\n]+>)/im.exec(headers)?.[1] ?? "",
+          subject: /^subject:[ \t]*([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/im.exec(headers)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "",
           sink: options.name,
           bytes,
           at: Date.now(),

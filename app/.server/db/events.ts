@@ -211,7 +211,9 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
 
 /**
  * Registers an address for an event: a place while one is left, else the
- * waiting list. The event's row is locked for the count and the insert.
+ * waiting list. The event's row is locked, then one statement counts the
+ * places taken and writes the row (the lock is held for that one round trip
+ * and the commit: registrations of one event take it in turn).
  */
 export async function registerForEvent(eventId: number, input: RegistrationInput, now = new Date()): Promise<RegistrationOutcome> {
   const email = input.email.trim().toLowerCase();
@@ -222,17 +224,14 @@ export async function registerForEvent(eventId: number, input: RegistrationInput
       .where(and(eq(events.id, eventId), eventIsPublic()))
       .for("update");
     if (!event || !registrationOpen(event, now)) return { outcome: "closed" as const };
-    const [existing] = await tx
-      .select()
-      .from(eventRegistrations)
-      .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.email, email)))
-      .limit(1);
-    if (existing && existing.status !== "cancelled") return { outcome: "already" as const, registration: existing };
-    const taken = await countTaken(eventId, tx);
-    const status = event.capacity === null || taken < event.capacity ? "registered" : "waiting";
+    // Counted in the same statement as the write: its snapshot is taken after the lock was granted, so it
+    // sees every registration committed before (one statement for the lock too would not: its snapshot
+    // would predate the wait).
+    const taken = sql`(select count(*) from ${eventRegistrations} where ${eventRegistrations.event_id} = ${eventId} and ${eventRegistrations.status} in ('registered', 'attended'))`;
+    const status =
+      event.capacity === null ? sql`'registered'` : sql`(case when ${taken} < ${event.capacity} then 'registered' else 'waiting' end)`;
     const token = randomBytes(24).toString("base64url");
     const values = {
-      status,
       name: input.name,
       organisation: input.organisation,
       job_title: input.job_title,
@@ -244,14 +243,26 @@ export async function registerForEvent(eventId: number, input: RegistrationInput
       reminded_24h_at: null,
       reminded_1h_at: null,
     };
-    // A cancelled registration of the same address is taken up again (the unique index holds one per event).
-    const [registration] = existing
-      ? await tx.update(eventRegistrations).set(values).where(eq(eventRegistrations.id, existing.id)).returning()
-      : await tx
-          .insert(eventRegistrations)
-          .values({ ...values, event_id: eventId, email, created_at: now })
-          .returning();
-    return { outcome: status, registration, token };
+    // A new address, or a cancelled registration of the same address taken up again (the unique index holds
+    // one per event); an address registered or waiting is left as it is (no row returned).
+    const [registration] = await tx
+      .insert(eventRegistrations)
+      .values({ ...values, status, event_id: eventId, email, created_at: now })
+      .onConflictDoUpdate({
+        target: [eventRegistrations.event_id, eventRegistrations.email],
+        set: { ...values, status: sql`excluded.status` },
+        setWhere: sql`${eventRegistrations.status} = 'cancelled'`,
+      })
+      .returning();
+    if (!registration) {
+      const [existing] = await tx
+        .select()
+        .from(eventRegistrations)
+        .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.email, email)))
+        .limit(1);
+      return { outcome: "already" as const, registration: existing };
+    }
+    return { outcome: registration.status as "registered" | "waiting", registration, token };
   });
 }
 

@@ -13,7 +13,7 @@ import { getEnv, type Env } from "../env";
 import { log } from "../log";
 import { completePictureWidths } from "../pictures/images";
 import { siteJobs } from "../jobs/jobs";
-import { closeMail, mailSettled } from "../mail/mail";
+import { closeMail, mailSettled, recoverInterruptedMail } from "../mail/mail";
 import { rowPictures } from "../pictures/picture-sweep";
 import { createJobQueue, type JobQueue } from "../jobs/queue";
 import { getStorage } from "../storage/storage";
@@ -75,6 +75,11 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
   startNotFoundLog();
   // Visit statistics: the day's salt in memory before the first beacon (stats-ingest.ts).
   await startStatsIngest();
+  // The embedded database is this process's alone (its folder is locked): a message left "sending" was
+  // interrupted by the end of the previous process (a kill -9 in an SMTP exchange, an event reminder
+  // claimed but not yet sent). Put back now, the at-start run of mail-retry below sends it; on PostgreSQL
+  // another instance may be sending it, so it waits for recoverInterruptedMail's 5 minutes.
+  if (database.kind === "pglite") await recoverInterruptedMail(0);
   // Timed work (jobs.ts) on the job queue: each job runs once now (what fell due while no server ran), then on its schedule.
   holder.__jobQueue = createJobQueue(database, siteJobs(database));
   await holder.__jobQueue.start();

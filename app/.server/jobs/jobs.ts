@@ -22,6 +22,8 @@ import { purgeNotFoundLog } from "../db/not-found-log";
 import { keepMail, recoverInterruptedMail, retryFailedMail, sendKeptMail } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
 import { eraseExpiredRegistrants } from "../db/event-registrations";
+import { eventsChangedBetween } from "../db/event-listings";
+import { contentChanged } from "../db/content-events";
 import { eventMail } from "../events/messages";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
 import { createPictureSweeper, SWEEP_CRON } from "../pictures/picture-sweep";
@@ -77,6 +79,29 @@ export async function sendEventReminders(now = new Date()) {
     reminded += kept.length;
   }
   return { reminded };
+}
+
+/** The end of the window `announcePassedEvents` looked at last (this process); undefined before its first run. */
+let passedCheckedUntil: Date | undefined;
+/** A process's first run looks back this far (its page cache is younger than that, or cleared since). */
+const PASSED_LOOKBACK_MS = 5 * 60_000;
+
+/**
+ * Pages listing upcoming events (/events, a lawyer's profile, a practice
+ * page) are out of date once an event ends, with no write to say so: when a
+ * public event ended since the last look, the change is announced on
+ * content-events (the page cache is cleared here and, through content-sync,
+ * on every process). So is an event written or trashed since then (a write
+ * that did not announce itself is caught within a minute). A look missed,
+ * or made by another process, only widens the next window; an announcement
+ * too many clears the cache once more.
+ */
+export async function announcePassedEvents(now = new Date()) {
+  const from = passedCheckedUntil ?? new Date(now.getTime() - PASSED_LOOKBACK_MS);
+  const changed = await eventsChangedBetween(from, now);
+  passedCheckedUntil = now;
+  if (changed) contentChanged("events");
+  return { changed };
 }
 
 export function siteJobs(database: Database): TimedJob[] {
@@ -146,6 +171,13 @@ export function siteJobs(database: Database): TimedJob[] {
       name: "event-reminders",
       when: { cron: "* * * * *" },
       run: () => sendEventReminders(),
+    },
+    {
+      // Lists of upcoming events are refreshed within a minute of an event's end (the page cache holds them).
+      name: "events-passed",
+      when: { cron: "* * * * *" },
+      runAtStart: false,
+      run: () => announcePassedEvents(),
     },
     {
       name: "mail-retry",

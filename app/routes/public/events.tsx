@@ -1,22 +1,13 @@
 import type { Route } from "./+types/events";
 import { listEventPage } from "~/.server/db/events";
 import { publicMeta } from "~/components/public/meta";
+import { EventCardList } from "~/components/public/event-card";
 import { PageBanner } from "~/components/public/page-banner";
 import { Pagination } from "~/components/public/pagination";
 import { PublicRouteError } from "~/components/public/public-error";
 import { StatusMessage } from "~/components/public/status";
 import { FIRM } from "~/config/firm";
-import {
-  EVENT_FORMATS,
-  eventDateText,
-  eventPath,
-  eventsHref,
-  eventTimeText,
-  FORMAT_LABELS,
-  parseEventFilters,
-  practiceAreaLabel,
-  type EventFormat,
-} from "~/lib/events";
+import { EVENT_FORMATS, eventCardView, eventsHref, FORMAT_LABELS, parseEventFilters, practiceAreaLabel, type EventCardView } from "~/lib/events";
 import { parsePage } from "~/lib/pagination";
 import { PRACTICE_AREAS } from "~/lib/practice";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -34,17 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     filters,
     page: result.page,
     pageCount: result.pageCount,
-    events: result.items.map((e) => ({
-      slug: e.slug,
-      title: e.title,
-      summary: e.summary,
-      date: eventDateText(e.starts_at),
-      time: eventTimeText(e.starts_at),
-      format: FORMAT_LABELS[e.format as EventFormat] ?? e.format,
-      area: practiceAreaLabel(e.practice_area),
-      past: e.past,
-      cancelled: e.event_status === "cancelled",
-    })),
+    events: result.items.map(eventCardView),
   };
 }
 
@@ -135,31 +116,11 @@ export default function Events({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type Card = Route.ComponentProps["loaderData"]["events"][number];
-
-function EventList({ heading, events }: { heading: string; events: Card[] }) {
+function EventList({ heading, events }: { heading: string; events: EventCardView[] }) {
   return (
     <section aria-label={heading} className="mt-12">
       <h2 className="text-2xl font-semibold">{heading}</h2>
-      <ul className="mt-6 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-        {events.map((e) => (
-          <li key={e.slug} className="flex flex-col border border-line bg-white p-6">
-            <p className="text-xs font-semibold tracking-[0.18em] text-accent uppercase">
-              {e.format} · {e.area}
-            </p>
-            <h3 className="mt-3 text-xl leading-snug font-semibold">
-              <a href={eventPath(e.slug)} className="hover:text-accent hover:underline">
-                {e.title}
-              </a>
-            </h3>
-            <p className="mt-2 text-sm text-muted">
-              {e.cancelled ? <strong className="text-error">Cancelled: </strong> : null}
-              {e.date}, {e.time}
-            </p>
-            {e.summary ? <p className="mt-3 text-ink/90">{e.summary}</p> : null}
-          </li>
-        ))}
-      </ul>
+      <EventCardList events={events} />
     </section>
   );
 }

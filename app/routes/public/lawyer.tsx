@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/lawyer";
 import { cardSummary } from "~/.server/content/article-text";
 import { listArticlePage } from "~/.server/db/articles";
+import { listUpcomingEventsOfSpeaker } from "~/.server/db/event-listings";
 import { findMovedSlug } from "~/.server/db/slug-lookup";
 import { getTeamMemberBySlug } from "~/.server/db/team";
 import { getEnv } from "~/.server/env";
@@ -10,11 +11,13 @@ import { log } from "~/.server/log";
 import { sanitizeMattersHtml } from "~/.server/content/sanitize";
 import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewTeamMember } from "~/.server/content/preview";
 import { ArticleGrid } from "~/components/public/article-card";
+import { EventCardList } from "~/components/public/event-card";
 import { PreviewBanner } from "~/components/public/preview-banner";
 import { publicMeta } from "~/components/public/meta";
 import { Picture } from "~/components/public/picture";
 import { PublicRouteError } from "~/components/public/public-error";
 import { FIRM } from "~/config/firm";
+import { eventCardView } from "~/lib/events";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
 import { firstName, insightsHref, shortDescription } from "~/lib/site";
 import { socialImagePath } from "~/lib/social";
@@ -56,6 +59,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   ];
   // "Insights by {first name}": the latest INSIGHTS_SHOWN published articles naming this lawyer.
   const insights = await listArticlePage({ filter: "all", page: 1, pageSize: INSIGHTS_SHOWN, authorId: id });
+  // The upcoming public events this lawyer speaks at (issue 45 item 8); the page cache is cleared when an event changes or ends.
+  const events = (await listUpcomingEventsOfSpeaker(id)).map(eventCardView);
   const page = {
     member: {
       ...{ id, slug, full_name, title, email, extension, mobile, desc, img, AOP, area_details, staff },
@@ -68,6 +73,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       total: insights.total,
       items: insights.items.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, img: a.img, news: a.news, summary: cardSummary(a) })),
     },
+    events,
     jsonLd: preview ? [] : jsonLd,
     preview: preview ? PREVIEW_BANNER : null,
   };
@@ -275,6 +281,14 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
               </h2>
               <div className="prose-article mt-5 max-w-3xl text-lg text-ink/90" dangerouslySetInnerHTML={{ __html: m.matters }} />
               <p className="mt-4 text-sm text-muted">{MATTERS_CONSENT_NOTE}</p>
+            </section>
+          ) : null}
+          {loaderData.events.length > 0 ? (
+            <section aria-labelledby="events-title" className="mt-14 border-t border-line pt-10">
+              <h2 id="events-title" className="text-2xl font-semibold">
+                Upcoming events
+              </h2>
+              <EventCardList events={loaderData.events} narrow />
             </section>
           ) : null}
           <div className="mt-12 flex flex-wrap gap-4">

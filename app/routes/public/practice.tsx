@@ -1,11 +1,14 @@
+import { ArrowRight } from "lucide-react";
 import { data } from "react-router";
 import type { Route } from "./+types/practice";
 import { listArticlePage } from "~/.server/db/articles";
+import { listUpcomingEventsOfArea } from "~/.server/db/event-listings";
 import { cardSummary } from "~/.server/content/article-text";
 import { getPageHeaderText } from "~/.server/db/page-headers";
 import { getEnv } from "~/.server/env";
 import { listTeamCards } from "~/.server/db/team";
 import { ArticleGrid } from "~/components/public/article-card";
+import { EventCardList } from "~/components/public/event-card";
 import { publicMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { Pagination } from "~/components/public/pagination";
@@ -15,6 +18,7 @@ import { SectionLink } from "~/components/public/section-link";
 import { EMPTY_ARTICLES, StatusMessage } from "~/components/public/status";
 import { TeamDirectory } from "~/components/public/team-directory";
 import { FIRM } from "~/config/firm";
+import { eventCardView, eventsHref, type EventCardView } from "~/lib/events";
 import { parsePage } from "~/lib/pagination";
 import { membersOfArea, PRACTICE_PAGES } from "~/lib/practice";
 import { breadcrumbJsonLd } from "~/lib/structured-data";
@@ -29,6 +33,10 @@ export const handle = {
   pageCache: { params: ["tab", "page", ...TEAM_FILTER_PARAMS.filter((p) => p !== "practice")] },
   statistics: "path",
 } satisfies RouteHandle;
+
+/** Upcoming events shown on a practice page's overview. */
+const PRACTICE_EVENTS_SHOWN = 3;
+const NO_EVENTS: EventCardView[] = [];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -48,14 +56,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     const filters = { ...parseTeamFilters(url.searchParams), practice: null };
     const members = filterTeam(everyone, filters).map(({ id, slug, full_name, title, img }) => ({ id, slug, full_name, title, img }));
     const team = { filters, filtered: isFiltered(filters), languages: languagesSpoken(everyone), total: everyone.length };
-    return { area, tab, headerText, jsonLd, members, team, articles: null };
+    return { area, tab, headerText, jsonLd, members, team, articles: null, events: NO_EVENTS };
   }
   if (tab === "insights") {
     const result = await listArticlePage({ filter: area, page: parsePage(url.searchParams.get("page")), pinnedFirst: true });
     const items = result.items.map((a) => ({ id: a.id, slug: a.slug, title: a.title, date: a.date, category: a.category, img: a.img, news: a.news, priority: a.priority, summary: cardSummary(a) }));
-    return { area, tab, headerText, jsonLd, members: null, team: null, articles: { items, page: result.page, pageCount: result.pageCount } };
+    return { area, tab, headerText, jsonLd, members: null, team: null, articles: { items, page: result.page, pageCount: result.pageCount }, events: NO_EVENTS };
   }
-  return { area, tab, headerText, jsonLd, members: null, team: null, articles: null };
+  // The overview lists the area's next few events (issue 45 item 8); the page cache is cleared when an event changes or ends.
+  const events = (await listUpcomingEventsOfArea(area, PRACTICE_EVENTS_SHOWN)).map(eventCardView);
+  return { area, tab, headerText, jsonLd, members: null, team: null, articles: null, events };
 }
 
 export function meta({ matches, loaderData, location }: Route.MetaArgs) {
@@ -132,6 +142,9 @@ export default function Practice({ loaderData }: Route.ComponentProps) {
           <StatusMessage>{EMPTY_ARTICLES}</StatusMessage>
         )}
       </section>
+      {tab === "overview" && loaderData.events.length > 0 ? (
+        <UpcomingEvents events={loaderData.events} href={eventsHref({ area, format: "all" })} />
+      ) : null}
       {tab === "overview" ? <HowCanWeHelp text={copy.help} /> : null}
     </main>
   );
@@ -169,6 +182,25 @@ function Overview({ area }: { area: keyof typeof PRACTICE_COPY }) {
         />
       </div>
     </div>
+  );
+}
+
+function UpcomingEvents({ events, href }: { events: EventCardView[]; href: string }) {
+  return (
+    <section aria-labelledby="events-title" className="border-t border-line">
+      <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8 lg:py-20">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-3">
+          <h2 id="events-title" className="text-3xl font-semibold">
+            Upcoming events
+          </h2>
+          <a href={href} className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
+            All events
+            <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </a>
+        </div>
+        <EventCardList events={events} />
+      </div>
+    </section>
   );
 }
 
