@@ -17,6 +17,7 @@ export const SERIAL_FILES = [
   "article-drafts",
   "cache-multiprocess",
   "editorial-schedule",
+  "event-reminders-kill",
   "hit-path",
   "mailing-kill",
   "multi-instance",
