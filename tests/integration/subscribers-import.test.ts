@@ -13,8 +13,8 @@ import { createArticle } from "~/.server/db/articles";
 import { systemActor } from "~/.server/db/audit";
 import { db } from "~/.server/db/client";
 import { scheduleMailing, mailingRecipientCount } from "~/.server/db/mailings";
-import { auditLog, mailOutbox, subscribers } from "~/.server/db/schema";
-import { consentRequestState, latestImport, runNextImport, sweepImports } from "~/.server/db/subscriber-imports";
+import { auditLog, mailOutbox, subscriberImports, subscribers } from "~/.server/db/schema";
+import { consentRequestState, IMPORT_STOPPED, latestImport, runNextImport, sweepImports } from "~/.server/db/subscriber-imports";
 import {
   confirmSubscription,
   eraseSubscriber,
@@ -315,5 +315,23 @@ describe("the CASL import", () => {
     expect(await sweepImports(new Date(Date.now() + 29 * DAY))).toBe(0);
     expect(await sweepImports(new Date(Date.now() + 31 * DAY))).toBe(2);
     expect(await latestImport()).toBeUndefined();
+  });
+
+  it("an import that fails stops with a message in words and does not hold back the next one", async () => {
+    const file = (email: string) => csv(["Email,Consent,Consent date,Source", `${email},express,${ago(5)},Signed form`].join("\n"));
+    expect((await upload(admin, file("first@client.example"))).status).toBe(302);
+    expect((await upload(admin, file("second@client.example"))).status).toBe(302);
+    // The first run fails at its first step (as a database error would).
+    let calls = 0;
+    const failingOnce = () => {
+      if (calls++ === 0) throw new Error("connection terminated unexpectedly");
+      return new Date();
+    };
+    const stopped = await runNextImport(failingOnce);
+    const [first] = await db().select().from(subscriberImports).where(eq(subscriberImports.id, stopped!));
+    expect(first).toMatchObject({ status: "failed", error: IMPORT_STOPPED });
+    expect(await runNextImport()).toBe(stopped! + 1);
+    expect((await latestImport())!).toMatchObject({ status: "done", accepted: 1 });
+    expect(await runNextImport()).toBeNull();
   });
 });

@@ -23,6 +23,7 @@ import { startOfZonedDay, toFirmLocalInput } from "~/lib/firm-time";
 import { checkImportRow, importHeader, IMPORT_REFUSALS_KEPT, type RowConsent } from "~/lib/forms/subscriber-import";
 import { CONSENT_VERSION, CONSENT_WORDING } from "~/lib/forms/subscribe";
 import { recordAudit, type Actor } from "./audit";
+import { log } from "../log";
 import { db, type Db } from "./client";
 import { subscriberConsents, subscriberImports, subscribers, subscriberSuppressions, subscriberTokens } from "./schema";
 import { addressHash, CONFIRMATION_LIFETIME_MS } from "./subscribers";
@@ -111,9 +112,23 @@ export async function runNextImport(now = () => new Date()): Promise<number | nu
     .orderBy(subscriberImports.id)
     .limit(1);
   if (!next) return null;
-  await runImport(next.id, now);
+  try {
+    await runImport(next.id, now);
+  } catch (error) {
+    // An import that fails (a database error mid-chunk, a file the parser chokes on) would be picked again at every
+    // run and hold back every later import: it stops here, with what was done kept and the way on said in words.
+    log("error", "subscriber import stopped", { id: next.id, error: (error as Error).message });
+    await db()
+      .update(subscriberImports)
+      .set({ status: "failed", error: IMPORT_STOPPED, csv: "", finished_at: now() })
+      .where(eq(subscriberImports.id, next.id));
+  }
   return next.id;
 }
+
+/** What the screen says of an import that stopped on an error (its rows read so far stay imported). */
+export const IMPORT_STOPPED =
+  "an error interrupted it before the end of the file. The rows read so far are imported; upload the file again to import the rest (rows already imported are listed as already subscribed).";
 
 export async function runImport(id: number, now = () => new Date()): Promise<void> {
   const [job] = await db().select().from(subscriberImports).where(eq(subscriberImports.id, id));
