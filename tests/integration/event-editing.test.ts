@@ -199,6 +199,34 @@ describe("the dashboard's events", () => {
     expect(toWaiting.text_body).toContain("You are still on the waiting list.");
   });
 
+  it("more places go to those waiting, first come first served, each told by e-mail", async () => {
+    const event = await addEventByForm("Growing seminar", 6 * DAY);
+    for (const i of [11, 12, 13, 14]) await registerForEvent(event.id, person(i)); // 2 places: 13 and 14 wait
+    const screen = await callRoute(edit.loader, get(`/dashboard/events/${event.id}/edit`), { id: String(event.id) }, context);
+    const res = await callRoute(
+      edit.action,
+      post(`/dashboard/events/${event.id}/edit`, {
+        ...form("Growing seminar", 6 * DAY),
+        starts_at: toFirmLocalInput(event.starts_at),
+        ends_at: toFirmLocalInput(event.ends_at),
+        capacity: "3",
+        version: String((screen.data.event as { version: number }).version),
+      }),
+      { id: String(event.id) },
+      context,
+    );
+    expect(res.status).toBe(302);
+    const statuses = Object.fromEntries((await listRegistrations(event.id)).map((r) => [r.email, r.status]));
+    expect(statuses).toEqual({
+      "p11@example.com": "registered",
+      "p12@example.com": "registered",
+      "p13@example.com": "registered",
+      "p14@example.com": "waiting",
+    });
+    const told = await db().select().from(mailOutbox).where(eq(mailOutbox.kind, "event-promoted"));
+    expect(told.map((m) => [m.to_address, m.subject])).toEqual([["p13@example.com", "A place is now yours: Growing seminar"]]);
+  });
+
   it("cancelling tells everyone registered or waiting with METHOD:CANCEL; the page says so; delete waits for it", async () => {
     const event = await addEventByForm("Cancelled seminar", 4 * DAY);
     await registerForEvent(event.id, person(4));

@@ -34,7 +34,7 @@ function fail(status: number, body: EventActionData) {
 }
 
 /** Keeps one e-mail per registrant in the change's transaction; `send` delivers them after the commit. */
-function registrantMail(kind: "moved" | "cancelled") {
+function registrantMail(kind: "moved" | "cancelled" | "promoted") {
   const kept: { id: number; message: MailMessage }[] = [];
   const notify: Notify = async (tx: Db, event: Event, registrations: EventRegistrationRow[]) => {
     for (const r of registrations) {
@@ -89,9 +89,13 @@ export async function saveEventAction(request: Request, actor: Actor, existing?:
   }
 
   const mail = registrantMail("moved");
+  const promotedMail = registrantMail("promoted");
   let saved: Awaited<ReturnType<typeof saveEvent>>;
   try {
-    saved = await saveEvent(existing.id, { ...input, expectedVersion: formVersion(raw.version) }, actor, mail.notify);
+    saved = await saveEvent(existing.id, { ...input, expectedVersion: formVersion(raw.version) }, actor, {
+      moved: mail.notify,
+      promoted: promotedMail.notify,
+    });
   } catch (error) {
     if (error instanceof EditConflict)
       return fail(409, { status: { tone: "error", text: conflictText(error.savedBy, error.savedAt) }, values, conflict: true });
@@ -100,7 +104,16 @@ export async function saveEventAction(request: Request, actor: Actor, existing?:
   }
   if (!saved) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound }, values });
   const told = saved.moved ? mail.send() : 0;
-  const text = told ? `${EVENT_MSG.updated} ${EVENT_MSG.moved}` : EVENT_MSG.updated;
+  const promoted = saved.promoted ? promotedMail.send() : 0;
+  const text = [
+    EVENT_MSG.updated,
+    told ? EVENT_MSG.moved : "",
+    promoted
+      ? `${promoted === 1 ? "1 person" : `${promoted} people`} waiting now ${promoted === 1 ? "has a place and is" : "have places and are"} being told by e-mail.`
+      : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   return redirect(`/dashboard/events/${existing.id}/edit`, { headers: await flashHeaders({ tone: "success", text }) });
 }
 

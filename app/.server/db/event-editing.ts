@@ -203,19 +203,52 @@ export async function addEvent(
   return row;
 }
 
-export type EventSaved = { before: Event; after: Event; moved: boolean };
+export type EventSaved = { before: Event; after: Event; moved: boolean; promoted: number };
+
+/**
+ * Gives the places now free on an upcoming, not cancelled event to those
+ * waiting, first come first served (the event's row is locked by the
+ * caller's save). Returns the registrations promoted.
+ */
+async function promoteWaiting(tx: Db, event: Event, now = new Date()): Promise<EventRegistrationRow[]> {
+  if (event.event_status === "cancelled" || event.starts_at <= now) return [];
+  const [{ taken } = { taken: 0 }] = await tx
+    .select({ taken: sql<number>`count(*)::int` })
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.event_id, event.id), inArray(eventRegistrations.status, ["registered", "attended"])));
+  const free = event.capacity === null ? Number.MAX_SAFE_INTEGER : event.capacity - taken;
+  if (free <= 0) return [];
+  const first = await tx
+    .select({ id: eventRegistrations.id })
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.event_id, event.id), eq(eventRegistrations.status, "waiting")))
+    .orderBy(asc(eventRegistrations.id))
+    .limit(Math.min(free, 100_000));
+  if (!first.length) return [];
+  return tx
+    .update(eventRegistrations)
+    .set({ status: "registered", promoted_at: now, updated_at: now })
+    .where(
+      inArray(
+        eventRegistrations.id,
+        first.map((r) => r.id),
+      ),
+    )
+    .returning();
+}
 
 /**
  * Saves an event. With `expectedVersion`, a save over someone else's newer
  * one throws EditConflict and writes nothing. A changed time on an event
- * with registrations is a move (see the module comment): `notify` keeps the
+ * with registrations is a move (see the module comment), and more places go
+ * to those waiting: `notify.moved` and `notify.promoted` keep the
  * registrants' e-mails in the same transaction.
  */
 export async function saveEvent(
   id: number,
   input: EventFields & { state: EventStateInput; speakers: readonly SpeakerInput[]; expectedVersion?: number },
   actor: Actor,
-  notify?: Notify,
+  notify?: { moved?: Notify; promoted?: Notify },
 ): Promise<EventSaved | undefined> {
   const { state, speakers, expectedVersion, ...columns } = input;
   const result = await withSlugRetry(() =>
@@ -267,8 +300,11 @@ export async function saveEvent(
           .update(eventRegistrations)
           .set({ reminded_24h_at: null, reminded_1h_at: null })
           .where(and(eq(eventRegistrations.event_id, id), eq(eventRegistrations.status, "registered")));
-        if (notify) await notify(tx, after, registrants);
+        if (notify?.moved) await notify.moved(tx, after, registrants);
       }
+      // More places (or no limit now) on an upcoming event: those waiting take them first, in their order.
+      const promoted = await promoteWaiting(tx, after);
+      if (promoted.length && notify?.promoted) await notify.promoted(tx, after, promoted);
       const action =
         before.status !== "published" && after.status === "published"
           ? "publish"
@@ -283,7 +319,7 @@ export async function saveEvent(
         changes: fieldChanges(revisionOf(before, speakersBefore), revisionOf(after, names), { ignore: ["webinar_url"] }),
       });
       await recordRevision(tx, "event", revisionOf(after, names), actor);
-      return { before, after, moved };
+      return { before, after, moved, promoted: promoted.length };
     }),
   );
   if (result) contentChanged("events");

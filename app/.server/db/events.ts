@@ -250,6 +250,8 @@ export async function registerForEvent(eventId: number, input: RegistrationInput
       .values({ ...values, status, event_id: eventId, email, created_at: now })
       .onConflictDoUpdate({
         target: [eventRegistrations.event_id, eventRegistrations.email],
+        // The unique index holds one registration per event and address among those not erased (schema.ts).
+        targetWhere: sql`erased_at is null`,
         set: { ...values, status: sql`excluded.status` },
         setWhere: sql`${eventRegistrations.status} = 'cancelled'`,
       })
@@ -258,7 +260,7 @@ export async function registerForEvent(eventId: number, input: RegistrationInput
       const [existing] = await tx
         .select()
         .from(eventRegistrations)
-        .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.email, email)))
+        .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.email, email), isNull(eventRegistrations.erased_at)))
         .limit(1);
       return { outcome: "already" as const, registration: existing };
     }
