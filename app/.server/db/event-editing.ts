@@ -160,12 +160,14 @@ export async function listEventsForAdmin(options: { search?: string; page?: numb
   return { rows, total, page, pageCount: pageCount(total, ADMIN_EVENTS_PAGE_SIZE) };
 }
 
-/** Registered (and attended) people and those waiting: who is told of a move or a cancellation. */
+/** People of these statuses whose data are kept (not erased): who is told of a move or a cancellation. */
 async function activeRegistrations(tx: Db, eventId: number, statuses: string[]) {
   return tx
     .select()
     .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.event_id, eventId), inArray(eventRegistrations.status, statuses)))
+    .where(
+      and(eq(eventRegistrations.event_id, eventId), inArray(eventRegistrations.status, statuses), isNull(eventRegistrations.erased_at)),
+    )
     .orderBy(asc(eventRegistrations.id));
 }
 
