@@ -325,10 +325,22 @@ describe("the dashboard's events", () => {
     expect((await getEventById(event.id))?.title).toBe("Versioned seminar");
   });
 
-  it("the list, the form and the actions need the events permission; no outbox mail holds a cancel link for a move", async () => {
+  it("the screens need a session and offer each role its links; no outbox mail holds a cancel link for a move", async () => {
     const moved = await db().select().from(mailOutbox).where(like(mailOutbox.kind, "event-moved"));
     for (const m of moved) expect(m.text_body).not.toContain("/event/cancel/");
     const anonymous = await callRoute(list.loader, new Request(`${ORIGIN}/dashboard/events`), {}, context);
     expect(anonymous.status).toBe(302);
+    // The edit screen offers what each role may open: an editor History but not the registrants; a coordinator the reverse.
+    const [any] = await db().select().from(events).limit(1);
+    const asEditor = await callRoute(edit.loader, get(`/dashboard/events/${any.id}/edit`), { id: String(any.id) }, context);
+    expect(asEditor.data).toMatchObject({ history: true, registrants: false });
+    const coordinator = await signedIn("events-coordinator@example.com", "events");
+    const asCoordinator = await callRoute(
+      edit.loader,
+      get(`/dashboard/events/${any.id}/edit`, coordinator),
+      { id: String(any.id) },
+      context,
+    );
+    expect(asCoordinator.data).toMatchObject({ history: false, registrants: true });
   });
 });

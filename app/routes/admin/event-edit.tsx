@@ -74,6 +74,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     speakerChoices,
     // Registrants' personal data: owners, admins and events coordinators (roles.ts).
     registrants: can(staff.role, "event-registrations"),
+    // History (and the Trash) are content screens: an events coordinator is not offered a link that answers 403.
+    history: can(staff.role, "content"),
   };
 }
 
@@ -130,11 +132,13 @@ export default function EventEdit({ loaderData, actionData }: Route.ComponentPro
             </a>
           </li>
         ) : null}
-        <li>
-          <Link to={`/dashboard/history/event/${event.id}`} className={linkClass}>
-            History
-          </Link>
-        </li>
+        {loaderData.history ? (
+          <li>
+            <Link to={`/dashboard/history/event/${event.id}`} className={linkClass}>
+              History
+            </Link>
+          </li>
+        ) : null}
         {loaderData.registrants ? (
           <li>
             <Link to={`/dashboard/events/${event.id}/registrations`} className={linkClass}>
