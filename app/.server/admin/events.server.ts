@@ -29,6 +29,11 @@ import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, type FailureData } f
 
 export type EventActionData = FailureData & { values?: EventFormValues; conflict?: boolean };
 
+/** Reads the event form's body (text only: the form has no file). */
+export function readEventForm(request: Request) {
+  return readForm(request, MAX_TEXT_FORM_BYTES);
+}
+
 function fail(status: number, body: EventActionData) {
   return data<EventActionData>(body, { status });
 }
@@ -52,9 +57,8 @@ function registrantMail(kind: "moved" | "cancelled" | "promoted") {
   return { notify, send };
 }
 
-export async function saveEventAction(request: Request, actor: Actor, existing?: Event) {
-  const form = await readForm(request, MAX_TEXT_FORM_BYTES);
-  if (isRefusal(form)) return form;
+/** The event form's POST, read once (`readEventForm`), saved as a new event or over `existing`. */
+export async function saveEventAction(form: FormData, actor: Actor, existing?: Event) {
   const raw = formValues(form, EVENT_LISTS);
   const values = eventValuesFromForm(raw);
   const parsed = eventSchema.safeParse(raw);

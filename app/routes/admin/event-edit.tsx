@@ -6,8 +6,8 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/event-edit";
 import { can } from "~/.server/auth/roles";
-import { cancelEventAction, saveEventAction, type EventActionData } from "~/.server/admin/events.server";
-import { parseId, isRefusal, readForm } from "~/.server/http/form-post";
+import { cancelEventAction, readEventForm, saveEventAction, type EventActionData } from "~/.server/admin/events.server";
+import { parseId, isRefusal } from "~/.server/http/form-post";
 import { eventSpeakerInputs, getEventById, registrantsToTell } from "~/.server/db/event-editing";
 import { countTaken, type Event } from "~/.server/db/events";
 import { listAuthorChoices } from "~/.server/db/article-authors";
@@ -84,12 +84,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (isRefusal(actor)) return actor;
   const event = await findEvent(params.id);
   if (!event) return data<EventActionData>({ status: { tone: "error", text: EVENT_MSG.notFound } }, { status: event === null ? 500 : 404 });
-  // "Cancel the event" posts a small form of its own; the edit form posts intent=save with everything else.
-  if (request.headers.get("Content-Type")?.startsWith("application/x-www-form-urlencoded")) {
-    const form = await readForm(request.clone());
-    if (!isRefusal(form) && form.get("intent") === "cancel-event") return cancelEventAction(event, actor);
-  }
-  return saveEventAction(request, actor, event);
+  // "Cancel the event" posts a small form of its own (intent=cancel-event); the edit form posts intent=save with everything else.
+  const form = await readEventForm(request);
+  if (isRefusal(form)) return form;
+  if (form.get("intent") === "cancel-event") return cancelEventAction(event, actor);
+  return saveEventAction(form, actor, event);
 }
 
 export default function EventEdit({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 /** /dashboard/events/new: the create form. After a save: the new event's edit screen with the message. */
 import type { Route } from "./+types/event-new";
 import { isRefusal } from "~/.server/http/form-post";
-import { saveEventAction } from "~/.server/admin/events.server";
+import { readEventForm, saveEventAction } from "~/.server/admin/events.server";
 import { listAuthorChoices } from "~/.server/db/article-authors";
 import { AdminPage } from "~/components/admin/admin-page";
 import { EventForm } from "~/components/admin/event-form";
@@ -19,7 +19,9 @@ export async function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(context, EVENT_MSG.saveError);
   if (isRefusal(actor)) return actor;
-  return saveEventAction(request, actor);
+  const form = await readEventForm(request);
+  if (isRefusal(form)) return form;
+  return saveEventAction(form, actor);
 }
 
 export default function EventNew({ loaderData, actionData }: Route.ComponentProps) {
