@@ -62,6 +62,15 @@ describe("redirect rules", () => {
     expect(!invalid.ok && invalid.message).toMatch(/not a valid regular expression/);
   });
 
+  it("refuses a control character in a regular expression or a note in words, writing nothing (PostgreSQL text holds no NUL)", async () => {
+    const regex = await saveRule({ match: "regex", source: "^/a\u0000b$", target: "/insights", status: 301 }, TEST_ACTOR);
+    expect(regex).toEqual({ ok: false, errors: { source: expect.stringMatching(/cannot contain control characters/) } });
+    const note = await rule("/noted-page/", "/insights", { note: "a\u0000b" });
+    expect(note).toEqual({ ok: false, errors: { note: "The note cannot contain control characters." } });
+    expect((await db().select().from(redirects)).filter((r) => r.source === "/noted-page/" || r.match === "regex")).toEqual([]);
+    expect((await rule("/noted-page/", "/insights", { note: "  moved in 2021\n" })).ok).toBe(true);
+  });
+
   it("answers regex rules with their groups, never off the site", async () => {
     expect(
       (await saveRule({ match: "regex", source: "^/blog/(\\d{4})/(.+?)/?$", target: "/insights?year=$1&q=$2", status: 301 }, TEST_ACTOR))

@@ -45,7 +45,7 @@ export type RuleInput = {
   note?: string;
 };
 
-export type RuleErrors = Partial<Record<"source" | "target" | "status", string>>;
+export type RuleErrors = Partial<Record<"source" | "target" | "status" | "note", string>>;
 export type SaveResult = { ok: true; rule: RedirectRow; notes: string[] } | { ok: false; errors: RuleErrors };
 
 const MAX_HOPS = 10;
@@ -79,7 +79,10 @@ export function checkRule(input: RuleInput, origin: RedirectOrigin): Checked {
   let query = "";
   let regex: RegExp | undefined;
   if (input.match === "regex") {
-    const checked = checkRegex(input.source);
+    // PostgreSQL text cannot hold NUL; a control character never appears in a request's path anyway.
+    const checked = /\p{Cc}/u.test(input.source)
+      ? ({ ok: false, message: "The regular expression cannot contain control characters. Write \\t or \\x01 instead." } as const)
+      : checkRegex(input.source);
     if (checked.ok) {
       source = input.source;
       regex = checked.regex;
@@ -95,6 +98,8 @@ export function checkRule(input: RuleInput, origin: RedirectOrigin): Checked {
     if (checked.ok) target = checked.target;
     else errors.target = checked.message;
   }
+  const note = (input.note ?? "").trim();
+  if (/\p{Cc}/u.test(note)) errors.note = "The note cannot contain control characters.";
   if (Object.keys(errors).length) return { errors };
   return {
     values: {
@@ -105,7 +110,7 @@ export function checkRule(input: RuleInput, origin: RedirectOrigin): Checked {
       status: input.status,
       enabled: input.enabled ?? true,
       origin,
-      note: (input.note ?? "").trim().slice(0, 500),
+      note: note.slice(0, 500),
     },
     regex,
   };

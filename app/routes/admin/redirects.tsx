@@ -222,7 +222,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
             error={errors.target}
             hint="A path on this site such as /insights, or a full address on another site (https://…). Empty for 410 Gone."
           />
-          <TextField name="note" label="Note" defaultValue={values.note} maxLength={500} className="md:col-span-2" />
+          <TextField name="note" label="Note" defaultValue={values.note} maxLength={500} error={errors.note} className="md:col-span-2" />
           <div className="md:col-span-2">
             <button type="submit" className={btnPrimary} disabled={busy}>
               Add redirect
