@@ -715,8 +715,7 @@ const BASES: Record<string, ActionCase> = {
   "routes/admin/wordpress-import.tsx": {
     base: () => ({
       intent: "dry-run",
-      upload: "no-such-upload.xml",
-      fileName: "export.xml",
+      run: "999999",
       pages: "articles",
       defaultCategory: "insurance",
     }),

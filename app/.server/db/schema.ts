@@ -311,27 +311,39 @@ export const wordpressFiles = pgTable("wordpress_files", {
   created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Background work started from the dashboard (the WordPress import): its state and progress, read by the screen. */
-export const backgroundTasks = pgTable(
-  "background_tasks",
+/**
+ * Dry runs and imports of WordPress exports started from the dashboard (issue 46), run by the
+ * `wordpress-import` job of the job queue (app/.server/wordpress/task.ts): the uploaded export's key in
+ * the site's storage (null once removed), the choices, the state and progress the screen reads from any
+ * instance, and the report.
+ */
+export const wordpressImports = pgTable(
+  "wordpress_imports",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    kind: text("kind").notNull(),
     /** queued, running, done, failed. */
     status: text("status").notNull().default("queued"),
-    input: jsonb("input").$type<Record<string, unknown>>().notNull(),
+    dry_run: boolean("dry_run").notNull(),
+    file_name: text("file_name").notNull().default(""),
+    /** `imports/….xml` in the site's storage; null once the stored export is removed. */
+    upload: text("upload"),
+    /** pages, defaultCategory, categoryMap. */
+    choices: jsonb("choices").$type<Record<string, unknown>>().notNull(),
     progress: jsonb("progress")
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
-    result: jsonb("result").$type<Record<string, unknown>>(),
+    report: jsonb("report").$type<Record<string, unknown>>(),
     error: text("error"),
+    /** Runs started (a run its instance stopped is started again, up to the queue's attempts), and when the next may start. */
+    attempts: integer("attempts").notNull().default(0),
+    run_after: timestamp("run_after", { withTimezone: true }).notNull().defaultNow(),
     created_by: text("created_by").notNull().default(""),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     started_at: timestamp("started_at", { withTimezone: true }),
     finished_at: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("background_tasks_kind_idx").on(t.kind, t.id)],
+  (t) => [index("wordpress_imports_status_idx").on(t.status, t.id), index("wordpress_imports_upload_idx").on(t.upload)],
 );
 
 export const headers = pgTable("headers", {

@@ -5,8 +5,11 @@
  */
 export const IMAGE_FOLDERS = ["team", "articles"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
-/** Folders `list` reads: the pictures', and the PDF bios'. */
-export type StorageFolder = ImageFolder | "bios" | "files";
+/** Folders `list` reads: the pictures', the PDF bios', the imported files', and the WordPress exports waiting for their import. */
+export type StorageFolder = ImageFolder | "bios" | "files" | "imports";
+
+/** Uploaded WordPress exports (`imports/{upload time in ms}-{uuid}.xml`): read by the import job on any instance, never served. */
+export const IMPORT_KEY = /^imports\/([0-9]{13})-[0-9a-f-]{36}\.xml$/;
 
 /** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups). */
 export const FILE_EXTENSIONS = [
@@ -54,6 +57,13 @@ export interface Storage {
   readonly kind: "disk" | "bucket";
   put(key: string, bytes: Uint8Array): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
+  /**
+   * Writes a file of any size from a stream, holding at most a part of it in memory (a bucket: a multipart
+   * upload of 8 MB parts); throws `tooLarge()` past `maxBytes` and keeps nothing then. Returns the bytes written.
+   */
+  putStream(key: string, body: AsyncIterable<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<number>;
+  /** A stored file as a stream of bytes (undefined when it is not stored). */
+  getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   delete(key: string): Promise<void>;
   /** Every key in a folder (a bucket is listed page by page). */
   list(folder: StorageFolder): Promise<string[]>;
@@ -73,6 +83,7 @@ export class StorageUnavailable extends Error {
 /** The Content-Type of a stored picture, from its key. */
 export function contentTypeOf(key: string): string {
   const ext = key.slice(key.lastIndexOf(".") + 1);
+  if (ext === "xml") return "application/xml";
   return FILE_TYPES[ext] ?? (ext === "jpg" ? "image/jpeg" : `image/${ext}`);
 }
 
@@ -82,4 +93,9 @@ const KEY = new RegExp(
 
 export function isValidKey(key: string): boolean {
   return KEY.test(key);
+}
+
+/** A key a store reads and writes: a picture's or file's (isValidKey, the only ones served or backed up), or an uploaded export's. */
+export function isStoredKey(key: string): boolean {
+  return KEY.test(key) || IMPORT_KEY.test(key);
 }

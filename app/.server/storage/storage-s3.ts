@@ -11,7 +11,10 @@
  * is loaded on first use: a site on the disk never pays for it.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
-import { contentTypeOf, IMAGE_FOLDERS, isValidKey, StorageUnavailable, type Storage } from "./contract";
+import { contentTypeOf, IMAGE_FOLDERS, isStoredKey, StorageUnavailable, type Storage } from "./contract";
+
+/** A streamed file goes up in parts of this size (S3 takes parts of 5 MB at least, but the last); one part is in memory at a time. */
+export const PART_BYTES = 8 * 1024 * 1024;
 
 export type S3Options = {
   bucket: string;
@@ -92,7 +95,7 @@ export function s3Storage(options: S3Options): Storage {
   }
 
   function checkKey(key: string) {
-    if (!isValidKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+    if (!isStoredKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
   }
 
   return {
@@ -116,8 +119,102 @@ export function s3Storage(options: S3Options): Storage {
         throw unavailable(`store ${key}`, error);
       }
     },
+    async putStream(key, body, maxBytes, tooLarge) {
+      checkKey(key);
+      const { sdk, client } = await connect();
+      const store = (error: unknown) => unavailable(`store ${key}`, error);
+      let size = 0;
+      let part: Uint8Array[] = [];
+      let partSize = 0;
+      let uploadId: string | undefined;
+      const parts: { ETag?: string; PartNumber: number }[] = [];
+      const sendPart = async () => {
+        if (!uploadId) {
+          const created = await client
+            .send(new sdk.CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentTypeOf(key) }), deadline())
+            .catch((e: unknown) => Promise.reject(store(e)));
+          uploadId = created.UploadId;
+        }
+        const PartNumber = parts.length + 1;
+        const answer = await client
+          .send(new sdk.UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: Buffer.concat(part) }), {
+            abortSignal: AbortSignal.timeout(Math.max(options.deadlineMs ?? 20_000, 120_000)),
+          })
+          .catch((e: unknown) => Promise.reject(store(e)));
+        parts.push({ ETag: answer.ETag, PartNumber });
+        part = [];
+        partSize = 0;
+      };
+      try {
+        for await (const chunk of body) {
+          size += chunk.byteLength;
+          if (size > maxBytes) throw tooLarge();
+          part.push(chunk);
+          partSize += chunk.byteLength;
+          if (partSize >= PART_BYTES) await sendPart();
+        }
+        if (!uploadId) {
+          // A small file: one request.
+          await client
+            .send(
+              new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.concat(part), ContentType: contentTypeOf(key) }),
+              deadline(),
+            )
+            .catch((e: unknown) => Promise.reject(store(e)));
+          return size;
+        }
+        if (partSize) await sendPart();
+        await client
+          .send(
+            new sdk.CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+            deadline(),
+          )
+          .catch((e: unknown) => Promise.reject(store(e)));
+        return size;
+      } catch (error) {
+        if (uploadId)
+          await client
+            .send(new sdk.AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }), deadline())
+            .catch(() => {});
+        throw error;
+      }
+    },
+    async getStream(key) {
+      if (!isStoredKey(key)) return undefined;
+      const { sdk, client } = await connect();
+      // Read a part at a time, each a request of its own read whole: a slow reader (an import downloading the
+      // old site's pictures between items) never leaves a connection idle past the client's request timeout.
+      const range = async (from: number) => {
+        try {
+          const answer = await client.send(
+            new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${from + PART_BYTES - 1}` }),
+            { abortSignal: AbortSignal.timeout(Math.max(options.deadlineMs ?? 20_000, 120_000)) },
+          );
+          const bytes = answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array();
+          const total = Number(/\/(\d+)$/.exec(answer.ContentRange ?? "")?.[1] ?? from + bytes.byteLength);
+          return { bytes, total };
+        } catch (error) {
+          if ((error as Error).name === "NoSuchKey" || statusOf(error) === 404) return undefined;
+          // An empty file answers 416 to any range.
+          if (statusOf(error) === 416 && from === 0) return { bytes: new Uint8Array(), total: 0 };
+          throw unavailable(`read ${key}`, error);
+        }
+      };
+      const first = await range(0);
+      if (!first) return undefined;
+      return (async function* () {
+        let at = first.bytes.byteLength;
+        if (at) yield first.bytes;
+        while (at < first.total) {
+          const next = await range(at);
+          if (!next?.bytes.byteLength) throw new StorageUnavailable(`The file ${key} in the ${where} changed or went while it was read.`);
+          at += next.bytes.byteLength;
+          yield next.bytes;
+        }
+      })();
+    },
     async get(key) {
-      if (!isValidKey(key)) return undefined;
+      if (!isStoredKey(key)) return undefined;
       const { sdk, client } = await connect();
       try {
         const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), deadline());
@@ -139,7 +236,8 @@ export function s3Storage(options: S3Options): Storage {
       }
     },
     async list(folder) {
-      if (!(IMAGE_FOLDERS as readonly string[]).includes(folder) && folder !== "bios" && folder !== "files") return [];
+      if (!(IMAGE_FOLDERS as readonly string[]).includes(folder) && folder !== "bios" && folder !== "files" && folder !== "imports")
+        return [];
       const { sdk, client } = await connect();
       const keys: string[] = [];
       try {
@@ -155,7 +253,7 @@ export function s3Storage(options: S3Options): Storage {
             }),
             deadline(),
           );
-          for (const item of page.Contents ?? []) if (item.Key && isValidKey(item.Key)) keys.push(item.Key);
+          for (const item of page.Contents ?? []) if (item.Key && isStoredKey(item.Key)) keys.push(item.Key);
           token = page.IsTruncated ? page.NextContinuationToken : undefined;
         } while (token);
       } catch (error) {

@@ -7,10 +7,11 @@
  * `bios/{member id}-{hash}.pdf`, the lawyers' PDF bios (bio-pdf.ts; also
  * regenerable and left out). Nothing outside those folders is reachable.
  */
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { getEnv, type Env } from "../env";
-import { IMAGE_FOLDERS, isValidKey, StorageUnavailable, type Storage } from "./contract";
+import { IMAGE_FOLDERS, isStoredKey, StorageUnavailable, type Storage } from "./contract";
 import { s3Storage } from "./storage-s3";
 
 // The contract every store keeps (contract.ts), for the rest of the app to import from here.
@@ -18,6 +19,7 @@ export {
   contentTypeOf,
   FILE_EXTENSIONS,
   IMAGE_FOLDERS,
+  IMPORT_KEY,
   isValidKey,
   StorageUnavailable,
   type ImageFolder,
@@ -26,7 +28,7 @@ export {
 } from "./contract";
 
 function checkKey(key: string) {
-  if (!isValidKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+  if (!isStoredKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
 }
 
 export function diskStorage(root: string): Storage {
@@ -54,12 +56,53 @@ export function diskStorage(root: string): Storage {
       }
     },
     async get(key) {
-      if (!isValidKey(key)) return undefined;
+      if (!isStoredKey(key)) return undefined;
       try {
         return await fs.readFile(path.join(root, key));
       } catch {
         return undefined;
       }
+    },
+    async putStream(key, body, maxBytes, tooLarge) {
+      checkKey(key);
+      const file = path.join(root, key);
+      const tmp = `${file}.${process.pid}.tmp`;
+      // Only the disk's own failures are "cannot be written"; the sender's (a dropped upload) go up as they are.
+      const disk = (error: unknown) =>
+        new StorageUnavailable(
+          `The folder ${root} could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
+      let size = 0;
+      let handle: fs.FileHandle | undefined;
+      try {
+        await fs.mkdir(path.dirname(file), { recursive: true }).catch((e: unknown) => Promise.reject(disk(e)));
+        const open = await fs.open(tmp, "w").catch((e: unknown) => Promise.reject(disk(e)));
+        handle = open;
+        for await (const chunk of body) {
+          size += chunk.byteLength;
+          if (size > maxBytes) throw tooLarge();
+          await open.write(chunk).catch((e: unknown) => Promise.reject(disk(e)));
+        }
+        await open.sync().catch((e: unknown) => Promise.reject(disk(e)));
+        await open.close();
+        handle = undefined;
+        await fs.rename(tmp, file).catch((e: unknown) => Promise.reject(disk(e)));
+        return size;
+      } catch (error) {
+        await handle?.close().catch(() => {});
+        await fs.rm(tmp, { force: true }).catch(() => {});
+        throw error;
+      }
+    },
+    async getStream(key) {
+      if (!isStoredKey(key)) return undefined;
+      const file = path.join(root, key);
+      try {
+        await fs.access(file);
+      } catch {
+        return undefined;
+      }
+      return createReadStream(file, { highWaterMark: 256 * 1024 });
     },
     async delete(key) {
       checkKey(key);
@@ -75,7 +118,7 @@ export function diskStorage(root: string): Storage {
     async removeStaleTemporary(olderThanMs) {
       const before = Date.now() - olderThanMs;
       let removed = 0;
-      for (const folder of [...IMAGE_FOLDERS, "og", "bios", "files"]) {
+      for (const folder of [...IMAGE_FOLDERS, "og", "bios", "files", "imports"]) {
         let names: string[];
         try {
           names = await fs.readdir(path.join(root, folder));

@@ -45,12 +45,13 @@ import { articleSlug, uniqueSlug } from "~/lib/slug";
 import type { ArticleCategory } from "~/lib/practice";
 import { CATEGORY_TARGETS, type CategoryTarget } from "~/lib/wordpress-import";
 import { convertBody, type Rewriter } from "./body";
-import { ownCopy, readWxr, type WxrAuthor, type WxrChannel, type WxrItem, type WxrTerm } from "./wxr";
+import { ownCopy, readWxr, type WxrSource, type WxrAuthor, type WxrChannel, type WxrItem, type WxrTerm } from "./wxr";
 
 export { CATEGORY_TARGETS, type CategoryTarget };
 
 export type ImportOptions = {
-  file: string;
+  /** The export: a path (the CLI) or a function that opens it as a stream (the dashboard's job, from the site's storage). */
+  file: WxrSource;
   dryRun: boolean;
   /** Pages become articles, or are skipped (the person's choice in the report). */
   pages: "articles" | "skip";

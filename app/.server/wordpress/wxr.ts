@@ -108,11 +108,14 @@ const ITEM_FIELDS: Record<string, keyof WxrItem> = {
   "wp:post_password": "password",
 };
 
+/** Where an export is read from: a file's path (the CLI), or a function opening it afresh as a stream of bytes (the site's storage). */
+export type WxrSource = string | (() => Promise<AsyncIterable<Uint8Array>>);
+
 /**
- * Streams the export at `file` through the handlers. `item` may be async:
+ * Streams the export at `file` (a path, or a stream opened by the function) through the handlers. `item` may be async:
  * reading waits for it (a slow import holds one chunk, not the file).
  */
-export async function readWxr(file: string, handlers: WxrHandlers, options: { signal?: AbortSignal } = {}): Promise<void> {
+export async function readWxr(file: WxrSource, handlers: WxrHandlers, options: { signal?: AbortSignal } = {}): Promise<void> {
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: string[] = [];
   let text = "";
@@ -228,19 +231,23 @@ export async function readWxr(file: string, handlers: WxrHandlers, options: { si
     failure ??= new WxrError(`The export is not well-formed XML: ${error.message}`);
   });
 
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 });
+  const stream: AsyncIterable<Uint8Array> = typeof file === "string" ? createReadStream(file, { highWaterMark: 256 * 1024 }) : await file();
+  // A character cut between two chunks is held by the decoder until its next chunk.
+  const decoder = new TextDecoder("utf-8");
   try {
     for await (const chunk of stream) {
       if (options.signal?.aborted) throw new WxrError("The import was stopped.");
-      parser.write(chunk as string);
+      parser.write(decoder.decode(chunk, { stream: true }));
       if (failure) throw failure;
       while (ready.length) await handlers.item(ready.shift()!);
     }
+    parser.write(decoder.decode());
     parser.close();
     if (failure) throw failure;
     while (ready.length) await handlers.item(ready.shift()!);
   } finally {
-    stream.destroy();
+    // A file's stream is closed; a generator (a bucket read part by part) was ended by the loop.
+    (stream as { destroy?: () => void }).destroy?.();
   }
   if (!sawRss) throw new WxrError("This file is empty or is not a WordPress export.");
   if (!channel.version && !channel.baseSiteUrl)

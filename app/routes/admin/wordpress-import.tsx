@@ -2,31 +2,35 @@
  * /dashboard/import/wordpress (owners and admins; issue 46): move a
  * WordPress site in. 1. Upload the export (Tools → Export → All content):
  * with JavaScript the file is streamed to the server as it is read (any
- * size); without, a form upload of up to 20 MB. A dry run starts in the
- * background and its progress shows here. 2. Its report: counts, each
+ * size); without, a form upload of up to 20 MB. Either way the export is
+ * kept in the site's storage and a dry run is queued for the job queue's
+ * `wordpress-import` job (app/.server/wordpress/task.ts), which any instance
+ * may run; its progress shows here, read again every IMPORT_REFRESH_MS. 2. Its report: counts, each
  * category's mapping (change it here), pages as articles or skipped,
  * unmatched authors, the redirects and the problems. 3. Import: the same
- * file with the chosen mapping, in the background, with progress; then its
- * report. The work itself is app/.server/wordpress/import.ts.
+ * stored export with the chosen mapping, queued the same way, with
+ * progress; then its report. The work itself is app/.server/wordpress/import.ts.
  */
-import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
 import { useEffect, useState, type FormEvent } from "react";
 import { data, Form, redirect, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/wordpress-import";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import { isRefusal, readForm, uploadedFile } from "~/.server/http/form-post";
-import { getTask, latestTasks } from "~/.server/db/background-tasks";
+import { getWordPressImport, latestWordPressImports } from "~/.server/db/wordpress-imports";
+import { getJobQueue } from "~/.server/http/startup";
+import { log } from "~/.server/log";
+import { StorageUnavailable } from "~/.server/storage/storage";
 import type { ImportReport } from "~/.server/wordpress/import";
 import {
+  FIRST_CHOICES,
   IMPORT_FAILED,
-  IMPORT_TASK,
+  newUploadKey,
+  queueImport,
   saveUpload,
-  STALE_MS,
-  startImportTask,
-  uploadPath,
-  type ImportTaskInput as TaskInput,
+  STORAGE_DOWN,
+  type ImportChoices,
 } from "~/.server/wordpress/task";
+import { IMPORT_REFRESH_MS } from "~/components/admin/subscriber-import-progress";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
@@ -48,11 +52,12 @@ export const handle = {
   },
 } satisfies RouteHandle;
 
-const KIND = IMPORT_TASK;
 /** The export sent by the form itself (without JavaScript); with it, the page streams a file of any size to wordpress-upload.ts. */
 export const MAX_FORM = 20 * 1024 * 1024;
 const FORM_TOO_LARGE =
   "The export is larger than 20 MB, the most this form takes without JavaScript. Turn JavaScript on (the page then sends a file of any size), or run npm run import:wordpress on the server.";
+const GONE_HERE =
+  "That export is no longer stored (an export is removed once imported, and a day after a dry run nobody imported). Upload it again.";
 const REDIRECTS_SHOWN = 300;
 const PROBLEMS_SHOWN = 500;
 
@@ -72,22 +77,19 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const id = Number(url.searchParams.get("task"));
-  const task = Number.isInteger(id) && id > 0 ? await getTask(id, KIND) : undefined;
-  const recent = await latestTasks(KIND);
-  const view = (t: NonNullable<typeof task>) => {
-    const input = t.input as TaskInput;
-    const progress = t.progress as { message?: string; done?: number; total?: number; at?: string };
-    const stale =
-      (t.status === "running" || t.status === "queued") && progress.at !== undefined && Date.now() - Date.parse(progress.at) > STALE_MS;
-    const report = t.result as ImportReport | null;
+  const run = Number.isInteger(id) && id > 0 ? await getWordPressImport(id) : undefined;
+  const recent = await latestWordPressImports();
+  const view = (t: NonNullable<typeof run>) => {
+    const progress = t.progress as { message?: string; done?: number; total?: number };
+    const report = t.report as ImportReport | null;
     return {
       id: t.id,
-      status: stale ? "interrupted" : t.status,
-      dryRun: input.dryRun,
-      fileName: input.fileName,
-      upload: input.upload,
+      status: t.status,
+      dryRun: t.dry_run,
+      fileName: t.file_name,
+      stored: t.upload !== null,
       started: staffDateTime(t.created_at),
-      progress: { message: progress.message ?? "Waiting…", done: progress.done ?? 0, total: progress.total ?? 0 },
+      progress: { message: progress.message ?? "Waiting to start…", done: progress.done ?? 0, total: progress.total ?? 0 },
       error: t.error,
       report: report
         ? {
@@ -101,15 +103,22 @@ export async function loader({ request }: Route.LoaderArgs) {
     };
   };
   return {
-    task: task ? view(task) : null,
+    task: run ? view(run) : null,
     recent: recent.map((t) => ({
       id: t.id,
-      status: view(t).status,
-      dryRun: (t.input as TaskInput).dryRun,
-      fileName: (t.input as TaskInput).fileName,
+      status: t.status,
+      dryRun: t.dry_run,
+      fileName: t.file_name,
       started: staffDateTime(t.created_at),
     })),
   };
+}
+
+/** Starts the `wordpress-import` job now rather than at its next turn (within 5 s). */
+function startSoon() {
+  void getJobQueue()
+    ?.boss.send("wordpress-import", null)
+    .catch(() => {});
 }
 
 type ActionData = { status: Status };
@@ -125,63 +134,65 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formText(form, "intent") === "upload") {
     const file = uploadedFile(form, "file");
     if (!file || file.size === 0) return fail("Choose the export file (an .xml file from Tools → Export in WordPress).");
-    const upload = `${randomUUID()}.xml`;
-    await saveUpload(file.stream(), upload, MAX_FORM);
-    const id = await startImportTask(
-      { upload, fileName: file.name.slice(0, 200), dryRun: true, pages: "articles", defaultCategory: "insurance", categoryMap: {} },
-      staff.email,
-      actor,
-    );
+    const upload = newUploadKey();
+    try {
+      await saveUpload(file.stream(), upload, MAX_FORM);
+    } catch (error) {
+      if (!(error instanceof StorageUnavailable)) throw error;
+      log("error", "wordpress export not stored", { error: error.message });
+      return fail(STORAGE_DOWN, 503);
+    }
+    const id = await queueImport({ upload, fileName: file.name.slice(0, 200), dryRun: true, choices: FIRST_CHOICES }, actor, staff.email);
+    startSoon();
     return redirect(`/dashboard/import/wordpress?task=${id}`);
   }
-  // 2. The import (or another dry run) of an uploaded export, with the mapping chosen on its report.
-  const upload = formText(form, "upload");
-  try {
-    await fs.access(uploadPath(upload));
-  } catch {
-    return fail("That export is no longer here (it was imported already, or the server was replaced). Upload it again.");
-  }
+  // 2. The import (or another dry run) of a dry run's stored export, with the mapping chosen on its report.
+  const dryRunId = Number(formText(form, "run"));
+  const dryRun = Number.isInteger(dryRunId) && dryRunId > 0 ? await getWordPressImport(dryRunId) : undefined;
+  if (!dryRun?.upload) return fail(GONE_HERE);
   const categoryMap: Record<string, CategoryTarget> = {};
   for (const [name, value] of form.entries()) {
     if (name.startsWith("map:") && typeof value === "string" && (CATEGORY_TARGETS as readonly string[]).includes(value))
       categoryMap[name.slice(4)] = value as CategoryTarget;
   }
   const defaultCategory = formText(form, "defaultCategory");
-  const input: TaskInput = {
-    upload,
-    fileName: formText(form, "fileName").slice(0, 200),
-    dryRun: formText(form, "intent") !== "import",
+  const choices: ImportChoices = {
     pages: formText(form, "pages") === "skip" ? "skip" : "articles",
     defaultCategory: (ARTICLE_CATEGORIES as readonly string[]).includes(defaultCategory)
       ? (defaultCategory as ArticleCategory)
       : "insurance",
     categoryMap,
   };
-  const id = await startImportTask(input, staff.email, actor);
+  const id = await queueImport(
+    { upload: dryRun.upload, fileName: dryRun.file_name, dryRun: formText(form, "intent") !== "import", choices },
+    actor,
+    staff.email,
+  );
+  startSoon();
   return redirect(`/dashboard/import/wordpress?task=${id}`);
 }
 
 function Progress({ task }: { task: NonNullable<Route.ComponentProps["loaderData"]["task"]> }) {
   const { revalidate, state } = useRevalidator();
   const running = task.status === "running" || task.status === "queued";
+  // The run is read again from the database (any instance may be running it) until it ends.
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => state === "idle" && void revalidate(), 1000);
+    const timer = setInterval(() => state === "idle" && void revalidate(), IMPORT_REFRESH_MS);
     return () => clearInterval(timer);
   }, [running, revalidate, state]);
   if (!running) return null;
   const { done, total, message } = task.progress;
+  const what = task.dryRun ? "Dry run" : "Import";
   return (
-    <div className="mb-6 rounded border border-line bg-white p-4">
-      <p role="status" className="mb-2 font-semibold">
-        {task.dryRun ? "Dry run" : "Import"} of {task.fileName}: {message}
+    <div className="mb-6 rounded border border-line bg-white p-4" data-import-status={task.status}>
+      <p role="status" className="mb-2 font-semibold wrap-anywhere">
+        {what} of {task.fileName}: {task.status === "queued" && !task.error ? "Waiting to start…" : message}
       </p>
-      <progress
-        className="h-3 w-full"
-        max={total || 1}
-        value={total ? done : undefined}
-        aria-label={`${task.dryRun ? "Dry run" : "Import"} progress`}
-      />
+      <progress className="h-3 w-full" max={total || 1} value={total ? done : undefined} aria-label={`${what} progress`} />
+      {task.status === "queued" && task.error ? (
+        <p className="mt-2">The last attempt stopped: {task.error}</p>
+      ) : null}
       <p className="mt-2 text-sm text-muted">You can leave this page: the work goes on, and this page shows it when you come back.</p>
     </div>
   );
@@ -226,7 +237,7 @@ export default function WordPressImport({ loaderData, actionData }: Route.Compon
 
       {task ? <Progress task={task} /> : null}
 
-      {!task || task.status === "failed" || task.status === "interrupted" || (task.status === "done" && !task.dryRun) ? (
+      {!task || task.status === "failed" || (task.status === "done" && (!task.dryRun || !task.stored)) ? (
         <section aria-labelledby="upload-heading" className="mb-8 rounded border border-line bg-white p-4">
           <h2 id="upload-heading" className="mb-3 text-xl font-semibold">
             1. Upload the export
@@ -268,11 +279,9 @@ export default function WordPressImport({ loaderData, actionData }: Route.Compon
         </section>
       ) : null}
 
-      {task?.status === "failed" || task?.status === "interrupted" ? (
+      {task?.status === "failed" ? (
         <p role="alert" className="mb-6 font-semibold text-error">
-          {task.status === "interrupted"
-            ? "This run stopped when its server did. Upload the export again: what was imported stays, and the rest is done."
-            : `The ${task.dryRun ? "dry run" : "import"} stopped: ${task.error ?? "unknown error"}`}
+          The {task.dryRun ? "dry run" : "import"} stopped: {task.error ?? "an unknown error."}
         </p>
       ) : null}
 
@@ -306,10 +315,12 @@ export default function WordPressImport({ loaderData, actionData }: Route.Compon
             ))}
           </dl>
 
-          {task.dryRun ? (
+          {task.dryRun && !task.stored ? (
+            <p className="mb-6">This export is no longer stored (it was imported, or its dry run is more than a day old): upload it again to import it.</p>
+          ) : null}
+          {task.dryRun && task.stored ? (
             <Form method="post" className="mb-6 rounded border border-line bg-white p-4" aria-label="Import choices">
-              <input type="hidden" name="upload" value={task.upload} />
-              <input type="hidden" name="fileName" value={task.fileName} />
+              <input type="hidden" name="run" value={task.id} />
               <fieldset className="mb-4">
                 <legend className={labelClass}>Pages</legend>
                 <label className="mr-6 inline-flex items-center gap-2">

@@ -1,16 +1,27 @@
 /**
  * POST /dashboard/import/wordpress/upload (owners and admins): the Move from
  * WordPress page's script sends the export here as the request's body
- * (Content-Type application/xml), streamed to DATA_DIR/imports as it
- * arrives, never whole in memory; a dry run starts in the background and
- * the answer is its task's id as JSON (the page then follows it).
+ * (Content-Type application/xml), streamed into the site's storage (the
+ * bucket, or DATA_DIR) as it arrives, never whole in memory; a dry run is
+ * queued for the `wordpress-import` job and the answer is its id as JSON
+ * (the page then follows it).
  */
-import { randomUUID } from "node:crypto";
 import { redirect } from "react-router";
 import type { Route } from "./+types/wordpress-upload";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import { isRefusal } from "~/.server/http/form-post";
-import { IMPORT_FAILED, saveUpload, startImportTask, UploadTooLarge } from "~/.server/wordpress/task";
+import { getJobQueue } from "~/.server/http/startup";
+import { log } from "~/.server/log";
+import { StorageUnavailable } from "~/.server/storage/storage";
+import {
+  FIRST_CHOICES,
+  IMPORT_FAILED,
+  newUploadKey,
+  queueImport,
+  saveUpload,
+  STORAGE_DOWN,
+  UploadTooLarge,
+} from "~/.server/wordpress/task";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "wordpress-import" } satisfies RouteHandle;
@@ -32,18 +43,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!/^(application|text)\/xml/.test(request.headers.get("content-type") ?? "") || !request.body) {
     return fail("Choose the export file (an .xml file from Tools → Export in WordPress).");
   }
-  const upload = `${randomUUID()}.xml`;
+  const upload = newUploadKey();
   try {
     await saveUpload(request.body, upload, MAX_STREAMED);
   } catch (error) {
     if (error instanceof UploadTooLarge) return fail(TOO_LARGE, 413);
+    if (error instanceof StorageUnavailable) {
+      log("error", "wordpress export not stored", { error: error.message });
+      return fail(STORAGE_DOWN, 503);
+    }
     return fail(`The file was not received: ${(error as Error).message}`);
   }
   const fileName = (request.headers.get("x-file-name") ?? "export.xml").slice(0, 200);
-  const id = await startImportTask(
-    { upload, fileName, dryRun: true, pages: "articles", defaultCategory: "insurance", categoryMap: {} },
-    staffOf(context).email,
-    actor,
-  );
+  const id = await queueImport({ upload, fileName, dryRun: true, choices: FIRST_CHOICES }, actor, staffOf(context).email);
+  // Starts the job now rather than at its next turn (within 5 s).
+  void getJobQueue()
+    ?.boss.send("wordpress-import", null)
+    .catch(() => {});
   return Response.json({ task: id });
 }
