@@ -1,8 +1,10 @@
 /**
  * Moving in from WordPress (issue 46), in Chromium on a server of its own,
  * as a person does it: Move from WordPress (upload the export of an old
- * site served on 127.0.0.1, read the dry run's report, map the unknown
- * category, press Import, follow the progress); then every old address
+ * site served on 127.0.0.1, slow to answer; see the dry run's progress or
+ * report, read the report, map the unknown category, press Import, see its
+ * progress as the job queue's `wordpress-import` job runs it, then its
+ * report); then every old address
  * answers exactly one 301 to a page that answers 200, every picture is
  * served by the site and no article points at the old host. The Redirects
  * screen (add, a loop refused, a catastrophic regex refused, a chain made
@@ -27,7 +29,8 @@ let exportFile: string;
 const shots = path.join(os.tmpdir(), "wordpress-e2e-shots");
 
 beforeAll(async () => {
-  oldSite = await startOldSite();
+  // Each file of the old site answers 1.5 s late: the import takes several seconds, and its progress shows meanwhile.
+  oldSite = await startOldSite({ delayMs: 1500 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wxr-e2e-"));
   exportFile = path.join(dir, "old-firm.WordPress.2026-12-05.xml");
   fs.writeFileSync(exportFile, wxrFixture(oldSite.origin));
@@ -65,12 +68,22 @@ describe("moving in from WordPress", () => {
     await checkScreen(page, "import-start");
     await page.getByLabel("WordPress export (.xml)").setInputFiles(exportFile);
     await page.getByRole("button", { name: "Upload and check" }).click();
+    // The dry run's page: its progress while the job runs it (it may already be done), then its report.
+    await page.waitForURL(/\/dashboard\/import\/wordpress\?task=\d+$/, { timeout: 60_000 });
     await page.getByRole("heading", { name: /2\. Check the dry run, then import/ }).waitFor({ timeout: 60_000 });
     await page.getByText("Miscellany (1 post) — unknown: choose").waitFor({ timeout: 15_000 });
     await checkScreen(page, "import-report");
     await page.getByLabel("Miscellany (1 post) — unknown: choose").selectOption("construction");
     await page.getByRole("button", { name: "Import", exact: true }).click();
+    // The progress, read again from the database while the job runs (the old site's files come slowly).
+    await page.getByRole("progressbar", { name: "Import progress" }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Import of old-firm\.WordPress\.2026-12-05\.xml: / })
+      .waitFor();
+    await checkScreen(page, "import-progress");
     await page.getByRole("heading", { name: /^Imported:/ }).waitFor({ timeout: 120_000 });
+    expect(await page.getByRole("progressbar").count()).toBe(0);
     await checkScreen(page, "import-done");
 
     // Every old address: one 301, to a page that answers 200.

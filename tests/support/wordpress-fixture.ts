@@ -17,7 +17,8 @@ export type OldSite = { origin: string; requests: string[]; close(): Promise<voi
 /** The team member (demo content) the author "eleanor" matches by e-mail. */
 export const MATCHED_EMAIL = "ewhitcombe@harrowkline.example";
 
-export async function startOldSite(): Promise<OldSite> {
+/** `delayMs`: each file answers this late (a slow old site: an import then shows its progress for a while). */
+export async function startOldSite(options: { delayMs?: number } = {}): Promise<OldSite> {
   const photo = await sharp({ create: { width: 640, height: 400, channels: 3, background: "#336699" } })
     .jpeg()
     .toBuffer();
@@ -39,7 +40,9 @@ export async function startOldSite(): Promise<OldSite> {
       res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
       return;
     }
-    res.writeHead(200, { "Content-Type": file[0], "Content-Length": file[1].length }).end(file[1]);
+    const answer = () => res.writeHead(200, { "Content-Type": file[0], "Content-Length": file[1].length }).end(file[1]);
+    if (options.delayMs) setTimeout(answer, options.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

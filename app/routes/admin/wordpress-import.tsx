@@ -190,9 +190,7 @@ function Progress({ task }: { task: NonNullable<Route.ComponentProps["loaderData
         {what} of {task.fileName}: {task.status === "queued" && !task.error ? "Waiting to start…" : message}
       </p>
       <progress className="h-3 w-full" max={total || 1} value={total ? done : undefined} aria-label={`${what} progress`} />
-      {task.status === "queued" && task.error ? (
-        <p className="mt-2">The last attempt stopped: {task.error}</p>
-      ) : null}
+      {task.status === "queued" && task.error ? <p className="mt-2">The last attempt stopped: {task.error}</p> : null}
       <p className="mt-2 text-sm text-muted">You can leave this page: the work goes on, and this page shows it when you come back.</p>
     </div>
   );
@@ -316,7 +314,9 @@ export default function WordPressImport({ loaderData, actionData }: Route.Compon
           </dl>
 
           {task.dryRun && !task.stored ? (
-            <p className="mb-6">This export is no longer stored (it was imported, or its dry run is more than a day old): upload it again to import it.</p>
+            <p className="mb-6">
+              This export is no longer stored (it was imported, or its dry run is more than a day old): upload it again to import it.
+            </p>
           ) : null}
           {task.dryRun && task.stored ? (
             <Form method="post" className="mb-6 rounded border border-line bg-white p-4" aria-label="Import choices">
