@@ -23,7 +23,9 @@ export async function queueWordPressImport(values: {
     .insert(wordpressImports)
     .values({
       dry_run: values.dryRun,
-      file_name: values.fileName.slice(0, 200),
+      // A control character (a NUL cannot be stored in PostgreSQL text) is no part of a file's name worth keeping.
+      // eslint-disable-next-line no-control-regex
+      file_name: values.fileName.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200),
       upload: values.upload,
       choices: values.choices,
       created_by: values.createdBy,

@@ -149,7 +149,7 @@ async function runClaimed(row: WordPressImport): Promise<void> {
       progress,
     });
     await pending;
-    await finishWordPressImport(row.id, report as unknown as Record<string, unknown>);
+    await finishWordPressImport(row.id, report);
     if (!row.dry_run) {
       // Imported: the export is not needed any more (a later dry run of it would be a new upload).
       await storage.delete(upload);
