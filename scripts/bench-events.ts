@@ -30,6 +30,8 @@
  *    process (wrk is closed-loop and drops the posts in flight when its time
  *    is up, so it cannot account for every post; at 200 a second the sender
  *    costs little). Each answer is read; then the database is counted.
+ * BENCH_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`: where a registration's time goes).
  * Prints each figure and "met"/"not met"; exits 1 when a target is missed.
  * SMTP is not configured: each registration's e-mail is kept in the outbox
  * (a database write after the answer, as in production before sending).
@@ -57,6 +59,7 @@ const REGISTER_SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 10);
 const CAPACITY = Number(process.env.BENCH_EVENTS_CAPACITY ?? 1000);
 const RATE = Number(process.env.BENCH_EVENTS_RATE ?? 200);
 const PG_SECONDS = Number(process.env.BENCH_EVENTS_PG_SECONDS ?? 30);
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const P99_TARGET_MS = 50;
 const TITLE = "Bench Seminar on Builders' Liens";
@@ -135,7 +138,7 @@ async function embedded(results: string[]): Promise<boolean> {
   setEnvForTests({ DATA_DIR: dataDir, DATABASE_URL: "", NODE_ENV: "production", LOG_LEVEL: "silent" });
   const slug = await addBenchEvent(await openDatabase({ dataDir }));
   say("starting the production server on the embedded database (demo content seeded)…");
-  const server = await startServer({ dataDir, quiet: true, env: { TRUST_PROXY: "true", LOG_LEVEL: "error" } });
+  const server = await startServer({ dataDir, quiet: true, nodeArgs: NODE_ARGS, env: { TRUST_PROXY: "true", LOG_LEVEL: "error" } });
   let ok = true;
   let posted: Wrk;
   let cpuPerPost = 0;
@@ -195,6 +198,7 @@ async function postgres(results: string[]): Promise<boolean> {
   say(`starting the production server on PostgreSQL (${name})…`);
   const server = await startServer({
     quiet: true,
+    nodeArgs: NODE_ARGS,
     env: { DATABASE_URL: databaseUrl, TRUST_PROXY: "true", LOG_LEVEL: "error", SEED_DEMO: "false" },
   });
   const answers: { status: number; thanked: boolean; ms: number }[] = [];

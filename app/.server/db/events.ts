@@ -218,8 +218,14 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
 export async function registerForEvent(eventId: number, input: RegistrationInput, now = new Date()): Promise<RegistrationOutcome> {
   const email = input.email.trim().toLowerCase();
   return db().transaction(async (tx) => {
+    // Only what the decision reads: the lock is the point of this statement.
     const [event] = await tx
-      .select()
+      .select({
+        capacity: events.capacity,
+        event_status: events.event_status,
+        starts_at: events.starts_at,
+        registration_closes_at: events.registration_closes_at,
+      })
       .from(events)
       .where(and(eq(events.id, eventId), eventIsPublic()))
       .for("update");

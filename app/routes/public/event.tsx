@@ -6,9 +6,9 @@
  * answer to a POST is never stored.
  */
 import { ArrowLeft, CalendarPlus } from "lucide-react";
-import { data, redirect } from "react-router";
+import { createContext, data, redirect } from "react-router";
 import type { Route } from "./+types/event";
-import { countTaken, findMovedEventSlug, getEventBySlug, listEventSpeakers, registrationOpen } from "~/.server/db/events";
+import { countTaken, findMovedEventSlug, getEventBySlug, listEventSpeakers, registrationOpen, type Event } from "~/.server/db/events";
 import { sanitizeArticleHtml } from "~/.server/content/sanitize";
 import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewEvent } from "~/.server/content/preview";
 import { PreviewBanner } from "~/components/public/preview-banner";
@@ -45,7 +45,16 @@ const NOT_FOUND = "No Event Found";
 
 const isEventPreview = (request: Request) => new URL(request.url).pathname.startsWith("/preview/event/");
 
-async function findEvent(request: Request, slug: string) {
+/**
+ * The event the action read, for the loaders React Router runs after it to
+ * render the answer (a POST's page): the registration changes no column of
+ * the event's row, so reading it again would only cost a round trip.
+ */
+const postedEvent = createContext<Event | null>(null);
+
+async function findEvent(request: Request, slug: string, context: Route.LoaderArgs["context"]) {
+  const posted = context.get(postedEvent);
+  if (posted) return posted;
   // A staff preview (any state, never cached), or the public page (published only).
   const preview = await previewEvent(request, slug, { message: NOT_FOUND });
   if (preview) return preview;
@@ -57,8 +66,8 @@ async function findEvent(request: Request, slug: string) {
   throw data({ message: NOT_FOUND }, { status: 404 });
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const event = await findEvent(request, params.slug);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const event = await findEvent(request, params.slug, context);
   const preview = isEventPreview(request);
   const [speakers, taken] = await Promise.all([listEventSpeakers(event.id), countTaken(event.id)]);
   const now = new Date();
@@ -120,6 +129,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       { status: 404, headers: { "Cache-Control": "private, no-store" } },
     );
   }
+  context.set(postedEvent, event);
   return registrationAction(request, context, event);
 }
 
