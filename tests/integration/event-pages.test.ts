@@ -196,7 +196,11 @@ type ActionResult = {
   init: { status?: number } | null;
 };
 
-async function register(slug: string, fields: Record<string, string>, ip = "198.51.100.20") {
+async function register(
+  slug: string,
+  fields: Record<string, string>,
+  ip = "198.51.100.20",
+): Promise<{ status: number; location: string | null; cacheControl: string | null; data: ActionResult["data"] }> {
   const body = new URLSearchParams({
     name: "Dana Claims",
     email: "dana@insurer.example",
@@ -212,10 +216,23 @@ async function register(slug: string, fields: Record<string, string>, ip = "198.
     body,
     headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
   });
-  const result = (await eventPage.action({ request, params: { slug }, context: testContext(ip) } as never)) as unknown as ActionResult;
+  const result = (await eventPage.action({ request, params: { slug }, context: testContext(ip) } as never)) as unknown as
+    ActionResult | Response;
   // The e-mail is made and kept after the answer (sendMailLater).
   await mailSettled();
-  return { status: result.init?.status ?? 200, data: result.data };
+  if (result instanceof Response) {
+    // A valid registration: 303 to the event's page, which says the thanks in place of the form (what the browser shows).
+    const location = result.headers.get("Location") ?? "";
+    const page = (await eventPage.loader({ params: { slug }, request: new Request(new URL(location, ORIGIN)) } as never)) as PageData;
+    const text = page.registered ? REGISTRATION_MSG.sent : "";
+    return {
+      status: result.status,
+      location,
+      cacheControl: result.headers.get("Cache-Control"),
+      data: { outcome: "sent", status: { text } },
+    };
+  }
+  return { status: result.init?.status ?? 200, location: null, cacheControl: null, data: result.data };
 }
 
 const mailTo = (to: string) => db().select().from(mailOutbox).where(eq(mailOutbox.to_address, to)).orderBy(desc(mailOutbox.id));
@@ -224,9 +241,16 @@ describe("registration", () => {
   it("one answer whether or not already registered; the e-mail carries the details, the .ics, calendar links and the cancel link; cancelling promotes the first person waiting", async () => {
     const created = await createEvent(input("One place", at("2027-09-14T12:00"), { capacity: 1 }), ACTOR);
     const first = await register(created.slug, {});
-    expect(first.status).toBe(200);
+    // Post/Redirect/Get: the answer is never stored; the page it leads to is the same for everyone.
+    expect(first.status).toBe(303);
+    expect(first.location).toBe(`/event/${created.slug}?registration=sent#register`);
+    expect(first.cacheControl).toBe("private, no-store");
     expect(first.data.status.text).toBe(REGISTRATION_MSG.sent);
+    // Without the parameter the page shows the form, not the thanks.
+    expect((await load(created.slug)).registered).toBe(false);
     const again = await register(created.slug, { email: "DANA@insurer.example" });
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(first.location);
     expect(again.data.status.text).toBe(REGISTRATION_MSG.sent);
     expect(await mailTo("dana@insurer.example")).toHaveLength(1);
 

@@ -8,11 +8,26 @@
  * an address already registered is sent nothing again. The alerts box (never
  * ticked by the site) asks for a subscription through the subscriptions'
  * double opt-in. Never cached (private, no-store).
+ *
+ * A valid registration is answered 303 to the event's page with
+ * `?registration=sent` (Post/Redirect/Get): that page says REGISTRATION_MSG.sent
+ * in place of the form, is the same for every registrant and is kept by the
+ * page cache, so the answer costs a cache hit instead of the page's loaders,
+ * render and compression (half a registration's CPU; docs/performance.md,
+ * "bench:events"). Reloading it sends nothing again. Every other answer
+ * (errors, refusals, closed) is the page rendered with the form as it was.
  */
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
-import { EMPTY_REGISTRATION, REGISTRATION_MSG, registrationSchema, type RegistrationValues } from "~/lib/forms/registration";
+import {
+  EMPTY_REGISTRATION,
+  REGISTRATION_MSG,
+  REGISTRATION_SENT_PARAM,
+  REGISTRATION_SENT_VALUE,
+  registrationSchema,
+  type RegistrationValues,
+} from "~/lib/forms/registration";
 import { SUBSCRIPTION_TOPICS } from "~/lib/forms/subscribe";
 import { eventPath } from "~/lib/events";
 import { isRefusal, readForm } from "../http/form-post";
@@ -110,5 +125,8 @@ export async function registrationAction(request: Request, context: RequestConte
     log("error", "event registration not recorded", { error: (error as Error).message.slice(0, 200) });
     return answer(503, { outcome: "error", status: { tone: "error", text: REGISTRATION_MSG.storeError }, values });
   }
-  return answer(200, { outcome: "sent", status: { tone: "success", text: REGISTRATION_MSG.sent } });
+  return redirect(`${eventPath(event.slug)}?${REGISTRATION_SENT_PARAM}=${REGISTRATION_SENT_VALUE}#register`, {
+    status: 303,
+    headers: { "Cache-Control": FORM_ANSWER_CACHE_CONTROL },
+  });
 }

@@ -27,6 +27,15 @@ export const EMPTY_REGISTRATION: RegistrationValues = {
   alerts: false,
 };
 
+/**
+ * The query parameter of the event page a valid registration is redirected
+ * to (303, Post/Redirect/Get): `?registration=sent` shows REGISTRATION_MSG.sent
+ * in place of the form. The same page for everyone (the answer never says
+ * whether the address was already registered), so the page cache keeps it.
+ */
+export const REGISTRATION_SENT_PARAM = "registration";
+export const REGISTRATION_SENT_VALUE = "sent";
+
 export const REGISTRATION_MSG = {
   checkFields: "Please correct the highlighted fields.",
   /** The one answer to a valid registration, whether or not the address was already registered or waiting. */

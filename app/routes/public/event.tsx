@@ -6,7 +6,7 @@
  * answer to a POST is never stored.
  */
 import { ArrowLeft, CalendarPlus } from "lucide-react";
-import { createContext, data, redirect } from "react-router";
+import { createContext, data, redirect, RouterContextProvider } from "react-router";
 import type { Route } from "./+types/event";
 import { countTaken, findMovedEventSlug, getEventBySlug, listEventSpeakers, registrationOpen, type Event } from "~/.server/db/events";
 import { sanitizeArticleHtml } from "~/.server/content/sanitize";
@@ -18,7 +18,7 @@ import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/
 import { publicMeta } from "~/components/public/meta";
 import { PublicRouteError } from "~/components/public/public-error";
 import { RegistrationForm } from "~/components/public/registration-form";
-import { REGISTRATION_MSG } from "~/lib/forms/registration";
+import { REGISTRATION_MSG, REGISTRATION_SENT_PARAM, REGISTRATION_SENT_VALUE } from "~/lib/forms/registration";
 import {
   accreditationText,
   cpdText,
@@ -38,8 +38,11 @@ import { PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
 import { breadcrumbJsonLd, eventJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 
-/** The page cache keeps this page (lib/route-handle.ts) a few seconds (it holds the form); it reads no query parameter. Visit statistics count it by its path. */
-export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
+/**
+ * The page cache keeps this page (lib/route-handle.ts) a few seconds (it holds the form); the one query parameter it
+ * reads is `registration` (`=sent`: the page a valid registration is redirected to). Visit statistics count it by its path.
+ */
+export const handle = { pageCache: { params: [REGISTRATION_SENT_PARAM] }, statistics: "path" } satisfies RouteHandle;
 
 const NOT_FOUND = "No Event Found";
 
@@ -53,7 +56,7 @@ const isEventPreview = (request: Request) => new URL(request.url).pathname.start
 const postedEvent = createContext<Event | null>(null);
 
 async function findEvent(request: Request, slug: string, context: Route.LoaderArgs["context"]) {
-  const posted = context.get(postedEvent);
+  const posted = context instanceof RouterContextProvider ? context.get(postedEvent) : null;
   if (posted) return posted;
   // A staff preview (any state, never cached), or the public page (published only).
   const preview = await previewEvent(request, slug, { message: NOT_FOUND });
@@ -88,6 +91,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const page = {
     preview: preview ? PREVIEW_BANNER : null,
     token: issueFormToken(),
+    // After a valid registration (303 from the action): the thanks in place of the form.
+    registered: !preview && new URL(request.url).searchParams.get(REGISTRATION_SENT_PARAM) === REGISTRATION_SENT_VALUE,
     jsonLd: preview ? [] : jsonLd,
     event: {
       slug: event.slug,
@@ -154,6 +159,11 @@ const linkClass = "font-semibold text-accent underline underline-offset-4";
 
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
   const e = loaderData.event;
+  const state =
+    actionData ??
+    (loaderData.registered
+      ? { outcome: "sent" as const, status: { tone: "success" as const, text: REGISTRATION_MSG.sent }, token: loaderData.token }
+      : undefined);
   const practice = (PRACTICE_PAGES as Record<string, { path: string } | undefined>)[e.area as PracticeArea];
   return (
     <main id="main" tabIndex={-1} className="outline-none">
@@ -261,8 +271,8 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
           ) : null}
           {e.open ? (
             <section aria-label="Registration" className="mt-12 border-t border-line pt-10">
-              {e.full && actionData?.outcome !== "sent" ? <p className="mb-4 text-lg font-semibold">{e.places}</p> : null}
-              <RegistrationForm action={eventPath(e.slug)} state={actionData} token={actionData?.token ?? loaderData.token} full={e.full} />
+              {e.full && state?.outcome !== "sent" ? <p className="mb-4 text-lg font-semibold">{e.places}</p> : null}
+              <RegistrationForm action={eventPath(e.slug)} state={state} token={state?.token ?? loaderData.token} full={e.full} />
             </section>
           ) : !e.past && !e.cancelled ? (
             <p className="mt-12 border-t border-line pt-10 text-lg">Registration for this event is closed.</p>
