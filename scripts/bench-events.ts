@@ -270,6 +270,10 @@ async function postgres(results: string[]): Promise<boolean> {
 
   const thanked = answers.filter((a) => a.thanked).length;
   const refused = answers.length - thanked;
+  // What the others were answered (HTTP status; 0: no answer), so a "not" can be told from a refusal.
+  const notThanked = new Map<number, number>();
+  for (const a of answers) if (!a.thanked) notThanked.set(a.status, (notThanked.get(a.status) ?? 0) + 1);
+  const notText = [...notThanked].map(([status, n]) => `${n} × ${status}`).join(", ");
   const latencies = answers.map((a) => a.ms).sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   const registered = stored.registered ?? 0;
@@ -278,7 +282,7 @@ async function postgres(results: string[]): Promise<boolean> {
   // The rate is kept when the server answers as fast as the posts come: the last answered within 2 s of the last post.
   const keptUp = allSeconds <= PG_SECONDS + 2;
   const met = correct && keptUp && lateMs < 1000;
-  const line = `(c) PostgreSQL, ${RATE}/s for ${PG_SECONDS} s: ${answers.length} posts, ${thanked} answered "Thank you", ${refused} not; answer p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms; the server's CPU ${cpuPerPost.toFixed(1)} ms a post (PostgreSQL's own not counted); stored ${registered} registered (capacity ${CAPACITY}) + ${waiting} waiting = ${registered + waiting} (none lost, none over capacity: ${correct ? "yes" : "no"}); the last answer ${allSeconds.toFixed(1)} s after the first post (${(answers.length / allSeconds).toFixed(0)} answered a second; rate kept: ${keptUp ? "yes" : "no"}); sender at most ${lateMs.toFixed(0)} ms behind schedule: ${met ? "met" : "not met"}`;
+  const line = `(c) PostgreSQL, ${RATE}/s for ${PG_SECONDS} s: ${answers.length} posts, ${thanked} answered "Thank you", ${refused} not${refused ? ` (${notText})` : ""}; answer p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms; the server's CPU ${cpuPerPost.toFixed(1)} ms a post (PostgreSQL's own not counted); stored ${registered} registered (capacity ${CAPACITY}) + ${waiting} waiting = ${registered + waiting} (none lost, none over capacity: ${correct ? "yes" : "no"}); the last answer ${allSeconds.toFixed(1)} s after the first post (${(answers.length / allSeconds).toFixed(0)} answered a second; rate kept: ${keptUp ? "yes" : "no"}); sender at most ${lateMs.toFixed(0)} ms behind schedule: ${met ? "met" : "not met"}`;
   say(line);
   results.push(line);
   return met;
