@@ -30,10 +30,8 @@ export function certificateProgressText(p: CertificateProgress): string {
     return `Sending certificates: ${counts}. A try failed: ${p.error} It is tried again automatically in a minute or so; nobody receives theirs twice.`;
   if (p.status === "failed")
     return `Sending certificates stopped after ${counts}: ${p.error} Press Send certificates to send the rest; nobody receives theirs twice.`;
-  const deferred = p.deferred
-    ? ` The e-mail server did not take ${p.deferred === 1 ? "1 of them" : `${p.deferred} of them`} yet: the Outbox tries again.`
-    : "";
-  return `Certificates of attendance sent to ${people(p.sent)}.${deferred}`;
+  if (!p.deferred) return `Certificates of attendance sent to ${people(p.sent)}.`;
+  return `Certificates of attendance sent to ${people(p.sent - p.deferred)}. The e-mail server did not take ${p.deferred.toLocaleString("en-CA")} more yet: the Outbox tries again, and each goes once.`;
 }
 
 export const certificateSending = (p: CertificateProgress | null) =>

@@ -214,7 +214,9 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   async function retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string } | "gone"> {
     const [letter] = await boss.findJobs(DEAD_LETTER, { id, queued: true });
     if (!letter?.sourceName) return "gone";
-    const sent = await boss.send(letter.sourceName, letter.data ?? null);
+    // With the failed job's key (a job sent for one thing, e.g. one event's certificates): its policy holds per key, and its screen finds it.
+    const source = letter.sourceId ? await boss.getJobById(letter.sourceName, letter.sourceId) : null;
+    const sent = await boss.send(letter.sourceName, letter.data ?? null, source?.singletonKey ? { singletonKey: source.singletonKey } : {});
     await boss.deleteJob(DEAD_LETTER, id);
     return { outcome: sent ? "queued" : "already-waiting", name: letter.sourceName };
   }
