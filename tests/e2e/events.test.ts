@@ -194,7 +194,7 @@ describe("an event's page and registration", () => {
     await page.getByRole("textbox", { name: /^Organisation/ }).fill("Moved LLP");
     await page.waitForTimeout(ANSWER_WAIT_MS);
     expect((await press(page, page.getByRole("button", { name: "Register" }))).status).toBe(200);
-    await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && m.subject?.startsWith("Registration confirmed"), 60_000);
+    await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && (m.subject ?? "").startsWith("Registration confirmed"), 60_000);
 
     // Staff move the seminar a day later on its edit screen.
     const staff = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -221,7 +221,7 @@ describe("an event's page and registration", () => {
       await staff.close();
     }
 
-    const moved = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && m.subject?.startsWith("New time"), 60_000);
+    const moved = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && (m.subject ?? "").startsWith("New time"), 60_000);
     expect(moved.subject).toBe("New time: Delay Claims Breakfast Seminar");
     const link = /Cancel my registration: (\S+)/.exec(moved.text ?? "")?.[1] ?? "";
     expect(link.startsWith(`${server.url}/event/cancel/`)).toBe(true);
