@@ -87,6 +87,7 @@ export default [
       // An event's registrants (issue 45): the list, its CSV, attendance and certificates (the event's edit screen links here).
       route("events/:id/registrations", "routes/admin/event-registrations.tsx"),
       route("events/:id/registrations/export", "routes/admin/event-registrations-export.ts"),
+      route("events/:id/registrations/certificates", "routes/admin/event-certificates-progress.ts"),
       route("events/:id/registrations/:registrationId/certificate.pdf", "routes/admin/event-certificate.ts"),
       route("statistics", "routes/admin/statistics.tsx"),
       route("statistics/export", "routes/admin/statistics-export.ts"),

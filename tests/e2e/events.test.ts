@@ -5,7 +5,9 @@
  * seminar's page; the registration form pressed as a person presses it; the
  * confirmation e-mail read from the SMTP server (the calendar file attached,
  * the calendar links, the cancel link); the cancel link opened and Cancel my
- * registration pressed (Chromium posts it with `Origin: null`). The three
+ * registration pressed (Chromium posts it with `Origin: null`); the event
+ * moved on its edit screen by staff, and the "New time" e-mail's cancel
+ * link followed and pressed by a registrant who cannot make it. The three
  * accessibility checkers on every page; 390 px and 1280 px without sideways
  * scrolling. Nothing here posts a form from code.
  */
@@ -13,9 +15,10 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REGISTRATION_MSG } from "~/lib/forms/registration";
+import { EVENT_MSG } from "~/lib/forms/event";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { runA11yCheckers } from "./a11y-checkers";
-import { launchBrowser, startServer, type RunningServer } from "./support";
+import { launchBrowser, signInAsStaff, startServer, type RunningServer } from "./support";
 
 /** The form's timing token allows sending this long after the page was rendered (the minimum 3 s). */
 const ANSWER_WAIT_MS = 3_300;
@@ -183,6 +186,52 @@ describe("an event's page and registration", () => {
     await page.getByRole("heading", { name: "Registration cancelled" }).waitFor();
     expect(await page.getByRole("status").textContent()).toBe(REGISTRATION_MSG.cancelled);
     await placesShown("12 places left");
+  });
+
+  it("a registrant told of a new time follows the moved e-mail's cancel link and cancels", async () => {
+    const mover = "moved.registrant@example.com";
+    await page.goto(`${server.url}${SEMINAR}`);
+    await page.getByRole("textbox", { name: /^Name/ }).fill("Morgan Moved");
+    await page.getByRole("textbox", { name: /^E-mail/ }).fill(mover);
+    await page.getByRole("textbox", { name: /^Organisation/ }).fill("Moved LLP");
+    await page.waitForTimeout(ANSWER_WAIT_MS);
+    expect((await press(page, page.getByRole("button", { name: "Register" }))).status).toBe(200);
+    await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && (m.subject ?? "").startsWith("Registration confirmed"), 60_000);
+
+    // Staff move the seminar a day later on its edit screen.
+    const staff = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const desk = await staff.newPage();
+      await signInAsStaff(desk, server.url);
+      await desk.goto(`${server.url}/dashboard/events`);
+      await desk.getByRole("link", { name: "Edit Delay Claims Breakfast Seminar" }).click();
+      await desk.waitForURL(/\/edit$/);
+      await desk.locator('main[data-hydrated="true"]').waitFor();
+      const dayLater = (value: string) => {
+        const [date, time] = value.split("T");
+        const next = new Date(`${date}T00:00:00Z`);
+        next.setUTCDate(next.getUTCDate() + 1);
+        return `${next.toISOString().slice(0, 10)}T${time}`;
+      };
+      for (const label of [/^Start\b/, /^End\b/]) {
+        const field = desk.getByLabel(label);
+        await field.fill(dayLater(await field.inputValue()));
+      }
+      await desk.getByRole("button", { name: "SAVE CHANGES" }).click();
+      await desk.getByText(EVENT_MSG.moved, { exact: false }).waitFor({ timeout: 30_000 });
+    } finally {
+      await staff.close();
+    }
+
+    const moved = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && (m.subject ?? "").startsWith("New time"), 60_000);
+    expect(moved.subject).toBe("New time: Delay Claims Breakfast Seminar");
+    const link = /Cancel my registration: (\S+)/.exec(moved.text ?? "")?.[1] ?? "";
+    expect(link.startsWith(`${server.url}/event/cancel/`)).toBe(true);
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Cancel your registration" }).waitFor();
+    expect((await press(page, page.getByRole("button", { name: "Cancel my registration" }))).status).toBe(200);
+    await page.getByRole("heading", { name: "Registration cancelled" }).waitFor();
+    expect(await page.getByRole("status").textContent()).toBe(REGISTRATION_MSG.cancelled);
   });
 
   it("serves the calendar file", async () => {

@@ -5,16 +5,18 @@
  * the CSV export (a name starting with "=" made safe; audited); attendance
  * marked, undone and imported from a webinar platform's CSV (matched
  * whatever the capitals; unmatched addresses named; bad files answered in
- * words, never a 500); certificates of attendance e-mailed once each, their
- * PDF read back by Poppler's pdftotext; the daily erasure job; and who may
+ * words, never a 500); certificates of attendance e-mailed once each by the
+ * `event-certificates` job (the button queues it once per event, the screen
+ * shows its progress; run twice or retried, it sends each once), their PDF
+ * read back by Poppler's pdftotext; the daily erasure job; and who may
  * open the screen (an editor may not; an admin and an events coordinator may).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFlash } from "~/.server/admin/flash.server";
 import { attendanceAddresses, REGISTRATIONS_MSG } from "~/.server/admin/event-registrations.server";
 import { systemActor } from "~/.server/db/audit";
@@ -25,7 +27,11 @@ import { auditLog, eventRegistrations, events, mailOutbox } from "~/.server/db/s
 import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail/mail";
 import { renderCertificatePdf } from "~/.server/events/certificate";
-import { createJobQueue } from "~/.server/jobs/queue";
+import { createJobQueue, type JobQueue } from "~/.server/jobs/queue";
+import { CERTIFICATES_JOB, certificatesJob, runCertificates } from "~/.server/events/certificate-job";
+import { setJobQueueForTests } from "~/.server/http/startup";
+import { certificateProgressText } from "~/lib/certificate-progress";
+import * as certificatesProgress from "~/routes/admin/event-certificates-progress";
 import { siteJobs } from "~/.server/jobs/jobs";
 import { FIRM } from "~/config/firm";
 import * as certificate from "~/routes/admin/event-certificate";
@@ -296,13 +302,48 @@ function pdfText(bytes: Uint8Array): string {
 }
 
 describe("certificates of attendance", () => {
-  it("e-mails each attendee one PDF, once; pressing again sends nothing", async () => {
+  let queue: JobQueue;
+  beforeAll(async () => {
+    // The site's queue with the certificates' job; runs are started by hand (runNow) so the test sees each state.
+    queue = createJobQueue(state.database, [certificatesJob]);
+    await queue.start({ work: false, catchUp: false });
+    setJobQueueForTests(queue);
+  });
+  afterAll(async () => {
+    setJobQueueForTests(undefined);
+    await queue.stop();
+  });
+
+  const certificateMails = () => db().select().from(mailOutbox).where(eq(mailOutbox.kind, "event-certificate"));
+  /** What the screen says about the sending (its loader, and the resource the open screen reads). */
+  async function shown(cookie = cookies.admin): Promise<string | null> {
+    const screenData = (await load(cookie)).data as Screen;
+    const resource = await get(certificatesProgress.loader, listUrl(past, "/certificates"), cookie, { id: String(past) });
+    const progress = (resource.data as { progress: Screen["certificates"] }).progress;
+    expect(progress).toEqual(screenData.certificates);
+    return progress ? certificateProgressText(progress) : null;
+  }
+
+  it("pressing Send certificates queues the sending once (a second press adds nothing); the screen shows it waiting, then sent", async () => {
+    expect(await shown()).toBeNull();
     const answer = await post(cookies.admin, { intent: "certificates" });
     expect(answer.status).toBe(302);
     expect(await flashText(answer.headers)).toBe(
-      "Certificates of attendance sent to 2 people. No e-mail server is set up, so they are kept in the Outbox.",
+      "Sending certificates of attendance to 2 people: the progress is shown under Certificates of attendance. No e-mail server is set up, so they are kept in the Outbox.",
     );
-    const kept = await db().select().from(mailOutbox).where(eq(mailOutbox.kind, "event-certificate"));
+    const twice = await post(cookies.admin, { intent: "certificates" });
+    expect(await flashText(twice.headers)).toBe(REGISTRATIONS_MSG.certificatesAlready);
+    expect(await shown()).toBe("Sending certificates: waiting to start (2 to send).");
+    expect(await shown(cookies.events)).toBe("Sending certificates: waiting to start (2 to send).");
+    expect((await get(certificatesProgress.loader, listUrl(past, "/certificates"), cookies.editor, { id: String(past) })).status).toBe(403);
+    expect(await certificateMails()).toHaveLength(0);
+
+    expect(await queue.runNow(CERTIFICATES_JOB)).toBe("ran");
+    // One job for the two presses: nothing is left to run.
+    expect(await queue.runNow(CERTIFICATES_JOB)).toBe("skipped");
+    expect(await shown()).toBe("Certificates of attendance sent to 2 people.");
+
+    const kept = await certificateMails();
     expect(kept.map((m) => m.to_address).sort()).toEqual(["ada@analytical.example", "grace@navy.example"]);
     expect(kept[0].subject).toBe("Certificate of attendance: Ethics of Defence Reporting");
     expect(kept[0].attachments[0]).toMatchObject({ contentType: "application/pdf", encoding: "base64" });
@@ -317,7 +358,7 @@ describe("certificates of attendance", () => {
     const again = await post(cookies.admin, { intent: "certificates" });
     expect(again.status).toBe(400);
     expect(again.data).toMatchObject({ status: { text: REGISTRATIONS_MSG.noCertificates } });
-    expect(await db().select().from(mailOutbox).where(eq(mailOutbox.kind, "event-certificate"))).toHaveLength(2);
+    expect(await certificateMails()).toHaveLength(2);
 
     if (!hasPoppler) return;
     const ada = kept.find((m) => m.to_address === "ada@analytical.example")!;
@@ -341,7 +382,11 @@ describe("certificates of attendance", () => {
       const alan = await idOf("alan@bletchley.example");
       await post(cookies.admin, { intent: "attend", id: String(alan) });
       const answer = await post(cookies.admin, { intent: "certificates" });
-      expect(await flashText(answer.headers)).toBe("Certificates of attendance sent to 1 person.");
+      expect(await flashText(answer.headers)).toBe(
+        "Sending certificates of attendance to 1 person: the progress is shown under Certificates of attendance.",
+      );
+      expect(await queue.runNow(CERTIFICATES_JOB)).toBe("ran");
+      expect(await shown()).toBe("Certificates of attendance sent to 1 person.");
       const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes("alan@bletchley.example"));
       expect(mail.subject).toBe("Certificate of attendance: Ethics of Defence Reporting");
       expect(mail.text).toContain("Your certificate of attendance is attached (PDF).");
@@ -354,6 +399,42 @@ describe("certificates of attendance", () => {
       closeMail();
       await smtp.close();
     }
+  });
+
+  it("a failed try is shown in words; the retry, even run twice at once, sends each certificate once", async () => {
+    const many = await createEvent(eventInput("Certificates Retried", { capacity: null }), ACTOR);
+    const emails = Array.from({ length: 12 }, (_, i) => `retry-${i}@example.com`);
+    for (const [i, email] of emails.entries()) await registerForEvent(many.id, person(`Retry Person ${i}`, email, "Retry LLP"));
+    await moveToPast(many.id, new Date(Date.now() - 2 * DAY));
+    const ids = (await listRegistrations(many.id)).map((r) => String(r.id));
+    expect((await post(cookies.admin, { intent: "attend", id: ids }, many.id)).status).toBe(302);
+    const shownFor = async () => {
+      const d = (await load(cookies.admin, "", many.id)).data as Screen;
+      return d.certificates ? certificateProgressText(d.certificates) : null;
+    };
+
+    expect((await post(cookies.admin, { intent: "certificates" }, many.id)).status).toBe(302);
+    // A try that dies after its first chunk: the queue's job is taken, a chunk sent, then the try fails.
+    const [job] = await queue.boss.fetch(CERTIFICATES_JOB);
+    expect(job).toBeDefined();
+    await db()
+      .update(eventRegistrations)
+      .set({ certificate_sent_at: new Date() })
+      .where(inArray(eventRegistrations.id, ids.slice(0, 5).map(Number)));
+    expect(await shownFor()).toBe("Sending certificates: 5 of 12.");
+    await queue.boss.fail(CERTIFICATES_JOB, job.id, { message: "The e-mail server did not answer" });
+    expect(await shownFor()).toBe(
+      "Sending certificates: 5 of 12. A try failed: an error occurred (The e-mail server did not answer). It is tried again automatically in a minute or so; nobody receives theirs twice.",
+    );
+
+    // The retry, and the same job run a second time at once (another instance taking it after a lost heartbeat).
+    const [first, second] = await Promise.all([runCertificates(job.data), runCertificates(job.data)]);
+    expect(first.sent + second.sent).toBe(7);
+    const again = await runCertificates(job.data);
+    expect(again.sent).toBe(0);
+    const kept = (await certificateMails()).filter((m) => m.to_address.startsWith("retry-"));
+    expect(kept.map((m) => m.to_address).sort()).toEqual(emails.slice(5).sort());
+    expect((await listRegistrations(many.id)).every((r) => r.certificate_sent_at)).toBe(true);
   });
 
   it("leaves out Professionalism hours whose accreditation is not recorded", async () => {

@@ -13,14 +13,14 @@ import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal, readForm, refuse, uploadedFile } from "~/.server/http/form-post";
 import type { RequestContext } from "~/.server/http/request-context";
 import { getEventById } from "~/.server/db/event-editing";
-import { certificatesDue, claimCertificates, importAttendance, setAttendance } from "~/.server/db/event-registrations";
-import { certificateMail } from "~/.server/events/certificate";
-import { keepMail, sendKeptMail, smtpConfigured, type MailMessage } from "~/.server/mail/mail";
+import { certificatesDue, importAttendance, setAttendance } from "~/.server/db/event-registrations";
+import { requestCertificates } from "~/.server/events/certificate-job";
+import { getJobQueue } from "~/.server/http/startup";
+import { smtpConfigured } from "~/.server/mail/mail";
 import { log } from "~/.server/log";
 import { parseCsv } from "~/lib/csv";
 import { formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
-import type { EventRow } from "~/.server/db/schema";
 
 /** The attendance file may be this large (a platform's report of a few thousand attendees is far smaller). */
 export const MAX_ATTENDANCE_BYTES = 2 * 1024 * 1024;
@@ -40,6 +40,7 @@ export const REGISTRATIONS_MSG = {
     "The file has no e-mail column: no column is headed “Email” (or “E-mail”, “User Email”, “Attendee Email”) and none holds e-mail addresses.",
   noAddresses: "The file's e-mail column holds no e-mail address.",
   noCertificates: "Nobody is waiting for a certificate: mark who attended first. Each attendee receives it once.",
+  certificatesAlready: "The certificates are already being sent: their progress is shown under Certificates of attendance.",
 } as const;
 
 const address = z.email();
@@ -106,20 +107,6 @@ export function importReport(result: { marked: number; already: number; unmatche
   return parts.join(" ");
 }
 
-/** Sends the certificates of the attendees not sent one yet; returns how many went to the outbox or the SMTP server. */
-export async function sendCertificates(event: EventRow, actor: Parameters<typeof claimCertificates>[2]): Promise<number> {
-  const due = await certificatesDue(event.id);
-  if (!due.length) return 0;
-  const messages = new Map<number, MailMessage>();
-  for (const r of due) messages.set(r.id, await certificateMail(event, r));
-  const kept = await claimCertificates(event, [...messages.keys()], actor, async (tx, registration) => {
-    const message = messages.get(registration.id)!;
-    return { id: await keepMail(tx, message), message };
-  });
-  for (const { id, message } of kept) await sendKeptMail(id, message);
-  return kept.length;
-}
-
 export async function registrationsAction(request: Request, context: RequestContext, eventId: number | null) {
   const actor = actorOf(context, REGISTRATIONS_MSG.failed);
   if (isRefusal(actor)) return actor;
@@ -162,10 +149,14 @@ export async function registrationsAction(request: Request, context: RequestCont
     }
     if (intent === "certificates") {
       if (now < event.ends_at) return refuse(400, REGISTRATIONS_MSG.notEnded);
-      const sent = await sendCertificates(event, actor);
-      if (!sent) return refuse(400, REGISTRATIONS_MSG.noCertificates);
+      const due = (await certificatesDue(event.id)).length;
+      if (!due) return refuse(400, REGISTRATIONS_MSG.noCertificates);
+      const queue = getJobQueue();
+      if (!queue) throw new Error("The job queue is not running.");
+      // On the job queue (events/certificate-job.ts): the answer comes at once, the screen follows the sending.
+      if ((await requestCertificates(queue, event.id, actor, now)) === "already") return done(REGISTRATIONS_MSG.certificatesAlready);
       return done(
-        `Certificates of attendance sent to ${people(sent)}.${smtpConfigured() ? "" : " No e-mail server is set up, so they are kept in the Outbox."}`,
+        `Sending certificates of attendance to ${people(due)}: the progress is shown under Certificates of attendance.${smtpConfigured() ? "" : " No e-mail server is set up, so they are kept in the Outbox."}`,
       );
     }
   } catch (error) {

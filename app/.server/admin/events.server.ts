@@ -14,7 +14,7 @@ import { listHref, parsePage } from "~/lib/pagination";
 import type { Actor } from "../db/audit";
 import type { Db } from "../db/client";
 import { addEvent, cancelEvent, eventSpeakerInputs, registrantsToTell, saveEvent, trashEvent, type Notify } from "../db/event-editing";
-import type { Event, SpeakerInput } from "../db/events";
+import { renewCancelToken, type Event, type SpeakerInput } from "../db/events";
 import { listAuthorChoices } from "../db/article-authors";
 import { EditConflict } from "../db/revisions";
 import type { EventRegistrationRow } from "../db/schema";
@@ -43,7 +43,10 @@ function registrantMail(kind: "moved" | "cancelled" | "promoted") {
   const kept: { id: number; message: MailMessage }[] = [];
   const notify: Notify = async (tx: Db, event: Event, registrations: EventRegistrationRow[]) => {
     for (const r of registrations) {
-      const message = eventMail(kind, event, r, null);
+      // A registrant told of a new time may not make it: the e-mail carries a cancel link, a fresh one (only
+      // hashes are kept). A cancellation needs none; a promotion keeps the link of the waiting-list e-mail.
+      const token = kind === "moved" ? await renewCancelToken(tx, r.id) : null;
+      const message = eventMail(kind, event, r, token);
       kept.push({ id: await keepMail(tx, message), message });
     }
   };

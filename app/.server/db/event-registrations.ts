@@ -10,7 +10,7 @@
  * marked. Every change is recorded in Activity.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { REGISTRATION_STATUSES, type RegistrationStatus } from "~/lib/events";
 import { pageOffset } from "~/lib/pagination";
 import { recordAudit, type Actor } from "./audit";
@@ -225,6 +225,21 @@ export async function certificatesDue(eventId: number): Promise<EventRegistratio
       ),
     )
     .orderBy(asc(eventRegistrations.id));
+}
+
+/** How many of the event's attendees were sent their certificate at or after `since` (the progress of a request). */
+export async function certificatesSentSince(eventId: number, since: Date): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(eventRegistrations)
+    .where(
+      and(
+        eq(eventRegistrations.event_id, eventId),
+        eq(eventRegistrations.status, "attended"),
+        gte(eventRegistrations.certificate_sent_at, since),
+      ),
+    );
+  return row?.n ?? 0;
 }
 
 /**

@@ -202,6 +202,21 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/**
+ * A new cancel link for a registration, in the caller's transaction: only the
+ * token's hash is kept, so a later e-mail that must carry the link (an event
+ * moved to a new time) mints a fresh one; the registration's earlier link
+ * stops working (its hash is replaced), the newest e-mail's works.
+ */
+export async function renewCancelToken(tx: Db, registrationId: number): Promise<string> {
+  const token = randomBytes(24).toString("base64url");
+  await tx
+    .update(eventRegistrations)
+    .set({ cancel_token_hash: hashToken(token) })
+    .where(eq(eventRegistrations.id, registrationId));
+  return token;
+}
+
 /** Registration is open: a public, not cancelled event before its closing time (or its start). */
 export function registrationOpen(event: Pick<Event, "event_status" | "starts_at" | "registration_closes_at">, now = new Date()): boolean {
   if (event.event_status === "cancelled") return false;

@@ -94,6 +94,11 @@ export function getJobQueue(): JobQueue | undefined {
   return holder.__jobQueue;
 }
 
+/** Tests: the queue the routes send work to (none: undefined). */
+export function setJobQueueForTests(queue: JobQueue | undefined): void {
+  holder.__jobQueue = queue;
+}
+
 export async function stopServices(): Promise<void> {
   await holder.__jobQueue?.stop();
   holder.__jobQueue = undefined;

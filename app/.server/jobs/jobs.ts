@@ -26,6 +26,7 @@ import { eraseExpiredRegistrants } from "../db/event-registrations";
 import { eventsChangedBetween } from "../db/event-listings";
 import { contentChanged } from "../db/content-events";
 import { eventMail } from "../events/messages";
+import { certificatesJob } from "../events/certificate-job";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
 import { createPictureSweeper, SWEEP_CRON } from "../pictures/picture-sweep";
 import type { TimedJob } from "./queue";
@@ -190,6 +191,9 @@ export function siteJobs(database: Database): TimedJob[] {
       when: { cron: "* * * * *" },
       run: () => sendEventReminders(),
     },
+    // "Send certificates" on an event's registrations screen: sent by the button, one job per event at a time
+    // (events/certificate-job.ts); never on a schedule.
+    certificatesJob,
     {
       // Lists of upcoming events are refreshed within a minute of an event's end (the page cache holds them).
       name: "events-passed",

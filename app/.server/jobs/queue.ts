@@ -25,6 +25,9 @@
  * - `start()` runs each job once, awaited, before the server listens (what
  *   fell due while no server ran happens then), unless another instance is
  *   running it.
+ * - A job without `when` runs only when sent, with its data (`boss.send`,
+ *   e.g. the certificates of one event, keyed by `singletonKey` so its
+ *   policy holds per key): never on a schedule, never at start-up.
  */
 import { PgBoss, fromPglite, type Db, type Job, type QueuePolicy } from "pg-boss";
 import type { Database } from "../db/client";
@@ -37,15 +40,19 @@ export type JobResult = void | Record<string, number>;
 export type TimedJob = {
   /** Unique, stable: the queue's name. */
   name: string;
-  /** When it runs: a cron expression (5 fields, minutes at the finest; UTC), or every this many seconds (under a minute). */
-  when: { cron: string } | { everySeconds: number };
+  /**
+   * When it runs: a cron expression (5 fields, minutes at the finest; UTC), or every this many seconds (under a
+   * minute). Without it, only when sent (`boss.send(name, data)`), with that data.
+   */
+  when?: { cron: string } | { everySeconds: number };
   /** `exclusive` (default): a turn is skipped while a run is queued or active; `singleton`: runs queue up behind the active one. */
   policy?: Extract<QueuePolicy, "exclusive" | "singleton">;
   /** The longest a run may take (seconds) before it counts as failed. Default 15 minutes. */
   expireInSeconds?: number;
-  /** Run once at start-up (default true). */
+  /** Run once at start-up (default true for a job with `when`; never for one without). */
   runAtStart?: boolean;
-  run(): Promise<JobResult>;
+  /** `data`: what the job was sent with (null for a timed turn). */
+  run(data?: unknown): Promise<JobResult>;
 };
 
 /** A run's heartbeat: a job whose instance stopped beating this long is failed by the next supervision turn. */
@@ -115,10 +122,10 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   });
   boss.on("error", (error: Error) => log("warn", "job queue", { error: error.message }));
 
-  async function handle(job: TimedJob): Promise<JobResult> {
+  async function handle(job: TimedJob, data: unknown = null): Promise<JobResult> {
     const started = Date.now();
     try {
-      const result = await job.run();
+      const result = await job.run(data);
       if (result && Object.values(result).some((n) => n > 0)) log("info", `job ${job.name}`, { ...result, ms: Date.now() - started });
       return result;
     } catch (error) {
@@ -141,7 +148,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
         const { retryDelayMax: _max, heartbeatSeconds: _beat, ...changeable } = options;
         await boss.updateQueue(job.name, changeable);
       }
-      if ("cron" in job.when) await boss.schedule(job.name, job.when.cron);
+      if (job.when && "cron" in job.when) await boss.schedule(job.name, job.when.cron);
       else await boss.unschedule(job.name);
     }
   }
@@ -149,7 +156,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   /** The jobs that run more often than pg-boss's cron can send: each instance sends them, one a slot. */
   function startTickers() {
     for (const job of jobs) {
-      if (!("everySeconds" in job.when)) continue;
+      if (!job.when || !("everySeconds" in job.when)) continue;
       const seconds = job.when.everySeconds;
       const timer = setInterval(() => {
         if (!stopped)
@@ -165,7 +172,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   async function runNow(name: string): Promise<RunOutcome> {
     const job = byName.get(name);
     if (!job) throw new Error(`No timed job named ${name}.`);
-    await boss.send(name, null);
+    if (job.when) await boss.send(name, null);
     const [fetched] = await boss.fetch(name);
     if (!fetched) return "skipped";
     return runFetched(job, fetched);
@@ -175,7 +182,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   async function runFetched(job: TimedJob, fetched: Job<unknown>): Promise<RunOutcome> {
     const beat = setInterval(() => void boss.touch(job.name, fetched.id).catch(() => {}), (HEARTBEAT_SECONDS * 1000) / 2);
     try {
-      const result = await handle(job);
+      const result = await handle(job, fetched.data);
       await boss.complete(job.name, fetched.id, result ?? undefined);
       return "ran";
     } catch (error) {
@@ -207,7 +214,9 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   async function retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string } | "gone"> {
     const [letter] = await boss.findJobs(DEAD_LETTER, { id, queued: true });
     if (!letter?.sourceName) return "gone";
-    const sent = await boss.send(letter.sourceName, letter.data ?? null);
+    // With the failed job's key (a job sent for one thing, e.g. one event's certificates): its policy holds per key, and its screen finds it.
+    const source = letter.sourceId ? await boss.getJobById(letter.sourceName, letter.sourceId) : null;
+    const sent = await boss.send(letter.sourceName, letter.data ?? null, source?.singletonKey ? { singletonKey: source.singletonKey } : {});
     await boss.deleteJob(DEAD_LETTER, id);
     return { outcome: sent ? "queued" : "already-waiting", name: letter.sourceName };
   }
@@ -221,10 +230,10 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
       // Two instances starting together on a new database may race to create pg-boss's schema: the loser tries again.
       await boss.start({ attempts: 3 });
       await ensureQueues();
-      if (options.catchUp !== false) await Promise.all(jobs.filter((j) => j.runAtStart !== false).map((j) => runNow(j.name)));
+      if (options.catchUp !== false) await Promise.all(jobs.filter((j) => j.when && j.runAtStart !== false).map((j) => runNow(j.name)));
       if (options.work === false) return;
       for (const job of jobs)
-        await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([one]) => (one ? handle(job) : undefined));
+        await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([one]) => (one ? handle(job, one.data) : undefined));
       startTickers();
     },
     async stop(waitMs = 5000) {

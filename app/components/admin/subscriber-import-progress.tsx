@@ -2,14 +2,12 @@
  * A subscriber import's progress (issue 42): rows read of the file, accepted,
  * refused; when done, the refused rows with their reasons. While it runs the
  * hydrated screen reads /dashboard/subscribers/imports/:id every
- * IMPORT_REFRESH_MS; without JavaScript a refresh of the page shows it.
+ * PROGRESS_REFRESH_MS (use-progress.ts); without JavaScript a refresh of the
+ * page shows it.
  */
-import { useEffect } from "react";
-import { useFetcher, useRevalidator } from "react-router";
 import type { ImportView } from "~/lib/subscriber-import-view";
 import { ScrollRegion } from "~/components/scroll-region";
-
-export const IMPORT_REFRESH_MS = 1500;
+import { useProgress } from "./use-progress";
 
 const n = (v: number) => v.toLocaleString("en-CA");
 
@@ -22,21 +20,12 @@ export function importProgressText(i: ImportView): string {
 }
 
 export function ImportProgress({ initial }: { initial: ImportView }) {
-  const fetcher = useFetcher<{ import: ImportView }>();
-  const current = fetcher.data?.import.id === initial.id ? fetcher.data.import : initial;
-  const going = current.status === "queued" || current.status === "running";
-  const { load } = fetcher;
-  const { revalidate } = useRevalidator();
-  const finishedHere = !!fetcher.data && !going;
-  useEffect(() => {
-    if (!going) return;
-    const timer = setInterval(() => void load(`/dashboard/subscribers/imports/${initial.id}`), IMPORT_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [going, load, initial.id]);
-  // Finished while the screen was open: the page's counts, list and the consent requests' number are read again.
-  useEffect(() => {
-    if (finishedHere) void revalidate();
-  }, [finishedHere, revalidate]);
+  const { current, going, finishedHere } = useProgress({
+    initial,
+    url: `/dashboard/subscribers/imports/${initial.id}`,
+    select: (data: { import: ImportView }) => (data.import.id === initial.id ? data.import : undefined),
+    going: (i) => i.status === "queued" || i.status === "running",
+  });
   return (
     <div className="mt-6 rounded border border-line bg-white p-4" data-import-status={current.status}>
       <h3 className="font-semibold wrap-anywhere">
@@ -47,7 +36,7 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
         <progress className="mt-2 w-full" max={Math.max(1, current.rowsTotal)} value={current.rowsRead} aria-label="Rows read" />
       ) : null}
       <p role="status" className="sr-only">
-        {fetcher.data && !going ? importProgressText(current) : ""}
+        {finishedHere ? importProgressText(current) : ""}
       </p>
       {!going && current.refusals.length ? (
         <ScrollRegion className="mt-4 overflow-x-auto" label="Refused rows, table">

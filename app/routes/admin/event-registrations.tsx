@@ -8,7 +8,8 @@
  * JavaScript), 50 a page; the CSV export of what the search selects. Once
  * the event has started: mark who attended (and undo), or import the
  * webinar platform's attendance CSV; once it has ended: send each attendee
- * their certificate of attendance (once each), and download anyone's.
+ * their certificate of attendance (once each; on the job queue, its
+ * progress shown here), and download anyone's.
  * No entry of its own in the navigation: the event's edit screen links here.
  */
 import { Download, FileUp, Mail, Search } from "lucide-react";
@@ -18,11 +19,15 @@ import { registrationsAction } from "~/.server/admin/event-registrations.server"
 import { getEventById } from "~/.server/db/event-editing";
 import { certificatesDue, listEventRegistrations, registrationCounts, REGISTRATIONS_PAGE_SIZE } from "~/.server/db/event-registrations";
 import { getEnv } from "~/.server/env";
+import { certificateProgress } from "~/.server/events/certificate-job";
+import { getJobQueue } from "~/.server/http/startup";
 import { parseId } from "~/.server/http/form-post";
 import { AdminPage } from "~/components/admin/admin-page";
+import { useProgress } from "~/components/admin/use-progress";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
 import { ScrollRegion } from "~/components/scroll-region";
+import { certificateProgressText, certificateSending, type CertificateProgress } from "~/lib/certificate-progress";
 import { staffDateTime } from "~/lib/dates";
 import {
   eventDateText,
@@ -67,7 +72,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const statusParam = url.searchParams.get("status") ?? "";
   const status = (REGISTRATION_STATUSES as readonly string[]).includes(statusParam) ? (statusParam as RegistrationStatus) : undefined;
   const requested = parsePage(url.searchParams.get("page"));
-  const [counts, due] = await Promise.all([registrationCounts(event.id), certificatesDue(event.id)]);
+  const [counts, due, sending] = await Promise.all([
+    registrationCounts(event.id),
+    certificatesDue(event.id),
+    certificateProgress(getJobQueue(), event.id),
+  ]);
   let { rows, total } = await listEventRegistrations({ eventId: event.id, q, status, page: requested });
   const pages = pageCount(total, REGISTRATIONS_PAGE_SIZE);
   const page = Math.min(requested, pages);
@@ -87,6 +96,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
     counts,
     certificatesDue: due.length,
+    certificates: sending,
     q,
     status: status ?? "",
     page,
@@ -190,7 +200,7 @@ export default function EventRegistrations({ loaderData }: Route.ComponentProps)
 
       {event.started ? <AttendanceImport list={list} page={page} /> : null}
       {event.ended ? (
-        <Certificates due={loaderData.certificatesDue} list={list} page={page} />
+        <Certificates eventId={event.id} due={loaderData.certificatesDue} sending={loaderData.certificates} list={list} page={page} />
       ) : (
         <p className="mt-10 border-t border-line pt-6 text-muted">
           {event.started
@@ -349,7 +359,19 @@ function AttendanceImport({ list, page }: { list: { q: string; status: string };
   );
 }
 
-function Certificates({ due, list, page }: { due: number; list: { q: string; status: string }; page: number }) {
+function Certificates({
+  eventId,
+  due,
+  sending,
+  list,
+  page,
+}: {
+  eventId: number;
+  due: number;
+  sending: CertificateProgress | null;
+  list: { q: string; status: string };
+  page: number;
+}) {
   return (
     <section aria-labelledby="certificates-title" className="mt-12 border-t border-line pt-8">
       <h2 id="certificates-title" className="text-xl font-semibold">
@@ -364,6 +386,7 @@ function Certificates({ due, list, page }: { due: number; list: { q: string; sta
             ? "1 attendee has not been sent one yet."
             : `${due} attendees have not been sent one yet.`}
       </p>
+      {sending ? <CertificateSending key={sending.jobId} eventId={eventId} initial={sending} /> : null}
       <Form method="post" className="mt-4" aria-labelledby="certificates-title">
         <input type="hidden" name="intent" value="certificates" />
         <BackTo list={list} page={page} />
@@ -372,5 +395,30 @@ function Certificates({ due, list, page }: { due: number; list: { q: string; sta
         </button>
       </Form>
     </section>
+  );
+}
+
+/** The last sending's progress: refreshed while it goes (without JavaScript, a reload shows where it is). */
+function CertificateSending({ eventId, initial }: { eventId: number; initial: CertificateProgress }) {
+  const { current, going, finishedHere } = useProgress({
+    initial,
+    url: `/dashboard/events/${eventId}/registrations/certificates`,
+    select: (data: { progress: CertificateProgress | null }) => (data.progress?.jobId === initial.jobId ? data.progress : undefined),
+    going: certificateSending,
+  });
+  const failed = current.status === "failed" || current.status === "retrying";
+  return (
+    <div
+      className={`mt-4 rounded border bg-white p-4 ${failed ? "border-error" : "border-line"}`}
+      data-certificates-status={current.status}
+    >
+      <p className={failed ? "text-error" : undefined}>{certificateProgressText(current)}</p>
+      {going ? (
+        <progress className="mt-2 w-full" max={Math.max(1, current.total)} value={current.sent} aria-label="Certificates sent" />
+      ) : null}
+      <p role="status" className="sr-only">
+        {finishedHere ? certificateProgressText(current) : ""}
+      </p>
+    </div>
   );
 }

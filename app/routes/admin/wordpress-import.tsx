@@ -5,7 +5,7 @@
  * size); without, a form upload of up to 20 MB. Either way the export is
  * kept in the site's storage and a dry run is queued for the job queue's
  * `wordpress-import` job (app/.server/wordpress/task.ts), which any instance
- * may run; its progress shows here, read again every IMPORT_REFRESH_MS. 2. Its report: counts, each
+ * may run; its progress shows here, read again every PROGRESS_REFRESH_MS. 2. Its report: counts, each
  * category's mapping (change it here), pages as articles or skipped,
  * unmatched authors, the redirects and the problems. 3. Import: the same
  * stored export with the chosen mapping, queued the same way, with
@@ -30,7 +30,7 @@ import {
   STORAGE_DOWN,
   type ImportChoices,
 } from "~/.server/wordpress/task";
-import { IMPORT_REFRESH_MS } from "~/components/admin/subscriber-import-progress";
+import { PROGRESS_REFRESH_MS } from "~/components/admin/use-progress";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
@@ -178,7 +178,7 @@ function Progress({ task }: { task: NonNullable<Route.ComponentProps["loaderData
   // The run is read again from the database (any instance may be running it) until it ends.
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => state === "idle" && void revalidate(), IMPORT_REFRESH_MS);
+    const timer = setInterval(() => state === "idle" && void revalidate(), PROGRESS_REFRESH_MS);
     return () => clearInterval(timer);
   }, [running, revalidate, state]);
   if (!running) return null;
