@@ -78,7 +78,7 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
   // The embedded database is this process's alone (its folder is locked): a message left "sending" was
   // interrupted by the end of the previous process (a kill -9 in an SMTP exchange, an event reminder
   // claimed but not yet sent). Put back now, the at-start run of mail-retry below sends it; on PostgreSQL
-  // another instance may be sending it, so it waits for recoverInterruptedMail's 5 minutes.
+  // another instance may be sending it, so it waits MAIL_SENDING_TIMEOUT_SECONDS (recoverInterruptedMail).
   if (database.kind === "pglite") await recoverInterruptedMail(0);
   // Timed work (jobs.ts) on the job queue: each job runs once now (what fell due while no server ran), then on its schedule.
   holder.__jobQueue = createJobQueue(database, siteJobs(database));

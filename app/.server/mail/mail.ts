@@ -376,7 +376,7 @@ export async function resendMail(id: number, actor?: Actor): Promise<MailResult 
 }
 
 /** Messages sent before the process crashed mid-send stay "sending": make them retryable. */
-export async function recoverInterruptedMail(olderThanMs = 5 * 60_000, now = new Date()): Promise<void> {
+export async function recoverInterruptedMail(olderThanMs = getEnv().MAIL_SENDING_TIMEOUT_SECONDS * 1000, now = new Date()): Promise<void> {
   await db()
     .update(mailOutbox)
     .set({ status: "failed", last_error: "interrupted while sending", next_attempt_at: now })
