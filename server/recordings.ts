@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { recordingIsPublic } from "~/.server/db/events";
+import { publicRecordingSize } from "~/.server/events/recordings";
 import { log } from "~/.server/log";
 import { contentTypeOf, getStorage, StorageUnavailable } from "~/.server/storage/storage";
 import { isRecordingKey } from "~/lib/recordings";
@@ -42,11 +42,13 @@ export async function sendRecording(req: IncomingMessage, res: ServerResponse, r
   const storage = getStorage();
   let size: number | undefined;
   try {
-    size = (await recordingIsPublic(key)) ? await storage.size(key) : undefined;
+    size = await publicRecordingSize(key);
   } catch (error) {
     log("warn", "recording not served", { id: requestId, key, error: (error as Error).message });
     res.setHeader("Retry-After", "10");
-    return error instanceof StorageUnavailable ? sendText(res, 503, "Recording storage unavailable") : sendText(res, 503, "Please try again.");
+    return error instanceof StorageUnavailable
+      ? sendText(res, 503, "Recording storage unavailable")
+      : sendText(res, 503, "Please try again.");
   }
   if (size === undefined) return sendText(res, 404, "Not found");
   const range = parseRange(req.headers.range, size);

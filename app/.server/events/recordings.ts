@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { RECORDING_MSG, isRecordingKey } from "~/lib/recordings";
 import { getStorage, StorageUnavailable, type RecordingExtension } from "../storage/storage";
 import { log } from "../log";
+import { recordingIsPublic } from "../db/events";
 
 export class RecordingRefused extends Error {
   constructor(
@@ -113,4 +114,10 @@ export async function deleteRecording(value: string | null | undefined): Promise
 /** Whether an uploaded recording is still stored (a save names only a file that exists). */
 export async function recordingStored(key: string): Promise<boolean> {
   return (await getStorage().size(key)) !== undefined;
+}
+
+/** The size of an uploaded recording the public may watch now (its event published and over); undefined otherwise. */
+export async function publicRecordingSize(key: string, now = new Date()): Promise<number | undefined> {
+  if (!isRecordingKey(key) || !(await recordingIsPublic(key, now))) return undefined;
+  return getStorage().size(key);
 }

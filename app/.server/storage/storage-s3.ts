@@ -244,10 +244,9 @@ export function s3Storage(options: S3Options): Storage {
         const abort = new AbortController();
         const timer = setTimeout(() => abort.abort(), options.deadlineMs ?? 20_000);
         try {
-          const answer = await client.send(
-            new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }),
-            { abortSignal: abort.signal },
-          );
+          const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }), {
+            abortSignal: abort.signal,
+          });
           return answer.Body as NodeJS.ReadableStream | undefined;
         } finally {
           clearTimeout(timer);

@@ -178,8 +178,7 @@ export const eventSchema = z
       }
     }
     const recordingFile = v.recording_remove ? "" : v.recording_file;
-    if (recordingFile && v.recording_url)
-      ctx.addIssue({ code: "custom", path: ["recording_url"], message: RECORDING_MSG.both });
+    if (recordingFile && v.recording_url) ctx.addIssue({ code: "custom", path: ["recording_url"], message: RECORDING_MSG.both });
     if (!startsAt || !endsAt) return z.NEVER;
     return {
       title: v.title,
