@@ -107,6 +107,7 @@ export function EventForm(props: {
       if (remove instanceof HTMLInputElement) remove.checked = false;
       fileInput.current!.value = "";
       form.requestSubmit(submitter ?? undefined);
+      setUpload(null);
     };
     setUpload({ percent: 0 });
     request.send(file);
