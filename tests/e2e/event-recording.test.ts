@@ -95,7 +95,7 @@ describe("an event's recording as an uploaded file", () => {
     await file.setInputFiles(video);
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
     await page.getByText("Event updated successfully.").first().waitFor();
-    await page.getByText("Uploaded video recording:").waitFor();
+    await page.getByText("A video recording is uploaded:").waitFor();
     expect(await page.getByRole("textbox", { name: "Recording link" }).inputValue()).toBe("");
     await checked(page, "event-recording-edit");
 

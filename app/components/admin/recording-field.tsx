@@ -44,10 +44,11 @@ export function RecordingField({
       {props.file ? (
         <div className="space-y-2">
           <p>
-            Uploaded {isAudioRecording(props.file) ? "audio" : "video"} recording:{" "}
-            <a href={recordingPath(props.file)} className={`${linkClass} break-all`} target="_blank" rel="noreferrer">
-              {props.file.slice("recordings/".length)}
-            </a>
+            An {isAudioRecording(props.file) ? "audio" : "video"} recording is uploaded:{" "}
+            <a href={recordingPath(props.file)} className={linkClass} target="_blank" rel="noreferrer">
+              Open the uploaded recording
+            </a>{" "}
+            <span className="text-sm text-muted">(it opens once the event is published and over)</span>
           </p>
           <label className="flex items-center gap-2">
             <input type="checkbox" name="recording_remove" defaultChecked={props.remove} className="size-4" />
