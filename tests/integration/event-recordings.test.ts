@@ -230,7 +230,7 @@ describe("event recordings uploaded as a file (disk)", () => {
       // Said before reading when the size is announced.
       const announced = new Request(`${ORIGIN}/dashboard/events/${event.id}/recording`, {
         method: "POST",
-        body: mp4(2 * 1024 * 1024),
+        body: new Uint8Array(mp4(2 * 1024 * 1024)),
         headers: { cookie: editor, origin: ORIGIN, "content-type": "video/mp4" },
       });
       const res = (await guarded(upload.action, { request: announced, params: { id: String(event.id) }, context })) as Response;
