@@ -44,7 +44,7 @@ export function RecordingField({
       {props.file ? (
         <div className="space-y-2">
           <p>
-            An {isAudioRecording(props.file) ? "audio" : "video"} recording is uploaded:{" "}
+            {isAudioRecording(props.file) ? "An audio" : "A video"} recording is uploaded:{" "}
             <a href={recordingPath(props.file)} className={linkClass} target="_blank" rel="noreferrer">
               Open the uploaded recording
             </a>{" "}
