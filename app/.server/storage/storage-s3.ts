@@ -226,7 +226,7 @@ export function s3Storage(options: S3Options): Storage {
       }
     },
     async size(key) {
-      if (!isValidKey(key)) return undefined;
+      if (!isStoredKey(key)) return undefined;
       const { sdk, client } = await connect();
       try {
         return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), deadline())).ContentLength;
@@ -236,7 +236,7 @@ export function s3Storage(options: S3Options): Storage {
       }
     },
     async readRange(key, start, end) {
-      if (!isValidKey(key)) return undefined;
+      if (!isStoredKey(key)) return undefined;
       const { sdk, client } = await connect();
       try {
         // The Range goes on to the bucket: only the bytes asked for travel. The deadline is for the

@@ -107,12 +107,12 @@ export function diskStorage(root: string): Storage {
       return createReadStream(file, { highWaterMark: 256 * 1024 });
     },
     async size(key) {
-      if (!isValidKey(key)) return undefined;
+      if (!isStoredKey(key)) return undefined;
       const stat = await fs.stat(path.join(root, key)).catch(() => undefined);
       return stat?.isFile() ? stat.size : undefined;
     },
     async readRange(key, start, end) {
-      if (!isValidKey(key)) return undefined;
+      if (!isStoredKey(key)) return undefined;
       const handle = await fs.open(path.join(root, key), "r").catch(() => undefined);
       if (!handle) return undefined;
       return handle.createReadStream({ start, end });
