@@ -56,7 +56,7 @@ export default tseslint.config(
               // layer (app/.server/http: start-up and shutdown, request context, route table, headers, admission,
               // the unavailable page), the page cache, the redirects and the visit-statistics beacons it answers
               // before React Router (and the 404 log it counts), and the pictures and files it serves (images,
-              // storage). React Router's build brings the routes.
+              // storage, event recordings). React Router's build brings the routes.
               target: "./server",
               from: "./app",
               except: [
@@ -72,6 +72,7 @@ export default tseslint.config(
                 "./.server/redirects/not-found.ts",
                 "./.server/pictures/images.ts",
                 "./.server/storage/storage.ts",
+                "./.server/events/recordings.ts",
               ],
               message: "server/ imports only the app's public entry points (eslint.config.js, ARCHITECTURE.md).",
             },

@@ -71,6 +71,7 @@ export default [
       route("events", "routes/admin/events.tsx"),
       route("events/new", "routes/admin/event-new.tsx"),
       route("events/:id/edit", "routes/admin/event-edit.tsx"),
+      route("events/:id/recording", "routes/admin/event-recording-upload.ts"),
       route("trash", "routes/admin/trash.tsx"),
       route("history/:kind/:id", "routes/admin/history.tsx"),
       route("hours/edit", "routes/admin/hours.tsx"),

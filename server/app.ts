@@ -10,7 +10,7 @@
  * 3. `/healthz` and `/readyz`;
  * 4. the cross-site refusal of state-changing requests (403, nothing done;
  *    a route whose handle declares `crossSitePosts` takes a cross-site POST);
- * 5. uploaded pictures (`/images/…`), files (`/files/…`) and the browser build's files;
+ * 5. uploaded pictures (`/images/…`), files (`/files/…`), event recordings (`/recordings/…`, streamed with Range) and the browser build's files;
  * 6. the rest of the redirects (a path in another spelling, rules with a query, regular
  *    expressions), then React Router (a 404 is counted in the 404 log), its answer written whole and compressed
  *    (server/whole-response.ts), with the request's address, id and nonce in
@@ -37,6 +37,7 @@ import { STATS_BEACON_PATH } from "~/lib/stats";
 import { clientIp } from "./client-ip";
 import { createPageCacheTier, pathOf } from "./page-cache-tier";
 import { FILES_PREFIX, PICTURES_PREFIX, sendPicture } from "./pictures";
+import { RECORDINGS_PREFIX, sendRecording } from "./recordings";
 import { crossSiteRefused, sameOrigin } from "./same-origin";
 import { staticFiles } from "./static-files";
 import { sendText, sendWhole } from "./whole-response";
@@ -117,6 +118,7 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
       return sendText(res, 403, "Cross-site requests are not allowed.");
     }
     if (read && (path.startsWith(PICTURES_PREFIX) || path.startsWith(FILES_PREFIX))) return sendPicture(req, res, requestId);
+    if (read && path.startsWith(RECORDINGS_PREFIX)) return sendRecording(req, res, requestId);
     if (read && files) {
       const missing = await new Promise<boolean>((resolve) => {
         res.once("close", () => resolve(false));

@@ -134,6 +134,13 @@ const envSchema = z
     STATS_TOP_VALUES: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(100),
     /** The 404 log keeps at most this many paths a day (the rest are counted together). */
     NOT_FOUND_PATHS_PER_DAY: z.coerce.number().int("must be a whole number").min(10, "must be at least 10").max(100_000).default(500),
+    /** The largest event recording taken as an uploaded file, in bytes (2 GB by default; nginx's limit for the upload matches, deploy/nginx). */
+    RECORDING_MAX_BYTES: z.coerce
+      .number()
+      .int("must be a whole number of bytes")
+      .min(1024 * 1024, "must be at least 1048576 (1 MB)")
+      .max(5 * 1024 ** 3, "must be at most 5368709120 (5 GB)")
+      .default(2 * 1024 ** 3),
     /** Days of the 404 log kept. */
     NOT_FOUND_LOG_DAYS: z.coerce.number().int("must be a whole number of days").min(7, "must be at least 7 days").max(730).default(90),
   })

@@ -725,6 +725,8 @@ const BASES: Record<string, ActionCase> = {
   },
   // The page's script streams the export here as XML; a form post is refused in words.
   "routes/admin/wordpress-upload.ts": { base: () => ({ fileName: "export.xml" }), maxBytes: WORDPRESS_UPLOAD_MAX, takesNoForm: true },
+  // The event form's script streams a recording file here (its first bytes say what it is); a form post is refused in words.
+  "routes/admin/event-recording-upload.ts": { base: () => ({ fileName: "talk.mp4" }), maxBytes: 2 * 1024 ** 3, takesNoForm: true },
   "routes/admin/statistics.tsx": { base: () => ({ count: "off" }), more: (): Form[] => [{ count: "on" }] },
   "routes/admin/outbox.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },
   "routes/admin/outbox-message.tsx": { base: () => ({ intent: "resend", id: String(existing.mailId) }) },

@@ -2,7 +2,7 @@
  * Uploads through the reference nginx (deploy/nginx/harrow-kline.conf, run by
  * tests/support/nginx.ts): a body over the form limit (13 MB) gets a page in
  * words with status 413 and never reaches an instance; the WordPress export's
- * upload path takes more (here 20 MB), streamed to the instance whole.
+ * upload path and an event recording's take more (here 20 MB), streamed to the instance whole.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -47,5 +47,10 @@ describe.skipIf(!nginxAvailable())("uploads through the reference nginx", () => 
     const upload = await fetch(`${nginx.url}/dashboard/import/wordpress/upload`, { method: "POST", body: body(20) });
     expect(upload.status).toBe(200);
     expect(received).toContainEqual({ path: "/dashboard/import/wordpress/upload", bytes: 20 * 1024 * 1024 });
+
+    // An event recording chosen on the event form: the same streamed path.
+    const recording = await fetch(`${nginx.url}/dashboard/events/12/recording`, { method: "POST", body: body(20) });
+    expect(recording.status).toBe(200);
+    expect(received).toContainEqual({ path: "/dashboard/events/12/recording", bytes: 20 * 1024 * 1024 });
   });
 });

@@ -25,6 +25,8 @@ import { conflictText } from "~/lib/forms/conflict";
 import { log } from "../log";
 import { flashHeaders } from "./flash.server";
 import { formVersion, bodyHtml } from "./articles.server";
+import { deleteRecording, recordingStored } from "../events/recordings";
+import { isRecordingKey, RECORDING_MSG } from "~/lib/recordings";
 import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, type FailureData } from "../http/form-post";
 
 export type EventActionData = FailureData & { values?: EventFormValues; conflict?: boolean };
@@ -76,6 +78,10 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
       const offered = new Set((await listAuthorChoices(current)).map((m) => m.id));
       if (parsed.data.speakerIds.some((id) => !offered.has(id))) errors.speakers = EVENT_MSG.speakersUnknown;
     }
+    // A newly uploaded recording is saved only while its file is stored (the sweep removes one no event names).
+    const recording = parsed.data.recording_url;
+    if (isRecordingKey(recording) && recording !== existing?.recording_url && !(await recordingStored(recording).catch(() => false)))
+      errors.recording_file = RECORDING_MSG.gone;
   }
   if (Object.keys(errors).length || !parsed.success)
     return fail(400, { status: { tone: "error", text: hasMissing(errors) ? MSG.missingFields : MSG.checkFields }, errors, values });
@@ -110,6 +116,8 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
     return fail(500, { status: { tone: "error", text: EVENT_MSG.saveError }, values });
   }
   if (!saved) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound }, values });
+  // An uploaded recording replaced or removed: its file goes (a link is left alone).
+  if (existing.recording_url !== input.recording_url) await deleteRecording(existing.recording_url);
   const told = saved.moved ? mail.send() : 0;
   const promoted = saved.promoted ? promotedMail.send() : 0;
   const text = [

@@ -80,6 +80,16 @@ export async function getEventBySlug(slug: string): Promise<Event | undefined> {
   return row;
 }
 
+/** Whether an uploaded recording (its storage key) belongs to a public event that is over at `now` (server/recordings.ts). */
+export async function recordingIsPublic(key: string, now = new Date()): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.recording_url, key), eventIsPublic(), sql`${events.ends_at} < ${now}`))
+    .limit(1);
+  return !!row;
+}
+
 /** A public event by another spelling of its slug (any case; slug-lookup.ts's spellings): the loader answers 301 to it. */
 export async function findMovedEventSlug(raw: string): Promise<string | undefined> {
   const candidates = slugCandidates("post", raw);

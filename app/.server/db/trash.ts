@@ -11,6 +11,7 @@ import { contentChanged } from "./content-events";
 import { bodyPicturesOfArticle, removeUnusedBodyPictures } from "../pictures/body-pictures";
 import { deleteImage } from "../pictures/images";
 import { removeBios } from "../content/bio-pdf";
+import { deleteRecording } from "../events/recordings";
 import { db } from "./client";
 import { articles, events, previewLinks, revisions, team } from "./schema";
 
@@ -100,13 +101,15 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
     // An article's social picture (link previews) goes with it too.
     const socialImg = "social_img" in row ? row.social_img : "";
-    return { name, img: "img" in row ? row.img : "", socialImg, bodyPictures };
+    return { name, img: "img" in row ? row.img : "", socialImg, bodyPictures, recording: "recording_url" in row ? row.recording_url : "" };
   });
   if (!removed) return undefined;
   if (kind !== "event") await deleteImage(kind === "article" ? "articles" : "team", removed.img);
   if (removed.socialImg) await deleteImage("articles", removed.socialImg);
   // A member's stored PDF bios (regenerable; bio-pdf.ts).
   if (kind === "team") await removeBios(id).catch(() => {});
+  // An event's uploaded recording.
+  if (kind === "event") await deleteRecording(removed.recording);
   // Those no other article, revision or working copy names.
   await removeUnusedBodyPictures(removed.bodyPictures);
   return removed.name;

@@ -13,10 +13,11 @@
  * Half-written files (`*.tmp`, a crash during a write) go too: all of them
  * at start-up on the embedded database, those older than TEMP_MAX_AGE_MS on
  * PostgreSQL (a write takes seconds).
+ * Uploaded event recordings (`recordings/…`) go the same way when no event names them.
  * Pictures inside article bodies (`articles/body-…`) are in use while an
  * article, revision or autosaved copy names one (body-pictures.ts).
  */
-import { articles, team } from "../db/schema";
+import { articles, events, team } from "../db/schema";
 import { bodyPicturesInUse } from "./body-pictures";
 import { db } from "../db/client";
 import { log } from "../log";
@@ -53,6 +54,12 @@ export async function findOrphanPictures(): Promise<string[]> {
     const stems = imgs.map((img) => img.replace(/\.\w+$/, ""));
     const widthOf = new RegExp(`^${escape(folder)}/(${stems.map(escape).join("|") || "(?!)"})-\\d+\\.(webp|avif)$`);
     for (const key of keys) if (!live.has(key) && !widthOf.test(key)) orphans.push(key);
+  }
+  // Uploaded event recordings no event (in the Trash or not) names: an upload whose form was never saved, or a crash.
+  const recordings = await storage.list("recordings");
+  if (recordings.length) {
+    const named = new Set((await db().select({ url: events.recording_url }).from(events)).map((r) => r.url));
+    for (const key of recordings) if (!named.has(key)) orphans.push(key);
   }
   return orphans;
 }

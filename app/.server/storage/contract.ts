@@ -5,11 +5,15 @@
  */
 export const IMAGE_FOLDERS = ["team", "articles"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
-/** Folders `list` reads: the pictures', the PDF bios', the imported files', and the WordPress exports waiting for their import. */
-export type StorageFolder = ImageFolder | "bios" | "files" | "imports";
+/** Folders `list` reads: the pictures', the PDF bios', the imported files', the WordPress exports waiting for their import, and event recordings. */
+export type StorageFolder = ImageFolder | "bios" | "files" | "imports" | "recordings";
 
 /** Uploaded WordPress exports (`imports/{upload time in ms}-{uuid}.xml`): read by the import job on any instance, never served. */
 export const IMPORT_KEY = /^imports\/([0-9]{13})-[0-9a-f-]{36}\.xml$/;
+
+/** Uploaded event recordings (`recordings/{uuid}.{ext}`, issue 45): the kinds taken, by what their first bytes say. */
+export const RECORDING_EXTENSIONS = ["mp4", "m4a", "mp3", "webm"] as const;
+export type RecordingExtension = (typeof RECORDING_EXTENSIONS)[number];
 
 /** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups). */
 export const FILE_EXTENSIONS = [
@@ -45,6 +49,7 @@ const FILE_TYPES: Record<string, string> = {
   mp3: "audio/mpeg",
   m4a: "audio/mp4",
   mp4: "video/mp4",
+  webm: "video/webm",
 };
 
 /**
@@ -65,6 +70,10 @@ export interface Storage {
   /** A stored file as a stream of bytes (undefined when it is not stored). */
   getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   delete(key: string): Promise<void>;
+  /** The size in bytes of a stored file; undefined when it is not stored. */
+  size(key: string): Promise<number | undefined>;
+  /** Bytes `start` to `end` (inclusive) of a stored file, as a stream; undefined when it is not stored. */
+  readRange(key: string, start: number, end: number): Promise<NodeJS.ReadableStream | undefined>;
   /** Every key in a folder (a bucket is listed page by page). */
   list(folder: StorageFolder): Promise<string[]>;
   /** Removes half-written files a crash left behind (older than `olderThanMs`); how many. */
@@ -88,7 +97,7 @@ export function contentTypeOf(key: string): string {
 }
 
 const KEY = new RegExp(
-  `^(?:(team|articles|og)/[a-z0-9-]{1,80}\\.(jpg|png|webp|avif)|bios/[a-z0-9-]{1,80}\\.pdf|files/[a-z0-9-]{1,120}\\.(?:${FILE_EXTENSIONS.join("|")}))$`,
+  `^(?:(team|articles|og)/[a-z0-9-]{1,80}\\.(jpg|png|webp|avif)|bios/[a-z0-9-]{1,80}\\.pdf|files/[a-z0-9-]{1,120}\\.(?:${FILE_EXTENSIONS.join("|")})|recordings/[0-9a-f-]{36}\\.(?:${RECORDING_EXTENSIONS.join("|")}))$`,
 );
 
 export function isValidKey(key: string): boolean {

@@ -225,6 +225,37 @@ export function s3Storage(options: S3Options): Storage {
         throw unavailable(`read ${key}`, error);
       }
     },
+    async size(key) {
+      if (!isStoredKey(key)) return undefined;
+      const { sdk, client } = await connect();
+      try {
+        return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), deadline())).ContentLength;
+      } catch (error) {
+        if ((error as Error).name === "NotFound" || statusOf(error) === 404) return undefined;
+        throw unavailable(`read ${key}`, error);
+      }
+    },
+    async readRange(key, start, end) {
+      if (!isStoredKey(key)) return undefined;
+      const { sdk, client } = await connect();
+      try {
+        // The Range goes on to the bucket: only the bytes asked for travel. The deadline is for the
+        // answer's head only: the body then streams to the visitor as fast as they read it.
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), options.deadlineMs ?? 20_000);
+        try {
+          const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }), {
+            abortSignal: abort.signal,
+          });
+          return answer.Body as NodeJS.ReadableStream | undefined;
+        } finally {
+          clearTimeout(timer);
+        }
+      } catch (error) {
+        if ((error as Error).name === "NoSuchKey" || statusOf(error) === 404) return undefined;
+        throw unavailable(`read ${key}`, error);
+      }
+    },
     async delete(key) {
       checkKey(key);
       const { sdk, client } = await connect();
@@ -236,8 +267,7 @@ export function s3Storage(options: S3Options): Storage {
       }
     },
     async list(folder) {
-      if (!(IMAGE_FOLDERS as readonly string[]).includes(folder) && folder !== "bios" && folder !== "files" && folder !== "imports")
-        return [];
+      if (!(IMAGE_FOLDERS as readonly string[]).includes(folder) && !["bios", "files", "imports", "recordings"].includes(folder)) return [];
       const { sdk, client } = await connect();
       const keys: string[] = [];
       try {

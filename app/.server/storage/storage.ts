@@ -21,8 +21,10 @@ export {
   IMAGE_FOLDERS,
   IMPORT_KEY,
   isValidKey,
+  RECORDING_EXTENSIONS,
   StorageUnavailable,
   type ImageFolder,
+  type RecordingExtension,
   type Storage,
   type StorageFolder,
 } from "./contract";
@@ -104,6 +106,17 @@ export function diskStorage(root: string): Storage {
       }
       return createReadStream(file, { highWaterMark: 256 * 1024 });
     },
+    async size(key) {
+      if (!isStoredKey(key)) return undefined;
+      const stat = await fs.stat(path.join(root, key)).catch(() => undefined);
+      return stat?.isFile() ? stat.size : undefined;
+    },
+    async readRange(key, start, end) {
+      if (!isStoredKey(key)) return undefined;
+      const handle = await fs.open(path.join(root, key), "r").catch(() => undefined);
+      if (!handle) return undefined;
+      return handle.createReadStream({ start, end });
+    },
     async delete(key) {
       checkKey(key);
       await fs.rm(path.join(root, key), { force: true });
@@ -118,7 +131,7 @@ export function diskStorage(root: string): Storage {
     async removeStaleTemporary(olderThanMs) {
       const before = Date.now() - olderThanMs;
       let removed = 0;
-      for (const folder of [...IMAGE_FOLDERS, "og", "bios", "files", "imports"]) {
+      for (const folder of [...IMAGE_FOLDERS, "og", "bios", "files", "imports", "recordings"]) {
         let names: string[];
         try {
           names = await fs.readdir(path.join(root, folder));

@@ -16,7 +16,10 @@ import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields"
 import { useHydrated } from "./hydrated";
 import { PublishStateFields } from "./publish-state-fields";
 import { RepeatingRows } from "./repeating-rows";
+import { RecordingField, type RecordingUpload } from "./recording-field";
+import { useAnnounce } from "./status";
 import { btnPrimary, inputClass, labelClass } from "./styles";
+import { RECORDING_MSG, recordingFileProblem } from "~/lib/recordings";
 
 const GUEST_COLUMNS = [
   { key: "name", label: "Name", maxLength: 200, wide: true },
@@ -32,14 +35,83 @@ export function EventForm(props: {
   errors?: Record<string, string>;
   version?: number;
   speakerChoices: readonly AuthorOption[];
+  /** The edit screen's event (a recording file is uploaded for it). */
+  eventId?: number;
+  /** RECORDING_MAX_BYTES (the server's cap, checked here first). */
+  recordingMaxBytes?: number;
 }) {
+  const maxBytes = props.recordingMaxBytes ?? 0;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const [format, setFormat] = useState<EventFormat | "">(props.values.format);
-  const { clientErrors, onSubmit } = useClientCheck({ schema: eventSchema, lists: EVENT_LISTS });
-  const errors = clientErrors ?? props.errors ?? {};
+  const fileInput = useRef<HTMLInputElement>(null);
+  const fileKey = useRef<HTMLInputElement>(null);
+  const [upload, setUpload] = useState<RecordingUpload>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const announce = useAnnounce();
+  const { clientErrors, onSubmit } = useClientCheck({
+    schema: eventSchema,
+    lists: EVENT_LISTS,
+    // The chosen file (not part of the form's data): its name and size, and not both a file and a link.
+    extra: (data): Record<string, string> => {
+      const file = fileInput.current?.files?.[0];
+      if (!file) return {};
+      const problem = recordingFileProblem(file, maxBytes);
+      if (problem) return { recording_file: problem };
+      const link = data.get("recording_url");
+      return typeof link === "string" && link.trim() ? { recording_url: RECORDING_MSG.both } : {};
+    },
+  });
+  const errors: Record<string, string> = {
+    ...(clientErrors ?? props.errors ?? {}),
+    ...(uploadError ? { recording_file: uploadError } : {}),
+  };
   const formRef = useRef<HTMLFormElement>(null);
+
+  /** Save with a chosen recording file: the file goes first (streamed, with its progress), then the form with its key. */
+  function submit(event: React.FormEvent<HTMLFormElement>) {
+    setUploadError(null);
+    onSubmit(event);
+    const file = fileInput.current?.files?.[0];
+    if (event.defaultPrevented || !file || props.eventId === undefined) return;
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.name === "intent" && submitter.value !== "save") return;
+    event.preventDefault();
+    const form = event.currentTarget;
+    const request = new XMLHttpRequest();
+    request.open("POST", `/dashboard/events/${props.eventId}/recording`);
+    request.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+    request.setRequestHeader("X-File-Name", encodeURIComponent(file.name));
+    request.upload.onprogress = (e) => setUpload({ percent: e.lengthComputable ? Math.floor((e.loaded / e.total) * 100) : 0 });
+    const failed = (text: string) => {
+      setUpload(null);
+      setUploadError(text);
+      announce({ tone: "error", text });
+      setTimeout(() => fileInput.current?.focus(), 0);
+    };
+    request.onerror = () => failed(RECORDING_MSG.notReceived);
+    request.onload = () => {
+      let answer: { recording?: string; status?: { text: string } } = {};
+      try {
+        answer = JSON.parse(request.responseText) as typeof answer;
+      } catch {
+        /* not JSON (a proxy's page): the message below */
+      }
+      if (!answer.recording)
+        return failed(answer.status?.text ?? (request.status === 413 ? RECORDING_MSG.tooLarge(maxBytes) : RECORDING_MSG.notReceived));
+      setUpload({ percent: 100 });
+      // The stored file's key goes with the form; the file itself is not sent again.
+      fileKey.current!.value = answer.recording;
+      const remove = form.elements.namedItem("recording_remove");
+      if (remove instanceof HTMLInputElement) remove.checked = false;
+      fileInput.current!.value = "";
+      form.requestSubmit(submitter ?? undefined);
+      setUpload(null);
+    };
+    setUpload({ percent: 0 });
+    request.send(file);
+  }
   useEffect(() => {
     if (props.errors && Object.keys(props.errors).length) focusFirstInvalid(formRef.current);
   }, [props.errors]);
@@ -48,7 +120,7 @@ export function EventForm(props: {
   const showWebinar = !hydrated || (format !== "in-person" && format !== "");
 
   return (
-    <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-labelledby="page-title" className="space-y-6">
+    <Form ref={formRef} method="post" noValidate onSubmit={submit} aria-labelledby="page-title" className="space-y-6">
       {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
       <input type="hidden" name="intent" value="save" />
       <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
@@ -254,19 +326,24 @@ export function EventForm(props: {
         </div>
       </fieldset>
 
-      <TextField
-        name="recording_url"
-        label="Recording"
-        type="url"
-        inputMode="url"
-        defaultValue={v.recording_url}
-        error={errors.recording_url}
-        hint="After the event: the link to the recording, shown on the event's page once the event is over."
+      <RecordingField
+        eventId={props.eventId}
+        hydrated={hydrated}
+        link={v.recording_url}
+        file={v.recording_file}
+        remove={v.recording_remove}
+        maxBytes={maxBytes}
+        errors={errors}
+        fileInput={fileInput}
+        fileKey={fileKey}
+        upload={upload}
+        className={sectionClass}
+        legendClass={legendClass}
       />
 
       <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="event" />
       <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
-        <button type="submit" className={btnPrimary} disabled={busy}>
+        <button type="submit" className={btnPrimary} disabled={busy || !!upload}>
           {props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"}
         </button>
       </div>

@@ -11,6 +11,7 @@ import { PRACTICE_AREAS } from "../practice";
 import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
 import { ARTICLE_STATUS_LABELS, htmlHasText, type ArticleStatus } from "./article";
 import { hasNoNul, nulMessage, text } from "./fields";
+import { isRecordingKey, RECORDING_MSG } from "../recordings";
 
 export const EVENT_STATUS_LABELS = ARTICLE_STATUS_LABELS;
 export const EVENT_SUMMARY_MAX = 300;
@@ -108,7 +109,12 @@ export const eventSchema = z
       (v) => v === "" || /^\d{4}-\d{2}-\d{2}$/.test(v),
       "Accreditation date must be a date, such as 2027-01-31.",
     ),
-    recording_url: optionalLink("Recording"),
+    recording_url: optionalLink("Recording link"),
+    // An uploaded recording: the key the upload answered (event-recording-upload.ts), kept unless "Remove" is ticked.
+    recording_file: z
+      .preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string())
+      .refine((v) => v === "" || isRecordingKey(v), RECORDING_MSG.gone),
+    recording_remove: z.preprocess((v) => v === "on", z.boolean()),
     speakers: ids("Select the speakers from the list of team members."),
     guest_name: strings,
     guest_organisation: strings,
@@ -171,6 +177,8 @@ export const eventSchema = z
           ctx.addIssue({ code: "custom", path: ["publish_at"], message: "Publish time must be in the future (or choose Published)." });
       }
     }
+    const recordingFile = v.recording_remove ? "" : v.recording_file;
+    if (recordingFile && v.recording_url) ctx.addIssue({ code: "custom", path: ["recording_url"], message: RECORDING_MSG.both });
     if (!startsAt || !endsAt) return z.NEVER;
     return {
       title: v.title,
@@ -192,7 +200,8 @@ export const eventSchema = z
       cpd_professionalism_minutes: v.cpd_professionalism,
       accreditation_number: v.accreditation_number,
       accreditation_date: v.accreditation_date || null,
-      recording_url: v.recording_url,
+      // The row keeps one: the uploaded file's key, or the link.
+      recording_url: recordingFile || v.recording_url,
       speakerIds: v.speakers,
       guests,
       status: v.status,
@@ -223,6 +232,9 @@ export type EventFormValues = {
   accreditation_number: string;
   accreditation_date: string;
   recording_url: string;
+  /** An uploaded recording's storage key ('' for none). */
+  recording_file: string;
+  recording_remove: boolean;
   speakers: string[];
   guests: { name: string; organisation: string }[];
   status: ArticleStatus;
@@ -250,6 +262,8 @@ export const EMPTY_EVENT_VALUES: EventFormValues = {
   accreditation_number: "",
   accreditation_date: "",
   recording_url: "",
+  recording_file: "",
+  recording_remove: false,
   speakers: [],
   guests: [],
   status: "draft",
@@ -289,6 +303,8 @@ export function eventValuesFromForm(v: Record<string, string | string[]>): Event
     accreditation_number: s("accreditation_number", 200),
     accreditation_date: s("accreditation_date", 20),
     recording_url: s("recording_url", 2100),
+    recording_file: isRecordingKey(s("recording_file", 100)) ? s("recording_file", 100) : "",
+    recording_remove: v.recording_remove === "on",
     speakers: list(v.speakers)
       .filter((id) => /^\d{1,9}$/.test(id))
       .slice(0, 200),
@@ -350,7 +366,9 @@ export function eventValuesFromRow(
     cpd_professionalism: hoursText(e.cpd_professionalism_minutes),
     accreditation_number: e.accreditation_number,
     accreditation_date: e.accreditation_date ?? "",
-    recording_url: e.recording_url,
+    recording_url: isRecordingKey(e.recording_url) ? "" : e.recording_url,
+    recording_file: isRecordingKey(e.recording_url) ? e.recording_url : "",
+    recording_remove: false,
     speakers: speakers.flatMap((s) => ("memberId" in s ? [String(s.memberId)] : [])),
     guests: speakers.flatMap((s) => ("guestName" in s ? [{ name: s.guestName, organisation: s.guestOrganisation }] : [])),
     status: statusOf(e.status),

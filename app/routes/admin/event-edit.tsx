@@ -11,6 +11,7 @@ import { parseId, isRefusal } from "~/.server/http/form-post";
 import { eventSpeakerInputs, getEventById, registrantsToTell } from "~/.server/db/event-editing";
 import { countTaken, type Event } from "~/.server/db/events";
 import { listAuthorChoices } from "~/.server/db/article-authors";
+import { getEnv } from "~/.server/env";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
 import { EventForm } from "~/components/admin/event-form";
@@ -76,6 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     registrants: can(staff.role, "event-registrations"),
     // History (and the Trash) are content screens: an events coordinator is not offered a link that answers 403.
     history: can(staff.role, "content"),
+    recordingMaxBytes: getEnv().RECORDING_MAX_BYTES,
   };
 }
 
@@ -153,6 +155,8 @@ export default function EventEdit({ loaderData, actionData }: Route.ComponentPro
         values={failed?.values ?? loaderData.values}
         errors={failed?.errors}
         speakerChoices={loaderData.speakerChoices}
+        eventId={event.id}
+        recordingMaxBytes={loaderData.recordingMaxBytes}
       />
       {event.cancelled ? null : (
         <section aria-labelledby="cancel-title" className="mt-10 rounded border border-line bg-white px-4 py-4">

@@ -35,6 +35,7 @@ import {
   type EventFormat,
 } from "~/lib/events";
 import { PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
+import { isAudioRecording, isRecordingKey, recordingPath } from "~/lib/recordings";
 import { breadcrumbJsonLd, eventJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -117,7 +118,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       past,
       cancelled: event.event_status === "cancelled",
       moved: event.event_status === "rescheduled" && event.previous_starts_at ? `${eventDateText(event.previous_starts_at)}, ${eventTimeText(event.previous_starts_at)}` : null,
-      recording: past ? event.recording_url : "",
+      recording: past ? (isRecordingKey(event.recording_url) ? recordingPath(event.recording_url) : event.recording_url) : "",
+      // An uploaded file plays on the page (server/recordings.ts serves it with Range, once the event is over).
+      recordingFile: past && isRecordingKey(event.recording_url) ? (isAudioRecording(event.recording_url) ? "audio" : "video") : null,
       speakers,
     },
   };
@@ -261,9 +264,16 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
               <h2 id="recording-title" className="text-2xl font-semibold">
                 Recording
               </h2>
+              {e.recordingFile === "audio" ? (
+                // eslint-disable-next-line jsx-a11y/media-has-caption -- an audio recording has no captions track; the download is beside it.
+                <audio controls preload="metadata" src={e.recording} aria-label={`Recording of ${e.title}`} className="mt-3 w-full" />
+              ) : e.recordingFile === "video" ? (
+                // eslint-disable-next-line jsx-a11y/media-has-caption -- the firm uploads the recording as it is; no captions file is taken yet.
+                <video controls preload="metadata" playsInline src={e.recording} aria-label={`Recording of ${e.title}`} className="mt-3 aspect-video w-full bg-ink" />
+              ) : null}
               <p className="mt-2">
                 <a href={e.recording} className={linkClass}>
-                  Watch the recording of {e.title}
+                  {e.recordingFile ? `Open or download the recording of ${e.title}` : `Watch the recording of ${e.title}`}
                 </a>
               </p>
               <p className="mt-2 text-sm text-ink">{RECORDING_NOTE}</p>

@@ -1,0 +1,109 @@
+/**
+ * The event form's "Recording" section (issue 45): an uploaded file or a link.
+ * A chosen file is sent on Save, before the form, to the streamed upload
+ * endpoint (event-recording-upload.ts) with its progress shown; the answer's
+ * key goes into the hidden `recording_file` field and the form is then sent
+ * as usual. Uploading needs JavaScript (a recording is far larger than a
+ * form may be): without it the screen says so and the link still works.
+ */
+import type { RefObject } from "react";
+import { isAudioRecording, RECORDING_ACCEPT, recordingPath, sizeText } from "~/lib/recordings";
+import { describedBy, FieldError, TextField } from "./fields";
+import { labelClass, linkClass } from "./styles";
+
+export type RecordingUpload = { percent: number } | null;
+
+export function RecordingField({
+  fileInput,
+  fileKey,
+  ...props
+}: {
+  /** The edit screen's event (none on "Add event": the file is uploaded once the event is saved). */
+  eventId?: number;
+  hydrated: boolean;
+  link: string;
+  file: string;
+  remove: boolean;
+  maxBytes: number;
+  errors: Record<string, string>;
+  fileInput: RefObject<HTMLInputElement | null>;
+  fileKey: RefObject<HTMLInputElement | null>;
+  upload: RecordingUpload;
+  className: string;
+  legendClass: string;
+}) {
+  const error = props.errors.recording_file;
+  return (
+    <fieldset className={props.className}>
+      <legend className={props.legendClass}>Recording</legend>
+      <p className="text-sm text-muted">
+        After the event: a video or audio file uploaded here, or a link to the recording elsewhere. It is shown on the event's page once the
+        event is over.
+      </p>
+      <input ref={fileKey} type="hidden" name="recording_file" defaultValue={props.file} />
+      {props.file ? (
+        <div className="space-y-2">
+          <p>
+            {isAudioRecording(props.file) ? "An audio" : "A video"} recording is uploaded:{" "}
+            <a href={recordingPath(props.file)} className={linkClass} target="_blank" rel="noreferrer">
+              Open the uploaded recording
+            </a>{" "}
+            <span className="text-sm text-muted">(it opens once the event is published and over)</span>
+          </p>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="recording_remove" defaultChecked={props.remove} className="size-4" />
+            Remove the uploaded recording (when you save)
+          </label>
+        </div>
+      ) : null}
+      {props.eventId === undefined ? (
+        <p className="text-sm text-muted">To upload a recording file, add the event first, then open it again.</p>
+      ) : props.hydrated ? (
+        <div>
+          <label htmlFor="field-recording_file" className={labelClass}>
+            {props.file ? "Replace with another file" : "Recording file"}
+          </label>
+          <input
+            ref={fileInput}
+            id="field-recording_file"
+            type="file"
+            accept={RECORDING_ACCEPT}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy("field-recording_file-hint", error && "field-recording_file-error")}
+            className="mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold"
+          />
+          <p id="field-recording_file-hint" className="mt-1 text-sm text-muted">
+            MP4, M4A, MP3 or WebM, up to {sizeText(props.maxBytes)}: uploaded when you save
+            {props.file ? ", in place of the file above" : ""}.
+          </p>
+          <FieldError id="field-recording_file-error" error={error} />
+          {props.upload ? (
+            <div role="status" className="mt-2">
+              <label htmlFor="recording-progress" className="text-sm font-semibold">
+                Uploading the recording… {props.upload.percent}%
+              </label>
+              <progress id="recording-progress" max={100} value={props.upload.percent} className="mt-1 block w-full" />
+            </div>
+          ) : null}
+        </div>
+      ) : (
+        <div>
+          <p className="text-sm font-semibold">Uploading a recording file needs JavaScript in your browser.</p>
+          <p className="text-sm text-muted">
+            Turn JavaScript on and reload this page to upload a file, or give the recording's link below.
+          </p>
+          <FieldError id="field-recording_file-error" error={error} />
+        </div>
+      )}
+      <TextField
+        name="recording_url"
+        label="Recording link"
+        type="url"
+        inputMode="url"
+        defaultValue={props.link}
+        error={props.errors.recording_url}
+        hint="Or the link to the recording (a video site, for example), in place of a file."
+      />
+    </fieldset>
+  );
+}
