@@ -11,11 +11,10 @@
  */
 import fs from "node:fs";
 import ICAL from "ical.js";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { toFirmLocalInput } from "~/lib/firm-time";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { runA11yCheckers } from "./a11y-checkers";
+import { checkScreen } from "./screen-check";
 import { describe, expect, it } from "./fixture";
 import { startServer, type RunningServer } from "./support";
 
@@ -36,22 +35,6 @@ afterAll(async () => {
   if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
   await smtp?.close();
 });
-
-async function fits(p: Page) {
-  const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
-async function checked(p: Page, name: string) {
-  expect(await runA11yCheckers(p), name).toEqual([]);
-  await fits(p);
-  await p.screenshot({ path: `/tmp/${name}-1280.png`, fullPage: true });
-  await p.setViewportSize({ width: 390, height: 844 });
-  await fits(p);
-  await p.screenshot({ path: `/tmp/${name}-390.png`, fullPage: true });
-  expect(await runA11yCheckers(p), `${name} at 390 px`).toEqual([]);
-  await p.setViewportSize({ width: 1280, height: 900 });
-}
 
 function calendarOf(mail: { attachments: { filename?: string; content: Buffer }[] }) {
   const ics = mail.attachments.find((a) => a.filename === "event.ics")?.content.toString("utf8") ?? "";
@@ -91,14 +74,14 @@ describe("events on the dashboard", () => {
     await page.getByRole("navigation").getByRole("link", { name: "Events", exact: true }).first().click();
     await page.waitForURL(/\/dashboard\/events$/);
     await page.getByRole("heading", { name: "Manage Events" }).waitFor();
-    await checked(page, "dashboard-events");
+    await checkScreen(page, "dashboard-events");
 
     await page.getByRole("link", { name: "ADD NEW EVENT" }).click();
     await page.waitForURL(/\/dashboard\/events\/new$/);
     // Pressed with nothing filled in: words for each required field, focus on the first.
     await page.getByRole("button", { name: "ADD EVENT" }).click();
     await expect.poll(() => page.locator("#field-title-error").textContent()).toBe("Title is required.");
-    await checked(page, "dashboard-event-new");
+    await checkScreen(page, "dashboard-event-new");
 
     await page.getByLabel("Title").fill(TITLE);
     await page.getByLabel("Summary").fill("Preserving, perfecting and vacating liens under the Construction Act.");
@@ -120,7 +103,7 @@ describe("events on the dashboard", () => {
     await page.getByRole("button", { name: "ADD EVENT" }).click();
     await page.waitForURL(/\/dashboard\/events\/\d+\/edit$/);
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Event added successfully.");
-    await checked(page, "dashboard-event-edit");
+    await checkScreen(page, "dashboard-event-edit");
 
     // The visitor's side: the page the editor opens with "View on the site", and Register pressed there.
     const site = await page.getByRole("link", { name: "View on the site" }).getAttribute("href");
@@ -155,7 +138,7 @@ describe("events on the dashboard", () => {
     // Cancelled, after the confirmation.
     await page.getByRole("button", { name: "Cancel the event…" }).click();
     await page.getByRole("alertdialog").waitFor();
-    await checked(page, "dashboard-event-cancel");
+    await checkScreen(page, "dashboard-event-cancel");
     await page.getByRole("button", { name: "Yes, cancel the event" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("The event is cancelled.");
     const cancelled = await smtp.waitFor(

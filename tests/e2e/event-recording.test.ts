@@ -12,26 +12,10 @@ import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import type { Page } from "playwright-core";
-import { runA11yCheckers } from "./a11y-checkers";
+import { checkScreen } from "./screen-check";
 import { describe, expect, it } from "./fixture";
 
 const EVENT = "Ethics of Defence Reporting to Insurers";
-
-async function fits(p: Page) {
-  const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
-async function checked(p: Page, name: string) {
-  expect(await runA11yCheckers(p), name).toEqual([]);
-  await fits(p);
-  await p.screenshot({ path: `/tmp/${name}-1280.png`, fullPage: true });
-  await p.setViewportSize({ width: 390, height: 844 });
-  await fits(p);
-  await p.screenshot({ path: `/tmp/${name}-390.png`, fullPage: true });
-  expect(await runA11yCheckers(p), `${name} at 390 px`).toEqual([]);
-  await p.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** A two-second WebM video recorded by the browser (a canvas through MediaRecorder), as a file on disk. */
 async function recordVideo(p: Page): Promise<string> {
@@ -97,7 +81,7 @@ describe("an event's recording as an uploaded file", () => {
     await page.getByText("Event updated successfully.").first().waitFor();
     await page.getByText("A video recording is uploaded:").waitFor();
     expect(await page.getByRole("textbox", { name: "Recording link" }).inputValue()).toBe("");
-    await checked(page, "event-recording-edit");
+    await checkScreen(page, "event-recording-edit");
 
     // The public page after the event: the player, the download link and the note.
     const href = (await page.getByRole("link", { name: "View on the site" }).getAttribute("href"))!;
@@ -119,6 +103,6 @@ describe("an event's recording as an uploaded file", () => {
     expect(part.status).toBe(206);
     expect(part.range).toMatch(/^bytes 0-99\/\d+$/);
     expect(part.bytes).toBe(100);
-    await checked(page, "event-recording-public");
+    await checkScreen(page, "event-recording-public");
   });
 });

@@ -18,6 +18,7 @@ import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import { EVENT_MSG } from "~/lib/forms/event";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { runA11yCheckers } from "./a11y-checkers";
+import { expectNoSidewaysScroll } from "./screen-check";
 import { launchBrowser, signInAsStaff, startServer, type RunningServer } from "./support";
 
 /** The form's timing token allows sending this long after the page was rendered (the minimum 3 s). */
@@ -65,11 +66,6 @@ async function placesShown(text: string) {
     .toContain(text);
 }
 
-async function fits(p: Page) {
-  const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 describe("the events list", () => {
   it("is linked from the main navigation and from /insights; upcoming first, then past; filters are plain links", async () => {
     await page.goto(`${server.url}/insights`);
@@ -84,7 +80,7 @@ describe("the events list", () => {
     const upcoming = await page.getByRole("region", { name: "Upcoming events" }).locator("h3").allTextContents();
     expect(upcoming).toEqual(["Ransomware Claims in 2027: What Insurers Should Expect", "Delay Claims Breakfast Seminar"]);
     expect(await runA11yCheckers(page)).toEqual([]);
-    await fits(page);
+    await expectNoSidewaysScroll(page);
 
     await page.getByRole("navigation", { name: "Filter events by format" }).getByRole("link", { name: "Webinar" }).click();
     await page.waitForURL(/\/events\?format=webinar$/);
@@ -102,10 +98,10 @@ describe("the events list", () => {
     await p.getByRole("navigation", { name: "Filter events by practice area" }).getByRole("link", { name: "insurance" }).click();
     await p.waitForURL(/\/events\?area=insurance$/);
     expect(await p.locator("main h3").allTextContents()).toEqual(["Ethics of Defence Reporting to Insurers"]);
-    await fits(p);
+    await expectNoSidewaysScroll(p);
     await p.screenshot({ path: "/tmp/events-390.png", fullPage: true });
     await p.goto(`${server.url}${SEMINAR}`);
-    await fits(p);
+    await expectNoSidewaysScroll(p);
     await p.screenshot({ path: "/tmp/event-390.png", fullPage: true });
     await own.close();
   });
@@ -131,7 +127,7 @@ describe("an event's page and registration", () => {
     expect(jsonLd.some((t) => t.includes('"@type":"Event"'))).toBe(true);
     expect(await page.locator('meta[property="og:title"]').getAttribute("content")).toMatch(/^Delay Claims Breakfast Seminar/);
     expect(await runA11yCheckers(page)).toEqual([]);
-    await fits(page);
+    await expectNoSidewaysScroll(page);
     await page.screenshot({ path: "/tmp/event-1280.png", fullPage: true });
 
     const webinar = await page.goto(`${server.url}/event/Ransomware-Claims-in-2027-What-Insurers-Should-Expect`);

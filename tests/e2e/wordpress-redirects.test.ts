@@ -18,7 +18,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "~/lib/csv";
-import { runA11yCheckers } from "./a11y-checkers";
+import { checkScreen } from "./screen-check";
 import { launchBrowser, staffCookie, staffPage, startServer, type RunningServer } from "./support";
 import { startOldSite, wxrFixture, type OldSite } from "../support/wordpress-fixture";
 
@@ -48,31 +48,18 @@ afterAll(async () => {
 /** Waits for the dashboard's status region to say `text` (a part of it). */
 const status = (page: Page, text: string) => page.getByTestId("status").getByText(text).waitFor({ timeout: 15_000 });
 
-/** The screen at both widths: no sideways scroll, nothing clipped, no accessibility findings; a screenshot of each. */
-async function checkScreen(page: Page, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(100);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
-    const findings = await runA11yCheckers(page);
-    expect(findings, `${name} at ${width} px`).toEqual([]);
-  }
-}
-
 describe("moving in from WordPress", () => {
   it("imports from the dashboard with a dry run first, and every old address answers one 301 to a page that answers 200", async () => {
     const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, server.url);
     await page.goto(`${server.url}/dashboard/import/wordpress`);
-    await checkScreen(page, "import-start");
+    await checkScreen(page, "import-start", shots);
     await page.getByLabel("WordPress export (.xml)").setInputFiles(exportFile);
     await page.getByRole("button", { name: "Upload and check" }).click();
     // The dry run's page: its progress while the job runs it (it may already be done), then its report.
     await page.waitForURL(/\/dashboard\/import\/wordpress\?task=\d+$/, { timeout: 60_000 });
     await page.getByRole("heading", { name: /2\. Check the dry run, then import/ }).waitFor({ timeout: 60_000 });
     await page.getByText("Miscellany (1 post) — unknown: choose").waitFor({ timeout: 15_000 });
-    await checkScreen(page, "import-report");
+    await checkScreen(page, "import-report", shots);
     await page.getByLabel("Miscellany (1 post) — unknown: choose").selectOption("construction");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     // The progress, read again from the database while the job runs (the old site's files come slowly).
@@ -81,10 +68,10 @@ describe("moving in from WordPress", () => {
       .getByRole("status")
       .filter({ hasText: /^Import of old-firm\.WordPress\.2026-12-05\.xml: / })
       .waitFor();
-    await checkScreen(page, "import-progress");
+    await checkScreen(page, "import-progress", shots);
     await page.getByRole("heading", { name: /^Imported:/ }).waitFor({ timeout: 120_000 });
     expect(await page.getByRole("progressbar").count()).toBe(0);
-    await checkScreen(page, "import-done");
+    await checkScreen(page, "import-done", shots);
 
     // Every old address: one 301, to a page that answers 200.
     const cookie = await staffCookie(server.url);
@@ -122,7 +109,7 @@ describe("moving in from WordPress", () => {
   it("Redirects: a rule added by pressing the button, a loop and a catastrophic regex refused in words, a chain made one hop", async () => {
     const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, server.url);
     await page.goto(`${server.url}/dashboard/redirects`);
-    await checkScreen(page, "redirects");
+    await checkScreen(page, "redirects", shots);
     const add = async (source: string, target: string, match = "exact") => {
       await page.getByLabel("Match").selectOption(match);
       await page.getByLabel("Old address").fill(source);
@@ -136,7 +123,7 @@ describe("moving in from WordPress", () => {
     await status(page, "/old-team-page already redirects to /team, so this rule goes straight to /team (one hop).");
     await add("/team", "/older-team-page");
     await page.getByText(/This would be a loop/).waitFor({ timeout: 15_000 });
-    await checkScreen(page, "redirects-errors");
+    await checkScreen(page, "redirects-errors", shots);
     await add("^/(a+)+$", "/insights", "regex");
     await page.getByText(/repeats a group that itself repeats/).waitFor({ timeout: 15_000 });
     const res = await fetch(`${server.url}/older-team-page`, { redirect: "manual" });
@@ -170,7 +157,7 @@ describe("moving in from WordPress", () => {
     await page.getByText(twice).waitFor({ timeout: 15_000 });
     await page.getByText("(crawler probes)").waitFor({ timeout: 15_000 });
     expect(await page.getByText("/wp-login.php").count()).toBe(0);
-    await checkScreen(page, "not-found");
+    await checkScreen(page, "not-found", shots);
     await page.getByRole("form", { name: "Redirect /2019/05/an-old-seminar" }).getByRole("button", { name: "Redirect" }).click();
     await status(page, "Redirect made: /2019/05/an-old-seminar → /search?q=an%20old%20seminar.");
     const res = await fetch(`${server.url}/2019/05/an-old-seminar/`, { redirect: "manual" });
