@@ -120,6 +120,10 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on("error", (error) => {
     console.error(JSON.stringify({ level: "error", msg: "database connection lost", error: error.message }));
   });
+  // A client checked out of the pool (a transaction, pg-boss's multi-statement SQL) that loses its connection emits
+  // "error" on itself, and the pool listens only to idle ones: without a listener of its own the process would
+  // crash on a database outage. The statement in flight fails with the same error, which its caller handles.
+  pool.on("connect", (client) => client.on("error", () => {}));
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
