@@ -7,6 +7,7 @@ import { data } from "react-router";
 import { FIRM_TIME_ZONE } from "~/lib/firm-time";
 import type { Actor } from "../db/audit";
 import { createPreviewLink, revokePreviewLink, type PreviewItemType } from "../db/previews";
+import { parseId } from "../http/form-post";
 import { getEnv } from "../env";
 import { log } from "../log";
 
@@ -46,8 +47,8 @@ export async function previewAction(
         shareUrl,
       });
     }
-    const id = Number(found.form.get("link"));
-    const done = Number.isInteger(id) && id > 0 && (await revokePreviewLink(item.type, item.id, id, item.label, actor));
+    const id = parseId(found.form.get("link"));
+    const done = id !== null && (await revokePreviewLink(item.type, item.id, id, item.label, actor));
     return data<PreviewActionData>(
       { status: done ? { tone: "success", text: "Preview link revoked." } : { tone: "error", text: "That preview link was not found." } },
       { status: done ? 200 : 404 },

@@ -10,6 +10,7 @@ import type { Route } from "./+types/activity";
 import { activityFiltersOf, activityPeople, ACTIVITY_ACTIONS, ACTIVITY_ITEMS, listActivity } from "~/.server/db/activity";
 import { AdminPage } from "~/components/admin/admin-page";
 import { Pagination } from "~/components/public/pagination";
+import { parsePage } from "~/lib/pagination";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { ACTION_LABELS, formatWhen, ITEM_LABELS } from "~/lib/activity";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -23,8 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const people = await activityPeople();
   const { filters, values } = activityFiltersOf(url.searchParams, people);
-  const pageParam = Number(url.searchParams.get("page"));
-  const result = await listActivity(filters, Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1);
+  const result = await listActivity(filters, parsePage(url.searchParams.get("page")));
   return {
     people,
     actions: ACTIVITY_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] ?? a })),

@@ -15,6 +15,7 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnSecondary, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
+import { parsePage } from "~/lib/pagination";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -24,8 +25,7 @@ export const handle = {
 } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
-  const result = await listOutbox(Number.isInteger(page) && page > 0 ? page : 1);
+  const result = await listOutbox(parsePage(new URL(request.url).searchParams.get("page")));
   return {
     smtp: smtpConfigured(),
     ...result,

@@ -11,7 +11,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/redirects";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf } from "~/.server/admin/guard.server";
-import { isRefusal, MAX_TEXT_FORM_BYTES, readForm, uploadedFile } from "~/.server/http/form-post";
+import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, uploadedFile } from "~/.server/http/form-post";
 import { countRedirectsByOrigin, listRedirects } from "~/.server/db/redirects";
 import { deleteRules, describeSource, enableRules, importCsvRules, saveRule, type RuleErrors } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -74,8 +74,8 @@ type ActionData = { status?: Status; errors?: RuleErrors; values?: Record<string
 const ids = (form: FormData) =>
   form
     .getAll("ids")
-    .map((v) => Number(v))
-    .filter((n) => Number.isInteger(n) && n > 0)
+    .map(parseId)
+    .filter((n) => n !== null)
     .slice(0, 1000);
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -15,7 +15,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { data, Form, redirect, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/wordpress-import";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
-import { isRefusal, readForm, uploadedFile } from "~/.server/http/form-post";
+import { isRefusal, parseId, readForm, uploadedFile } from "~/.server/http/form-post";
 import { getWordPressImport, latestWordPressImports } from "~/.server/db/wordpress-imports";
 import { getJobQueue } from "~/.server/http/startup";
 import { log } from "~/.server/log";
@@ -76,8 +76,8 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const id = Number(url.searchParams.get("task"));
-  const run = Number.isInteger(id) && id > 0 ? await getWordPressImport(id) : undefined;
+  const id = parseId(url.searchParams.get("task"));
+  const run = id ? await getWordPressImport(id) : undefined;
   const recent = await latestWordPressImports();
   const view = (t: NonNullable<typeof run>) => {
     const progress = t.progress as { message?: string; done?: number; total?: number };
@@ -147,8 +147,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(`/dashboard/import/wordpress?task=${id}`);
   }
   // 2. The import (or another dry run) of a dry run's stored export, with the mapping chosen on its report.
-  const dryRunId = Number(formText(form, "run"));
-  const dryRun = Number.isInteger(dryRunId) && dryRunId > 0 ? await getWordPressImport(dryRunId) : undefined;
+  const dryRunId = parseId(formText(form, "run"));
+  const dryRun = dryRunId ? await getWordPressImport(dryRunId) : undefined;
   if (!dryRun?.upload) return fail(GONE_HERE);
   const categoryMap: Record<string, CategoryTarget> = {};
   for (const [name, value] of form.entries()) {
