@@ -15,6 +15,7 @@ import {
   registerForEvent,
   type EventInput,
 } from "~/.server/db/events";
+import { cancelEvent, trashEvent } from "~/.server/db/event-editing";
 import { db } from "~/.server/db/client";
 import { mailOutbox } from "~/.server/db/schema";
 import { sendEventReminders } from "~/.server/jobs/jobs";
@@ -110,11 +111,21 @@ describe("capacity and the waiting list", () => {
     expect((await cancelRegistration(back.token))?.registration.status).toBe("cancelled");
   });
 
-  it("registration closes at its closing time, and a draft takes none", async () => {
+  it("registration closes at its closing time (or the start); a draft, a cancelled event and one in the Trash take none, and nothing is written", async () => {
     const closed = await createEvent(eventInput("Closed", 48 * HOUR, { registration_closes_at: new Date(Date.now() - 1000) }), ACTOR);
-    expect((await registerForEvent(closed.id, person(1))).outcome).toBe("closed");
+    const started = await createEvent(eventInput("Started", -HOUR), ACTOR);
     const draft = await createEvent(eventInput("Draft", 48 * HOUR, { status: "draft", published_at: null }), ACTOR);
-    expect((await registerForEvent(draft.id, person(1))).outcome).toBe("closed");
+    const called = await createEvent(eventInput("Called off", 48 * HOUR), ACTOR);
+    await cancelEvent(called.id, ACTOR);
+    const binned = await createEvent(eventInput("Binned", 48 * HOUR), ACTOR);
+    await trashEvent(binned.id, ACTOR);
+    for (const event of [closed, started, draft, called, binned]) {
+      expect((await registerForEvent(event.id, person(1))).outcome, event.title).toBe("closed");
+      expect(await listRegistrations(event.id), event.title).toEqual([]);
+    }
+    // Open until the closing time: the same address then takes a place.
+    const open = await createEvent(eventInput("Open", 48 * HOUR, { registration_closes_at: new Date(Date.now() + HOUR) }), ACTOR);
+    expect((await registerForEvent(open.id, person(1))).outcome).toBe("registered");
   });
 });
 

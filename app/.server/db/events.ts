@@ -19,6 +19,7 @@ import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow, type EventRow } from "./schema";
 import { freeSlug, withSlugRetry } from "./slugs";
+import { rowsOf } from "./rows";
 import { slugCandidates } from "./slug-lookup";
 import { eventIsPublic, teamMemberIsPublic } from "./visibility";
 
@@ -227,7 +228,7 @@ export async function renewCancelToken(tx: Db, registrationId: number): Promise<
   return token;
 }
 
-/** Registration is open: a public, not cancelled event before its closing time (or its start). */
+/** Registration is open: a public, not cancelled event before its closing time (or its start). The same conditions are in the event_registration_take function (migration 0025): change them together. */
 export function registrationOpen(event: Pick<Event, "event_status" | "starts_at" | "registration_closes_at">, now = new Date()): boolean {
   if (event.event_status === "cancelled") return false;
   const closes = event.registration_closes_at ?? event.starts_at;
@@ -236,67 +237,27 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
 
 /**
  * Registers an address for an event: a place while one is left, else the
- * waiting list. The event's row is locked, then one statement counts the
- * places taken and writes the row (the lock is held for that one round trip
- * and the commit: registrations of one event take it in turn).
+ * waiting list. One call of `event_registration_take` (migration 0025) locks
+ * the event's row, counts the places taken and writes the registration, so the
+ * lock is held only while PostgreSQL runs it, not across round trips from here
+ * (registrations of one event take it in turn). Its conditions for an open
+ * event are `eventIsPublic()` and `registrationOpen()`'s: change them together.
  */
 export async function registerForEvent(eventId: number, input: RegistrationInput, now = new Date()): Promise<RegistrationOutcome> {
   const email = input.email.trim().toLowerCase();
-  return db().transaction(async (tx) => {
-    // Only what the decision reads: the lock is the point of this statement.
-    const [event] = await tx
-      .select({
-        capacity: events.capacity,
-        event_status: events.event_status,
-        starts_at: events.starts_at,
-        registration_closes_at: events.registration_closes_at,
-      })
-      .from(events)
-      .where(and(eq(events.id, eventId), eventIsPublic()))
-      .for("update");
-    if (!event || !registrationOpen(event, now)) return { outcome: "closed" as const };
-    // Counted in the same statement as the write: its snapshot is taken after the lock was granted, so it
-    // sees every registration committed before (one statement for the lock too would not: its snapshot
-    // would predate the wait).
-    const taken = sql`(select count(*) from ${eventRegistrations} where ${eventRegistrations.event_id} = ${eventId} and ${eventRegistrations.status} in ('registered', 'attended'))`;
-    const status =
-      event.capacity === null ? sql`'registered'` : sql`(case when ${taken} < ${event.capacity} then 'registered' else 'waiting' end)`;
-    const token = randomBytes(24).toString("base64url");
-    const values = {
-      name: input.name,
-      organisation: input.organisation,
-      job_title: input.job_title,
-      accessibility_needs: input.accessibility_needs,
-      cancel_token_hash: hashToken(token),
-      updated_at: now,
-      cancelled_at: null,
-      promoted_at: null,
-      reminded_24h_at: null,
-      reminded_1h_at: null,
-    };
-    // A new address, or a cancelled registration of the same address taken up again (the unique index holds
-    // one per event); an address registered or waiting is left as it is (no row returned).
-    const [registration] = await tx
-      .insert(eventRegistrations)
-      .values({ ...values, status, event_id: eventId, email, created_at: now })
-      .onConflictDoUpdate({
-        target: [eventRegistrations.event_id, eventRegistrations.email],
-        // The unique index holds one registration per event and address among those not erased (schema.ts).
-        targetWhere: sql`erased_at is null`,
-        set: { ...values, status: sql`excluded.status` },
-        setWhere: sql`${eventRegistrations.status} = 'cancelled'`,
-      })
-      .returning();
-    if (!registration) {
-      const [existing] = await tx
-        .select()
-        .from(eventRegistrations)
-        .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.email, email), isNull(eventRegistrations.erased_at)))
-        .limit(1);
-      return { outcome: "already" as const, registration: existing };
-    }
-    return { outcome: registration.status as "registered" | "waiting", registration, token };
-  });
+  const token = randomBytes(24).toString("base64url");
+  const [taken] = rowsOf<{ outcome: "closed" | "already" | "registered" | "waiting"; registration_id: number | string | null }>(
+    await db().execute(sql`select outcome, registration_id from event_registration_take(
+      ${eventId}::integer, ${email}, ${input.name}, ${input.organisation}, ${input.job_title}, ${input.accessibility_needs},
+      ${hashToken(token)}, ${now.toISOString()}::timestamptz)`),
+  );
+  if (!taken || taken.outcome === "closed" || taken.registration_id === null) return { outcome: "closed" };
+  const [registration] = await db()
+    .select()
+    .from(eventRegistrations)
+    .where(eq(eventRegistrations.id, Number(taken.registration_id)));
+  if (taken.outcome === "already") return { outcome: "already", registration };
+  return { outcome: taken.outcome, registration, token };
 }
 
 /** A registration by its cancel link's token, with its event. */

@@ -25,7 +25,10 @@ export function articleIsPublic(): SQL {
   return sql`(${articles.status} = 'published' and ${articles.deleted_at} is null)`;
 }
 
-/** Public events: published and not in the Trash, as articles (same predicate as `events_public_idx`). */
+/**
+ * Public events: published and not in the Trash, as articles (same predicate as `events_public_idx`, and as the
+ * event_registration_take function's, migration 0025: change them together).
+ */
 export function eventIsPublic(): SQL {
   return sql`(${events.status} = 'published' and ${events.deleted_at} is null)`;
 }
