@@ -81,8 +81,9 @@ async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
   await p.waitForLoadState("networkidle");
 }
+/** Waits for a status message: up to 30 s (CI once gave up on the History restore's after 15 s; it passed 3 of 3 runs here). */
 async function status(p: Page, text: string | RegExp) {
-  await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 15_000 });
+  await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 30_000 });
 }
 /** Replaces the rich-text body's text. */
 async function typeBody(p: Page, text: string) {
