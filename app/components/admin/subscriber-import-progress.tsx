@@ -7,6 +7,7 @@
  */
 import type { ImportView } from "~/lib/subscriber-import-view";
 import { ScrollRegion } from "~/components/scroll-region";
+import { ProgressLines } from "./progress-lines";
 import { useProgress } from "./use-progress";
 
 const n = (v: number) => v.toLocaleString("en-CA");
@@ -31,13 +32,14 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
       <h3 className="font-semibold wrap-anywhere">
         Last import{current.fileName ? `: ${current.fileName}` : ""} ({current.created}, {current.createdBy})
       </h3>
-      <p className="mt-1">{importProgressText(current)}</p>
-      {going ? (
-        <progress className="mt-2 w-full" max={Math.max(1, current.rowsTotal)} value={current.rowsRead} aria-label="Rows read" />
-      ) : null}
-      <p role="status" className="sr-only">
-        {finishedHere ? importProgressText(current) : ""}
-      </p>
+      <ProgressLines
+        text={importProgressText(current)}
+        going={going}
+        finishedHere={finishedHere}
+        done={current.rowsRead}
+        total={current.rowsTotal}
+        label="Rows read"
+      />
       {!going && current.refusals.length ? (
         <ScrollRegion className="mt-4 overflow-x-auto" label="Refused rows, table">
           <table className="w-full border border-line text-left text-sm">

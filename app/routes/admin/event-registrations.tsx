@@ -23,6 +23,7 @@ import { certificateProgress } from "~/.server/events/certificate-job";
 import { getJobQueue } from "~/.server/http/startup";
 import { parseId } from "~/.server/http/form-post";
 import { AdminPage } from "~/components/admin/admin-page";
+import { ProgressLines } from "~/components/admin/progress-lines";
 import { useProgress } from "~/components/admin/use-progress";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
@@ -412,13 +413,15 @@ function CertificateSending({ eventId, initial }: { eventId: number; initial: Ce
       className={`mt-4 rounded border bg-white p-4 ${failed ? "border-error" : "border-line"}`}
       data-certificates-status={current.status}
     >
-      <p className={failed ? "text-error" : undefined}>{certificateProgressText(current)}</p>
-      {going ? (
-        <progress className="mt-2 w-full" max={Math.max(1, current.total)} value={current.sent} aria-label="Certificates sent" />
-      ) : null}
-      <p role="status" className="sr-only">
-        {finishedHere ? certificateProgressText(current) : ""}
-      </p>
+      <ProgressLines
+        text={certificateProgressText(current)}
+        going={going}
+        finishedHere={finishedHere}
+        done={current.sent}
+        total={current.total}
+        label="Certificates sent"
+        error={failed}
+      />
     </div>
   );
 }

@@ -1,0 +1,14 @@
+import pg from "pg";
+import fs from "node:fs";
+const admin = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/postgres" });
+await admin.connect();
+const name = `cancel_mig_${Date.now()}`;
+await admin.query(`create database ${name}`);
+const c = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:5432/${name}` });
+await c.connect();
+const files = fs.readdirSync("drizzle").filter((f) => f.endsWith(".sql")).sort();
+for (const f of files.filter((f) => f < "0025")) for (const stmt of fs.readFileSync(`drizzle/${f}`, "utf8").split("--> statement-breakpoint")) if (stmt.trim()) await c.query(stmt);
+const cols = (await c.query(`select column_name, is_nullable, column_default from information_schema.columns where table_name='events' and is_nullable='NO' and column_default is null`)).rows;
+console.log(cols.map((r) => r.column_name).join(","));
+await c.end(); await admin.end();
+console.log(name);
