@@ -83,6 +83,7 @@ export default [
       route("subscribers/export", "routes/admin/subscribers-export.ts"),
       route("subscribers/import", "routes/admin/subscribers-import.ts"),
       route("subscribers/imports/:id", "routes/admin/subscribers-import-progress.ts"),
+      route("subscribers/imports/:id/refused", "routes/admin/subscribers-import-refused.ts"),
       route("subscribers/consent-requests", "routes/admin/subscribers-consent-requests.ts"),
       route("subscribers/:id", "routes/admin/subscriber.tsx"),
       // An event's registrants (issue 45): the list, its CSV, attendance and certificates (the event's edit screen links here).

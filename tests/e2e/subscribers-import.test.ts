@@ -7,6 +7,7 @@
  * once, the message. The screen passes the three accessibility checkers at
  * 1280 and 390 px without sideways scrolling (screenshots in /tmp).
  */
+import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { runA11yCheckers } from "./a11y-checkers";
 import { describe, expect, it } from "./fixture";
@@ -65,6 +66,18 @@ describe("Import contacts (CASL) and Ask for consent", () => {
     expect(await refused.getByRole("row", { name: new RegExp(`^6 late\\.${stamp}`) }).textContent()).toMatch(
       /Implied consent \(enquiry\) ended on \d{4}-\d{2}-\d{2}\./,
     );
+    // The refused rows as a file, to mend and import again: the link pressed, the file saved.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download the refused rows (CSV)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^import-\d+-refused-rows\.csv$/);
+    const rows = fs
+      .readFileSync(await download.path(), "utf8")
+      .trimEnd()
+      .split("\r\n");
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toBe(`"5","nodate.${stamp}@client.example","No consent date."`);
 
     // The rest of the screen is read again when the import finishes: the new addresses may be asked for consent.
     await page.locator("[data-consent-requests]").waitFor({ timeout: 15_000 });

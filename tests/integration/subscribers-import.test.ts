@@ -29,6 +29,7 @@ import { sendConsentRequests } from "~/.server/subscriptions/consent-requests";
 import * as list from "~/routes/admin/subscribers";
 import * as importer from "~/routes/admin/subscribers-import";
 import * as exporter from "~/routes/admin/subscribers-export";
+import * as refusedRows from "~/routes/admin/subscribers-import-refused";
 import * as consentRequests from "~/routes/admin/subscribers-consent-requests";
 import * as subscriberScreen from "~/routes/admin/subscriber";
 import { IMPORT_MSG } from "~/routes/admin/subscribers-import";
@@ -220,6 +221,27 @@ describe("the CASL import", () => {
       `Import #${done.id} of 13 rows started`,
       `Import #${done.id} of 13 rows finished: 3 accepted, 10 refused; nothing sent`,
     ]);
+
+    // The refused rows as a file, to mend and import again: every row with its address and reason; an editor is refused.
+    const refusedFile = (cookie: string) =>
+      guarded(refusedRows.loader, {
+        request: new Request(`${ORIGIN}/dashboard/subscribers/imports/${done.id}/refused`, { headers: { cookie } }),
+        params: { id: String(done.id) },
+        context: testContext(),
+      }).catch((thrown: unknown) => thrown as Response) as Promise<Response>;
+    const refused = await refusedFile(admin);
+    expect(refused.headers.get("content-disposition")).toBe(`attachment; filename="import-${done.id}-refused-rows.csv"`);
+    const lines = (await refused.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe('"row","email","reason"');
+    expect(lines[2]).toBe('"6","nokind@client.example","No kind of consent: write express or implied."');
+    expect(lines[10]).toBe('"14","","Erased on request: never imported again."');
+    expect((await refusedFile(editor)).status).toBe(403);
+    const exports = await db().select().from(auditLog).where(eq(auditLog.action, "export"));
+    expect(exports.map((e) => e.item_label)).toContain(`Refused rows of import #${done.id} (10)`);
   });
 
   it("never mails an implied-consent subscriber after its consent ended", async () => {

@@ -7,6 +7,7 @@
  */
 import type { ImportView } from "~/lib/subscriber-import-view";
 import { ScrollRegion } from "~/components/scroll-region";
+import { linkClass } from "./styles";
 import { ProgressLines } from "./progress-lines";
 import { useProgress } from "./use-progress";
 
@@ -71,6 +72,14 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
             </tbody>
           </table>
         </ScrollRegion>
+      ) : null}
+      {!going && current.refusals.length ? (
+        <p className="mt-3">
+          <a href={`/dashboard/subscribers/imports/${current.id}/refused`} className={linkClass} download>
+            Download the refused rows (CSV)
+          </a>{" "}
+          to mend them in the file and import those rows again.
+        </p>
       ) : null}
     </div>
   );
