@@ -31,6 +31,7 @@ describe("CSV exports", () => {
       "routes/admin/redirects-export.ts",
       "routes/admin/statistics-export.ts",
       "routes/admin/subscribers-export.ts",
+      "routes/admin/subscribers-import-refused.ts",
     ]);
     for (const file of exports) {
       const text = fs.readFileSync(file, "utf8");
