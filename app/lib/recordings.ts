@@ -38,8 +38,7 @@ export const CAPTIONS_ACCEPT = ".vtt,text/vtt";
 export const CAPTIONS_MSG = {
   wrongType: (name: string) =>
     `“${name}” is not a captions file this site can use. Choose a WebVTT file (its name ends in .vtt and its first line is WEBVTT); most captioning services and video editors can save one.`,
-  notText: (name: string) =>
-    `“${name}” is not plain text (UTF-8). Save the captions again as a WebVTT file in UTF-8 and choose it again.`,
+  notText: (name: string) => `“${name}” is not plain text (UTF-8). Save the captions again as a WebVTT file in UTF-8 and choose it again.`,
   tooLarge: `The captions file is larger than ${CAPTIONS_MAX_BYTES / 1024 / 1024} MB, the most this site takes. Check that you chose the captions and not the recording.`,
   empty: "The captions file is empty. Choose the file again.",
   noRecording: "Captions go with an uploaded recording file. Upload the recording too, or choose no captions file.",
@@ -62,7 +61,10 @@ export function captionsFileProblem(file: { name: string; size: number }): strin
  * the words. Plain text, shown as text (never as HTML).
  */
 export function vttTranscript(vtt: string): string[] {
-  const blocks = vtt.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split(/\n{2,}/);
+  const blocks = vtt
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/);
   const lines: string[] = [];
   for (const block of blocks.slice(1)) {
     const rows = block.split("\n");

@@ -110,7 +110,11 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
       newCaptions = await storeCaptions(captionsText);
     } catch (error) {
       log("error", "captions not stored", { error: (error as Error).message });
-      return fail(503, { status: { tone: "error", text: CAPTIONS_MSG.unavailable }, errors: { captions_file: CAPTIONS_MSG.unavailable }, values });
+      return fail(503, {
+        status: { tone: "error", text: CAPTIONS_MSG.unavailable },
+        errors: { captions_file: CAPTIONS_MSG.unavailable },
+        values,
+      });
     }
   }
   const keptCaptions =

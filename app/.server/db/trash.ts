@@ -101,7 +101,12 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
     // An article's social picture (link previews) goes with it too.
     const socialImg = "social_img" in row ? row.social_img : "";
-    return { name, img: "img" in row ? row.img : "", socialImg, bodyPictures, recording: "recording_url" in row ? row.recording_url : "",
+    return {
+      name,
+      img: "img" in row ? row.img : "",
+      socialImg,
+      bodyPictures,
+      recording: "recording_url" in row ? row.recording_url : "",
       captions: "recording_captions" in row ? row.recording_captions : "",
     };
   });

@@ -122,6 +122,15 @@ export async function publicRecordingSize(key: string, now = new Date()): Promis
   return getStorage().size(key);
 }
 
+/** A control character other than a tab or a line's end (none is in a text file). */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+  }
+  return false;
+}
+
 /**
  * A captions file chosen on the event form, checked: not empty, at most CAPTIONS_MAX_BYTES, UTF-8 text
  * (a byte-order mark allowed), its first line `WEBVTT` (the WebVTT signature, alone or followed by a
@@ -140,7 +149,7 @@ export async function readCaptions(file: File): Promise<{ text: string } | { ref
   }
   if (!/^WEBVTT(?:[ \t\n\r]|$)/.test(text)) return { refused: CAPTIONS_MSG.wrongType(name) };
   // A NUL or another control character is no subtitle text (a binary file that happens to start with the signature).
-  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text)) return { refused: CAPTIONS_MSG.notText(name) };
+  if (hasControlCharacter(text)) return { refused: CAPTIONS_MSG.notText(name) };
   return { text };
 }
 

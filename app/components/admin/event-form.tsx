@@ -123,7 +123,15 @@ export function EventForm(props: {
   const showWebinar = !hydrated || (format !== "in-person" && format !== "");
 
   return (
-    <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={submit} aria-labelledby="page-title" className="space-y-6">
+    <Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="page-title"
+      className="space-y-6"
+    >
       {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
       <input type="hidden" name="intent" value="save" />
       <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />

@@ -148,8 +148,8 @@ export function RecordingField({
               className="mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold"
             />
             <p id="field-captions_file-hint" className="mt-1 text-sm text-muted">
-              For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows
-              it as captions; the page also shows its words as a transcript, which is what an audio recording needs.
+              For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows it
+              as captions; the page also shows its words as a transcript, which is what an audio recording needs.
             </p>
             <FieldError id="field-captions_file-error" error={captionsError} />
           </div>
