@@ -45,6 +45,8 @@ export const CAPTIONS_MSG = {
   unavailable: "The captions could not be stored right now (the file storage did not answer). Please try again in a minute.",
   missing:
     "This video has no captions, so people who are deaf or hard of hearing cannot follow it. Ontario's accessibility law (AODA) asks for captions on recorded video: add a captions file (.vtt) below.",
+  missingTranscript:
+    "This audio recording has no transcript, so people who are deaf or hard of hearing cannot follow it. Ontario's accessibility law (AODA) asks for a transcript of recorded audio: add one as a WebVTT file (.vtt) below.",
 } as const;
 
 /** The check the form makes before sending (the server reads the file again): a .vtt name, not empty, not too large. */

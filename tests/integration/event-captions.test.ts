@@ -272,6 +272,21 @@ describe("captions of an uploaded recording (disk)", () => {
     expect(after.recording_url).toBe(recording);
   });
 
+  it("an audio recording's .vtt is its transcript on the page (no track: an audio player shows none)", async () => {
+    const title = "Audio seminar with a transcript";
+    const event = await addEvent(title, -2 * DAY);
+    const recording = await uploadRecording(event.id, mp4(3000, "M4A "), "talk.m4a");
+    expect(recording).toMatch(/\.m4a$/);
+    expect((await save(event.id, title, -2 * DAY, { recording_file: recording }, { name: "talk.vtt", bytes: VTT })).status).toBe(302);
+    const key = (await getEventById(event.id))!.recording_captions;
+    expect(await publicPage(event.slug)).toMatchObject({
+      recordingFile: "audio",
+      captions: `/${key}`,
+      transcript: ["Ana Rossi: Good morning, everyone.", "Today: the duty to defend."],
+    });
+    expect((await fetchFile(key)).status).toBe(200);
+  });
+
   it("removing or replacing the captions, replacing the recording, and deleting the event for good remove the captions file", async () => {
     const title = "Captions kept tidy";
     const event = await addEvent(title, -DAY);

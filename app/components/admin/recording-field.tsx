@@ -114,10 +114,12 @@ export function RecordingField({
       )}
       {props.eventId === undefined ? null : (
         <div className="space-y-2">
-          {props.file && !audio && !props.captions ? (
+          {props.file && !props.captions ? (
             <div className="rounded border-l-4 border-error bg-[#fbeeee] px-4 py-3">
-              <p className="font-semibold text-error">Not accessible without captions</p>
-              <p className="text-sm">{CAPTIONS_MSG.missing}</p>
+              <p className="font-semibold text-error">
+                {audio ? "Not accessible without a transcript" : "Not accessible without captions"}
+              </p>
+              <p className="text-sm">{audio ? CAPTIONS_MSG.missingTranscript : CAPTIONS_MSG.missing}</p>
             </div>
           ) : null}
           {props.captions ? (
@@ -126,7 +128,8 @@ export function RecordingField({
                 {audio ? "A transcript" : "Captions"} (WebVTT) {audio ? "is" : "are"} attached:{" "}
                 <a href={recordingPath(props.captions)} className={linkClass} target="_blank" rel="noreferrer">
                   Open the captions file
-                </a>
+                </a>{" "}
+                <span className="text-sm text-muted">(it opens with the recording)</span>
               </p>
               <label className="flex items-center gap-2">
                 <input type="checkbox" name="captions_remove" defaultChecked={props.captionsRemove} className="size-4" />
