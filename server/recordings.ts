@@ -3,16 +3,18 @@
  * only for a published event that is over (db/events.ts recordingIsPublic),
  * streamed from storage (the bucket is asked for the same byte range), with
  * HTTP Range support (206 Partial Content) so a browser's player can seek.
+ * A recording's captions (`/recordings/{uuid}.vtt`) are served on the same
+ * terms as the recording they belong to, whole, as `text/vtt; charset=utf-8`.
  * Anything else is a plain-text 404; a store that does not answer a 503.
  * Not through React Router: its answers are written whole (whole-response.ts),
  * a recording is streamed.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { publicRecordingSize } from "~/.server/events/recordings";
+import { publicCaptions, publicRecordingSize } from "~/.server/events/recordings";
 import { log } from "~/.server/log";
 import { contentTypeOf, getStorage, StorageUnavailable } from "~/.server/storage/storage";
-import { isRecordingKey } from "~/lib/recordings";
+import { isCaptionsKey, isRecordingKey } from "~/lib/recordings";
 import { sendText } from "./whole-response";
 
 export const RECORDINGS_PREFIX = "/recordings/";
@@ -38,6 +40,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
 
 export async function sendRecording(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   const key = `recordings/${(req.url ?? "").slice(RECORDINGS_PREFIX.length).split("?")[0]}`;
+  if (isCaptionsKey(key)) return sendCaptions(req, res, key, requestId);
   if (!isRecordingKey(key)) return sendText(res, 404, "Not found");
   const storage = getStorage();
   let size: number | undefined;
@@ -79,4 +82,24 @@ export async function sendRecording(req: IncomingMessage, res: ServerResponse, r
   }
   // A visitor who closes the page ends the stream (and the bucket's connection): not an error worth a line.
   await pipeline(body, res).catch(() => {});
+}
+
+/** A recording's captions, whole (a few hundred kilobytes at most), only while the recording itself is served. */
+async function sendCaptions(req: IncomingMessage, res: ServerResponse, key: string, requestId: string): Promise<void> {
+  let body: Buffer | undefined;
+  try {
+    body = await publicCaptions(key);
+  } catch (error) {
+    log("warn", "captions not served", { id: requestId, key, error: (error as Error).message });
+    res.setHeader("Retry-After", "10");
+    return sendText(res, 503, error instanceof StorageUnavailable ? "Recording storage unavailable" : "Please try again.");
+  }
+  if (!body) return sendText(res, 404, "Not found");
+  res.statusCode = 200;
+  res.setHeader("Content-Type", contentTypeOf(key));
+  res.setHeader("Content-Length", body.byteLength);
+  // Replaced captions get a new name; removed ones must stop being served: a day, as the recording.
+  res.setHeader("Cache-Control", "public, max-age=86400");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.end(req.method === "HEAD" ? undefined : body);
 }

@@ -23,6 +23,71 @@ export function isAudioRecording(key: string): boolean {
   return /\.(m4a|mp3)$/.test(key);
 }
 
+/** An uploaded recording's captions (WebVTT), kept beside it: `recordings/{uuid}.vtt`, served with it (server/recordings.ts). */
+export const CAPTIONS_KEY = /^recordings\/[0-9a-f-]{36}\.vtt$/;
+
+export function isCaptionsKey(value: string): boolean {
+  return CAPTIONS_KEY.test(value);
+}
+
+/** The most a captions file may be: a long talk's captions are a few hundred kilobytes. */
+export const CAPTIONS_MAX_BYTES = 2 * 1024 * 1024;
+
+export const CAPTIONS_ACCEPT = ".vtt,text/vtt";
+
+export const CAPTIONS_MSG = {
+  wrongType: (name: string) =>
+    `“${name}” is not a captions file this site can use. Choose a WebVTT file (its name ends in .vtt and its first line is WEBVTT); most captioning services and video editors can save one.`,
+  notText: (name: string) => `“${name}” is not plain text (UTF-8). Save the captions again as a WebVTT file in UTF-8 and choose it again.`,
+  tooLarge: `The captions file is larger than ${CAPTIONS_MAX_BYTES / 1024 / 1024} MB, the most this site takes. Check that you chose the captions and not the recording.`,
+  empty: "The captions file is empty. Choose the file again.",
+  noRecording: "Captions go with an uploaded recording file. Upload the recording too, or choose no captions file.",
+  unavailable: "The captions could not be stored right now (the file storage did not answer). Please try again in a minute.",
+  missing:
+    "This video has no captions, so people who are deaf or hard of hearing cannot follow it. Ontario's accessibility law (AODA) asks for captions on recorded video: add a captions file (.vtt) below.",
+  missingTranscript:
+    "This audio recording has no transcript, so people who are deaf or hard of hearing cannot follow it. Ontario's accessibility law (AODA) asks for a transcript of recorded audio: add one as a WebVTT file (.vtt) below.",
+} as const;
+
+/** The check the form makes before sending (the server reads the file again): a .vtt name, not empty, not too large. */
+export function captionsFileProblem(file: { name: string; size: number }): string | undefined {
+  if (!/\.vtt$/i.test(file.name)) return CAPTIONS_MSG.wrongType(file.name);
+  if (file.size === 0) return CAPTIONS_MSG.empty;
+  if (file.size > CAPTIONS_MAX_BYTES) return CAPTIONS_MSG.tooLarge;
+  return undefined;
+}
+
+/**
+ * The words of a WebVTT file as a transcript: each cue's text, its timing lines, identifiers,
+ * NOTE/STYLE/REGION blocks and tags (`<v Speaker>`, `<i>`) left out; a speaker's name kept before
+ * the words. Plain text, shown as text (never as HTML).
+ */
+export function vttTranscript(vtt: string): string[] {
+  const blocks = vtt
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/);
+  const lines: string[] = [];
+  for (const block of blocks.slice(1)) {
+    const rows = block.split("\n");
+    const timing = rows.findIndex((r) => r.includes("-->"));
+    if (timing === -1) continue;
+    const text = rows
+      .slice(timing + 1)
+      .join(" ")
+      .replace(/<v(?:\.[^ >]*)?\s+([^>]*)>/g, "$1: ")
+      .replace(/<[^>]*>/g, "")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&nbsp;/g, " ")
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+      .trim();
+    if (text && text !== lines[lines.length - 1]) lines.push(text);
+  }
+  return lines;
+}
+
 /** The names a recording file may end with (the file's first bytes decide what it is). */
 export const RECORDING_ACCEPT = ".mp4,.m4a,.mp3,.webm,video/mp4,video/webm,audio/mp4,audio/mpeg,audio/webm";
 

@@ -5,8 +5,13 @@
  * that is not a recording is refused in words; a real WebM video (recorded in
  * the browser itself with MediaRecorder) is uploaded, and the event's public
  * page then shows a video player that loads it (the server answers its Range
- * requests), with the note on recorded programs. Accessibility checkers and
- * 1280 px / 390 px without sideways scrolling on both screens.
+ * requests), with the note on recorded programs. Then its captions (AODA,
+ * WCAG 1.2.2): the edit screen warns that the video is not accessible
+ * without them; a file that is not WebVTT is refused in words; a .vtt chosen
+ * with the captions field and saved gives the page's video an English
+ * captions track (served as text/vtt, loaded by the browser) and a
+ * Transcript. Accessibility checkers and 1280 px / 390 px without sideways
+ * scrolling on every screen.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -16,6 +21,17 @@ import { checkScreen } from "./screen-check";
 import { describe, expect, it } from "./fixture";
 
 const EVENT = "Ethics of Defence Reporting to Insurers";
+
+const CAPTIONS = [
+  "WEBVTT",
+  "",
+  "00:00:00.000 --> 00:00:01.000",
+  "<v Moderator>Welcome to the firm's seminar on reporting to insurers.",
+  "",
+  "00:00:01.000 --> 00:00:02.000",
+  "Our first question: what must defence counsel tell the insurer?",
+  "",
+].join("\n");
 
 /** A two-second WebM video recorded by the browser (a canvas through MediaRecorder), as a file on disk. */
 async function recordVideo(p: Page): Promise<string> {
@@ -49,7 +65,10 @@ async function recordVideo(p: Page): Promise<string> {
 }
 
 describe("an event's recording as an uploaded file", () => {
-  it("an editor chooses a recording file and presses Save; the event's page plays it", async ({ staffPage, base }) => {
+  it("an editor chooses a recording file and presses Save, then its captions; the event's page plays it with captions and a transcript", async ({
+    staffPage,
+    base,
+  }) => {
     const { page } = await staffPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/dashboard`);
     await page.getByRole("navigation").getByRole("link", { name: "Events", exact: true }).first().click();
@@ -81,7 +100,36 @@ describe("an event's recording as an uploaded file", () => {
     await page.getByText("Event updated successfully.").first().waitFor();
     await page.getByText("A video recording is uploaded:").waitFor();
     expect(await page.getByRole("textbox", { name: "Recording link" }).inputValue()).toBe("");
+    // No captions yet: the screen says the video is not accessible without them.
+    await page.getByText("Not accessible without captions").waitFor();
     await checkScreen(page, "event-recording-edit");
+
+    // A file that is not WebVTT, named like one: refused in words, nothing kept.
+    const captions = page.getByLabel("Captions or transcript file (.vtt)");
+    await captions.setInputFiles({
+      name: "notes.vtt",
+      mimeType: "text/vtt",
+      buffer: Buffer.from("Notes from the seminar, not captions.\n"),
+    });
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await page
+      .getByText(
+        "“notes.vtt” is not a captions file this site can use. Choose a WebVTT file (its name ends in .vtt and its first line is WEBVTT); most captioning services and video editors can save one.",
+      )
+      .first()
+      .waitFor();
+    expect(await page.getByText("Not accessible without captions").count()).toBe(1);
+
+    // The captions file: chosen, then SAVE CHANGES.
+    await page
+      .getByLabel("Captions or transcript file (.vtt)")
+      .setInputFiles({ name: "ethics-captions.vtt", mimeType: "text/vtt", buffer: Buffer.from(CAPTIONS) });
+    await page.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await page.getByText("Event updated successfully.").first().waitFor();
+    await page.getByText("Captions (WebVTT) are attached:").waitFor();
+    expect(await page.getByText("Not accessible without captions").count()).toBe(0);
+    await page.getByLabel("Replace the captions with another file").waitFor();
+    await checkScreen(page, "event-recording-captions-edit");
 
     // The public page after the event: the player, the download link and the note.
     const href = (await page.getByRole("link", { name: "View on the site" }).getAttribute("href"))!;
@@ -103,6 +151,28 @@ describe("an event's recording as an uploaded file", () => {
     expect(part.status).toBe(206);
     expect(part.range).toMatch(/^bytes 0-99\/\d+$/);
     expect(part.bytes).toBe(100);
+
+    // The video's English captions track, served as WebVTT and loaded by the browser.
+    const track = page.locator("video > track");
+    expect(await track.getAttribute("kind")).toBe("captions");
+    expect(await track.getAttribute("srclang")).toBe("en");
+    expect(await track.getAttribute("label")).toBe("English");
+    expect(await track.getAttribute("default")).not.toBeNull();
+    const trackSrc = (await track.getAttribute("src"))!;
+    expect(trackSrc).toMatch(/^\/recordings\/[0-9a-f-]{36}\.vtt$/);
+    const served = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    }, trackSrc);
+    expect(served).toEqual({ status: 200, type: "text/vtt; charset=utf-8", text: CAPTIONS });
+    await page.waitForFunction(() => (document.querySelector("video > track") as HTMLTrackElement).readyState === 2, undefined, {
+      timeout: 20_000,
+    });
+    expect(await page.evaluate(() => document.querySelector("video")!.textTracks[0].cues?.length)).toBe(2);
+    // The transcript: the captions' words, shown as text when opened.
+    await page.getByText("Transcript", { exact: true }).click();
+    await page.getByText("Moderator: Welcome to the firm's seminar on reporting to insurers.").waitFor();
+    await page.getByText("Our first question: what must defence counsel tell the insurer?").waitFor();
     await checkScreen(page, "event-recording-public");
   });
 });

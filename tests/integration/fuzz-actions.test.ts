@@ -607,8 +607,9 @@ const BASES: Record<string, ActionCase> = {
     ],
   },
   "routes/admin/events.tsx": { base: () => ({ intent: "delete", id: String(existing.eventId), q: "" }) },
-  "routes/admin/event-new.tsx": { base: eventBase },
-  "routes/admin/event-edit.tsx": { base: eventBase, more: (): Form[] => [{ intent: "cancel-event" }] },
+  // The event form is multipart: its one file field is the recording's captions (a .vtt; a picture there is refused in words).
+  "routes/admin/event-new.tsx": { base: eventBase, file: "captions_file" },
+  "routes/admin/event-edit.tsx": { base: eventBase, more: (): Form[] => [{ intent: "cancel-event" }], file: "captions_file" },
   "routes/admin/hours.tsx": { base: () => ({ start_time: "9:00", end_time: "5:00" }) },
   "routes/admin/trash.tsx": { base: () => ({ intent: "restore", kind: "article", id: String(existing.articleId) }) },
   "routes/admin/history.tsx": { base: () => ({ intent: "restore", revision: "1" }) },

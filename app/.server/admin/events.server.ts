@@ -25,15 +25,21 @@ import { conflictText } from "~/lib/forms/conflict";
 import { log } from "../log";
 import { flashHeaders } from "./flash.server";
 import { formVersion, bodyHtml } from "./articles.server";
-import { deleteRecording, recordingStored } from "../events/recordings";
-import { isRecordingKey, RECORDING_MSG } from "~/lib/recordings";
+import { deleteRecording, readCaptions, recordingStored, storeCaptions } from "../events/recordings";
+import { CAPTIONS_MAX_BYTES, CAPTIONS_MSG, isRecordingKey, RECORDING_MSG } from "~/lib/recordings";
 import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, type FailureData } from "../http/form-post";
 
 export type EventActionData = FailureData & { values?: EventFormValues; conflict?: boolean };
 
-/** Reads the event form's body (text only: the form has no file). */
+/** Reads the event form's body: its text and, at most, a recording's captions file (CAPTIONS_MAX_BYTES; the recording itself is uploaded apart). */
 export function readEventForm(request: Request) {
-  return readForm(request, MAX_TEXT_FORM_BYTES);
+  return readForm(request, MAX_TEXT_FORM_BYTES + CAPTIONS_MAX_BYTES + 64 * 1024, CAPTIONS_MSG.tooLarge);
+}
+
+/** The captions file chosen on the form (`captions_file`), if any: an empty file input sends a nameless, empty file. */
+function chosenCaptions(form: FormData): File | undefined {
+  const file = form.get("captions_file");
+  return file instanceof File && (file.size > 0 || file.name !== "") ? file : undefined;
 }
 
 function fail(status: number, body: EventActionData) {
@@ -69,6 +75,14 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
   const parsed = eventSchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
   let copy = "";
+  // The captions file: read and checked here, stored only once everything else is right.
+  const captionsFile = chosenCaptions(form);
+  let captionsText: string | undefined;
+  if (captionsFile) {
+    const read = await readCaptions(captionsFile);
+    if ("refused" in read) errors.captions_file = read.refused;
+    else captionsText = read.text;
+  }
   if (parsed.success) {
     copy = sanitizeArticleHtml(bodyHtml(parsed.data.copy));
     if (!/[^\s]/.test(copy.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "))) errors.copy = "Description is required.";
@@ -82,13 +96,33 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
     const recording = parsed.data.recording_url;
     if (isRecordingKey(recording) && recording !== existing?.recording_url && !(await recordingStored(recording).catch(() => false)))
       errors.recording_file = RECORDING_MSG.gone;
+    if (captionsText !== undefined && !isRecordingKey(recording)) errors.captions_file = CAPTIONS_MSG.noRecording;
   }
   if (Object.keys(errors).length || !parsed.success)
     return fail(400, { status: { tone: "error", text: hasMissing(errors) ? MSG.missingFields : MSG.checkFields }, errors, values });
 
-  const { speakerIds, guests, status, publishAt, ...fields } = parsed.data;
+  const { speakerIds, guests, status, publishAt, captions_remove, ...fields } = parsed.data;
   const speakers: SpeakerInput[] = [...speakerIds.map((memberId) => ({ memberId })), ...guests];
-  const input = { ...fields, copy, speakers, state: { status, publishAt } };
+  // The captions go with the uploaded recording: new ones chosen; the saved ones kept unless removed, or the recording replaced or removed.
+  let newCaptions = "";
+  if (captionsText !== undefined) {
+    try {
+      newCaptions = await storeCaptions(captionsText);
+    } catch (error) {
+      log("error", "captions not stored", { error: (error as Error).message });
+      return fail(503, {
+        status: { tone: "error", text: CAPTIONS_MSG.unavailable },
+        errors: { captions_file: CAPTIONS_MSG.unavailable },
+        values,
+      });
+    }
+  }
+  const keptCaptions =
+    existing && !captions_remove && existing.recording_url === fields.recording_url && isRecordingKey(fields.recording_url)
+      ? existing.recording_captions
+      : "";
+  const recording_captions = newCaptions || keptCaptions;
+  const input = { ...fields, recording_captions, copy, speakers, state: { status, publishAt } };
 
   if (!existing) {
     let created: Event;
@@ -96,6 +130,7 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
       created = await addEvent(input, actor);
     } catch (error) {
       log("error", "event not added", { error: (error as Error).message });
+      await deleteRecording(newCaptions);
       return fail(500, { status: { tone: "error", text: EVENT_MSG.saveError }, values });
     }
     return redirect(`/dashboard/events/${created.id}/edit`, { headers: await flashHeaders({ tone: "success", text: EVENT_MSG.added }) });
@@ -110,14 +145,19 @@ export async function saveEventAction(form: FormData, actor: Actor, existing?: E
       promoted: promotedMail.notify,
     });
   } catch (error) {
+    await deleteRecording(newCaptions);
     if (error instanceof EditConflict)
       return fail(409, { status: { tone: "error", text: conflictText(error.savedBy, error.savedAt) }, values, conflict: true });
     log("error", "event not saved", { id: existing.id, error: (error as Error).message });
     return fail(500, { status: { tone: "error", text: EVENT_MSG.saveError }, values });
   }
-  if (!saved) return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound }, values });
-  // An uploaded recording replaced or removed: its file goes (a link is left alone).
+  if (!saved) {
+    await deleteRecording(newCaptions);
+    return fail(404, { status: { tone: "error", text: EVENT_MSG.notFound }, values });
+  }
+  // An uploaded recording replaced or removed: its file goes (a link is left alone); its captions too when replaced or removed.
   if (existing.recording_url !== input.recording_url) await deleteRecording(existing.recording_url);
+  if (existing.recording_captions !== input.recording_captions) await deleteRecording(existing.recording_captions);
   const told = saved.moved ? mail.send() : 0;
   const promoted = saved.promoted ? promotedMail.send() : 0;
   const text = [

@@ -123,6 +123,7 @@ export function eventFieldsOf(e: Event): EventFields {
     accreditation_number: e.accreditation_number,
     accreditation_date: e.accreditation_date,
     recording_url: e.recording_url,
+    recording_captions: e.recording_captions,
   };
 }
 

@@ -9,7 +9,7 @@
  * waiting is promoted exactly once.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, like, sql, type SQL } from "drizzle-orm";
 import type { EventFilters } from "~/lib/events";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
@@ -87,6 +87,18 @@ export async function recordingIsPublic(key: string, now = new Date()): Promise<
     .select({ id: events.id })
     .from(events)
     .where(and(eq(events.recording_url, key), eventIsPublic(), sql`${events.ends_at} < ${now}`))
+    .limit(1);
+  return !!row;
+}
+
+/** Whether captions belong to an uploaded recording the public may watch now (recordingIsPublic's event). */
+export async function captionsArePublic(key: string, now = new Date()): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(eq(events.recording_captions, key), like(events.recording_url, "recordings/%"), eventIsPublic(), sql`${events.ends_at} < ${now}`),
+    )
     .limit(1);
   return !!row;
 }

@@ -1033,6 +1033,8 @@ export const events = pgTable(
     accreditation_date: date("accreditation_date", { mode: "string" }),
     /** After the event: the recording (a link, or the path of an uploaded file). */
     recording_url: text("recording_url").notNull().default(""),
+    /** An uploaded recording's captions (WebVTT, `recordings/{uuid}.vtt`; '' for none): its track, and the page's transcript. */
+    recording_captions: text("recording_captions").notNull().default(""),
   },
   (t) => [
     uniqueIndex("events_slug_unique").on(t.slug),

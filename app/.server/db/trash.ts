@@ -101,7 +101,14 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
     await recordAudit(tx, actor, { action: "purge", itemType: kind, itemId: id, itemLabel: name, changes: null });
     // An article's social picture (link previews) goes with it too.
     const socialImg = "social_img" in row ? row.social_img : "";
-    return { name, img: "img" in row ? row.img : "", socialImg, bodyPictures, recording: "recording_url" in row ? row.recording_url : "" };
+    return {
+      name,
+      img: "img" in row ? row.img : "",
+      socialImg,
+      bodyPictures,
+      recording: "recording_url" in row ? row.recording_url : "",
+      captions: "recording_captions" in row ? row.recording_captions : "",
+    };
   });
   if (!removed) return undefined;
   if (kind !== "event") await deleteImage(kind === "article" ? "articles" : "team", removed.img);
@@ -109,7 +116,10 @@ export async function purgeFromTrash(kind: TrashKind, id: number, actor: Actor):
   // A member's stored PDF bios (regenerable; bio-pdf.ts).
   if (kind === "team") await removeBios(id).catch(() => {});
   // An event's uploaded recording.
-  if (kind === "event") await deleteRecording(removed.recording);
+  if (kind === "event") {
+    await deleteRecording(removed.recording);
+    await deleteRecording(removed.captions);
+  }
   // Those no other article, revision or working copy names.
   await removeUnusedBodyPictures(removed.bodyPictures);
   return removed.name;

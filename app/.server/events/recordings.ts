@@ -5,10 +5,10 @@
  * is shown as it is.
  */
 import { randomUUID } from "node:crypto";
-import { RECORDING_MSG, isRecordingKey } from "~/lib/recordings";
+import { CAPTIONS_MAX_BYTES, CAPTIONS_MSG, RECORDING_MSG, isCaptionsKey, isRecordingKey, vttTranscript } from "~/lib/recordings";
 import { getStorage, StorageUnavailable, type RecordingExtension } from "../storage/storage";
 import { log } from "../log";
-import { recordingIsPublic } from "../db/events";
+import { captionsArePublic, recordingIsPublic } from "../db/events";
 
 export class RecordingRefused extends Error {
   constructor(
@@ -103,9 +103,9 @@ export async function storeRecording(body: ReadableStream<Uint8Array>, fileName:
   return key;
 }
 
-/** Removes an uploaded recording (a link or '' is left alone); a store that does not answer leaves it to the sweep. */
+/** Removes an uploaded recording or its captions (a link or '' is left alone); a store that does not answer leaves it to the sweep. */
 export async function deleteRecording(value: string | null | undefined): Promise<void> {
-  if (!value || !isRecordingKey(value)) return;
+  if (!value || !(isRecordingKey(value) || isCaptionsKey(value))) return;
   await getStorage()
     .delete(value)
     .catch((error: unknown) => log("warn", "recording not removed", { key: value, error: (error as Error).message }));
@@ -120,4 +120,60 @@ export async function recordingStored(key: string): Promise<boolean> {
 export async function publicRecordingSize(key: string, now = new Date()): Promise<number | undefined> {
   if (!isRecordingKey(key) || !(await recordingIsPublic(key, now))) return undefined;
   return getStorage().size(key);
+}
+
+/** A control character other than a tab or a line's end (none is in a text file). */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+  }
+  return false;
+}
+
+/**
+ * A captions file chosen on the event form, checked: not empty, at most CAPTIONS_MAX_BYTES, UTF-8 text
+ * (a byte-order mark allowed), its first line `WEBVTT` (the WebVTT signature, alone or followed by a
+ * space, a tab or the line's end). Answers the text, or a message in words (nothing is stored then).
+ */
+export async function readCaptions(file: File): Promise<{ text: string } | { refused: string }> {
+  const name = file.name.slice(0, 200) || "The file";
+  if (file.size === 0) return { refused: CAPTIONS_MSG.empty };
+  if (file.size > CAPTIONS_MAX_BYTES) return { refused: CAPTIONS_MSG.tooLarge };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return { refused: CAPTIONS_MSG.notText(name) };
+  }
+  if (!/^WEBVTT(?:[ \t\n\r]|$)/.test(text)) return { refused: CAPTIONS_MSG.wrongType(name) };
+  // A NUL or another control character is no subtitle text (a binary file that happens to start with the signature).
+  if (hasControlCharacter(text)) return { refused: CAPTIONS_MSG.notText(name) };
+  return { text };
+}
+
+/** Stores checked captions (readCaptions) as `recordings/{uuid}.vtt`, in UTF-8 without a byte-order mark; answers the key. */
+export async function storeCaptions(text: string): Promise<string> {
+  const key = `recordings/${randomUUID()}.vtt`;
+  await getStorage().put(key, Buffer.from(text.replace(/^\uFEFF/, ""), "utf8"));
+  return key;
+}
+
+/** The captions of a recording the public may watch now (served with it); undefined otherwise. */
+export async function publicCaptions(key: string, now = new Date()): Promise<Buffer | undefined> {
+  if (!isCaptionsKey(key) || !(await captionsArePublic(key, now))) return undefined;
+  return getStorage().get(key);
+}
+
+/** The words of stored captions, for the page's transcript; null when there are none or the store does not answer. */
+export async function captionsTranscript(key: string): Promise<string[] | null> {
+  if (!isCaptionsKey(key)) return null;
+  try {
+    const bytes = await getStorage().get(key);
+    return bytes ? vttTranscript(bytes.toString("utf8")) : null;
+  } catch (error) {
+    log("warn", "captions not read", { key, error: (error as Error).message });
+    return null;
+  }
 }

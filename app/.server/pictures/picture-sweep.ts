@@ -58,7 +58,9 @@ export async function findOrphanPictures(): Promise<string[]> {
   // Uploaded event recordings no event (in the Trash or not) names: an upload whose form was never saved, or a crash.
   const recordings = await storage.list("recordings");
   if (recordings.length) {
-    const named = new Set((await db().select({ url: events.recording_url }).from(events)).map((r) => r.url));
+    // A recording's captions (`recordings/{uuid}.vtt`) are named by the same row.
+    const rows = await db().select({ url: events.recording_url, captions: events.recording_captions }).from(events);
+    const named = new Set(rows.flatMap((r) => [r.url, r.captions]));
     for (const key of recordings) if (!named.has(key)) orphans.push(key);
   }
   return orphans;

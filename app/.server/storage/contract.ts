@@ -93,11 +93,13 @@ export class StorageUnavailable extends Error {
 export function contentTypeOf(key: string): string {
   const ext = key.slice(key.lastIndexOf(".") + 1);
   if (ext === "xml") return "application/xml";
+  // A recording's captions (WebVTT): a player reads them as text.
+  if (ext === "vtt") return "text/vtt; charset=utf-8";
   return FILE_TYPES[ext] ?? (ext === "jpg" ? "image/jpeg" : `image/${ext}`);
 }
 
 const KEY = new RegExp(
-  `^(?:(team|articles|og)/[a-z0-9-]{1,80}\\.(jpg|png|webp|avif)|bios/[a-z0-9-]{1,80}\\.pdf|files/[a-z0-9-]{1,120}\\.(?:${FILE_EXTENSIONS.join("|")})|recordings/[0-9a-f-]{36}\\.(?:${RECORDING_EXTENSIONS.join("|")}))$`,
+  `^(?:(team|articles|og)/[a-z0-9-]{1,80}\\.(jpg|png|webp|avif)|bios/[a-z0-9-]{1,80}\\.pdf|files/[a-z0-9-]{1,120}\\.(?:${FILE_EXTENSIONS.join("|")})|recordings/[0-9a-f-]{36}\\.(?:${RECORDING_EXTENSIONS.join("|")}|vtt))$`,
 );
 
 export function isValidKey(key: string): boolean {

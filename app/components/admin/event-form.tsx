@@ -19,7 +19,7 @@ import { RepeatingRows } from "./repeating-rows";
 import { RecordingField, type RecordingUpload } from "./recording-field";
 import { useAnnounce } from "./status";
 import { btnPrimary, inputClass, labelClass } from "./styles";
-import { RECORDING_MSG, recordingFileProblem } from "~/lib/recordings";
+import { captionsFileProblem, RECORDING_MSG, recordingFileProblem } from "~/lib/recordings";
 
 const GUEST_COLUMNS = [
   { key: "name", label: "Name", maxLength: 200, wide: true },
@@ -55,12 +55,15 @@ export function EventForm(props: {
     lists: EVENT_LISTS,
     // The chosen file (not part of the form's data): its name and size, and not both a file and a link.
     extra: (data): Record<string, string> => {
+      const captions = data.get("captions_file");
+      const captionsProblem = captions instanceof File && captions.name ? captionsFileProblem(captions) : undefined;
+      const found: Record<string, string> = captionsProblem ? { captions_file: captionsProblem } : {};
       const file = fileInput.current?.files?.[0];
-      if (!file) return {};
+      if (!file) return found;
       const problem = recordingFileProblem(file, maxBytes);
-      if (problem) return { recording_file: problem };
+      if (problem) return { ...found, recording_file: problem };
       const link = data.get("recording_url");
-      return typeof link === "string" && link.trim() ? { recording_url: RECORDING_MSG.both } : {};
+      return typeof link === "string" && link.trim() ? { ...found, recording_url: RECORDING_MSG.both } : found;
     },
   });
   const errors: Record<string, string> = {
@@ -120,7 +123,15 @@ export function EventForm(props: {
   const showWebinar = !hydrated || (format !== "in-person" && format !== "");
 
   return (
-    <Form ref={formRef} method="post" noValidate onSubmit={submit} aria-labelledby="page-title" className="space-y-6">
+    <Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="page-title"
+      className="space-y-6"
+    >
       {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
       <input type="hidden" name="intent" value="save" />
       <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
@@ -332,6 +343,8 @@ export function EventForm(props: {
         link={v.recording_url}
         file={v.recording_file}
         remove={v.recording_remove}
+        captions={v.recording_captions}
+        captionsRemove={v.captions_remove}
         maxBytes={maxBytes}
         errors={errors}
         fileInput={fileInput}

@@ -5,9 +5,20 @@
  * key goes into the hidden `recording_file` field and the form is then sent
  * as usual. Uploading needs JavaScript (a recording is far larger than a
  * form may be): without it the screen says so and the link still works.
+ * Its captions (a WebVTT file: the video's captions, or an audio recording's
+ * transcript) go with the form itself, as a plain file field (the form is
+ * sent as multipart); a video without them is flagged (AODA, WCAG 1.2.2).
  */
 import type { RefObject } from "react";
-import { isAudioRecording, RECORDING_ACCEPT, recordingPath, sizeText } from "~/lib/recordings";
+import {
+  CAPTIONS_ACCEPT,
+  CAPTIONS_MAX_BYTES,
+  CAPTIONS_MSG,
+  isAudioRecording,
+  RECORDING_ACCEPT,
+  recordingPath,
+  sizeText,
+} from "~/lib/recordings";
 import { describedBy, FieldError, TextField } from "./fields";
 import { labelClass, linkClass } from "./styles";
 
@@ -24,6 +35,9 @@ export function RecordingField({
   link: string;
   file: string;
   remove: boolean;
+  /** The saved captions' storage key ('' for none). */
+  captions: string;
+  captionsRemove: boolean;
   maxBytes: number;
   errors: Record<string, string>;
   fileInput: RefObject<HTMLInputElement | null>;
@@ -33,6 +47,8 @@ export function RecordingField({
   legendClass: string;
 }) {
   const error = props.errors.recording_file;
+  const captionsError = props.errors.captions_file;
+  const audio = isAudioRecording(props.file);
   return (
     <fieldset className={props.className}>
       <legend className={props.legendClass}>Recording</legend>
@@ -41,10 +57,11 @@ export function RecordingField({
         event is over.
       </p>
       <input ref={fileKey} type="hidden" name="recording_file" defaultValue={props.file} />
+      <input type="hidden" name="recording_captions" value={props.captions} />
       {props.file ? (
         <div className="space-y-2">
           <p>
-            {isAudioRecording(props.file) ? "An audio" : "A video"} recording is uploaded:{" "}
+            {audio ? "An audio" : "A video"} recording is uploaded:{" "}
             <a href={recordingPath(props.file)} className={linkClass} target="_blank" rel="noreferrer">
               Open the uploaded recording
             </a>{" "}
@@ -93,6 +110,52 @@ export function RecordingField({
             Turn JavaScript on and reload this page to upload a file, or give the recording's link below.
           </p>
           <FieldError id="field-recording_file-error" error={error} />
+        </div>
+      )}
+      {props.eventId === undefined ? null : (
+        <div className="space-y-2">
+          {props.file && !props.captions ? (
+            <div className="rounded border-l-4 border-error bg-[#fbeeee] px-4 py-3">
+              <p className="font-semibold text-error">
+                {audio ? "Not accessible without a transcript" : "Not accessible without captions"}
+              </p>
+              <p className="text-sm">{audio ? CAPTIONS_MSG.missingTranscript : CAPTIONS_MSG.missing}</p>
+            </div>
+          ) : null}
+          {props.captions ? (
+            <div className="space-y-2">
+              <p>
+                {audio ? "A transcript" : "Captions"} (WebVTT) {audio ? "is" : "are"} attached:{" "}
+                <a href={recordingPath(props.captions)} className={linkClass} target="_blank" rel="noreferrer">
+                  Open the captions file
+                </a>{" "}
+                <span className="text-sm text-muted">(it opens with the recording)</span>
+              </p>
+              <label className="flex items-center gap-2">
+                <input type="checkbox" name="captions_remove" defaultChecked={props.captionsRemove} className="size-4" />
+                Remove the captions (when you save)
+              </label>
+            </div>
+          ) : null}
+          <div>
+            <label htmlFor="field-captions_file" className={labelClass}>
+              {props.captions ? "Replace the captions with another file" : "Captions or transcript file (.vtt)"}
+            </label>
+            <input
+              id="field-captions_file"
+              name="captions_file"
+              type="file"
+              accept={CAPTIONS_ACCEPT}
+              aria-invalid={captionsError ? true : undefined}
+              aria-describedby={describedBy("field-captions_file-hint", captionsError && "field-captions_file-error")}
+              className="mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold"
+            />
+            <p id="field-captions_file-hint" className="mt-1 text-sm text-muted">
+              For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows it
+              as captions; the page also shows its words as a transcript, which is what an audio recording needs.
+            </p>
+            <FieldError id="field-captions_file-error" error={captionsError} />
+          </div>
         </div>
       )}
       <TextField

@@ -11,7 +11,7 @@ import { PRACTICE_AREAS } from "../practice";
 import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
 import { ARTICLE_STATUS_LABELS, htmlHasText, type ArticleStatus } from "./article";
 import { hasNoNul, nulMessage, text } from "./fields";
-import { isRecordingKey, RECORDING_MSG } from "../recordings";
+import { isCaptionsKey, isRecordingKey, RECORDING_MSG } from "../recordings";
 
 export const EVENT_STATUS_LABELS = ARTICLE_STATUS_LABELS;
 export const EVENT_SUMMARY_MAX = 300;
@@ -115,6 +115,8 @@ export const eventSchema = z
       .preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string())
       .refine((v) => v === "" || isRecordingKey(v), RECORDING_MSG.gone),
     recording_remove: z.preprocess((v) => v === "on", z.boolean()),
+    // The recording's captions (a WebVTT file, the `captions_file` field, read by the server): "Remove" ticked.
+    captions_remove: z.preprocess((v) => v === "on", z.boolean()),
     speakers: ids("Select the speakers from the list of team members."),
     guest_name: strings,
     guest_organisation: strings,
@@ -202,6 +204,7 @@ export const eventSchema = z
       accreditation_date: v.accreditation_date || null,
       // The row keeps one: the uploaded file's key, or the link.
       recording_url: recordingFile || v.recording_url,
+      captions_remove: v.captions_remove,
       speakerIds: v.speakers,
       guests,
       status: v.status,
@@ -235,6 +238,9 @@ export type EventFormValues = {
   /** An uploaded recording's storage key ('' for none). */
   recording_file: string;
   recording_remove: boolean;
+  /** The uploaded recording's captions' storage key ('' for none): shown, never taken from the form by the server. */
+  recording_captions: string;
+  captions_remove: boolean;
   speakers: string[];
   guests: { name: string; organisation: string }[];
   status: ArticleStatus;
@@ -264,6 +270,8 @@ export const EMPTY_EVENT_VALUES: EventFormValues = {
   recording_url: "",
   recording_file: "",
   recording_remove: false,
+  recording_captions: "",
+  captions_remove: false,
   speakers: [],
   guests: [],
   status: "draft",
@@ -305,6 +313,8 @@ export function eventValuesFromForm(v: Record<string, string | string[]>): Event
     recording_url: s("recording_url", 2100),
     recording_file: isRecordingKey(s("recording_file", 100)) ? s("recording_file", 100) : "",
     recording_remove: v.recording_remove === "on",
+    recording_captions: isCaptionsKey(s("recording_captions", 100)) ? s("recording_captions", 100) : "",
+    captions_remove: v.captions_remove === "on",
     speakers: list(v.speakers)
       .filter((id) => /^\d{1,9}$/.test(id))
       .slice(0, 200),
@@ -341,6 +351,7 @@ export function eventValuesFromRow(
     accreditation_number: string;
     accreditation_date: string | null;
     recording_url: string;
+    recording_captions: string;
     status: string;
     published_at: Date | null;
   },
@@ -369,6 +380,8 @@ export function eventValuesFromRow(
     recording_url: isRecordingKey(e.recording_url) ? "" : e.recording_url,
     recording_file: isRecordingKey(e.recording_url) ? e.recording_url : "",
     recording_remove: false,
+    recording_captions: isCaptionsKey(e.recording_captions) ? e.recording_captions : "",
+    captions_remove: false,
     speakers: speakers.flatMap((s) => ("memberId" in s ? [String(s.memberId)] : [])),
     guests: speakers.flatMap((s) => ("guestName" in s ? [{ name: s.guestName, organisation: s.guestOrganisation }] : [])),
     status: statusOf(e.status),

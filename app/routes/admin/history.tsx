@@ -45,6 +45,7 @@ const TEXT_FIELDS: Record<RevisionKind, [string, string][]> = {
     ["venue_name", "Venue"],
     ["accreditation_number", "Accreditation number"],
     ["recording_url", "Recording"],
+    ["recording_captions", "Captions"],
   ],
   team: [
     ["full_name", "Full name"],

@@ -13,6 +13,7 @@ import { sanitizeArticleHtml } from "~/.server/content/sanitize";
 import { PREVIEW_BANNER, PREVIEW_CACHE_CONTROL, previewEvent } from "~/.server/content/preview";
 import { PreviewBanner } from "~/components/public/preview-banner";
 import { registrationAction } from "~/.server/events/registration-form.server";
+import { captionsTranscript } from "~/.server/events/recordings";
 import { getEnv } from "~/.server/env";
 import { FORM_PAGE_CACHE_CONTROL, issueFormToken } from "~/.server/public-forms/spam-defence";
 import { publicMeta } from "~/components/public/meta";
@@ -35,7 +36,7 @@ import {
   type EventFormat,
 } from "~/lib/events";
 import { PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
-import { isAudioRecording, isRecordingKey, recordingPath } from "~/lib/recordings";
+import { isAudioRecording, isCaptionsKey, isRecordingKey, recordingPath } from "~/lib/recordings";
 import { breadcrumbJsonLd, eventJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -89,6 +90,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { name: event.title, path: eventPath(event.slug) },
     ]),
   ];
+  // An uploaded recording's captions (WebVTT): the video's track, and their words as the page's transcript.
+  const captioned = past && isRecordingKey(event.recording_url) && isCaptionsKey(event.recording_captions);
+  const transcript = captioned ? await captionsTranscript(event.recording_captions) : null;
   const page = {
     preview: preview ? PREVIEW_BANNER : null,
     token: issueFormToken(),
@@ -121,6 +125,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       recording: past ? (isRecordingKey(event.recording_url) ? recordingPath(event.recording_url) : event.recording_url) : "",
       // An uploaded file plays on the page (server/recordings.ts serves it with Range, once the event is over).
       recordingFile: past && isRecordingKey(event.recording_url) ? (isAudioRecording(event.recording_url) ? "audio" : "video") : null,
+      captions: captioned ? recordingPath(event.recording_captions) : null,
+      transcript: transcript?.length ? transcript : null,
       speakers,
     },
   };
@@ -265,11 +271,25 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                 Recording
               </h2>
               {e.recordingFile === "audio" ? (
-                // eslint-disable-next-line jsx-a11y/media-has-caption -- an audio recording has no captions track; the download is beside it.
+                // eslint-disable-next-line jsx-a11y/media-has-caption -- an audio recording's alternative is its transcript, below it (WCAG 1.2.1).
                 <audio controls preload="metadata" src={e.recording} aria-label={`Recording of ${e.title}`} className="mt-3 w-full" />
+              ) : e.recordingFile === "video" && e.captions ? (
+                <video controls preload="metadata" playsInline src={e.recording} aria-label={`Recording of ${e.title}`} className="mt-3 aspect-video w-full bg-ink">
+                  <track kind="captions" src={e.captions} srcLang="en" label="English" default />
+                </video>
               ) : e.recordingFile === "video" ? (
-                // eslint-disable-next-line jsx-a11y/media-has-caption -- the firm uploads the recording as it is; no captions file is taken yet.
+                // eslint-disable-next-line jsx-a11y/media-has-caption -- no captions file was given for this recording (the dashboard says so).
                 <video controls preload="metadata" playsInline src={e.recording} aria-label={`Recording of ${e.title}`} className="mt-3 aspect-video w-full bg-ink" />
+              ) : null}
+              {e.transcript ? (
+                <details className="mt-3">
+                  <summary className="cursor-pointer font-semibold text-accent underline underline-offset-4">Transcript</summary>
+                  <div className="mt-2 space-y-2 text-ink">
+                    {e.transcript.map((line, i) => (
+                      <p key={i}>{line}</p>
+                    ))}
+                  </div>
+                </details>
               ) : null}
               <p className="mt-2">
                 <a href={e.recording} className={linkClass}>
