@@ -35,7 +35,8 @@ let page: Page;
 beforeAll(async () => {
   browser = await launchBrowser();
   smtp = await startTestSmtp();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
+  // Request log lines kept (LOG_LEVEL info): the cancel link's token must not be in them.
+  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", LOG_LEVEL: "info" } });
   // A context of its own with nothing intercepted: the requests show the headers the network stack adds.
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
@@ -238,6 +239,10 @@ describe("an event's page and registration", () => {
     expect((await press(page, page.getByRole("button", { name: "Cancel my registration" }))).status).toBe(200);
     await page.getByRole("heading", { name: "Registration cancelled" }).waitFor();
     expect(await page.getByRole("status").textContent()).toBe(REGISTRATION_MSG.cancelled);
+    // The request log wrote the link's address as its route's pattern, never its token.
+    const tokens = [cancelLink, confirmationLink].map((l) => l.split("/").pop()!);
+    await expect.poll(() => server.output().includes('"path":"/event/cancel/:token"'), { timeout: 10_000 }).toBe(true);
+    for (const token of tokens) expect(server.output()).not.toContain(token);
   });
 
   it("serves the calendar file", async () => {
