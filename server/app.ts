@@ -25,7 +25,8 @@ import { databaseAnswers } from "~/.server/db/client";
 import { getEnv } from "~/.server/env";
 import { createLimiter } from "~/.server/http/limiter";
 import { isWriteMethod } from "~/lib/http";
-import { log, logRequest, newRequestId } from "~/.server/log";
+import { log, logRequest, newRequestId, setRequestLogSecrets } from "~/.server/log";
+import { secretRoutePattern } from "~/lib/route-patterns";
 import { routerContext } from "~/.server/http/request-context";
 import { handlesByPattern, routeMatcher, routeTable, setSitePatterns } from "~/.server/http/route-table";
 import { baseSecurityHeaders, securityHeaders } from "~/.server/http/security-headers";
@@ -71,6 +72,8 @@ export function createListener(build: ServerBuild, options: { pageCache: boolean
   const routeOf = routeMatcher(build.routes);
   // The 404 log and the WordPress importer check paths against the site's own routes.
   setSitePatterns(table.map((r) => r.pattern));
+  // A path holding a secret (a cancel or confirmation link's token) is logged as its route's pattern.
+  setRequestLogSecrets(secretRoutePattern(table.map((r) => r.pattern)));
   const pageCache = options.pageCache ? createPageCacheTier(build, { dynamicWork, shuttingDown: () => state.shuttingDown }) : undefined;
   const files = options.staticFiles ? staticFiles() : undefined;
   const baseHeaders = baseSecurityHeaders();

@@ -97,6 +97,17 @@ export function jsonString(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
+let secretPath: ((path: string) => string | null) | undefined;
+
+/**
+ * The request log writes a path that holds a secret (a cancel, confirmation
+ * or reset link's token) as its route's pattern: set by the server from its
+ * route table (lib/route-patterns.ts `secretRoutePattern`).
+ */
+export function setRequestLogSecrets(test: ((path: string) => string | null) | undefined) {
+  secretPath = test;
+}
+
 /**
  * The one line of a request: the same fields, in the same order, as
  * log("info", "request", { id, method, path, status, ms, cache }). The id (from
@@ -106,6 +117,7 @@ export function jsonString(text: string): string {
 export function logRequest(id: string, method: string | undefined, path: string, status: number, ms: number, cache?: string) {
   const current = level();
   if (current === "silent" || current === "error") return;
+  if (secretPath) path = secretPath(path) ?? path;
   push(
     `{"time":"${now()}","level":"info","msg":"request","id":"${id}","method":"${method}","path":${jsonString(path)},"status":${status},"ms":${Math.round(ms * 10) / 10}${cache ? `,"cache":${jsonString(cache)}` : ""}}`,
   );

@@ -65,6 +65,24 @@ export function isSecretRoutePath(patterns: readonly string[]): (path: string) =
 }
 
 /**
+ * For the request log: the pattern of the route with a secret parameter that
+ * a path matches ("/event/cancel/12.x" → "/event/cancel/:token"), written in
+ * place of the path; null for any other path. One combined pattern is tried
+ * first: a request log line is on every request's path.
+ */
+export function secretRoutePattern(patterns: readonly string[]): (path: string) => string | null {
+  const secret = patterns
+    .filter((p) => secretParams(p).length > 0)
+    .flatMap((p) => {
+      const regex = patternRegex(p);
+      return regex ? [{ pattern: p, regex }] : [];
+    });
+  if (!secret.length) return () => null;
+  const any = new RegExp(secret.map((s) => `(?:${s.regex.source})`).join("|"), "i");
+  return (path) => (any.test(path) ? (secret.find((s) => s.regex.test(path))?.pattern ?? null) : null);
+}
+
+/**
  * A test for paths this site answers itself with a page or a resource (every
  * route but the catch-all): an imported redirect from such a path would hide
  * the site's own page, so it is not made.

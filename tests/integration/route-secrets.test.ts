@@ -7,9 +7,10 @@
  * itself counted by its path.
  */
 import { matchRoutes, type ServerBuild } from "react-router";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { routeMatcher, routeTable, type TableRoute } from "~/.server/http/route-table";
-import { isSecretParam, patternParams } from "~/lib/route-patterns";
+import { isSecretParam, patternParams, secretRoutePattern } from "~/lib/route-patterns";
+import { logRequest, setRequestLogSecrets } from "~/.server/log";
 import { pageKeyOf } from "~/.server/statistics/stats-ingest";
 import { NOT_FOUND_PAGE } from "~/lib/stats";
 import { routeModules } from "../support/route-modules";
@@ -71,6 +72,34 @@ describe("route parameters named like secrets", () => {
       // A route that declares a secret parameter counted by its path is a mistake, even though it is stored by its pattern.
       if (secrets.length) expect(route.handle?.statistics, `${route.pattern} declares statistics: "path"`).not.toBe("path");
     }
+  });
+
+  it("every route of app/routes.ts: the request log writes an address holding a secret as its route's pattern, any other as it is", async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      return true;
+    });
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "info";
+    setRequestLogSecrets(secretRoutePattern(table.map((r) => r.pattern)));
+    try {
+      const signedCancel = "/event/cancel/12.q8Jb3x0S1n2WzY7cVvT4uKp9LmN6oRaEq8Jb3x0S1n2";
+      logRequest("a", "GET", signedCancel, 200, 1);
+      logRequest("b", "POST", "/event/cancel/q8Jb3x0S1n2WzY7cVvT4uKp9LmN6oRaE", 404, 1);
+      logRequest("c", "GET", "/event/Delay-Claims-Breakfast-Seminar", 200, 1);
+      for (const route of table.filter((r) => patternParams(r.pattern).some(isSecretParam)))
+        logRequest("d", "GET", sample(route.pattern), 200, 1);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      spy.mockRestore();
+      setRequestLogSecrets(undefined);
+      process.env.LOG_LEVEL = level;
+    }
+    const paths = lines.map((l) => (JSON.parse(l) as { path: string }).path);
+    expect(paths.slice(0, 3)).toEqual(["/event/cancel/:token", "/event/cancel/:token", "/event/Delay-Claims-Breakfast-Seminar"]);
+    expect(paths.length).toBeGreaterThan(5);
+    for (const path of paths) expect(path).not.toMatch(/VALUE-|q8Jb3x/);
   });
 
   it("finds the route React Router finds, for every route's address and some that are not", () => {

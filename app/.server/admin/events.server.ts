@@ -14,7 +14,7 @@ import { listHref, parsePage } from "~/lib/pagination";
 import type { Actor } from "../db/audit";
 import type { Db } from "../db/client";
 import { addEvent, cancelEvent, eventSpeakerInputs, registrantsToTell, saveEvent, trashEvent, type Notify } from "../db/event-editing";
-import { renewCancelToken, type Event, type SpeakerInput } from "../db/events";
+import type { Event, SpeakerInput } from "../db/events";
 import { listAuthorChoices } from "../db/article-authors";
 import { EditConflict } from "../db/revisions";
 import type { EventRegistrationRow } from "../db/schema";
@@ -51,10 +51,9 @@ function registrantMail(kind: "moved" | "cancelled" | "promoted") {
   const kept: { id: number; message: MailMessage }[] = [];
   const notify: Notify = async (tx: Db, event: Event, registrations: EventRegistrationRow[]) => {
     for (const r of registrations) {
-      // A registrant told of a new time may not make it: the e-mail carries a cancel link, a fresh one (only
-      // hashes are kept). A cancellation needs none; a promotion keeps the link of the waiting-list e-mail.
-      const token = kind === "moved" ? await renewCancelToken(tx, r.id) : null;
-      const message = eventMail(kind, event, r, token);
+      // A registrant told of a new time, or given a place, may not make it: the e-mail carries the cancel link
+      // (the same as in their earlier e-mails, which keep working). A cancellation needs none.
+      const message = eventMail(kind, event, r);
       kept.push({ id: await keepMail(tx, message), message });
     }
   };

@@ -9,7 +9,6 @@
  * undo turns them back to "registered". Nobody waiting or cancelled is
  * marked. Every change is recorded in Activity.
  */
-import { randomBytes } from "node:crypto";
 import { and, asc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { REGISTRATION_STATUSES, type RegistrationStatus } from "~/lib/events";
 import { pageOffset } from "~/lib/pagination";
@@ -288,7 +287,7 @@ export async function claimCertificates<T>(
 /**
  * Erases the personal data of registrants of events that ended more than
  * `days` days ago: name, e-mail, organisation, title and accessibility needs
- * blanked, the cancel link's hash replaced (the link stops working). The
+ * blanked, the cancel link's nonce renewed (every link stops working). The
  * status stays, so the counts remain. One Activity entry per event.
  */
 export async function eraseExpiredRegistrants(days: number, actor: Actor, now = new Date()): Promise<number> {
@@ -302,7 +301,8 @@ export async function eraseExpiredRegistrants(days: number, actor: Actor, now = 
         organisation: "",
         job_title: "",
         accessibility_needs: "",
-        cancel_token_hash: sql`'erased-' || ${eventRegistrations.id}::text`,
+        cancel_token_hash: null,
+        cancel_nonce: sql`gen_random_uuid()::text`,
         erased_at: now,
         updated_at: now,
       })
@@ -349,7 +349,6 @@ export async function insertDemoRegistrations(
         email: r.email.toLowerCase(),
         organisation: r.organisation,
         job_title: r.job_title ?? "",
-        cancel_token_hash: randomBytes(32).toString("hex"),
         created_at: r.at,
         updated_at: r.at,
         attended_at: r.status === "attended" ? r.at : null,

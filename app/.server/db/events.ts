@@ -22,6 +22,7 @@ import { freeSlug, withSlugRetry } from "./slugs";
 import { rowsOf } from "./rows";
 import { slugCandidates } from "./slug-lookup";
 import { eventIsPublic, teamMemberIsPublic } from "./visibility";
+import { cancelTokenId, checkCancelToken, cancelToken } from "../events/cancel-link";
 
 export type Event = EventRow;
 export type SpeakerInput = { memberId: number } | { guestName: string; guestOrganisation: string };
@@ -214,33 +215,24 @@ export type RegistrationInput = {
 };
 
 export type RegistrationOutcome =
-  /** A new registration: a place, or the waiting list. `token` is the cancel link's secret (only its hash is kept). */
+  /** A new registration: a place, or the waiting list. `token` is its cancel link's token (events/cancel-link.ts). */
   | { outcome: "registered" | "waiting"; registration: EventRegistrationRow; token: string }
   /** The address is already registered or waiting: nothing changes (the form answers the same). */
   | { outcome: "already"; registration: EventRegistrationRow }
   /** The event is not public, cancelled, over, or registration has closed. */
   | { outcome: "closed" };
 
+/** The SHA-256 kept of a cancel link sent before links were signed (`cancel_token_hash`). */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/**
- * A new cancel link for a registration, in the caller's transaction: only the
- * token's hash is kept, so a later e-mail that must carry the link (an event
- * moved to a new time) mints a fresh one; the registration's earlier link
- * stops working (its hash is replaced), the newest e-mail's works.
- */
-export async function renewCancelToken(tx: Db, registrationId: number): Promise<string> {
-  const token = randomBytes(24).toString("base64url");
-  await tx
-    .update(eventRegistrations)
-    .set({ cancel_token_hash: hashToken(token) })
-    .where(eq(eventRegistrations.id, registrationId));
-  return token;
+/** A new cancel nonce: a registration's earlier links stop working (events/cancel-link.ts). */
+export function newCancelNonce(): string {
+  return randomBytes(18).toString("base64url");
 }
 
-/** Registration is open: a public, not cancelled event before its closing time (or its start). The same conditions are in the event_registration_take function (migration 0025): change them together. */
+/** Registration is open: a public, not cancelled event before its closing time (or its start). The same conditions are in the event_registration_take function (migrations 0025, 0027): change them together. */
 export function registrationOpen(event: Pick<Event, "event_status" | "starts_at" | "registration_closes_at">, now = new Date()): boolean {
   if (event.event_status === "cancelled") return false;
   const closes = event.registration_closes_at ?? event.starts_at;
@@ -249,7 +241,7 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
 
 /**
  * Registers an address for an event: a place while one is left, else the
- * waiting list. One call of `event_registration_take` (migration 0025) locks
+ * waiting list. One call of `event_registration_take` (migrations 0025, 0027) locks
  * the event's row, counts the places taken and writes the registration, so the
  * lock is held only while PostgreSQL runs it, not across round trips from here
  * (registrations of one event take it in turn). Its conditions for an open
@@ -257,11 +249,10 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
  */
 export async function registerForEvent(eventId: number, input: RegistrationInput, now = new Date()): Promise<RegistrationOutcome> {
   const email = input.email.trim().toLowerCase();
-  const token = randomBytes(24).toString("base64url");
   const [taken] = rowsOf<{ outcome: "closed" | "already" | "registered" | "waiting"; registration_id: number | string | null }>(
     await db().execute(sql`select outcome, registration_id from event_registration_take(
       ${eventId}::integer, ${email}, ${input.name}, ${input.organisation}, ${input.job_title}, ${input.accessibility_needs},
-      ${hashToken(token)}, ${now.toISOString()}::timestamptz)`),
+      ${newCancelNonce()}, ${now.toISOString()}::timestamptz)`),
   );
   if (!taken || taken.outcome === "closed" || taken.registration_id === null) return { outcome: "closed" };
   const [registration] = await db()
@@ -269,19 +260,34 @@ export async function registerForEvent(eventId: number, input: RegistrationInput
     .from(eventRegistrations)
     .where(eq(eventRegistrations.id, Number(taken.registration_id)));
   if (taken.outcome === "already") return { outcome: "already", registration };
-  return { outcome: taken.outcome, registration, token };
+  return { outcome: taken.outcome, registration, token: cancelToken(registration) };
 }
 
-/** A registration by its cancel link's token, with its event. */
-export async function getRegistrationByToken(token: string): Promise<{ registration: EventRegistrationRow; event: Event } | undefined> {
+/**
+ * A registration by its cancel link's token, with its event: a signed link
+ * (events/cancel-link.ts) checked against the registration's current nonce,
+ * or a link sent before links were signed, found by its SHA-256. None for an
+ * erased registration or an event that has ended.
+ */
+export async function getRegistrationByToken(
+  token: string,
+  now = new Date(),
+): Promise<{ registration: EventRegistrationRow; event: Event } | undefined> {
   if (!token || token.length > 100) return undefined;
+  const id = cancelTokenId(token);
   const [row] = await db()
     .select({ registration: eventRegistrations, event: events })
     .from(eventRegistrations)
     .innerJoin(events, eq(events.id, eventRegistrations.event_id))
-    .where(eq(eventRegistrations.cancel_token_hash, hashToken(token)))
+    .where(
+      and(
+        id === null ? eq(eventRegistrations.cancel_token_hash, hashToken(token)) : eq(eventRegistrations.id, id),
+        isNull(eventRegistrations.erased_at),
+      ),
+    )
     .limit(1);
-  return row;
+  if (!row || (id !== null && !checkCancelToken(token, row.registration))) return undefined;
+  return now < row.event.ends_at ? row : undefined;
 }
 
 export type CancelOutcome<T> = {
@@ -304,20 +310,34 @@ export async function cancelRegistration<T = null>(
   onPromoted?: (tx: Db, promoted: EventRegistrationRow, event: Event) => Promise<T>,
   now = new Date(),
 ): Promise<CancelOutcome<T>> {
-  const found = await getRegistrationByToken(token);
+  const found = await getRegistrationByToken(token, now);
   if (!found) return null;
   return db().transaction(async (tx) => {
     const [event] = await tx.select().from(events).where(eq(events.id, found.event.id)).for("update");
+    // Read again under the event's lock: the registration as the link found it (the same nonce, so not
+    // cancelled and taken up again meanwhile, nor erased), still registered or waiting.
+    const [before] = await tx
+      .select({ status: eventRegistrations.status })
+      .from(eventRegistrations)
+      .where(
+        and(
+          eq(eventRegistrations.id, found.registration.id),
+          eq(eventRegistrations.cancel_nonce, found.registration.cancel_nonce),
+          isNull(eventRegistrations.erased_at),
+          inArray(eventRegistrations.status, ["registered", "waiting"]),
+        ),
+      )
+      .for("update");
+    if (!before || !event) return null;
     const [registration] = await tx
       .update(eventRegistrations)
       .set({ status: "cancelled", cancelled_at: now, updated_at: now })
-      .where(and(eq(eventRegistrations.id, found.registration.id), inArray(eventRegistrations.status, ["registered", "waiting"])))
+      .where(eq(eventRegistrations.id, found.registration.id))
       .returning();
-    if (!registration || !event) return null;
     let promoted: EventRegistrationRow | null = null;
     let kept: T | null = null;
     const taken = await countTaken(event.id, tx);
-    if (found.registration.status === "registered" && (event.capacity === null || taken < event.capacity) && now < event.starts_at) {
+    if (before.status === "registered" && (event.capacity === null || taken < event.capacity) && now < event.starts_at) {
       const [first] = await tx
         .select({ id: eventRegistrations.id })
         .from(eventRegistrations)

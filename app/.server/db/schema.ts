@@ -1082,7 +1082,16 @@ export const eventRegistrations = pgTable(
     organisation: text("organisation").notNull().default(""),
     job_title: text("job_title").notNull().default(""),
     accessibility_needs: text("accessibility_needs").notNull().default(""),
-    cancel_token_hash: text("cancel_token_hash").notNull(),
+    /** The SHA-256 of a cancel link sent before links were signed (still honoured); null for a newer registration. */
+    cancel_token_hash: text("cancel_token_hash"),
+    /**
+     * The random part of this registration's cancel link (events/cancel-link.ts: the link is the id and an
+     * HMAC of it with this nonce, so every e-mail carries the same link). Renewed when a cancelled
+     * registration is taken up again or erased: the earlier links stop working.
+     */
+    cancel_nonce: text("cancel_nonce")
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     cancelled_at: timestamp("cancelled_at", { withTimezone: true }),

@@ -27,7 +27,7 @@ export function articleIsPublic(): SQL {
 
 /**
  * Public events: published and not in the Trash, as articles (same predicate as `events_public_idx`, and as the
- * event_registration_take function's, migration 0025: change them together).
+ * event_registration_take function's, migrations 0025 and 0027: change them together).
  */
 export function eventIsPublic(): SQL {
   return sql`(${events.status} = 'published' and ${events.deleted_at} is null)`;

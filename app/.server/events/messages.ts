@@ -3,10 +3,12 @@
  * place, or the waiting list), the promotion from the waiting list, and the
  * reminders 24 hours and 1 hour before. Each carries the event's details,
  * the calendar file (a place only), "Add to Google Calendar" / "Add to
- * Outlook.com" links and the cancel link; for a webinar, the joining link
- * goes in the e-mail only (and in the attached calendar file), never on the
- * public page. Sent through the one mail layer; the body holds a cancel
- * link, so it is `sensitive` (not kept once delivered).
+ * Outlook.com" links and the cancel link (every e-mail but the event's
+ * cancellation; the same signed link in each: events/cancel-link.ts); for a
+ * webinar, the joining link goes in the e-mail only (and in the attached
+ * calendar file), never on the public page. Sent through the one mail
+ * layer; a body that holds a cancel link is `sensitive` (not kept once
+ * delivered).
  */
 import { FIRM, fullAddress } from "~/config/firm";
 import {
@@ -26,6 +28,7 @@ import type { Event } from "../db/events";
 import { absoluteUrl } from "../http/site-url";
 import { getEnv } from "../env";
 import { eventCalendar } from "./calendar";
+import { cancelToken } from "./cancel-link";
 
 export type EventMailKind = "registered" | "waiting" | "promoted" | "reminder-24h" | "reminder-1h" | "moved" | "cancelled";
 
@@ -62,18 +65,19 @@ function movedText(event: Event): string {
 const hasPlaceFor = (kind: EventMailKind, status: string | undefined) => kind !== "waiting" && status !== "waiting";
 
 /**
- * The message for one registrant. `token`: the cancel link's secret (null: no
- * link, e.g. a reminder after the token is gone). A move or a cancellation
- * goes to those waiting too (`to.status`), without a calendar file (they
- * have no place, so no entry to update).
+ * The message for one registrant (`to`: the registration). Every kind but
+ * the event's cancellation carries the registration's cancel link, the same
+ * in each e-mail. A move or a cancellation goes to those waiting too
+ * (`to.status`), without a calendar file (they have no place, so no entry
+ * to update).
  */
 export function eventMail(
   kind: EventMailKind,
   event: Event,
-  to: { name: string; email: string; status?: string },
-  token: string | null,
+  to: { id: number; cancel_nonce: string; name: string; email: string; status?: string },
 ): MailMessage {
   const cancelled = kind === "cancelled";
+  const token = cancelled ? null : cancelToken(to);
   const hasPlace = hasPlaceFor(kind, to.status);
   const { subject, line: intro } = INTRO[kind](event.title);
   const line =
@@ -100,7 +104,7 @@ export function eventMail(
           ["Add to Outlook.com", outlookCalendarUrl(calendarInput)],
         ] as [string, string][])
       : []),
-    ...(token && !cancelled ? ([["Cancel my registration", cancelUrl(token)]] as [string, string][]) : []),
+    ...(token ? ([["Cancel my registration", cancelUrl(token)]] as [string, string][]) : []),
   ];
   const identification = `Sent by ${FIRM.name}, ${fullAddress()}. Telephone ${FIRM.phone}. E-mail ${FIRM.email}. Web ${getEnv().publicUrl}.`;
   const text = [

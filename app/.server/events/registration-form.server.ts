@@ -109,9 +109,8 @@ export async function registrationAction(request: Request, context: RequestConte
       return answer(200, { outcome: "closed", status: { tone: "error", text: REGISTRATION_MSG.closed }, values });
     // Made and sent after the answer (`sendMailLater`): the answer takes the same time whether or not the address was registered.
     if (result.outcome !== "already") {
-      const { outcome, token } = result;
-      const to = { name: person.name, email: result.registration.email };
-      sendMailLater(() => Promise.resolve(eventMail(outcome, event, to, token)));
+      const { outcome, registration } = result;
+      sendMailLater(() => Promise.resolve(eventMail(outcome, event, registration)));
     }
     if (alerts) {
       await requestAndConfirm({

@@ -72,7 +72,7 @@ export async function sendEventReminders(now = new Date()) {
     const kept = await claimDueReminders(
       kind,
       async (tx, { registration, event }) => {
-        const message = eventMail(`reminder-${kind}`, event, registration, null);
+        const message = eventMail(`reminder-${kind}`, event, registration);
         return { id: await keepMail(tx, message), message };
       },
       now,

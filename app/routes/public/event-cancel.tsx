@@ -49,7 +49,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     return answer({ outcome: "invalid", event: null, status: { tone: "error", text: "The request is too large." } }, 413);
   // The first person waiting gets the freed place; the e-mail telling them is kept in the outbox in the same transaction.
   const result = await cancelRegistration(params.token ?? "", async (tx, promoted, event) => {
-    const message = eventMail("promoted", event, promoted, null);
+    const message = eventMail("promoted", event, promoted);
     return { id: await keepMail(tx, message), message };
   });
   if (!result)
