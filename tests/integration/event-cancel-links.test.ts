@@ -25,29 +25,15 @@ import * as eventPage from "~/routes/public/event";
 import * as eventCancel from "~/routes/public/event-cancel";
 import { testContext } from "../support/route-call";
 import { setUpTestDatabase } from "../support/database";
+import { eventInput } from "../support/events";
 
 setUpTestDatabase();
 const ACTOR = systemActor("cancel links test");
 const ORIGIN = "http://localhost:3000";
 const HOUR = 3_600_000;
 
-function input(title: string, startsIn: number, extra: Partial<EventInput> = {}): EventInput {
-  const starts = new Date(Date.now() + startsIn);
-  return {
-    title,
-    summary: `${title}: a summary.`,
-    copy: "<p>Body.</p>",
-    status: "published",
-    published_at: new Date(),
-    starts_at: starts,
-    ends_at: new Date(starts.getTime() + 90 * 60_000),
-    format: "in-person",
-    practice_area: "insurance",
-    venue_name: "Harrow Kline LLP",
-    capacity: 1,
-    ...extra,
-  };
-}
+/** One place unless said otherwise. */
+const input = (title: string, startsIn: number, extra: Partial<EventInput> = {}) => eventInput(title, startsIn, { capacity: 1, ...extra });
 
 let ipCount = 0;
 /** The registration form sent as a browser sends it (a fresh address each time: the per-address limit is not under test). */

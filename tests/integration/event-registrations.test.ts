@@ -38,6 +38,7 @@ import * as certificate from "~/routes/admin/event-certificate";
 import * as screen from "~/routes/admin/event-registrations";
 import * as exporter from "~/routes/admin/event-registrations-export";
 import { setUpTestDatabase } from "../support/database";
+import { eventInput as publicEvent } from "../support/events";
 import { callRoute, guarded } from "../support/route-call";
 import { startTestSmtp } from "../support/smtp";
 import { cookiesOf, signedIn } from "../support/staff-session";
@@ -53,26 +54,18 @@ const cookies = { owner: "", admin: "", editor: "", events: "" };
 let past = 0;
 let upcoming = 0;
 
-function eventInput(title: string, extra: Partial<EventInput> = {}): EventInput {
-  const starts = new Date(Date.now() + 7 * DAY);
-  return {
-    title,
-    summary: `${title}: a summary.`,
-    copy: "<p>Body.</p>",
-    status: "published",
-    published_at: new Date(),
-    starts_at: starts,
-    ends_at: new Date(starts.getTime() + 90 * 60_000),
+/** A webinar a week ahead with 4 places and accredited CPD hours. */
+const eventInput = (title: string, extra: Partial<EventInput> = {}) =>
+  publicEvent(title, 7 * DAY, {
     format: "webinar",
-    practice_area: "insurance",
+    venue_name: "",
     capacity: 4,
     cpd_substantive_minutes: 30,
     cpd_professionalism_minutes: 60,
     accreditation_number: "CPD-2026-0042",
     accreditation_date: "2026-09-01",
     ...extra,
-  };
-}
+  });
 
 const person = (name: string, email: string, organisation: string, extra: Record<string, string> = {}) => ({
   name,

@@ -13,7 +13,6 @@ import {
   listEventPage,
   listRegistrations,
   registerForEvent,
-  type EventInput,
 } from "~/.server/db/events";
 import { cancelEvent, trashEvent } from "~/.server/db/event-editing";
 import { db } from "~/.server/db/client";
@@ -21,28 +20,11 @@ import { mailOutbox } from "~/.server/db/schema";
 import { sendEventReminders } from "~/.server/jobs/jobs";
 import { like } from "drizzle-orm";
 import { setUpTestDatabase } from "../support/database";
+import { eventInput } from "../support/events";
 
 setUpTestDatabase();
 const ACTOR = systemActor("events test");
 const HOUR = 3_600_000;
-
-function eventInput(title: string, startsIn: number, extra: Partial<EventInput> = {}): EventInput {
-  const starts = new Date(Date.now() + startsIn);
-  return {
-    title,
-    summary: `${title}: a summary.`,
-    copy: "<p>Body.</p>",
-    status: "published",
-    published_at: new Date(),
-    starts_at: starts,
-    ends_at: new Date(starts.getTime() + 90 * 60_000),
-    format: "in-person",
-    practice_area: "insurance",
-    venue_name: "Harrow Kline LLP",
-    capacity: 10,
-    ...extra,
-  };
-}
 
 const person = (i: number) => ({
   name: `Person ${i}`,
