@@ -9,24 +9,20 @@
  * or the recording, or deleting the event for good, removes the file. On the
  * disk and on a bucket (s3rver).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEventById } from "~/.server/db/event-editing";
 import { purgeFromTrash } from "~/.server/db/trash";
 import { findOrphanPictures } from "~/.server/pictures/picture-sweep";
 import { getStorage, setStorage, type Storage } from "~/.server/storage/storage";
-import { toFirmLocalInput } from "~/lib/firm-time";
 import * as create from "~/routes/admin/event-new";
 import * as edit from "~/routes/admin/event-edit";
 import * as list from "~/routes/admin/events";
-import * as upload from "~/routes/admin/event-recording-upload";
 import * as eventPage from "~/routes/public/event";
-import { sendRecording } from "../../server/recordings";
-import { callRoute, guarded, testContext } from "../support/route-call";
+import { callRoute, testContext } from "../support/route-call";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase, TEST_ACTOR } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
+import { eventForm, mp4, startRecordingSite, uploadRecordingFile } from "../support/recordings";
 
 setUpTestDatabase();
 
@@ -34,8 +30,7 @@ const ORIGIN = "http://localhost:3000";
 const context = testContext("192.0.2.22");
 const DAY = 86_400_000;
 let editor = "";
-let site: http.Server;
-let siteUrl = "";
+let site: Awaited<ReturnType<typeof startRecordingSite>>;
 
 const VTT = [
   "WEBVTT",
@@ -50,47 +45,17 @@ const VTT = [
 
 beforeAll(async () => {
   editor = await signedIn("captions-editor@example.com", "editor");
-  site = http.createServer((req, res) => void sendRecording(req, res, "t"));
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startRecordingSite();
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
-function mp4(size: number, brand = "isom"): Buffer {
-  const bytes = Buffer.alloc(size, 9);
-  bytes.writeUInt32BE(24, 0);
-  bytes.write(`ftyp${brand}`, 4, "latin1");
-  return bytes;
-}
-
 async function uploadRecording(eventId: number, bytes: Buffer, name: string): Promise<string> {
-  const request = new Request(`${ORIGIN}/dashboard/events/${eventId}/recording`, {
-    method: "POST",
-    body: new Uint8Array(bytes),
-    headers: { cookie: editor, origin: ORIGIN, "content-type": "video/mp4", "x-file-name": encodeURIComponent(name) },
-  });
-  const res = (await guarded(upload.action, { request, params: { id: String(eventId) }, context })) as Response;
-  const body = (await res.json()) as { recording?: string };
-  expect(res.status, JSON.stringify(body)).toBe(200);
+  const { status, body } = await uploadRecordingFile(eventId, bytes, name, { cookie: editor, context });
+  expect(status, JSON.stringify(body)).toBe(200);
   return body.recording!;
-}
-
-function form(title: string, startsIn: number, extra: Record<string, string> = {}) {
-  const starts = new Date(Date.now() + startsIn);
-  return {
-    intent: "save",
-    title,
-    copy: "What changed this year.",
-    format: "webinar",
-    practice_area: "insurance",
-    starts_at: toFirmLocalInput(starts),
-    ends_at: toFirmLocalInput(new Date(starts.getTime() + 2 * 3_600_000)),
-    status: "published",
-    ...extra,
-  };
 }
 
 /** The event form as the browser sends it: multipart, with the captions file field (empty when none is chosen). */
@@ -107,7 +72,7 @@ function multipart(path: string, fields: Record<string, string>, captions?: { na
 }
 
 async function addEvent(title: string, startsIn: number, extra: Record<string, string> = {}) {
-  const res = await callRoute(create.action, multipart("/dashboard/events/new", form(title, startsIn, extra)), {}, context);
+  const res = await callRoute(create.action, multipart("/dashboard/events/new", eventForm(title, startsIn, extra)), {}, context);
   expect(res.status, JSON.stringify(res.data)).toBe(302);
   return (await getEventById(Number(/\/dashboard\/events\/(\d+)\/edit/.exec(res.location ?? "")?.[1])))!;
 }
@@ -122,7 +87,7 @@ async function save(
   const event = (await getEventById(id))!;
   return callRoute(
     edit.action,
-    multipart(`/dashboard/events/${id}/edit`, form(title, startsIn, { version: String(event.version), ...fields }), captions),
+    multipart(`/dashboard/events/${id}/edit`, eventForm(title, startsIn, { version: String(event.version), ...fields }), captions),
     { id: String(id) },
     context,
   );
@@ -136,7 +101,7 @@ async function publicPage(slug: string) {
   ).event;
 }
 
-const fetchFile = (key: string) => fetch(`${siteUrl}/${key}`);
+const fetchFile = (key: string) => fetch(`${site.url}/${key}`);
 
 function captionsTests(label: string) {
   it(`${label}: a .vtt chosen on the form is stored with the video, served as text/vtt after the event, and shown as a track and a transcript`, async () => {

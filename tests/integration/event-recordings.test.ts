@@ -8,8 +8,6 @@
  * event for good remove the file. The same on a bucket (s3rver), where a file
  * over one part goes up as a multipart upload and a Range is passed on.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
@@ -19,17 +17,16 @@ import { purgeFromTrash } from "~/.server/db/trash";
 import { setEnvForTests } from "~/.server/env";
 import { findOrphanPictures } from "~/.server/pictures/picture-sweep";
 import { getStorage, setStorage, type Storage } from "~/.server/storage/storage";
-import { toFirmLocalInput } from "~/lib/firm-time";
 import * as create from "~/routes/admin/event-new";
 import * as edit from "~/routes/admin/event-edit";
 import * as list from "~/routes/admin/events";
 import * as upload from "~/routes/admin/event-recording-upload";
 import * as eventPage from "~/routes/public/event";
-import { sendRecording } from "../../server/recordings";
 import { callRoute, guarded, testContext } from "../support/route-call";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase, TEST_ACTOR } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
+import { eventForm, mp4, startRecordingSite, uploadRecordingFile } from "../support/recordings";
 
 setUpTestDatabase();
 
@@ -37,73 +34,25 @@ const ORIGIN = "http://localhost:3000";
 const context = testContext("192.0.2.21");
 const DAY = 86_400_000;
 let editor = "";
-let site: http.Server;
-let siteUrl = "";
+let site: Awaited<ReturnType<typeof startRecordingSite>>;
 
 beforeAll(async () => {
   editor = await signedIn("recordings-editor@example.com", "editor");
-  // The public side as the server answers /recordings/… (server/app.ts hands the path to sendRecording).
-  site = http.createServer((req, res) => void sendRecording(req, res, "t"));
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startRecordingSite();
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
-
-/** An MP4's first bytes (an "ftyp" box, brand isom) followed by `size` bytes in all of a counting pattern. */
-function mp4(size: number, brand = "isom"): Buffer {
-  const bytes = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) bytes[i] = i % 251;
-  bytes.writeUInt32BE(24, 0);
-  bytes.write(`ftyp${brand}`, 4, "latin1");
-  return bytes;
-}
-
-/** A body sent in 64 KB pieces, as a browser's upload arrives (no Content-Length). */
-function streamOf(bytes: Buffer): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + 65536));
-      at += 65536;
-    },
-  });
-}
-
-async function uploadFile(eventId: number, bytes: Buffer, name: string, type = "video/mp4") {
-  const request = new Request(`${ORIGIN}/dashboard/events/${eventId}/recording`, {
-    method: "POST",
-    body: streamOf(bytes),
-    duplex: "half",
-    headers: { cookie: editor, origin: ORIGIN, "content-type": type, "x-file-name": encodeURIComponent(name) },
-  } as RequestInit);
-  const res = (await guarded(upload.action, { request, params: { id: String(eventId) }, context })) as Response;
-  return { status: res.status, body: (await res.json()) as { recording?: string; status?: { text: string } } };
-}
 
 const post = (path: string, fields: Record<string, string>) =>
   new Request(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(fields), headers: { cookie: editor, origin: ORIGIN } });
 
-function form(title: string, startsIn: number, extra: Record<string, string> = {}) {
-  const starts = new Date(Date.now() + startsIn);
-  return {
-    intent: "save",
-    title,
-    copy: "What changed this year.",
-    format: "webinar",
-    practice_area: "insurance",
-    starts_at: toFirmLocalInput(starts),
-    ends_at: toFirmLocalInput(new Date(starts.getTime() + 2 * 3_600_000)),
-    status: "published",
-    ...extra,
-  };
-}
+const uploadFile = (eventId: number, bytes: Buffer, name: string, type = "video/mp4") =>
+  uploadRecordingFile(eventId, bytes, name, { cookie: editor, context, type });
 
 async function addEvent(title: string, startsIn: number, extra: Record<string, string> = {}) {
-  const res = await callRoute(create.action, post("/dashboard/events/new", form(title, startsIn, extra)), {}, context);
+  const res = await callRoute(create.action, post("/dashboard/events/new", eventForm(title, startsIn, extra)), {}, context);
   expect(res.status, JSON.stringify(res.data)).toBe(302);
   return (await getEventById(Number(/\/dashboard\/events\/(\d+)\/edit/.exec(res.location ?? "")?.[1])))!;
 }
@@ -113,13 +62,13 @@ async function save(id: number, title: string, startsIn: number, fields: Record<
   const event = (await getEventById(id))!;
   return callRoute(
     edit.action,
-    post(`/dashboard/events/${id}/edit`, form(title, startsIn, { version: String(event.version), ...fields })),
+    post(`/dashboard/events/${id}/edit`, eventForm(title, startsIn, { version: String(event.version), ...fields })),
     { id: String(id) },
     context,
   );
 }
 
-const fetchRecording = (key: string, headers: Record<string, string> = {}) => fetch(`${siteUrl}/${key}`, { headers });
+const fetchRecording = (key: string, headers: Record<string, string> = {}) => fetch(`${site.url}/${key}`, { headers });
 
 function recordingTests(label: string, size: number) {
   it(`${label}: an upload is stored, saved with the event, and served after the event with Range (206 and the right bytes)`, async () => {
