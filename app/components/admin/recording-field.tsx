@@ -20,7 +20,7 @@ import {
   sizeText,
 } from "~/lib/recordings";
 import { describedBy, FieldError, TextField } from "./fields";
-import { labelClass, linkClass } from "./styles";
+import { fileInputClass, labelClass, linkClass } from "./styles";
 
 export type RecordingUpload = { percent: number } | null;
 
@@ -87,7 +87,7 @@ export function RecordingField({
             accept={RECORDING_ACCEPT}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy("field-recording_file-hint", error && "field-recording_file-error")}
-            className="mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold"
+            className={fileInputClass}
           />
           <p id="field-recording_file-hint" className="mt-1 text-sm text-muted">
             MP4, M4A, MP3 or WebM, up to {sizeText(props.maxBytes)}: uploaded when you save
@@ -148,7 +148,7 @@ export function RecordingField({
               accept={CAPTIONS_ACCEPT}
               aria-invalid={captionsError ? true : undefined}
               aria-describedby={describedBy("field-captions_file-hint", captionsError && "field-captions_file-error")}
-              className="mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold"
+              className={fileInputClass}
             />
             <p id="field-captions_file-hint" className="mt-1 text-sm text-muted">
               For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows it

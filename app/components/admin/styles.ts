@@ -9,3 +9,7 @@ export const inputClass =
   "mt-1 block w-full rounded border border-muted bg-white px-3 py-2 text-ink aria-[invalid=true]:border-2 aria-[invalid=true]:border-error";
 export const labelClass = "block font-semibold text-ink";
 export const linkClass = "font-semibold text-accent underline underline-offset-2 hover:text-accent-dark";
+
+/** A file chooser whose button looks like the dashboard's secondary buttons (the recording and captions fields). */
+export const fileInputClass =
+  "mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold";
