@@ -16,9 +16,9 @@ import {
 } from "~/.server/db/events";
 import { cancelEvent, trashEvent } from "~/.server/db/event-editing";
 import { db } from "~/.server/db/client";
-import { mailOutbox } from "~/.server/db/schema";
+import { eventRegistrations, mailOutbox } from "~/.server/db/schema";
 import { sendEventReminders } from "~/.server/jobs/jobs";
-import { like } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { setUpTestDatabase } from "../support/database";
 import { eventInput } from "../support/events";
 
@@ -69,6 +69,21 @@ describe("capacity and the waiting list", () => {
       ["person3@example.com", "registered"],
       ["person4@example.com", "waiting"],
     ]);
+  });
+
+  it("answers with the registration as stored (dates as dates, ids as numbers), for a new address and one already there", async () => {
+    const event = await createEvent(eventInput("As stored", 48 * HOUR, { capacity: 1 }), ACTOR);
+    const stored = async (id: number) => (await db().select().from(eventRegistrations).where(eq(eventRegistrations.id, id)))[0];
+    const first = await registerForEvent(event.id, { ...person(1), job_title: "Claims Manager", accessibility_needs: "Captions" });
+    if (first.outcome !== "registered") throw new Error("expected a place");
+    expect(first.registration).toEqual(await stored(first.registration.id));
+    expect(first.registration.created_at).toBeInstanceOf(Date);
+    expect(typeof first.registration.id).toBe("number");
+    const waiting = await registerForEvent(event.id, person(2));
+    if (waiting.outcome !== "waiting") throw new Error("expected the waiting list");
+    expect(waiting.registration).toEqual(await stored(waiting.registration.id));
+    const again = await registerForEvent(event.id, person(1));
+    expect(again.outcome === "already" && again.registration).toEqual(await stored(first.registration.id));
   });
 
   it("an address that cancelled registers again: its one row taken up, with a new cancel link, a place or the waiting list by the count", async () => {

@@ -9,8 +9,9 @@
 import { count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { EnquiryInput, EnquiryState, EnquiryUpdate } from "~/lib/forms/enquiry";
 import { recordAudit, type Actor } from "./audit";
-import { attemptsSince, pruneAttempts } from "./attempts";
+import { pruneAttempts } from "./attempts";
 import { db } from "./client";
+import { rowsOf } from "./rows";
 import { enquiries, enquiryAttempts, type EnquiryRow } from "./schema";
 
 export type Enquiry = EnquiryRow;
@@ -52,8 +53,16 @@ export async function createEnquiry(input: NewEnquiry, now = new Date()): Promis
  * answers whether it is within the limit, counting this one.
  */
 export async function recordAttempt(address: string, now = new Date()): Promise<{ allowed: boolean; count: number }> {
-  await db().insert(enquiryAttempts).values({ address, at: now });
-  const n = await attemptsSince(enquiryAttempts, eq(enquiryAttempts.address, address), new Date(now.getTime() - HOUR_MS));
+  // One statement, one round trip (every public form's post pays it): the count runs on the statement's snapshot,
+  // which does not hold the row its own insert adds, so that row is added to it.
+  const since = new Date(now.getTime() - HOUR_MS);
+  const [row] = rowsOf<{ n: number | string }>(
+    await db().execute(sql`with added as (
+        insert into ${enquiryAttempts} (address, at) values (${address}, ${now.toISOString()}::timestamptz) returning 1)
+      select (select count(*) from ${enquiryAttempts} where address = ${address} and at >= ${since.toISOString()}::timestamptz)
+        + (select count(*) from added) as n`),
+  );
+  const n = Number(row?.n ?? 0);
   return { allowed: n <= ENQUIRY_LIMIT_PER_HOUR, count: n };
 }
 

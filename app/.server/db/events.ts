@@ -19,7 +19,7 @@ import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow, type EventRow } from "./schema";
 import { freeSlug, withSlugRetry } from "./slugs";
-import { rowsOf } from "./rows";
+import { rowFromJson, rowsOf } from "./rows";
 import { slugCandidates } from "./slug-lookup";
 import { eventIsPublic, teamMemberIsPublic } from "./visibility";
 import { cancelTokenId, checkCancelToken, cancelToken } from "../events/cancel-link";
@@ -232,7 +232,7 @@ export function newCancelNonce(): string {
   return randomBytes(18).toString("base64url");
 }
 
-/** Registration is open: a public, not cancelled event before its closing time (or its start). The same conditions are in the event_registration_take function (migrations 0025, 0027): change them together. */
+/** Registration is open: a public, not cancelled event before its closing time (or its start). The same conditions are in the event_registration_take function (migrations 0025, 0027, 0028): change them together. */
 export function registrationOpen(event: Pick<Event, "event_status" | "starts_at" | "registration_closes_at">, now = new Date()): boolean {
   if (event.event_status === "cancelled") return false;
   const closes = event.registration_closes_at ?? event.starts_at;
@@ -241,7 +241,7 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
 
 /**
  * Registers an address for an event: a place while one is left, else the
- * waiting list. One call of `event_registration_take` (migrations 0025, 0027) locks
+ * waiting list. One call of `event_registration_take` (migrations 0025, 0027, 0028) locks
  * the event's row, counts the places taken and writes the registration, so the
  * lock is held only while PostgreSQL runs it, not across round trips from here
  * (registrations of one event take it in turn). Its conditions for an open
@@ -249,16 +249,14 @@ export function registrationOpen(event: Pick<Event, "event_status" | "starts_at"
  */
 export async function registerForEvent(eventId: number, input: RegistrationInput, now = new Date()): Promise<RegistrationOutcome> {
   const email = input.email.trim().toLowerCase();
-  const [taken] = rowsOf<{ outcome: "closed" | "already" | "registered" | "waiting"; registration_id: number | string | null }>(
-    await db().execute(sql`select outcome, registration_id from event_registration_take(
+  // One round trip: the function also returns the registration's row as it wrote or found it (migration 0028).
+  const [taken] = rowsOf<{ outcome: "closed" | "already" | "registered" | "waiting"; registration: unknown }>(
+    await db().execute(sql`select outcome, registration from event_registration_take(
       ${eventId}::integer, ${email}, ${input.name}, ${input.organisation}, ${input.job_title}, ${input.accessibility_needs},
       ${newCancelNonce()}, ${now.toISOString()}::timestamptz)`),
   );
-  if (!taken || taken.outcome === "closed" || taken.registration_id === null) return { outcome: "closed" };
-  const [registration] = await db()
-    .select()
-    .from(eventRegistrations)
-    .where(eq(eventRegistrations.id, Number(taken.registration_id)));
+  if (!taken || taken.outcome === "closed" || taken.registration === null) return { outcome: "closed" };
+  const registration = rowFromJson(eventRegistrations, taken.registration);
   if (taken.outcome === "already") return { outcome: "already", registration };
   return { outcome: taken.outcome, registration, token: cancelToken(registration) };
 }

@@ -1,3 +1,5 @@
+import { getTableColumns, type InferSelectModel, type Table } from "drizzle-orm";
+
 /**
  * The rows of a raw `db().execute(sql`…`)` result. Drizzle hands back its
  * driver's own result: `{ rows }` from node-postgres and from PGlite alike;
@@ -6,4 +8,19 @@
 export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
   return (result as { rows?: T[] } | null)?.rows ?? [];
+}
+
+/**
+ * A table's row from its JSON (`to_jsonb(r)` in SQL, from a function that
+ * returns the row it wrote): each column read as Drizzle reads it from the
+ * driver, so timestamps are Dates and bigints numbers, as a `select()` gives.
+ */
+export function rowFromJson<T extends Table>(table: T, json: unknown): InferSelectModel<T> {
+  const fields = (typeof json === "string" ? JSON.parse(json) : json) as Record<string, unknown>;
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = fields[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as InferSelectModel<T>;
 }
