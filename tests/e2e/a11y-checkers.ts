@@ -8,7 +8,10 @@
  *                          menus and all). Returns their findings; [] is clean.
  *   validateHtml(docs)     the Nu HTML Checker (vnu.jar, needs Java:
  *                          `apt-get install -y default-jre-headless`) on
- *                          server HTML; returns its errors.
+ *                          server HTML; returns its errors. Through the
+ *                          checker's own web service when one runs for the
+ *                          test run (startHtmlChecker, VNU_URL: global-setup.ts
+ *                          starts it), else a Java run of its command line.
  *
  * The checkers are injected through the DevTools protocol (page.evaluate),
  * which the page's Content-Security-Policy does not govern: the page is
@@ -19,7 +22,7 @@
  *   const findings = await runA11yCheckers(page);
  *   expect(findings).toEqual([]);
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -132,11 +135,97 @@ export const CSS_THE_CHECKER_DOES_NOT_KNOW: RegExp[] = [
   /^CSS: “margin-trim”: Property “margin-trim” doesn't exist\.$/,
 ];
 
+type VnuMessage = { type: string; url?: string; lastLine?: number; message: string; extract?: string };
+
 /**
- * The Nu HTML Checker on whole documents (server HTML), in one Java run:
- * its errors ([] when valid). Throws with the fix when Java is missing.
+ * The Nu HTML Checker on whole documents (server HTML): its errors ([] when
+ * valid). Through the web service at VNU_URL when there is one (each document
+ * a request: ~30 ms once warm, where a Java run of the command line takes 4-5 s
+ * to start on 2 busy cores), else in one Java run. Throws with the fix when
+ * Java is missing.
  */
 export async function validateHtml(documents: { name: string; html: string }[], options: { ignore?: RegExp[] } = {}): Promise<HtmlError[]> {
+  const found = process.env.VNU_URL ? await vnuService(process.env.VNU_URL, documents) : await vnuCommandLine(documents);
+  return found
+    .filter(({ message: m }) => m.type === "error" || m.type === "non-document-error")
+    .filter(({ message: m }) => !(options.ignore ?? []).some((pattern) => pattern.test(m.message)))
+    .map(({ document, message: m }) => ({ document, line: m.lastLine, message: m.message, extract: m.extract }));
+}
+
+/**
+ * The checker's web service (the same checks as its command line: HTML, and CSS in style elements and
+ * attributes), errors only, one document a request.
+ */
+async function vnuService(url: string, documents: { name: string; html: string }[]): Promise<{ document: string; message: VnuMessage }[]> {
+  const found: { document: string; message: VnuMessage }[] = [];
+  for (const doc of documents) {
+    const res = await fetch(`${url}/?out=json&level=error`, {
+      method: "POST",
+      body: doc.html,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+    if (!res.ok) throw new Error(`the Nu HTML Checker's service answered ${res.status} for ${doc.name}`);
+    const { messages } = (await res.json()) as { messages: VnuMessage[] };
+    found.push(...messages.map((message) => ({ document: doc.name, message })));
+  }
+  return found;
+}
+
+/**
+ * The checker's web service on 127.0.0.1:`port` (one Java process for a whole test run: global-setup.ts),
+ * ready to answer; its address for VNU_URL. Documents of any size (the service's default limit is 2 MB).
+ */
+export async function startHtmlChecker(port: number, timeoutMs = 120_000): Promise<{ url: string; stop(): Promise<void> }> {
+  const args = [
+    "-Dnu.validator.servlet.bind-address=127.0.0.1",
+    "-Dnu.validator.servlet.max-file-size=67108864",
+    "-cp",
+    VNU_JAR,
+    "nu.validator.servlet.Main",
+    String(port),
+  ];
+  const child = spawn("java", args, { stdio: ["ignore", "ignore", "pipe"] });
+  let out = "";
+  child.stderr.on("data", (d) => (out = (out + d).slice(-4000)));
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new Error("The Nu HTML Checker needs Java: apt-get install -y default-jre-headless") : error),
+    );
+  });
+  await spawned;
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill();
+    });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the Nu HTML Checker's service exited with ${child.exitCode}:\n${out}`);
+    try {
+      // A first document: the service is up, and its checker loaded (the first one takes a few seconds).
+      const res = await fetch(`${url}/?out=json&level=error`, {
+        method: "POST",
+        body: '<!doctype html><html lang="en"><head><title>Ready</title></head><body><p>Ready</p></body></html>',
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+      if (res.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the Nu HTML Checker's service did not start within ${timeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, stop };
+}
+
+/** The checker's command line on `documents` in one Java run (when no service runs). */
+async function vnuCommandLine(documents: { name: string; html: string }[]): Promise<{ document: string; message: VnuMessage }[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vnu-"));
   try {
     const files = documents.map((doc, i) => {
@@ -156,18 +245,11 @@ export async function validateHtml(documents: { name: string; html: string }[], 
       output = e.stderr || e.stdout || "";
       if (!output.trim().startsWith("{")) throw error;
     }
-    const { messages } = JSON.parse(output) as {
-      messages: { type: string; url: string; lastLine?: number; message: string; extract?: string }[];
-    };
-    return messages
-      .filter((m) => m.type === "error" || m.type === "non-document-error")
-      .filter((m) => !(options.ignore ?? []).some((pattern) => pattern.test(m.message)))
-      .map((m) => ({
-        document: documents[Number(path.basename(decodeURIComponent(m.url ?? "")).slice(0, 3))]?.name ?? m.url,
-        line: m.lastLine,
-        message: m.message,
-        extract: m.extract,
-      }));
+    const { messages } = JSON.parse(output) as { messages: VnuMessage[] };
+    return messages.map((message) => ({
+      document: documents[Number(path.basename(decodeURIComponent(message.url ?? "")).slice(0, 3))]?.name ?? message.url ?? "",
+      message,
+    }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

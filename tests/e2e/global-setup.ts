@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import { PARALLEL_WORKERS } from "../../vitest.e2e.config";
-import { startServer, type RunningServer } from "./support";
+import { startHtmlChecker } from "./a11y-checkers";
+import { freePort, startServer, type RunningServer } from "./support";
 
 const servers: RunningServer[] = [];
+let htmlChecker: Awaited<ReturnType<typeof startHtmlChecker>> | undefined;
 
 /**
  * The production servers with demo content shared by the browser tests: one per worker of the files
@@ -12,12 +14,20 @@ const servers: RunningServer[] = [];
 export async function setup() {
   if (!fs.existsSync(`${process.env.BUILD_DIR ?? "build"}/server/index.js`))
     throw new Error("Run `npm run build` before the browser tests.");
-  servers.push(...(await Promise.all(Array.from({ length: PARALLEL_WORKERS }, () => startServer()))));
+  // With them, the Nu HTML Checker's web service for the whole run (VNU_URL, validateHtml): one Java start, not one a check.
+  const [checker, ...started] = await Promise.all([
+    freePort().then((port) => startHtmlChecker(port)),
+    ...Array.from({ length: PARALLEL_WORKERS }, () => startServer()),
+  ]);
+  htmlChecker = checker;
+  process.env.VNU_URL = checker.url;
+  servers.push(...started);
   servers.forEach((server, i) => (process.env[`E2E_BASE_URL_${i + 1}`] = server.url));
   process.env.E2E_BASE_URL = servers[0].url;
 }
 
 export async function teardown() {
+  await htmlChecker?.stop();
   await Promise.all(servers.map((server) => server.stop()));
   for (const server of servers) fs.rmSync(server.dataDir, { recursive: true, force: true });
 }

@@ -145,6 +145,19 @@ describe("the three checkers themselves", () => {
 });
 
 describe("the Nu HTML Checker", () => {
+  it("reports a document's errors, in its HTML and its stylesheet, so a clean result means clean", async () => {
+    const errors = await validateHtml([
+      {
+        name: "faults",
+        html: '<!doctype html><html lang="en"><head><title>Faults</title><style>p { colr: red; }</style></head><body><p><img src="a.png"></div></body></html>',
+      },
+    ]);
+    expect(errors.map((e) => e.document)).toEqual(errors.map(() => "faults"));
+    expect(errors.map((e) => e.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^CSS: “colr”/), expect.stringMatching(/“img” element must have an “alt”/)]),
+    );
+  });
+
   it("finds no error in any public page's HTML, as served (inline stylesheet included)", async ({ base }) => {
     const documents = [];
     for (const path of [...PUBLIC_PAGES, "/insights?category=cyber&page=1", "/cyber?tab=insights"]) {
