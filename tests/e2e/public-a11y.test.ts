@@ -8,7 +8,8 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
 import { CSS_THE_CHECKER_DOES_NOT_KNOW, runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
-import { DESKTOP, enhanced, PHONE, PUBLIC_PAGES, scrollThrough, trackedPage } from "./public-helpers";
+import { NAV_SOLID_AFTER_PX } from "~/lib/scroll";
+import { DESKTOP, enhanced, PHONE, PUBLIC_PAGES, scrollThrough, trackedPage, transitionsEnded } from "./public-helpers";
 
 /** The findings of the three checkers, by state; {} when clean. */
 async function check(page: Page, label: string, found: Record<string, Finding[]>) {
@@ -33,7 +34,16 @@ describe.each([
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await check(page, "top", found);
       await page.evaluate(() => window.scrollTo(0, 400));
-      await page.waitForTimeout(400);
+      // On home, the header has taken the scrolled style (its script runs on the scroll event); then the transitions end.
+      await page.waitForFunction(
+        (after) => {
+          const header = document.querySelector<HTMLElement>("header[data-site-header]");
+          return header?.dataset.home !== "true" || header.dataset.scrolled === String(window.scrollY > after);
+        },
+        NAV_SOLID_AFTER_PX,
+        { polling: 50 },
+      );
+      await transitionsEnded(page);
       await check(page, "scrolled", found);
       expect(found).toEqual({});
       expect(errors.filter((e) => !/404/.test(e))).toEqual([]);

@@ -91,7 +91,19 @@ export async function scrollThrough(page: Page) {
     window.scrollTo(0, 0);
   });
   await page.waitForFunction(() => document.querySelectorAll(".fade-pending").length === 0, undefined, { polling: 100 });
-  await page.waitForTimeout(700); // transitions end
+  await transitionsEnded(page);
+}
+
+/**
+ * Waits until no transition or finite animation runs on the page (the sections' 600 ms fade-ins, the
+ * header's change of style): the page as it rests, as a timer of 700 ms guessed it, but no longer than it takes.
+ */
+export async function transitionsEnded(page: Page) {
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().endTime === Infinity),
+    undefined,
+    { polling: 50 },
+  );
 }
 
 /** The distance of an element's top from the top of the viewport. */
