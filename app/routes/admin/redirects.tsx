@@ -16,6 +16,7 @@ import { countRedirectsByOrigin, listRedirects } from "~/.server/db/redirects";
 import { deleteRules, describeSource, enableRules, importCsvRules, saveRule, type RuleErrors } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";
 import { FieldError, TextField } from "~/components/admin/fields";
+import { Pager } from "~/components/admin/pager";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { parseCsv } from "~/lib/csv";
 import { staffDateTime } from "~/lib/dates";
@@ -321,27 +322,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
           </fieldset>
         </Form>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages of redirects" className="mt-6 flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className={linkClass}>
-              Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">
-            Page {page} of {pages} ({total})
-          </span>
-          {page < pages ? (
-            <Link to={pageLink(page + 1)} className={linkClass}>
-              Older
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager label="Pages of redirects" page={page} pages={pages} total={total} pageLink={pageLink} back="Newer" on="Older" />
 
       <section aria-labelledby="csv-heading" className="mt-10 rounded border border-line bg-white p-4">
         <h2 id="csv-heading" className="mb-2 text-xl font-semibold">

@@ -18,6 +18,7 @@ import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TOO_LARGE } f
 import { useState, type FormEvent } from "react";
 import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
+import { Pager } from "~/components/admin/pager";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
 import {
@@ -214,27 +215,15 @@ function SubscriberList({ list }: { list: List }) {
           </table>
         </ScrollRegion>
       )}
-      {list.pages > 1 ? (
-        <nav aria-label="Pages of subscribers" className="mt-6 flex items-center justify-between gap-4">
-          {list.page > 1 ? (
-            <Link to={pageLink(list.page - 1)} className={linkClass}>
-              Previous
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">
-            Page {list.page} of {list.pages} ({list.total})
-          </span>
-          {list.page < list.pages ? (
-            <Link to={pageLink(list.page + 1)} className={linkClass}>
-              Next
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of subscribers"
+        page={list.page}
+        pages={list.pages}
+        total={list.total}
+        pageLink={pageLink}
+        back="Previous"
+        on="Next"
+      />
     </>
   );
 }
