@@ -12,7 +12,6 @@ import { testContext, guarded, callRoute } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { AUTHORS_UNKNOWN } from "~/.server/admin/articles.server";
 import { onContentChange } from "~/.server/db/content-events";
 import { articleAuthorIds, listPublicAuthors } from "~/.server/db/article-authors";
@@ -24,7 +23,6 @@ import { isPublicPicture } from "~/.server/db/seo";
 import { createTeamMember, deleteTeamMember, getTeamMemberById, updateTeamMember, type TeamMemberInput } from "~/.server/db/team";
 import { purgeFromTrash } from "~/.server/db/trash";
 import { findOrphanPictures } from "~/.server/pictures/picture-sweep";
-import { signIn } from "~/.server/auth/sign-in";
 import { getStorage } from "~/.server/storage/storage";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as articleNew from "~/routes/admin/article-new";
@@ -34,6 +32,7 @@ import * as lawyer from "~/routes/public/lawyer";
 import * as post from "~/routes/public/post";
 import { loader as feed } from "~/routes/seo/feed";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
@@ -82,13 +81,7 @@ beforeAll(async () => {
   JPEG = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } })
     .jpeg()
     .toBuffer();
-  await createStaffAccount("editor@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "editor@example.com", "a-long-enough-password", "10.9.0.7");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("editor@example.com", "owner", "10.9.0.7");
   ada = (await createTeamMember(person("Ada Lovelace"), TEST_ACTOR)).id;
   grace = (await createTeamMember(person("Grace Hopper"), TEST_ACTOR)).id;
   hidden = (
