@@ -17,6 +17,7 @@ import * as trashRoute from "~/routes/admin/trash";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { callRoute } from "../support/route-call";
 import { signedIn } from "../support/staff-session";
+import { associateInput } from "../support/team";
 
 const state = setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
@@ -76,36 +77,8 @@ describe("Trash", () => {
   });
 
   it("the sweep removes only what has been in the Trash for 30 days", async () => {
-    const old = await createTeamMember(
-      {
-        full_name: "Long Gone",
-        title: "Associate",
-        email: "gone@example.com",
-        extension: 1,
-        mobile: "",
-        desc: "d",
-        img: "",
-        AOP: [],
-        area_details: [],
-        staff: [],
-      },
-      TEST_ACTOR,
-    );
-    const recent = await createTeamMember(
-      {
-        full_name: "Just Left",
-        title: "Associate",
-        email: "left@example.com",
-        extension: 2,
-        mobile: "",
-        desc: "d",
-        img: "",
-        AOP: [],
-        area_details: [],
-        staff: [],
-      },
-      TEST_ACTOR,
-    );
+    const old = await createTeamMember(associateInput("Long Gone", "gone@example.com", 1), TEST_ACTOR);
+    const recent = await createTeamMember(associateInput("Just Left", "left@example.com", 2), TEST_ACTOR);
     await deleteTeamMember(old.id, TEST_ACTOR);
     await deleteTeamMember(recent.id, TEST_ACTOR);
     expect(await getTeamMemberBySlug("Long-Gone")).toBeUndefined();
