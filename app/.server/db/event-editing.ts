@@ -15,7 +15,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-or
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import type { ArticleState } from "./visibility";
-import { fieldChanges, recordAudit, recordScheduledPublish, type Actor } from "./audit";
+import { fieldChanges, recordAudit, recordScheduledPublish, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { checkVersion, recordRevision } from "./revisions";
@@ -377,14 +377,7 @@ export async function trashEvent(id: number, actor: Actor): Promise<Event | unde
       .set({ deleted_at: new Date() })
       .where(and(eq(events.id, id), isNull(events.deleted_at)))
       .returning();
-    if (trashed)
-      await recordAudit(tx, actor, {
-        action: "delete",
-        itemType: "event",
-        itemId: id,
-        itemLabel: trashed.title,
-        changes: { trash: { after: "moved to the Trash" } },
-      });
+    if (trashed) await recordMovedToTrash(tx, actor, "event", id, trashed.title);
     return trashed;
   });
   if (row) contentChanged("events");
