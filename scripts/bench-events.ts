@@ -56,6 +56,7 @@ import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import { startServer, type RunningServer } from "../tests/e2e/support";
 import { cpuMs, loadAverageText } from "./proc";
 import { errorsOf, rpsOf, wrk, type Wrk } from "./wrk";
+import { webinarInput } from "../tests/support/events";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PAGE_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -74,23 +75,13 @@ const ms = (us: number) => (us / 1000).toFixed(1);
 async function addBenchEvent(database: Database): Promise<string> {
   setDatabase(database);
   try {
-    const starts = new Date(Date.now() + 30 * 86_400_000);
     const event = await createEvent(
-      {
+      webinarInput(30 * 86_400_000, {
         title: TITLE,
         summary: "Liens, holdbacks and the prompt payment regime.",
-        copy: "<p>The program.</p>",
-        status: "published",
-        published_at: new Date(Date.now() - 86_400_000),
-        starts_at: starts,
-        ends_at: new Date(starts.getTime() + 90 * 60_000),
-        format: "webinar",
-        practice_area: "construction",
         webinar_url: "https://meet.example.com/bench",
         capacity: CAPACITY,
-        cpd_substantive_minutes: 60,
-        cpd_professionalism_minutes: 0,
-      },
+      }),
       systemActor("bench:events"),
     );
     return event.slug;

@@ -22,11 +22,11 @@
  * the last signed-in test. Only the final check of the list of screens
  * depends on the others: it is the summary of the routes they opened.
  */
-import { createOTP } from "@better-auth/utils/otp";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import routes from "../../app/routes";
 import { runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
+import { authenticator } from "../support/totp";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -254,22 +254,6 @@ async function focusOnFirstInvalid() {
     return ids.map((id) => document.getElementById(id)?.textContent ?? `missing #${id}`).join(" ");
   });
   expect(described).not.toBe("");
-}
-
-function base32Decode(text: string): Uint8Array {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const ch of text.replace(/[\s=]+/g, "")) {
-    value = (value << 5) | alphabet.indexOf(ch);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return new Uint8Array(out);
 }
 
 describe("the sign-in pages, signed out", () => {
@@ -668,7 +652,7 @@ describe("two-factor sign-in, set up and used (the last signed-in test: the staf
     await status(/^That code is not correct/);
     await focusOnFirstInvalid();
     await check("/dashboard/account/two-factor wrong code", found);
-    const otp = createOTP(new TextDecoder().decode(base32Decode(secret)), { digits: 6, period: 30 });
+    const otp = authenticator(secret);
     await page.getByLabel(/^Code from the app/).fill(await otp.totp());
     await submitByKeyboard("TURN ON");
     await status(/^Two-factor sign-in is on/);

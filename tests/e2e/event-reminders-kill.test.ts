@@ -45,6 +45,7 @@ import { ADMIN_DATABASE_URL, adminQuery, postgresAvailable } from "../support/cl
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
 import { freePort, productionEnv, startServer } from "./support";
 import { requireBuild, sleep } from "./reliability-support";
+import { webinarInput } from "../support/events";
 
 const TITLE = "Kill Test Seminar on Surety Bonds";
 const REGISTERED = 12;
@@ -81,23 +82,13 @@ async function preparedStore(postgres: boolean): Promise<Store> {
   const database = await openDatabase(target({ dataDir, databaseUrl }));
   setDatabase(database);
   try {
-    const starts = new Date(Date.now() + 23 * 3_600_000);
     const event = await createEvent(
-      {
+      webinarInput(23 * 3_600_000, {
         title: TITLE,
         summary: "Bonds on Ontario projects.",
-        copy: "<p>The program.</p>",
-        status: "published",
-        published_at: new Date(Date.now() - 86_400_000),
-        starts_at: starts,
-        ends_at: new Date(starts.getTime() + 90 * 60_000),
-        format: "webinar",
-        practice_area: "construction",
         webinar_url: "https://meet.example.com/kill-test",
         capacity: REGISTERED,
-        cpd_substantive_minutes: 60,
-        cpd_professionalism_minutes: 0,
-      },
+      }),
       systemActor("reminders kill test"),
     );
     for (let i = 0; i < REGISTERED + WAITING; i++) {

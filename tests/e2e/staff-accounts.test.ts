@@ -15,10 +15,10 @@
  * accepts the invitation and signs in on a page of its own (`newEditor`), so
  * one failure does not fail every later step.
  */
-import { createOTP } from "@better-auth/utils/otp";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { authenticator } from "../support/totp";
 import {
   ADMIN_EMAIL,
   articleForTest,
@@ -92,25 +92,9 @@ async function noViolations(p: Page) {
   expect(await axe(p)).toEqual([]);
 }
 
-function base32Decode(text: string): Uint8Array {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const ch of text.replace(/[\s=]+/g, "")) {
-    value = (value << 5) | alphabet.indexOf(ch);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return new Uint8Array(out);
-}
-
 /** What an authenticator app shows now for the key on the page. */
 async function totp(key: string, offset = 0) {
-  const otp = createOTP(new TextDecoder().decode(base32Decode(key)), { digits: 6, period: 30 });
+  const otp = authenticator(key);
   return offset ? otp.hotp(Math.floor(Date.now() / 30_000) + offset) : otp.totp();
 }
 

@@ -16,6 +16,7 @@ import { purgeFromTrash } from "~/.server/db/trash";
 import { signIn } from "~/.server/auth/sign-in";
 import * as activity from "~/routes/admin/activity";
 import { setUpTestDatabase } from "../support/database";
+import { associateInput } from "../support/team";
 
 setUpTestDatabase();
 
@@ -114,21 +115,7 @@ describe("Activity", () => {
     const draft = { img: "", category: "cyber", news: false, priority: false, copy: "<p>y</p>" };
     const article = await createArticle({ ...draft, title: "Soon Trashed" }, boss());
     await deleteArticle(article.id, boss());
-    const member = await createTeamMember(
-      {
-        full_name: "Gone Person",
-        title: "Associate",
-        email: "gone@example.com",
-        extension: 1,
-        mobile: "",
-        desc: "d",
-        img: "",
-        AOP: [],
-        area_details: [],
-        staff: [],
-      },
-      boss(),
-    );
+    const member = await createTeamMember(associateInput("Gone Person", "gone@example.com", 1), boss());
     await deleteTeamMember(member.id, boss());
     const linksOf = async (item: string, id: number) =>
       (await open(`?item=${item}`)).entries.filter((e) => e.itemId === String(id)).map((e) => [e.action, e.href]);

@@ -7,13 +7,11 @@
 import { testContext, callRoute } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import * as teamDb from "~/.server/db/team";
 import { countArticles, getArticleBySlug } from "~/.server/db/articles";
 import { getOfficeHours } from "~/.server/db/office-hours";
 import { getStorage } from "~/.server/storage/storage";
 import { purgeFromTrash } from "~/.server/db/trash";
-import { signIn } from "~/.server/auth/sign-in";
 import * as lawyerNew from "~/routes/admin/lawyer-new";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as lawyers from "~/routes/admin/lawyers";
@@ -21,6 +19,7 @@ import * as articleNew from "~/routes/admin/article-new";
 import * as hours from "~/routes/admin/hours";
 import * as pageHeadersRoute from "~/routes/admin/page-headers";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 
@@ -31,13 +30,7 @@ let cookie = "";
 let jpeg: Buffer;
 
 beforeAll(async () => {
-  await createStaffAccount("actions@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "actions@example.com", "a-long-enough-password", "10.9.0.1");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("actions@example.com", "owner", "10.9.0.1");
   jpeg = await sharp({ create: { width: 80, height: 100, channels: 3, background: "#456" } })
     .jpeg()
     .toBuffer();

@@ -8,12 +8,11 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { ADMIN_ARTICLES_PAGE_SIZE, createArticle, getArticleById } from "~/.server/db/articles";
-import { signIn } from "~/.server/auth/sign-in";
 import * as articlesRoute from "~/routes/admin/articles";
 import { callRoute } from "../support/route-call";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
@@ -23,13 +22,7 @@ let cookie = "";
 const ids = new Map<number, number>();
 
 beforeAll(async () => {
-  await createStaffAccount("pages@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "pages@example.com", "a-long-enough-password", "10.9.0.7");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("pages@example.com", "owner", "10.9.0.7");
   for (let n = 1; n <= TOTAL; n++) {
     // Every third one is an "Odd" memo, to search for.
     const title = n % 3 === 0 ? `Odd memo ${n}` : `Memo ${n}`;

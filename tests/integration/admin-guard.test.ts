@@ -8,16 +8,15 @@ import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { createEnquiry } from "~/.server/db/enquiries";
-import { signIn } from "~/.server/auth/sign-in";
 import { adminRoutes } from "../support/admin-routes";
 import { routeModules } from "../support/route-modules";
 import { requestInfo, routerContext } from "~/.server/http/request-context";
 import { handlesByPattern, routeTable, type TableRoute } from "~/.server/http/route-table";
 import { PERMISSIONS } from "~/lib/permissions";
 import { setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 
@@ -169,13 +168,7 @@ describe("Enquiries screens with an editor's session", () => {
   let cookie = "";
   let enquiryId = 0;
   it("signs in an editor", async () => {
-    await createStaffAccount("guard-editor@example.com", "a-long-enough-password", "Editor", "editor");
-    const result = await signIn(new Request(`${ORIGIN}/admin`), "guard-editor@example.com", "a-long-enough-password", "192.0.2.1");
-    if (!result.ok) throw new Error("sign-in failed");
-    cookie = result.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
+    cookie = await signedIn("guard-editor@example.com", "editor", "192.0.2.1", "Editor");
     enquiryId = (
       await createEnquiry({
         name: "Guarded Sender",
@@ -220,13 +213,7 @@ describe("permissions declared by each dashboard route", () => {
   let cookie = "";
   it("signs in an owner", async () => {
     table = routeTable(await routeModules());
-    await createStaffAccount("guard-owner@example.com", "a-long-enough-password", "Owner", "owner");
-    const result = await signIn(new Request(`${ORIGIN}/admin`), "guard-owner@example.com", "a-long-enough-password", "192.0.2.2");
-    if (!result.ok) throw new Error("sign-in failed");
-    cookie = result.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
+    cookie = await signedIn("guard-owner@example.com", "owner", "192.0.2.2", "Owner");
   });
 
   const underLayout = () => table.filter((route) => route.parents.includes("routes/admin/layout"));

@@ -13,10 +13,9 @@
 import { guarded, testContext, type RouteModule } from "../support/route-call";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
-import { signIn } from "~/.server/auth/sign-in";
 import { adminRoutes } from "../support/admin-routes";
 import { setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
 
 const state = setUpTestDatabase();
 
@@ -26,13 +25,7 @@ const context = testContext(CLIENT_IP);
 let cookie = "";
 
 beforeAll(async () => {
-  await createStaffAccount("outage@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "outage@example.com", "a-long-enough-password", "10.9.0.2");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("outage@example.com", "owner", "10.9.0.2");
   // The outage: every query from now on fails.
   await state.database.close();
 });

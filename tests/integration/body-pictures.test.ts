@@ -15,7 +15,6 @@ import { rowsOf } from "~/.server/db/rows";
 import { testContext, guarded } from "../support/route-call";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { bodyPicturesInUse } from "~/.server/pictures/body-pictures";
 import { saveAutosave } from "~/.server/db/autosaves";
 import { createArticle, deleteArticle, getArticleById, updateArticle } from "~/.server/db/articles";
@@ -24,7 +23,6 @@ import { db } from "~/.server/db/client";
 import { articles } from "~/.server/db/schema";
 import { createPictureSweeper, findOrphanPictures } from "~/.server/pictures/picture-sweep";
 import { picturesWithoutAlt, sanitizeArticleHtml } from "~/.server/content/sanitize";
-import { signIn } from "~/.server/auth/sign-in";
 import { getStorage, setStorage, type Storage } from "~/.server/storage/storage";
 import { BODY_PICTURE_TEXT, bodyPictureNames, bodyPictureSrc, responsiveBodyPictures } from "~/lib/body-pictures";
 import { MSG } from "~/lib/forms/messages";
@@ -34,6 +32,7 @@ import * as post from "~/routes/public/post";
 import { eq } from "drizzle-orm";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 
@@ -45,13 +44,7 @@ let jpeg: Buffer;
 let png: Buffer;
 
 beforeAll(async () => {
-  await createStaffAccount("pictures@example.com", "a-long-enough-password", "Pictures", "editor");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "pictures@example.com", "a-long-enough-password", "10.9.0.7");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("pictures@example.com", "editor", "10.9.0.7", "Pictures");
   jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3a6f8f" } })
     .jpeg()
     .toBuffer();

@@ -12,7 +12,6 @@ import { testContext, guarded, callRoute } from "../support/route-call";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { AUTHORS_UNKNOWN } from "~/.server/admin/articles.server";
 import { onContentChange } from "~/.server/db/content-events";
 import { articleAuthorIds, listPublicAuthors } from "~/.server/db/article-authors";
@@ -21,10 +20,9 @@ import { db } from "~/.server/db/client";
 import { listRevisions } from "~/.server/db/revisions";
 import { searchSite } from "~/.server/db/search";
 import { isPublicPicture } from "~/.server/db/seo";
-import { createTeamMember, deleteTeamMember, getTeamMemberById, updateTeamMember, type TeamMemberInput } from "~/.server/db/team";
+import { createTeamMember, deleteTeamMember, getTeamMemberById, updateTeamMember } from "~/.server/db/team";
 import { purgeFromTrash } from "~/.server/db/trash";
 import { findOrphanPictures } from "~/.server/pictures/picture-sweep";
-import { signIn } from "~/.server/auth/sign-in";
 import { getStorage } from "~/.server/storage/storage";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as articleNew from "~/routes/admin/article-new";
@@ -34,6 +32,8 @@ import * as lawyer from "~/routes/public/lawyer";
 import * as post from "~/routes/public/post";
 import { loader as feed } from "~/routes/seo/feed";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
+import { memberInput } from "../support/team";
 
 setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
@@ -42,19 +42,6 @@ const context = testContext(CLIENT_IP);
 let cookie = "";
 let JPEG: Buffer;
 
-const person = (full_name: string, extra: Partial<TeamMemberInput> = {}): TeamMemberInput => ({
-  full_name,
-  title: "Partner",
-  email: `${full_name.split(" ")[0].toLowerCase()}@example.com`,
-  extension: 101,
-  mobile: "",
-  desc: "Bio",
-  img: "",
-  AOP: ["cyber"],
-  area_details: [],
-  staff: [],
-  ...extra,
-});
 const base = { img: "", category: "cyber", news: false, priority: false, copy: "<p>Body of the article.</p>" };
 
 /** A loader or action called as the server would, from the staff member's address. */
@@ -82,17 +69,14 @@ beforeAll(async () => {
   JPEG = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } })
     .jpeg()
     .toBuffer();
-  await createStaffAccount("editor@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "editor@example.com", "a-long-enough-password", "10.9.0.7");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  ada = (await createTeamMember(person("Ada Lovelace"), TEST_ACTOR)).id;
-  grace = (await createTeamMember(person("Grace Hopper"), TEST_ACTOR)).id;
+  cookie = await signedIn("editor@example.com", "owner", "10.9.0.7");
+  ada = (await createTeamMember(memberInput("Ada Lovelace"), TEST_ACTOR)).id;
+  grace = (await createTeamMember(memberInput("Grace Hopper"), TEST_ACTOR)).id;
   hidden = (
-    await createTeamMember({ ...person("Hidden Hire"), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } }, TEST_ACTOR)
+    await createTeamMember(
+      { ...memberInput("Hidden Hire"), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
+      TEST_ACTOR,
+    )
   ).id;
 });
 
@@ -156,7 +140,7 @@ describe("the article form: authors, summary, SEO texts, social picture", () => 
 
   it("refuses an author that is not offered, and over-long texts, with field messages, everything typed kept, nothing written", async () => {
     const existing = await createArticle({ ...base, title: "Edited With A Stranger" }, TEST_ACTOR);
-    const gone = await createTeamMember(person("Gone Member"), TEST_ACTOR);
+    const gone = await createTeamMember(memberInput("Gone Member"), TEST_ACTOR);
     await deleteTeamMember(gone.id, TEST_ACTOR);
     const before = await articleRows();
     const files = await stored();
@@ -294,7 +278,7 @@ describe("History: authors and the new fields", () => {
     expect(await articleAuthorIds(a.id)).toEqual([ada]);
     expect((await getArticleById(a.id))!.summary).toBe("Kept");
 
-    const temp = await createTeamMember(person("Temp Writer"), TEST_ACTOR);
+    const temp = await createTeamMember(memberInput("Temp Writer"), TEST_ACTOR);
     await updateArticle(a.id, { ...base, title: "Old Revision Article", authors: [temp.id, ada] }, TEST_ACTOR);
     const [withTemp] = await listRevisions("article", a.id);
     await deleteTeamMember(temp.id, TEST_ACTOR);
@@ -324,13 +308,13 @@ describe("the public post", () => {
     // Once the hidden member is shown, the post names them too (read at render; the cache is cleared by the save).
     await updateTeamMember(
       hidden,
-      { ...person("Hidden Hire"), visibility: { visible: true, visibleFrom: null, hiddenFrom: null } },
+      { ...memberInput("Hidden Hire"), visibility: { visible: true, visibleFrom: null, hiddenFrom: null } },
       TEST_ACTOR,
     );
     expect((await listPublicAuthors(a.id)).map((m) => m.full_name)).toEqual(["Grace Hopper", "Hidden Hire", "Ada Lovelace"]);
     await updateTeamMember(
       hidden,
-      { ...person("Hidden Hire"), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
+      { ...memberInput("Hidden Hire"), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
       TEST_ACTOR,
     );
   });
@@ -395,7 +379,7 @@ describe("the public post", () => {
 describe("Insights by an author", () => {
   let writer = 0;
   beforeAll(async () => {
-    writer = (await createTeamMember(person("Prolific Writer", { AOP: ["insurance"] }), TEST_ACTOR)).id;
+    writer = (await createTeamMember(memberInput("Prolific Writer", { AOP: ["insurance"] }), TEST_ACTOR)).id;
     for (let i = 1; i <= 8; i++) {
       await createArticle(
         {
@@ -424,7 +408,7 @@ describe("Insights by an author", () => {
     expect(data.insights.items.map((a) => a.title)).toEqual([8, 7, 6, 5, 4, 3].map((i) => `Writer Article ${i}`));
     expect(data.insights.items[0].summary).toBe("Body of the article.");
     // A member with no article has none (the page then has no such section).
-    await createTeamMember(person("Quiet Member"), TEST_ACTOR);
+    await createTeamMember(memberInput("Quiet Member"), TEST_ACTOR);
     const none = (await guarded(lawyer.loader, { ...publicGet("/lawyer/Quiet-Member"), params: { slug: "Quiet-Member" } })) as {
       insights: { total: number; items: unknown[] };
     };
@@ -457,9 +441,9 @@ describe("Insights by an author", () => {
       const out = await run(insights.loader, new Request(`http://localhost/insights?author=${encodeURIComponent(slug)}`));
       expect(out.status, slug).toBe(404);
     }
-    const renamed = await createTeamMember(person("Old Name"), TEST_ACTOR);
+    const renamed = await createTeamMember(memberInput("Old Name"), TEST_ACTOR);
     await createArticle({ ...base, title: "By The Renamed", authors: [renamed.id] }, TEST_ACTOR);
-    await updateTeamMember(renamed.id, { ...person("New Name") }, TEST_ACTOR);
+    await updateTeamMember(renamed.id, { ...memberInput("New Name") }, TEST_ACTOR);
     const moved = await run(insights.loader, new Request("http://localhost/insights?author=Old-Name&category=cyber"));
     expect(moved).toMatchObject({ status: 301, location: "/insights?author=New-Name&category=cyber" });
   });
@@ -469,7 +453,7 @@ describe("Insights by an author", () => {
     const stop = onContentChange((what) => seen.push(what));
     const a = await createArticle({ ...base, title: "Follows Its Author", authors: [grace] }, TEST_ACTOR);
     seen.length = 0;
-    await updateTeamMember(grace, person("Grace B. Hopper"), TEST_ACTOR);
+    await updateTeamMember(grace, memberInput("Grace B. Hopper"), TEST_ACTOR);
     expect(seen).toContain("team");
     expect((await listPublicAuthors(a.id)).map((m) => [m.full_name, m.slug])).toEqual([
       ["Grace B. Hopper", (await getTeamMemberById(grace))!.slug],
@@ -477,14 +461,14 @@ describe("Insights by an author", () => {
     seen.length = 0;
     await updateTeamMember(
       grace,
-      { ...person("Grace B. Hopper"), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
+      { ...memberInput("Grace B. Hopper"), visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
       TEST_ACTOR,
     );
     expect(seen).toContain("team");
     expect(await listPublicAuthors(a.id)).toEqual([]);
     await updateTeamMember(
       grace,
-      { ...person("Grace Hopper"), visibility: { visible: true, visibleFrom: null, hiddenFrom: null } },
+      { ...memberInput("Grace Hopper"), visibility: { visible: true, visibleFrom: null, hiddenFrom: null } },
       TEST_ACTOR,
     );
     stop();

@@ -5,17 +5,16 @@
  */
 import { testContext, callRoute } from "../support/route-call";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, updateArticle } from "~/.server/db/articles";
 import { createPreviewLink, resolvePreviewLink } from "~/.server/db/previews";
 import { createTeamMember } from "~/.server/db/team";
 import { PREVIEW_BANNER } from "~/.server/content/preview";
-import { signIn } from "~/.server/auth/sign-in";
 import { isCacheable } from "../support/preview-cache";
 import * as articleEdit from "~/routes/admin/article-edit";
 import * as lawyerRoute from "~/routes/public/lawyer";
 import * as postRoute from "~/routes/public/post";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
@@ -25,13 +24,7 @@ let cookie = "";
 let draftId = 0;
 
 beforeAll(async () => {
-  await createStaffAccount("preview@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "preview@example.com", "a-long-enough-password", "10.9.0.2");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("preview@example.com", "owner", "10.9.0.2");
   draftId = (
     await createArticle(
       {

@@ -6,18 +6,18 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { createArticle, getArticleById, getArticleBySlug } from "~/.server/db/articles";
 import { articles, auditLog } from "~/.server/db/schema";
 import { listTrash, sweepTrash } from "~/.server/db/trash";
 import { createTeamMember, deleteTeamMember, getTeamMemberBySlug } from "~/.server/db/team";
 import { saveImage } from "~/.server/pictures/images";
-import { signIn } from "~/.server/auth/sign-in";
 import { getStorage } from "~/.server/storage/storage";
 import * as articlesRoute from "~/routes/admin/articles";
 import * as trashRoute from "~/routes/admin/trash";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { callRoute } from "../support/route-call";
+import { signedIn } from "../support/staff-session";
+import { associateInput } from "../support/team";
 
 const state = setUpTestDatabase();
 const ORIGIN = "http://localhost:3000";
@@ -25,13 +25,7 @@ let cookie = "";
 let jpeg: Buffer;
 
 beforeAll(async () => {
-  await createStaffAccount("trash@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "trash@example.com", "a-long-enough-password", "10.9.0.3");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("trash@example.com", "owner", "10.9.0.3");
   jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: "#456" } })
     .jpeg()
     .toBuffer();
@@ -83,36 +77,8 @@ describe("Trash", () => {
   });
 
   it("the sweep removes only what has been in the Trash for 30 days", async () => {
-    const old = await createTeamMember(
-      {
-        full_name: "Long Gone",
-        title: "Associate",
-        email: "gone@example.com",
-        extension: 1,
-        mobile: "",
-        desc: "d",
-        img: "",
-        AOP: [],
-        area_details: [],
-        staff: [],
-      },
-      TEST_ACTOR,
-    );
-    const recent = await createTeamMember(
-      {
-        full_name: "Just Left",
-        title: "Associate",
-        email: "left@example.com",
-        extension: 2,
-        mobile: "",
-        desc: "d",
-        img: "",
-        AOP: [],
-        area_details: [],
-        staff: [],
-      },
-      TEST_ACTOR,
-    );
+    const old = await createTeamMember(associateInput("Long Gone", "gone@example.com", 1), TEST_ACTOR);
+    const recent = await createTeamMember(associateInput("Just Left", "left@example.com", 2), TEST_ACTOR);
     await deleteTeamMember(old.id, TEST_ACTOR);
     await deleteTeamMember(recent.id, TEST_ACTOR);
     expect(await getTeamMemberBySlug("Long-Gone")).toBeUndefined();

@@ -28,21 +28,10 @@ import { loader as practice } from "~/routes/public/practice";
 import { loader as teamPage } from "~/routes/public/team";
 import { loader as vcard } from "~/routes/public/vcard";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberInput } from "../support/team";
 
 const state = setUpTestDatabase();
 const base = { img: "", news: true, priority: false, copy: "<p>Secret draft body</p>" };
-const member = (full_name: string) => ({
-  full_name,
-  title: "Partner",
-  email: `${full_name.split(" ")[0].toLowerCase()}@example.com`,
-  extension: 101,
-  mobile: "",
-  desc: "Bio",
-  img: "",
-  AOP: ["cyber"],
-  area_details: [],
-  staff: [],
-});
 
 async function status(work: () => Promise<unknown>): Promise<number> {
   try {
@@ -78,9 +67,9 @@ beforeAll(async () => {
     },
     TEST_ACTOR,
   );
-  await createTeamMember(member("Visible Person"), TEST_ACTOR);
+  await createTeamMember(memberInput("Visible Person"), TEST_ACTOR);
   const hidden = await createTeamMember(
-    { ...member("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
+    { ...memberInput("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: null, hiddenFrom: null } },
     TEST_ACTOR,
   );
   hiddenId = hidden.id;
@@ -228,7 +217,7 @@ describe("scheduled publishing", () => {
       TEST_ACTOR,
     );
     const m = await createTeamMember(
-      { ...member("Trashed Newcomer"), visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } },
+      { ...memberInput("Trashed Newcomer"), visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } },
       TEST_ACTOR,
     );
     await deleteArticle(a.id, TEST_ACTOR);
@@ -254,12 +243,12 @@ describe("scheduled publishing", () => {
   it("applies a member's visible-from and hidden-from times", async () => {
     const soon = new Date(Date.now() + 60_000);
     const departing = await createTeamMember(
-      { ...member("Departing Person"), visibility: { visible: true, visibleFrom: null, hiddenFrom: soon } },
+      { ...memberInput("Departing Person"), visibility: { visible: true, visibleFrom: null, hiddenFrom: soon } },
       TEST_ACTOR,
     );
     await updateTeamMember(
       hiddenId,
-      { ...member("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } },
+      { ...memberInput("Hidden Person"), img: "hidden-pic.webp", visibility: { visible: false, visibleFrom: soon, hiddenFrom: null } },
       TEST_ACTOR,
     );
     expect((await listTeamCards()).map((m) => m.full_name).sort()).toEqual(["Departing Person", "Visible Person"]);

@@ -6,17 +6,16 @@
  * kept in the audit trail's diff and in History (diffed, restored).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { listActivity } from "~/.server/db/activity";
 import { createTeamMember, getTeamMemberById, type TeamMember } from "~/.server/db/team";
 import { listRevisions } from "~/.server/db/revisions";
-import { signIn } from "~/.server/auth/sign-in";
 import type { TeamFormValues } from "~/lib/forms/team";
 import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as history from "~/routes/admin/history";
 import * as lawyerPage from "~/routes/public/lawyer";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { callRoute } from "../support/route-call";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 
@@ -25,13 +24,7 @@ let cookie = "";
 let member: TeamMember;
 
 beforeAll(async () => {
-  await createStaffAccount("credentials@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "credentials@example.com", "a-long-enough-password", "10.9.0.7");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("credentials@example.com", "owner", "10.9.0.7");
   member = await createTeamMember(
     {
       full_name: "Grace Hopper",

@@ -12,14 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { exportBackup, importBackup } from "~/.server/content/backup";
 import { getDatabase, setDatabase } from "~/.server/db/client";
 import * as teamDb from "~/.server/db/team";
 import { getEnv, setEnvForTests } from "~/.server/env";
 import { completePictureWidths, getImageVariant, saveImage } from "~/.server/pictures/images";
 import { createPictureSweeper, findOrphanPictures, rowPictures } from "~/.server/pictures/picture-sweep";
-import { signIn } from "~/.server/auth/sign-in";
 import { setStorage, type Storage } from "~/.server/storage/storage";
 import { MSG } from "~/lib/forms/messages";
 import { uploadKeys } from "~/lib/images";
@@ -28,6 +26,7 @@ import * as lawyerNew from "~/routes/admin/lawyer-new";
 import * as bioPdf from "~/routes/public/bio-pdf";
 import { createTestDatabase, TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { startS3, type TestBucket } from "../support/s3";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 
@@ -43,13 +42,7 @@ beforeAll(async () => {
   bucket = await startS3({ bucket: "site-pictures" });
   storage = bucket.storage();
   setStorage(storage);
-  await createStaffAccount("bucket@example.com", "a-long-enough-password");
-  const ok = await signIn(new Request(`${ORIGIN}/admin`), "bucket@example.com", "a-long-enough-password", "10.9.0.2");
-  if (!ok.ok) throw new Error("sign-in failed");
-  cookie = ok.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signedIn("bucket@example.com", "owner", "10.9.0.2");
   jpeg = await sharp({ create: { width: 300, height: 375, channels: 3, background: "#3a5f8a" } })
     .jpeg()
     .toBuffer();

@@ -11,7 +11,6 @@
  * recovery codes, wrong codes limited) and the owner's "require two-factor".
  */
 import { testContext, guarded } from "../support/route-call";
-import { createOTP } from "@better-auth/utils/otp";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authHeaders, getAuth, withAuthTransaction } from "~/.server/auth/auth";
@@ -34,6 +33,7 @@ import * as hoursRoute from "~/routes/admin/hours";
 import * as outboxMessageRoute from "~/routes/admin/outbox-message";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { setUpTestDatabase } from "../support/database";
+import { authenticator } from "../support/totp";
 
 setUpTestDatabase();
 
@@ -625,7 +625,7 @@ const setup = (cookie: string, fields: Record<string, string>) =>
 async function turnOnTwoFactor(cookie: string): Promise<string> {
   const started = await setup(cookie, { intent: "start", current: PASSWORD });
   const secret = String(started.data?.secret).replace(/\s+/g, "");
-  const code = await createOTP(new TextDecoder().decode(base32Decode(secret)), { digits: 6, period: 30 }).totp();
+  const code = await authenticator(secret).totp();
   const confirmed = await setup(cookie, { intent: "confirm", uri: String(started.data?.uri), code });
   expect(confirmed.status).toBe(200);
   return cookiesOf(confirmed.headers);
@@ -644,7 +644,7 @@ describe("two-factor sign-in", () => {
     const secret = String(started.data?.secret).replace(/\s+/g, "");
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     const uri = String(started.data?.uri);
-    const totp = () => createOTP(new TextDecoder().decode(base32Decode(secret)), { digits: 6, period: 30 }).totp();
+    const totp = () => authenticator(secret).totp();
     const wrong = await setup(cookie, { intent: "confirm", uri, code: "999999" });
     expect(wrong.status).toBe(400);
     const confirmed = await setup(cookie, { intent: "confirm", uri, code: await totp() });
@@ -1028,20 +1028,3 @@ describe("Outbox: send again", () => {
     expect(smtp.messages.filter((m) => m.subject === "Send again, twice")).toHaveLength(1);
   });
 });
-
-/** RFC 4648 base32 (the key shown to the person) to bytes. */
-function base32Decode(text: string): Uint8Array {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const ch of text.replace(/=+$/, "")) {
-    value = (value << 5) | alphabet.indexOf(ch);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return new Uint8Array(out);
-}

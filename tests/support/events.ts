@@ -22,3 +22,27 @@ export function eventInput(title: string, startsIn: number, extra: Partial<Event
     ...extra,
   };
 }
+
+/**
+ * A construction webinar published a day ago, starting `startsIn` ms from
+ * now, 90 minutes long, an hour of Substantive CPD (the events bench and the
+ * reminders kill test).
+ */
+export function webinarInput(startsIn: number, fields: Pick<EventInput, "title" | "summary" | "webinar_url" | "capacity">): EventInput {
+  const starts = new Date(Date.now() + startsIn);
+  return {
+    title: fields.title,
+    summary: fields.summary,
+    copy: "<p>The program.</p>",
+    status: "published",
+    published_at: new Date(Date.now() - 86_400_000),
+    starts_at: starts,
+    ends_at: new Date(starts.getTime() + 90 * 60_000),
+    format: "webinar",
+    practice_area: "construction",
+    webinar_url: fields.webinar_url,
+    capacity: fields.capacity,
+    cpd_substantive_minutes: 60,
+    cpd_professionalism_minutes: 0,
+  };
+}

@@ -14,9 +14,9 @@ export function cookiesOf(headers: Headers): string {
     .join("; ");
 }
 
-/** Makes `email`'s account with `role` and signs it in from `ip`; returns its Cookie header. */
-export async function signedIn(email: string, role: Role = "owner", ip = "192.0.2.1"): Promise<string> {
-  await createStaffAccount(email, STAFF_PASSWORD, "Staff", role);
+/** Makes `email`'s account (named `name`) with `role` and signs it in from `ip`; returns its Cookie header. */
+export async function signedIn(email: string, role: Role = "owner", ip = "192.0.2.1", name = "Staff"): Promise<string> {
+  await createStaffAccount(email, STAFF_PASSWORD, name, role);
   const result = await signIn(new Request("http://localhost:3000/admin"), email, STAFF_PASSWORD, ip);
   if (!result.ok) throw new Error(`sign-in failed for ${email}`);
   return cookiesOf(result.headers);

@@ -23,10 +23,6 @@
  * is made once as `og/bio-photo-{stem}.jpg` (removed with the picture).
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import * as fontkit from "fontkit";
-import PDFDocument from "pdfkit";
 import sharp from "sharp";
 import { FIRM, fullAddress } from "~/config/firm";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
@@ -35,31 +31,11 @@ import { derivedPicture, MAX_PIXELS } from "../pictures/images";
 import { createLimiter } from "../http/limiter";
 import { log } from "../log";
 import { getStorage } from "../storage/storage";
+import { BRASS, brassRule, INK, letterDocument, MUTED, PAGE } from "./pdf-document";
 import { articleText, sanitizeMattersHtml } from "./sanitize";
 
 /** Raised when the layout changes: every stored PDF is made again. */
 export const BIO_LAYOUT_VERSION = 2;
-
-const require = createRequire(import.meta.url);
-const FONT_FILES = {
-  sans: "@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf",
-  sansBold: "@expo-google-fonts/inter/600SemiBold/Inter_600SemiBold.ttf",
-  serif: "@expo-google-fonts/source-serif-4/600SemiBold/SourceSerif4_600SemiBold.ttf",
-} as const;
-/**
- * The fonts, parsed once per process and given to every document: a font
- * parsed anew for each PDF decodes its OpenType tables again while laying out
- * the text, most of a bio's CPU time. pdfkit embeds a subset of
- * the glyphs each document uses. PDFs are made one at a time (bioWork). The
- * certificates of attendance (events/certificate.ts) use the same fonts.
- */
-let fonts: Record<keyof typeof FONT_FILES, fontkit.Font> | undefined;
-export function loadFonts() {
-  fonts ??= Object.fromEntries(
-    Object.entries(FONT_FILES).map(([name, file]) => [name, fontkit.create(fs.readFileSync(require.resolve(file)))]),
-  ) as Record<keyof typeof FONT_FILES, fontkit.Font>;
-  return fonts;
-}
 
 /** What the PDF prints (and what its cache key is made of). */
 export type BioInput = {
@@ -88,12 +64,8 @@ export type BioInput = {
   profileUrl: string;
 };
 
-// Letter, in points; the palette of app/site.css (ink, brass, muted: AA on white).
-const PAGE = { width: 612, height: 792 };
+// Letter, in points (pdf-document.ts: the page and the palette).
 const MARGIN = 48;
-const INK = "#13233a";
-const MUTED = "#4a5566";
-const BRASS = "#8a6a2f";
 /** One column the width of the page: a reader (pdftotext, a screen reader, copy and paste) meets the text in the order it is printed. */
 const COLUMN = { x: MARGIN, width: PAGE.width - 2 * MARGIN };
 const PORTRAIT = { width: 96, height: 120 };
@@ -175,36 +147,11 @@ type Block = { title: string; items: string[]; kind: "list" | "line"; min: numbe
 
 /** Makes the PDF's bytes. */
 export async function renderBioPdf(input: BioInput, photo: Buffer | undefined): Promise<Buffer> {
-  const f = loadFonts();
-  const doc = new PDFDocument({
-    size: "LETTER",
-    margin: MARGIN,
-    autoFirstPage: true,
-    tagged: true,
-    lang: "en-CA",
-    displayTitle: true,
-    pdfVersion: "1.7",
-    info: {
-      Title: `${input.full_name}, ${input.title} | ${FIRM.name}`,
-      Author: FIRM.name,
-      Subject: `Biography of ${input.full_name}`,
-      Keywords: "lawyer biography",
-      Creator: FIRM.name,
-    },
+  const { doc, root, finish } = letterDocument(MARGIN, {
+    Title: `${input.full_name}, ${input.title} | ${FIRM.name}`,
+    Subject: `Biography of ${input.full_name}`,
+    Keywords: "lawyer biography",
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
-  });
-  // pdfkit's types name a path or bytes; registerFont also takes a parsed fontkit font (pdfkit 0.18+).
-  doc.registerFont("sans", f.sans as never);
-  doc.registerFont("sansBold", f.sansBold as never);
-  doc.registerFont("serif", f.serif as never);
-
-  const root = doc.struct("Document");
-  doc.addStructure(root);
 
   // The sections under the header, in reading order; the profile (the bio) takes the room the others leave.
   const insights = input.insights.map((i) => i.title);
@@ -248,10 +195,7 @@ export async function renderBioPdf(input: BioInput, photo: Buffer | undefined): 
   for (const block of rest) if (block) y = printBlock(doc, root, block, y);
 
   footer(doc, root, input);
-  root.end();
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return finish();
 }
 
 /**
@@ -303,27 +247,13 @@ function header(doc: Doc, root: Struct, input: BioInput, photo: Buffer | undefin
     y = Math.max(y, MARGIN + PORTRAIT.height);
   }
   y += 12;
-  doc.markContent("Artifact", { type: "Layout" });
-  doc
-    .moveTo(MARGIN, y)
-    .lineTo(PAGE.width - MARGIN, y)
-    .lineWidth(1.25)
-    .strokeColor(BRASS)
-    .stroke();
-  doc.endMarkedContent();
+  brassRule(doc, MARGIN, y, 1.25);
   return y + 16;
 }
 
 /** The footer, last in reading order: the firm's name, address and contacts, and the profile's address. */
 function footer(doc: Doc, root: Struct, input: BioInput) {
-  doc.markContent("Artifact", { type: "Layout" });
-  doc
-    .moveTo(MARGIN, FOOTER_TOP - 6)
-    .lineTo(PAGE.width - MARGIN, FOOTER_TOP - 6)
-    .lineWidth(0.5)
-    .strokeColor(BRASS)
-    .stroke();
-  doc.endMarkedContent();
+  brassRule(doc, MARGIN, FOOTER_TOP - 6, 0.5);
   const sect = doc.struct("Sect", { title: "Letterhead" });
   root.add(sect);
   const firm = `${FIRM.name}  ·  ${fullAddress()}  ·  Tel. ${FIRM.phone}  ·  Fax ${FIRM.fax}`;

@@ -6,8 +6,10 @@
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { startOfLocalDay } from "~/lib/activity";
+import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "./audit";
 import { db } from "./client";
+import { countRows } from "./rows";
 import { auditLog, user } from "./schema";
 
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -138,13 +140,8 @@ export async function listActivity(
   page: number,
 ): Promise<{ entries: ActivityEntry[]; total: number; pageCount: number; page: number }> {
   const condition = where(filters);
-  const [{ n }] = (await db()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(auditLog)
-    .where(condition)) as [{ n: number }];
-  const total = Number(n);
-  const pageCount = Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE));
-  const current = Math.min(Math.max(1, page), pageCount);
+  const total = await countRows(auditLog, condition);
+  const current = clampPage(page, total, ACTIVITY_PAGE_SIZE);
   const rows = await db()
     .select({
       id: auditLog.id,
@@ -173,10 +170,10 @@ export async function listActivity(
     .where(condition)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(ACTIVITY_PAGE_SIZE)
-    .offset((current - 1) * ACTIVITY_PAGE_SIZE);
+    .offset(pageOffset(current, ACTIVITY_PAGE_SIZE));
   return {
     total,
-    pageCount,
+    pageCount: pageCount(total, ACTIVITY_PAGE_SIZE),
     page: current,
     entries: rows.map((r) => ({
       id: Number(r.id),

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql, type SQL } from "
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
-import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { fieldChanges, recordAudit, recordScheduledPublish, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged, onContentChange } from "./content-events";
 import { db } from "./client";
 import { articles, type ArticleRow } from "./schema";
@@ -348,14 +348,7 @@ export async function deleteArticle(id: number, actor: Actor): Promise<Article |
       .set({ deleted_at: new Date() })
       .where(and(eq(articles.id, id), articleNotTrashed()))
       .returning();
-    if (trashed)
-      await recordAudit(tx, actor, {
-        action: "delete",
-        itemType: "article",
-        itemId: id,
-        itemLabel: trashed.title,
-        changes: { trash: { after: "moved to the Trash" } },
-      });
+    if (trashed) await recordMovedToTrash(tx, actor, "article", id, trashed.title);
     return trashed;
   });
   if (row) contentChanged("articles");
@@ -383,13 +376,7 @@ export async function publishDueArticles(actor: Actor, now = new Date()): Promis
       .where(and(eq(articles.status, "scheduled"), lte(articles.published_at, now), isNull(articles.deleted_at)))
       .returning();
     for (const row of rows) {
-      await recordAudit(tx, actor, {
-        action: "publish",
-        itemType: "article",
-        itemId: row.id,
-        itemLabel: row.title,
-        changes: { status: { before: "scheduled", after: "published" } },
-      });
+      await recordScheduledPublish(tx, actor, "article", row);
       // The new version has its revision, so History and an editor's conflict message name "scheduled publishing".
       await recordRevision(tx, "article", { ...row, authors: await authorsOf(tx, row.id) }, actor, now);
     }

@@ -97,6 +97,33 @@ export async function recordAudit(tx: Db | undefined, actor: Actor, entry: Audit
   });
 }
 
+/** Records that an article, event or team member was moved to the Trash. */
+export function recordMovedToTrash(
+  tx: Db,
+  actor: Actor,
+  itemType: "article" | "event" | "team",
+  itemId: number,
+  itemLabel: string,
+): Promise<void> {
+  return recordAudit(tx, actor, { action: "delete", itemType, itemId, itemLabel, changes: { trash: { after: "moved to the Trash" } } });
+}
+
+/** Records that the scheduled-publishing job put a scheduled article or event live. */
+export function recordScheduledPublish(
+  tx: Db,
+  actor: Actor,
+  itemType: "article" | "event",
+  row: { id: number; title: string },
+): Promise<void> {
+  return recordAudit(tx, actor, {
+    action: "publish",
+    itemType,
+    itemId: row.id,
+    itemLabel: row.title,
+    changes: { status: { before: "scheduled", after: "published" } },
+  });
+}
+
 const SECRET_FIELD = /password|token|secret|code|hash|key$/i;
 const NEVER_RECORDED = new Set(["updated_at", "updatedAt", "created_at", "createdAt", "version"]);
 /** Texts longer than this are recorded as a short diff. */

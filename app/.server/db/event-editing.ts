@@ -15,7 +15,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-or
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import type { ArticleState } from "./visibility";
-import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { fieldChanges, recordAudit, recordScheduledPublish, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { checkVersion, recordRevision } from "./revisions";
@@ -24,7 +24,7 @@ import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { recordPathMove } from "./redirects";
 import { eventPath } from "~/lib/events";
 import { stateColumns } from "./articles";
-import type { Event, EventInput, SpeakerInput } from "./events";
+import { eventBySlug, type Event, type EventInput, type SpeakerInput } from "./events";
 
 export const ADMIN_EVENTS_PAGE_SIZE = 50;
 
@@ -45,14 +45,8 @@ export async function getEventById(id: number, options: { withTrashed?: boolean 
 }
 
 /** A public event's row for a staff preview, whatever its state (not in the Trash). */
-export async function getEventBySlugForStaff(slug: string): Promise<Event | undefined> {
-  if (slug.includes("\0") || slug.length > 300) return undefined;
-  const [row] = await db()
-    .select()
-    .from(events)
-    .where(and(eq(events.slug, slug), isNull(events.deleted_at)))
-    .limit(1);
-  return row;
+export function getEventBySlugForStaff(slug: string): Promise<Event | undefined> {
+  return eventBySlug(slug, isNull(events.deleted_at));
 }
 
 /** An event's speakers as the form and revisions keep them (ids and guests, in order). */
@@ -383,14 +377,7 @@ export async function trashEvent(id: number, actor: Actor): Promise<Event | unde
       .set({ deleted_at: new Date() })
       .where(and(eq(events.id, id), isNull(events.deleted_at)))
       .returning();
-    if (trashed)
-      await recordAudit(tx, actor, {
-        action: "delete",
-        itemType: "event",
-        itemId: id,
-        itemLabel: trashed.title,
-        changes: { trash: { after: "moved to the Trash" } },
-      });
+    if (trashed) await recordMovedToTrash(tx, actor, "event", id, trashed.title);
     return trashed;
   });
   if (row) contentChanged("events");
@@ -406,13 +393,7 @@ export async function publishDueEvents(actor: Actor, now = new Date()): Promise<
       .where(and(eq(events.status, "scheduled"), lte(events.published_at, now), isNull(events.deleted_at)))
       .returning();
     for (const row of rows) {
-      await recordAudit(tx, actor, {
-        action: "publish",
-        itemType: "event",
-        itemId: row.id,
-        itemLabel: row.title,
-        changes: { status: { before: "scheduled", after: "published" } },
-      });
+      await recordScheduledPublish(tx, actor, "event", row);
       await recordRevision(tx, "event", revisionOf(row, await speakerNames(tx, await eventSpeakerInputs(row.id, tx))), actor, now);
     }
     return rows;

@@ -9,21 +9,9 @@
 import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { PracticeArea } from "~/lib/practice";
 import { db } from "./client";
-import type { EventCard } from "./events";
+import { EVENT_CARD_COLUMNS, type EventCard } from "./events";
 import { events, eventSpeakers } from "./schema";
 import { eventIsPublic } from "./visibility";
-
-const CARD_COLUMNS = {
-  id: events.id,
-  slug: events.slug,
-  title: events.title,
-  summary: events.summary,
-  starts_at: events.starts_at,
-  ends_at: events.ends_at,
-  format: events.format,
-  practice_area: events.practice_area,
-  event_status: events.event_status,
-};
 
 function upcoming(now: Date): SQL {
   return and(eventIsPublic(), sql`${events.event_status} <> 'cancelled'`, sql`${events.ends_at} >= ${now.toISOString()}::timestamptz`)!;
@@ -32,7 +20,7 @@ function upcoming(now: Date): SQL {
 /** The public upcoming events a team member speaks at, soonest first. */
 export async function listUpcomingEventsOfSpeaker(memberId: number, now = new Date(), limit = 20): Promise<EventCard[]> {
   const rows = await db()
-    .selectDistinct(CARD_COLUMNS)
+    .selectDistinct(EVENT_CARD_COLUMNS)
     .from(events)
     .innerJoin(eventSpeakers, eq(eventSpeakers.event_id, events.id))
     .where(and(upcoming(now), eq(eventSpeakers.member_id, memberId)))
@@ -44,7 +32,7 @@ export async function listUpcomingEventsOfSpeaker(memberId: number, now = new Da
 /** A practice area's public upcoming events, soonest first (its page shows the first few). */
 export async function listUpcomingEventsOfArea(area: PracticeArea, limit: number, now = new Date()): Promise<EventCard[]> {
   const rows = await db()
-    .select(CARD_COLUMNS)
+    .select(EVENT_CARD_COLUMNS)
     .from(events)
     .where(and(upcoming(now), eq(events.practice_area, area)))
     .orderBy(asc(events.starts_at), asc(events.id))

@@ -72,12 +72,17 @@ export async function createEvent(input: EventInput, actor: Actor): Promise<Even
 }
 
 /** A public event by its URL (drafts and trashed events are not found). */
-export async function getEventBySlug(slug: string): Promise<Event | undefined> {
+export function getEventBySlug(slug: string): Promise<Event | undefined> {
+  return eventBySlug(slug, eventIsPublic());
+}
+
+/** The event at this URL that meets `condition` (public, or not in the Trash); none for a slug no URL could hold. */
+export async function eventBySlug(slug: string, condition: SQL): Promise<Event | undefined> {
   if (slug.includes("\0") || slug.length > 300) return undefined;
   const [row] = await db()
     .select()
     .from(events)
-    .where(and(eq(events.slug, slug), eventIsPublic()))
+    .where(and(eq(events.slug, slug), condition))
     .limit(1);
   return row;
 }
@@ -161,6 +166,19 @@ function filterWhere(filters: EventFilters): SQL {
   )!;
 }
 
+/** The columns of an event's card (the events list, the home page, a practice page, a lawyer's page). */
+export const EVENT_CARD_COLUMNS = {
+  id: events.id,
+  slug: events.slug,
+  title: events.title,
+  summary: events.summary,
+  starts_at: events.starts_at,
+  ends_at: events.ends_at,
+  format: events.format,
+  practice_area: events.practice_area,
+  event_status: events.event_status,
+};
+
 export type EventCard = Pick<
   Event,
   "id" | "slug" | "title" | "summary" | "starts_at" | "ends_at" | "format" | "practice_area" | "event_status"
@@ -179,18 +197,7 @@ export async function listEventPage(options: { filters: EventFilters; page: numb
   const page = clampPage(options.page, total, EVENTS_PAGE_SIZE);
   const past = sql<boolean>`(${events.ends_at} < ${now.toISOString()}::timestamptz)`;
   const items = await db()
-    .select({
-      id: events.id,
-      slug: events.slug,
-      title: events.title,
-      summary: events.summary,
-      starts_at: events.starts_at,
-      ends_at: events.ends_at,
-      format: events.format,
-      practice_area: events.practice_area,
-      event_status: events.event_status,
-      past,
-    })
+    .select({ ...EVENT_CARD_COLUMNS, past })
     .from(events)
     .where(where)
     .orderBy(asc(past), sql`case when ${past} then null else ${events.starts_at} end asc`, desc(events.starts_at), asc(events.id))

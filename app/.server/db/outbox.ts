@@ -1,17 +1,15 @@
 /** The mail outbox as owners read it (Outbox screen): newest first, paged in the database. */
 import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import { db } from "./client";
+import { countRows } from "./rows";
 import { mailOutbox } from "./schema";
 
 export const OUTBOX_PAGE_SIZE = 50;
 
 export async function listOutbox(page: number) {
-  const [{ n }] = (await db()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(mailOutbox)) as [{ n: number }];
-  const total = Number(n);
-  const pageCount = Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE));
-  const current = Math.min(Math.max(1, page), pageCount);
+  const total = await countRows(mailOutbox);
+  const current = clampPage(page, total, OUTBOX_PAGE_SIZE);
   const rows = await db()
     .select({
       id: mailOutbox.id,
@@ -28,8 +26,8 @@ export async function listOutbox(page: number) {
     .from(mailOutbox)
     .orderBy(desc(mailOutbox.created_at), desc(mailOutbox.id))
     .limit(OUTBOX_PAGE_SIZE)
-    .offset((current - 1) * OUTBOX_PAGE_SIZE);
-  return { rows, total, page: current, pageCount };
+    .offset(pageOffset(current, OUTBOX_PAGE_SIZE));
+  return { rows, total, page: current, pageCount: pageCount(total, OUTBOX_PAGE_SIZE) };
 }
 
 export async function getOutboxMessage(id: number) {

@@ -1,4 +1,6 @@
-import { getTableColumns, type InferSelectModel, type Table } from "drizzle-orm";
+import { getTableColumns, sql, type InferSelectModel, type SQL, type Table } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { db } from "./client";
 
 /**
  * The rows of a raw `db().execute(sql`…`)` result. Drizzle hands back its
@@ -23,4 +25,13 @@ export function rowFromJson<T extends Table>(table: T, json: unknown): InferSele
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as InferSelectModel<T>;
+}
+
+/** How many rows of `table` meet `where` (all of them without it). */
+export async function countRows(table: PgTable, where?: SQL): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(table)
+    .where(where);
+  return Number(row?.n ?? 0);
 }

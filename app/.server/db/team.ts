@@ -2,7 +2,7 @@
 import { and, asc, eq, ilike, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { lawyerSlug } from "~/lib/slug";
 import { sortTeam } from "~/lib/team-order";
-import { fieldChanges, recordAudit, type Actor } from "./audit";
+import { fieldChanges, recordAudit, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
 import { db } from "./client";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
@@ -207,14 +207,7 @@ export async function deleteTeamMember(id: number, actor: Actor): Promise<TeamMe
       .set({ deleted_at: new Date() })
       .where(and(eq(team.id, id), teamMemberNotTrashed()))
       .returning();
-    if (trashed)
-      await recordAudit(tx, actor, {
-        action: "delete",
-        itemType: "team",
-        itemId: id,
-        itemLabel: trashed.full_name,
-        changes: { trash: { after: "moved to the Trash" } },
-      });
+    if (trashed) await recordMovedToTrash(tx, actor, "team", id, trashed.full_name);
     return trashed;
   });
   if (row) contentChanged("team");

@@ -12,7 +12,6 @@
  * `claimCertificates`), and downloadable per attendee on the registrations
  * screen.
  */
-import PDFDocument from "pdfkit";
 import { FIRM, fullAddress } from "~/config/firm";
 import {
   accreditationText,
@@ -26,7 +25,7 @@ import {
   type EventFormat,
 } from "~/lib/events";
 import { escapeHtml } from "~/lib/html";
-import { loadFonts } from "../content/bio-pdf";
+import { BRASS, brassRule, INK, letterDocument, MUTED, PAGE } from "../content/pdf-document";
 import type { EventRow } from "../db/schema";
 import { getEnv } from "../env";
 import type { MailMessage } from "../mail/mail";
@@ -83,43 +82,16 @@ export function certificateFilename(event: Pick<EventRow, "id">, name: string): 
   return `certificate-${event.id}${plain ? `-${plain}` : ""}.pdf`;
 }
 
-const PAGE = { width: 612, height: 792 };
 const MARGIN = 64;
 const WIDTH = PAGE.width - 2 * MARGIN;
-const INK = "#13233a";
-const MUTED = "#4a5566";
-const BRASS = "#8a6a2f";
 
 /** The certificate's bytes for one attendee. */
 export async function renderCertificatePdf(event: CertificateEvent, attendee: { name: string }, issuedAt = new Date()): Promise<Buffer> {
-  const f = loadFonts();
-  const doc = new PDFDocument({
-    size: "LETTER",
-    margin: MARGIN,
-    autoFirstPage: true,
-    tagged: true,
-    lang: "en-CA",
-    displayTitle: true,
-    pdfVersion: "1.7",
-    info: {
-      Title: `Certificate of attendance: ${event.title}`,
-      Author: FIRM.name,
-      Subject: `Certificate of attendance of ${attendee.name}`,
-      Keywords: "certificate of attendance, CPD, Law Society of Ontario",
-      Creator: FIRM.name,
-    },
+  const { doc, root, finish } = letterDocument(MARGIN, {
+    Title: `Certificate of attendance: ${event.title}`,
+    Subject: `Certificate of attendance of ${attendee.name}`,
+    Keywords: "certificate of attendance, CPD, Law Society of Ontario",
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
-  });
-  doc.registerFont("sans", f.sans as never);
-  doc.registerFont("sansBold", f.sansBold as never);
-  doc.registerFont("serif", f.serif as never);
-  const root = doc.struct("Document");
-  doc.addStructure(root);
 
   let y = MARGIN;
   const text = (tag: "H1" | "H2" | "P", value: string, font: string, size: number, color: string, gap: number, height?: number) => {
@@ -131,14 +103,7 @@ export async function renderCertificatePdf(event: CertificateEvent, attendee: { 
     y = doc.y + gap;
   };
   const rule = (width: number) => {
-    doc.markContent("Artifact", { type: "Layout" });
-    doc
-      .moveTo(MARGIN, y)
-      .lineTo(PAGE.width - MARGIN, y)
-      .lineWidth(width)
-      .strokeColor(BRASS)
-      .stroke();
-    doc.endMarkedContent();
+    brassRule(doc, MARGIN, y, width);
     y += 18;
   };
 
@@ -189,10 +154,7 @@ export async function renderCertificatePdf(event: CertificateEvent, attendee: { 
     0,
   );
 
-  root.end();
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return finish();
 }
 
 /** The e-mail carrying one attendee's certificate (a PDF attachment, base64). */

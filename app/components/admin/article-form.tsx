@@ -1,13 +1,14 @@
 /** The article form (create and edit). Pinned is forced off and disabled when the article is not news. */
-import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { useState } from "react";
+import { useNavigation } from "react-router";
 import { ARTICLE_LISTS, articleSchema, type ArticleFormValues } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { ARTICLE_CATEGORIES } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
 import { AuthorsField, SearchAndSocialFields, SummaryField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
-import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields";
+import { bindFields, describedBy, FieldError, TextField, useFocusFirstInvalid } from "./fields";
+import { EditorForm } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { ImageInput } from "./image-input";
 import { PublishStateFields } from "./publish-state-fields";
@@ -50,25 +51,14 @@ export function ArticleForm(props: {
     }),
   });
   const errors = clientErrors ?? props.errors ?? {};
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (props.errors && Object.keys(props.errors).length) focusFirstInvalid(formRef.current);
-  }, [props.errors]);
+  const formRef = useFocusFirstInvalid(props.errors && Object.keys(props.errors).length ? props.errors : undefined);
   const v = props.values;
+  const field = bindFields(v, errors);
   const pinDisabled = hydrated && news !== "yes";
 
   return (
-    <Form
-      ref={formRef}
-      method="post"
-      encType="multipart/form-data"
-      noValidate
-      onSubmit={onSubmit}
-      aria-labelledby="page-title"
-      className="space-y-6"
-    >
-      {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
-      <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
+    <EditorForm formRef={formRef} onSubmit={onSubmit} version={props.version}>
+      <TextField {...field("title")} label="Title" required maxLength={300} />
       <ImageInput label="Photo" required={props.mode === "create"} error={errors.photo} current={props.currentImage} />
       <div>
         <label htmlFor="field-category" className={labelClass}>
@@ -148,6 +138,6 @@ export function ArticleForm(props: {
           {props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"}
         </button>
       </div>
-    </Form>
+    </EditorForm>
   );
 }

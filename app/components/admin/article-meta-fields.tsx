@@ -5,7 +5,7 @@
  * chosen member; article.ts reads them as a list).
  */
 import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX, SUMMARY_MAX, type ArticleFormValues } from "~/lib/forms/article";
-import { describedBy, FieldError, TextField } from "./fields";
+import { bindFields, describedBy, FieldError, TextField } from "./fields";
 import { ImageInput } from "./image-input";
 import { labelClass } from "./styles";
 
@@ -72,11 +72,11 @@ export function SummaryField({ values, errors }: { values: ArticleFormValues; er
     <TextField
       name="summary"
       label="Summary"
+      defaultValue={values.summary}
+      error={errors.summary}
       multiline
       rows={3}
       maxLength={SUMMARY_MAX}
-      defaultValue={values.summary}
-      error={errors.summary}
       hint={`Optional, plain text, at most ${SUMMARY_MAX} characters: shown on article cards, in the RSS feed and as the page description. When empty, the start of the article is used.`}
     />
   );
@@ -88,25 +88,22 @@ export function SearchAndSocialFields(props: {
   currentSocialImage?: { url: string; alt: string };
 }) {
   const { values, errors } = props;
+  const field = bindFields(values, errors);
   return (
     <fieldset className="space-y-6 rounded border border-line p-4">
       <legend className={`${labelClass} px-1`}>Search engines and link previews (optional)</legend>
       <TextField
-        name="seo_title"
+        {...field("seo_title")}
         label="SEO title"
         maxLength={SEO_TITLE_MAX}
-        defaultValue={values.seo_title}
-        error={errors.seo_title}
         hint="The page title in search results and link previews; the article's title when empty. About 60 characters are shown."
       />
       <TextField
-        name="seo_description"
+        {...field("seo_description")}
         label="SEO description"
         multiline
         rows={3}
         maxLength={SEO_DESCRIPTION_MAX}
-        defaultValue={values.seo_description}
-        error={errors.seo_description}
         hint={`At most ${SEO_DESCRIPTION_MAX} characters; the summary (or the start of the article) when empty. About 160 characters are shown.`}
       />
       <ImageInput

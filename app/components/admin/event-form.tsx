@@ -4,15 +4,16 @@
  * venue and webinar fields follow the chosen format, and the schema is
  * checked before the post (client-check.ts).
  */
-import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { useRef, useState } from "react";
+import { useNavigation } from "react-router";
 import { EVENT_LISTS, eventSchema, MAX_GUESTS, type EventFormValues } from "~/lib/forms/event";
 import { EVENT_FORMATS, FORMAT_LABELS, practiceAreaLabel, type EventFormat } from "~/lib/events";
 import { PRACTICE_AREAS } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
 import { AuthorsField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
-import { describedBy, FieldError, focusFirstInvalid, TextField } from "./fields";
+import { bindFields, describedBy, FieldError, TextField, useFocusFirstInvalid } from "./fields";
+import { EditorForm } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { PublishStateFields } from "./publish-state-fields";
 import { RepeatingRows } from "./repeating-rows";
@@ -70,7 +71,7 @@ export function EventForm(props: {
     ...(clientErrors ?? props.errors ?? {}),
     ...(uploadError ? { recording_file: uploadError } : {}),
   };
-  const formRef = useRef<HTMLFormElement>(null);
+  const formRef = useFocusFirstInvalid(props.errors && Object.keys(props.errors).length ? props.errors : undefined);
 
   /** Save with a chosen recording file: the file goes first (streamed, with its progress), then the form with its key. */
   function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -115,34 +116,21 @@ export function EventForm(props: {
     setUpload({ percent: 0 });
     request.send(file);
   }
-  useEffect(() => {
-    if (props.errors && Object.keys(props.errors).length) focusFirstInvalid(formRef.current);
-  }, [props.errors]);
   const v = props.values;
+  const field = bindFields(v, errors);
   const showVenue = !hydrated || format !== "webinar";
   const showWebinar = !hydrated || (format !== "in-person" && format !== "");
 
   return (
-    <Form
-      ref={formRef}
-      method="post"
-      encType="multipart/form-data"
-      noValidate
-      onSubmit={submit}
-      aria-labelledby="page-title"
-      className="space-y-6"
-    >
-      {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
+    <EditorForm formRef={formRef} onSubmit={submit} version={props.version}>
       <input type="hidden" name="intent" value="save" />
-      <TextField name="title" label="Title" required defaultValue={v.title} error={errors.title} maxLength={300} />
+      <TextField {...field("title")} label="Title" required maxLength={300} />
       <TextField
-        name="summary"
+        {...field("summary")}
         label="Summary"
         multiline
         rows={2}
         maxLength={300}
-        defaultValue={v.summary}
-        error={errors.summary}
         hint="Optional, plain text: shown on the events list, in the calendar file and as the page description."
       />
       <ArticleBody
@@ -156,31 +144,13 @@ export function EventForm(props: {
       <fieldset className={sectionClass}>
         <legend className={legendClass}>When</legend>
         <div className="grid gap-6 sm:grid-cols-2">
-          <TextField
-            name="starts_at"
-            label="Start"
-            type="datetime-local"
-            required
-            defaultValue={v.starts_at}
-            error={errors.starts_at}
-            hint="Toronto time."
-          />
-          <TextField
-            name="ends_at"
-            label="End"
-            type="datetime-local"
-            required
-            defaultValue={v.ends_at}
-            error={errors.ends_at}
-            hint="Toronto time."
-          />
+          <TextField {...field("starts_at")} label="Start" type="datetime-local" required hint="Toronto time." />
+          <TextField {...field("ends_at")} label="End" type="datetime-local" required hint="Toronto time." />
         </div>
         <TextField
-          name="registration_closes_at"
+          {...field("registration_closes_at")}
           label="Registration closes"
           type="datetime-local"
-          defaultValue={v.registration_closes_at}
-          error={errors.registration_closes_at}
           hint="Optional (Toronto time): registration closes at the start when empty."
         />
         <p className="text-sm text-muted">
@@ -240,37 +210,27 @@ export function EventForm(props: {
         </div>
         <div hidden={!showVenue} className="space-y-6">
           <p className="text-sm text-muted">The venue: required for an event held in person (in person or hybrid).</p>
-          <TextField name="venue_name" label="Venue" defaultValue={v.venue_name} error={errors.venue_name} maxLength={200} />
-          <TextField name="venue_street" label="Street address" defaultValue={v.venue_street} error={errors.venue_street} maxLength={200} />
+          <TextField {...field("venue_name")} label="Venue" maxLength={200} />
+          <TextField {...field("venue_street")} label="Street address" maxLength={200} />
           <div className="grid gap-6 sm:grid-cols-3">
-            <TextField name="venue_city" label="City" defaultValue={v.venue_city} error={errors.venue_city} maxLength={100} />
-            <TextField name="venue_region" label="Province" defaultValue={v.venue_region} error={errors.venue_region} maxLength={100} />
-            <TextField
-              name="venue_postal_code"
-              label="Postal code"
-              defaultValue={v.venue_postal_code}
-              error={errors.venue_postal_code}
-              maxLength={20}
-            />
+            <TextField {...field("venue_city")} label="City" maxLength={100} />
+            <TextField {...field("venue_region")} label="Province" maxLength={100} />
+            <TextField {...field("venue_postal_code")} label="Postal code" maxLength={20} />
           </div>
         </div>
         <div hidden={!showWebinar}>
           <TextField
-            name="webinar_url"
+            {...field("webinar_url")}
             label="Webinar link"
             type="url"
             inputMode="url"
-            defaultValue={v.webinar_url}
-            error={errors.webinar_url}
             hint="For a webinar or a hybrid event: e-mailed to registered attendees only, never shown on the public page."
           />
         </div>
         <TextField
-          name="capacity"
+          {...field("capacity")}
           label="Places"
           inputMode="numeric"
-          defaultValue={v.capacity}
-          error={errors.capacity}
           maxLength={6}
           hint="Optional: when the places are taken, new registrations join the waiting list. Empty for no limit."
         />
@@ -303,37 +263,21 @@ export function EventForm(props: {
         <legend className={legendClass}>CPD hours (Law Society of Ontario)</legend>
         <div className="grid gap-6 sm:grid-cols-2">
           <TextField
-            name="cpd_substantive"
+            {...field("cpd_substantive")}
             label="Substantive hours"
             inputMode="decimal"
-            defaultValue={v.cpd_substantive}
-            error={errors.cpd_substantive}
             maxLength={5}
             hint="In quarter hours, such as 1.5. Empty or 0: none."
           />
           <TextField
-            name="cpd_professionalism"
+            {...field("cpd_professionalism")}
             label="Professionalism hours"
             inputMode="decimal"
-            defaultValue={v.cpd_professionalism}
-            error={errors.cpd_professionalism}
             maxLength={5}
             hint="Shown on the public page only once the LSO's accreditation number and date are recorded (or the firm is an accredited provider)."
           />
-          <TextField
-            name="accreditation_number"
-            label="Accreditation number"
-            defaultValue={v.accreditation_number}
-            error={errors.accreditation_number}
-            maxLength={100}
-          />
-          <TextField
-            name="accreditation_date"
-            label="Accreditation date"
-            type="date"
-            defaultValue={v.accreditation_date}
-            error={errors.accreditation_date}
-          />
+          <TextField {...field("accreditation_number")} label="Accreditation number" maxLength={100} />
+          <TextField {...field("accreditation_date")} label="Accreditation date" type="date" />
         </div>
       </fieldset>
 
@@ -360,6 +304,6 @@ export function EventForm(props: {
           {props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"}
         </button>
       </div>
-    </Form>
+    </EditorForm>
   );
 }

@@ -62,6 +62,16 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
+type StringKeys<V> = { [P in keyof V]-?: V[P] extends string ? P : never }[keyof V] & string;
+
+/**
+ * Binds fields to a form's values and errors: `<TextField {...field("title")}
+ * label="Title" />` gives the field its name, what it shows and its message.
+ */
+export function bindFields<V extends object>(values: V, errors: Record<string, string>) {
+  return <K extends StringKeys<V>>(name: K) => ({ name, defaultValue: values[name] as string, error: errors[name] });
+}
+
 /** Moves focus to the first invalid field (after a check fails). */
 export function focusFirstInvalid(form: HTMLFormElement | null) {
   // An invalid field, or the first choice of an invalid group of radio buttons (the group carries aria-invalid).

@@ -7,6 +7,7 @@
  */
 import type { ImportView } from "~/lib/subscriber-import-view";
 import { ScrollRegion } from "~/components/scroll-region";
+import { ColumnHeads } from "./column-heads";
 import { linkClass } from "./styles";
 import { ProgressLines } from "./progress-lines";
 import { useProgress } from "./use-progress";
@@ -48,19 +49,7 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
               Refused rows
               {current.refused > current.refusals.length ? ` (the first ${n(current.refusals.length)} of ${n(current.refused)})` : ""}
             </caption>
-            <thead className="bg-soft">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Row
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Address
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Reason
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Row", "Address", "Reason"]} className="bg-soft" cellClassName="px-3 py-2" />
             <tbody className="divide-y divide-line">
               {current.refusals.map((r) => (
                 <tr key={r.row}>

@@ -1,6 +1,5 @@
 /** The team member form (create and edit): one column, labels above, errors below, save always in view. */
-import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { EXPERTISE_CHOICES, PRACTICE_AREAS } from "~/lib/practice";
 import {
   AREA_LABELS,
@@ -14,7 +13,8 @@ import {
 import { EXPERT_CONFIRM_LABEL, LANGUAGES } from "~/lib/profile";
 import { ChipPicker } from "./chip-picker";
 import { useClientCheck } from "./client-check";
-import { FieldError, focusFirstInvalid, TextField } from "./fields";
+import { bindFields, FieldError, TextField, useFocusFirstInvalid } from "./fields";
+import { EditorForm } from "./editor-form";
 import { ImageInput } from "./image-input";
 import { MattersField } from "./matters-field";
 import { RepeatingRows } from "./repeating-rows";
@@ -48,65 +48,35 @@ export function TeamForm(props: {
   const busy = navigation.state === "submitting";
   const { clientErrors, onSubmit } = useClientCheck({ schema: teamMemberSchema, lists: TEAM_LISTS, status: teamFormStatus });
   const errors = clientErrors ?? props.errors ?? {};
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (props.errors && Object.keys(props.errors).length) focusFirstInvalid(formRef.current);
-  }, [props.errors]);
+  const formRef = useFocusFirstInvalid(props.errors && Object.keys(props.errors).length ? props.errors : undefined);
   const v = props.values;
+  const field = bindFields(v, errors);
 
   return (
-    <Form
-      ref={formRef}
-      method="post"
-      encType="multipart/form-data"
-      noValidate
+    <EditorForm
+      formRef={formRef}
       onSubmit={onSubmit}
-      aria-labelledby="page-title"
-      className="space-y-6"
-    >
-      {/* The default button for Enter in any field, before the staff buttons. */}
-      <button
-        type="submit"
-        name="intent"
-        value="save"
-        hidden
-        tabIndex={-1}
-        aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
-      />
-      {props.version ? <input type="hidden" name="version" value={props.version} /> : null}
-      <TextField
-        name="full_name"
-        label="Full name"
-        required
-        defaultValue={v.full_name}
-        error={errors.full_name}
-        maxLength={200}
-        autoComplete="off"
-      />
-      <TextField
-        name="title"
-        label="Title"
-        required
-        defaultValue={v.title}
-        error={errors.title}
-        maxLength={200}
-        hint="For example Partner or Associate."
-      />
-      <TextField name="email" label="Email" type="email" required defaultValue={v.email} error={errors.email} maxLength={320} />
-      <div className="grid gap-6 sm:grid-cols-2">
-        <TextField
-          name="extension"
-          label="Extension"
-          inputMode="numeric"
-          required
-          defaultValue={v.extension}
-          error={errors.extension}
-          maxLength={6}
-          hint="Digits only."
+      version={props.version}
+      // The default button for Enter in any field, before the staff buttons.
+      lead={
+        <button
+          type="submit"
+          name="intent"
+          value="save"
+          hidden
+          tabIndex={-1}
+          aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
         />
-        <TextField name="mobile" label="Mobile" type="tel" defaultValue={v.mobile} error={errors.mobile} maxLength={40} hint="Optional." />
+      }
+    >
+      <TextField {...field("full_name")} label="Full name" required maxLength={200} autoComplete="off" />
+      <TextField {...field("title")} label="Title" required maxLength={200} hint="For example Partner or Associate." />
+      <TextField {...field("email")} label="Email" type="email" required maxLength={320} />
+      <div className="grid gap-6 sm:grid-cols-2">
+        <TextField {...field("extension")} label="Extension" inputMode="numeric" required maxLength={6} hint="Digits only." />
+        <TextField {...field("mobile")} label="Mobile" type="tel" maxLength={40} hint="Optional." />
       </div>
-      <TextField name="desc" label="Bio" multiline rows={8} required defaultValue={v.desc} error={errors.desc} maxLength={20000} />
+      <TextField {...field("desc")} label="Bio" multiline rows={8} required maxLength={20000} />
       {errors.confirm_expert || v.confirm_expert ? (
         <div className="rounded border border-line bg-soft p-3">
           <label className="flex items-start gap-2">
@@ -172,10 +142,8 @@ export function TeamForm(props: {
         <FieldError id="field-languages-error" error={errors.languages} />
       </fieldset>
       <TextField
-        name="other_languages"
+        {...field("other_languages")}
         label="Other languages"
-        defaultValue={v.other_languages}
-        error={errors.other_languages}
         maxLength={200}
         hint="Optional: any language not in the list, separated by commas."
       />
@@ -197,31 +165,15 @@ export function TeamForm(props: {
           year certified. Without it, “specialist” may not be used in the title or bio (Rule 4.3-1).
         </p>
         <div className="mt-2 grid gap-6 sm:grid-cols-[1fr_10rem]">
-          <TextField
-            name="specialist_area"
-            label="Specialist area"
-            defaultValue={v.specialist_area}
-            error={errors.specialist_area}
-            maxLength={120}
-            hint="For example Civil Litigation."
-          />
-          <TextField
-            name="specialist_year"
-            label="Year certified"
-            inputMode="numeric"
-            defaultValue={v.specialist_year}
-            error={errors.specialist_year}
-            maxLength={4}
-          />
+          <TextField {...field("specialist_area")} label="Specialist area" maxLength={120} hint="For example Civil Litigation." />
+          <TextField {...field("specialist_year")} label="Year certified" inputMode="numeric" maxLength={4} />
         </div>
       </fieldset>
       <TextField
-        name="memberships"
+        {...field("memberships")}
         label="Professional memberships"
         multiline
         rows={4}
-        defaultValue={v.memberships}
-        error={errors.memberships}
         maxLength={4000}
         hint="Optional: one a line, for example Ontario Bar Association."
       />
@@ -238,19 +190,15 @@ export function TeamForm(props: {
         </div>
         <div className="mt-4 grid gap-6 sm:grid-cols-2">
           <TextField
-            name="visible_from"
+            {...field("visible_from")}
             label="Visible from"
             type="datetime-local"
-            defaultValue={v.visible_from}
-            error={errors.visible_from}
             hint="Optional, Toronto time: a hidden profile is shown at this time."
           />
           <TextField
-            name="hidden_from"
+            {...field("hidden_from")}
             label="Hidden from"
             type="datetime-local"
-            defaultValue={v.hidden_from}
-            error={errors.hidden_from}
             hint="Optional, Toronto time: the profile is taken down at this time."
           />
         </div>
@@ -261,6 +209,6 @@ export function TeamForm(props: {
           {props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
         </button>
       </div>
-    </Form>
+    </EditorForm>
   );
 }

@@ -7,18 +7,16 @@
  * sending it creates no lawyer-client relationship and asks for no
  * confidential details before a conflict check.
  */
-import { CircleAlert, CircleCheck } from "lucide-react";
 import {
   EMPTY_ENQUIRY,
   ENQUIRY_AREA_LABELS,
   ENQUIRY_AREAS,
   ENQUIRY_MESSAGE_MAX,
-  HONEYPOT_FIELD,
-  TOKEN_FIELD,
   type EnquiryValues,
 } from "~/lib/forms/enquiry";
 import { FIRM } from "~/config/firm";
 import { FieldError } from "../field-error";
+import { FormProblems, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
 import { inputClass, labelClass } from "./form-styles";
 
 export type EnquiryFormState = {
@@ -58,11 +56,7 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
   if (state?.outcome === "sent") {
     return (
       <div id="enquiry" tabIndex={-1} className="scroll-mt-[30px] outline-none">
-        <div role="status" className="border-l-4 border-success bg-white px-5 py-5 shadow-sm">
-          <Heading className="flex items-center gap-2 text-2xl font-semibold text-success">
-            <CircleCheck aria-hidden="true" className="size-6 shrink-0" /> Enquiry sent
-          </Heading>
-          <p className="mt-2 text-lg leading-8 text-ink">{state.status.text}</p>
+        <SentStatus Heading={Heading} title="Enquiry sent" text={state.status.text}>
           <p className="mt-2 text-ink/90">
             If the matter is urgent, call us at{" "}
             <a className="font-semibold text-accent underline underline-offset-4" href={`tel:${FIRM.phoneE164}`}>
@@ -70,7 +64,7 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
             </a>
             .
           </p>
-        </div>
+        </SentStatus>
         <p className="mt-6">
           <a href="/" className="font-semibold text-accent underline underline-offset-4">
             Back to the home page
@@ -92,83 +86,43 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
       <div className="mt-4">
         <EnquiryNotice />
       </div>
-      {errorList.length ? (
-        <div role="alert" aria-labelledby="enquiry-problem" className="mt-6 border-2 border-error bg-white px-5 py-4">
-          <p id="enquiry-problem" className="font-semibold text-error">
-            {state?.status.text}
-          </p>
-          <ul className="mt-2 list-disc space-y-1 pl-6">
-            {errorList.map(([name, message]) => (
-              <li key={name}>
-                <a className="text-error underline underline-offset-2" href={`#enquiry-${name}`}>
-                  {FIELD_LABELS[name]}: {message}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : showSummary ? (
-        <p role="alert" className="mt-6 flex items-start gap-2 border-2 border-error bg-white px-5 py-4 font-semibold text-error">
-          <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
-          <span>{showSummary}</span>
-        </p>
-      ) : null}
+      <FormProblems form="enquiry" text={state?.status.text} errorList={errorList} labels={FIELD_LABELS} summary={showSummary} />
       <form method="post" action="/contact#enquiry" noValidate aria-labelledby="enquiry-title" className="relative mt-6 space-y-6">
         <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
         <div className="grid gap-6 sm:grid-cols-2">
-          <div>
-            <label htmlFor="enquiry-name" className={labelClass}>
-              Name <span className="font-normal text-muted">(required)</span>
-            </label>
-            <input
-              id="enquiry-name"
-              name="name"
-              type="text"
-              autoComplete="name"
-              maxLength={200}
-              required
-              defaultValue={values.name}
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={describe("name")}
-              className={inputClass}
-            />
-            <FieldError id="enquiry-name-error" error={errors.name} />
-          </div>
-          <div>
-            <label htmlFor="enquiry-email" className={labelClass}>
-              E-mail <span className="font-normal text-muted">(required)</span>
-            </label>
-            <input
-              id="enquiry-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              maxLength={320}
-              required
-              defaultValue={values.email}
-              aria-invalid={errors.email ? true : undefined}
-              aria-describedby={describe("email")}
-              className={inputClass}
-            />
-            <FieldError id="enquiry-email-error" error={errors.email} />
-          </div>
-          <div>
-            <label htmlFor="enquiry-phone" className={labelClass}>
-              Phone <span className="font-normal text-muted">(optional)</span>
-            </label>
-            <input
-              id="enquiry-phone"
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              maxLength={40}
-              defaultValue={values.phone}
-              aria-invalid={errors.phone ? true : undefined}
-              aria-describedby={describe("phone")}
-              className={inputClass}
-            />
-            <FieldError id="enquiry-phone-error" error={errors.phone} />
-          </div>
+          <TextInput
+            form="enquiry"
+            name="name"
+            label="Name"
+            required={true}
+            type="text"
+            autoComplete="name"
+            maxLength={200}
+            value={values.name}
+            error={errors.name}
+          />
+          <TextInput
+            form="enquiry"
+            name="email"
+            label="E-mail"
+            required={true}
+            type="email"
+            autoComplete="email"
+            maxLength={320}
+            value={values.email}
+            error={errors.email}
+          />
+          <TextInput
+            form="enquiry"
+            name="phone"
+            label="Phone"
+            required={false}
+            type="tel"
+            autoComplete="tel"
+            maxLength={40}
+            value={values.phone}
+            error={errors.phone}
+          />
           <div>
             <label htmlFor="enquiry-practice_area" className={labelClass}>
               Area of law <span className="font-normal text-muted">(required)</span>
@@ -212,12 +166,7 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
           />
           <FieldError id="enquiry-message-error" error={errors.message} />
         </div>
-        {/* A field for robots only: hidden from view and from assistive technology, never focused. */}
-        <div aria-hidden="true" className="absolute top-0 -left-[10000px] h-px w-px overflow-hidden">
-          <label htmlFor="enquiry-reference">Leave this field empty</label>
-          <input id="enquiry-reference" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-        </div>
-        <input type="hidden" name={TOKEN_FIELD} value={token} />
+        <RobotFieldAndToken form="enquiry" token={token} />
         <div>
           <div className="flex items-start gap-3">
             <input
@@ -242,12 +191,7 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
           </div>
           <FieldError id="enquiry-consent-error" error={errors.consent} />
         </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
-        >
-          Send
-        </button>
+        <SubmitButton>Send</SubmitButton>
       </form>
     </div>
   );

@@ -59,3 +59,8 @@ export function publicMeta(matches: readonly Match[], options: PublicMetaOptions
   for (const block of options.jsonLd ?? []) tags.push({ "script:ld+json": block });
   return tags;
 }
+
+/** The meta of a page reached only by a personal link (confirm, change or cancel): a public page's, kept out of search engines. */
+export function personalLinkMeta(matches: readonly Match[], options: PublicMetaOptions) {
+  return [...publicMeta(matches, options), { name: "robots", content: "noindex" }];
+}

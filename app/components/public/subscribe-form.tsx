@@ -7,11 +7,9 @@
  * it, the request says who asks (name, mailing address, phone, e-mail), what
  * for, and that consent can be withdrawn at any time (CASL s. 10(1)).
  */
-import { CircleAlert, CircleCheck } from "lucide-react";
 import { FIRM } from "~/config/firm";
 import { FieldError } from "../field-error";
-import { inputClass } from "./form-styles";
-import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
+import { FormProblems, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
 import { CONSENT_WORDING, EMPTY_SUBSCRIBE, SUBSCRIPTION_TOPICS, TOPIC_LABELS, type SubscribeValues } from "~/lib/forms/subscribe";
 
 export type SubscribeFormState = {
@@ -29,12 +27,7 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
   if (state?.outcome === "sent") {
     return (
       <div id="subscribe" tabIndex={-1} className="outline-none">
-        <div role="status" className="border-l-4 border-success bg-white px-5 py-5 shadow-sm">
-          <h2 className="flex items-center gap-2 text-2xl font-semibold text-success">
-            <CircleCheck aria-hidden="true" className="size-6 shrink-0" /> Check your e-mail
-          </h2>
-          <p className="mt-2 text-lg leading-8 text-ink">{state.status.text}</p>
-        </div>
+        <SentStatus title="Check your e-mail" text={state.status.text} />
         <p className="mt-6">
           <a href="/insights" className={linkClass}>
             Back to Insights
@@ -53,47 +46,27 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
       <h2 id="subscribe-title" className="text-2xl font-semibold">
         Subscribe to insights and client alerts
       </h2>
-      {errorList.length ? (
-        <div role="alert" aria-labelledby="subscribe-problem" className="mt-6 border-2 border-error bg-white px-5 py-4">
-          <p id="subscribe-problem" className="font-semibold text-error">
-            {state?.status.text}
-          </p>
-          <ul className="mt-2 list-disc space-y-1 pl-6">
-            {errorList.map(([name, message]) => (
-              <li key={name}>
-                <a className="text-error underline underline-offset-2" href={name === "topics" ? "#subscribe-topic-insurance" : `#subscribe-${name}`}>
-                  {FIELD_LABELS[name]}: {message}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : summary ? (
-        <p role="alert" className="mt-6 flex items-start gap-2 border-2 border-error bg-white px-5 py-4 font-semibold text-error">
-          <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
-          <span>{summary}</span>
-        </p>
-      ) : null}
+      <FormProblems
+        form="subscribe"
+        text={state?.status.text}
+        errorList={errorList}
+        labels={FIELD_LABELS}
+        summary={summary}
+        href={(name) => (name === "topics" ? "#subscribe-topic-insurance" : `#subscribe-${name}`)}
+      />
       <form method="post" action="/subscribe#subscribe" noValidate aria-labelledby="subscribe-title" className="relative mt-6 space-y-7">
         <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
-        <div>
-          <label htmlFor="subscribe-email" className="block font-semibold text-ink">
-            E-mail <span className="font-normal text-muted">(required)</span>
-          </label>
-          <input
-            id="subscribe-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={320}
-            required
-            defaultValue={values.email}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={describe("email")}
-            className={inputClass}
-          />
-          <FieldError id="subscribe-email-error" error={errors.email} />
-        </div>
+        <TextInput
+          form="subscribe"
+          name="email"
+          label="E-mail"
+          required
+          type="email"
+          autoComplete="email"
+          maxLength={320}
+          value={values.email}
+          error={errors.email}
+        />
         <fieldset aria-describedby={describe("topics", "subscribe-topics-hint")}>
           <legend className="font-semibold text-ink">
             Topics <span className="font-normal text-muted">(required)</span>
@@ -120,12 +93,7 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
           </div>
           <FieldError id="subscribe-topics-error" error={errors.topics} />
         </fieldset>
-        {/* A field for robots only: hidden from view and from assistive technology, never focused. */}
-        <div aria-hidden="true" className="absolute top-0 -left-[10000px] h-px w-px overflow-hidden">
-          <label htmlFor="subscribe-reference">Leave this field empty</label>
-          <input id="subscribe-reference" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-        </div>
-        <input type="hidden" name={TOKEN_FIELD} value={token} />
+        <RobotFieldAndToken form="subscribe" token={token} />
         <div className="border-l-4 border-brass bg-soft px-5 py-4">
           <div className="flex items-start gap-3">
             {/* Never ticked by the site (CASL): ticked only when the form comes back with the person's own tick (issue 42). */}
@@ -153,12 +121,7 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
           </p>
           <FieldError id="subscribe-consent-error" error={errors.consent} />
         </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
-        >
-          Subscribe
-        </button>
+        <SubmitButton>Subscribe</SubmitButton>
         <p className="text-sm text-muted">
           Questions? Write to{" "}
           <a href={`mailto:${FIRM.email}`} className={linkClass}>

@@ -24,6 +24,7 @@ import { focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { PasskeyButton } from "~/components/admin/passkey-button";
+import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnDanger, btnPrimary, btnSecondary } from "~/components/admin/styles";
 import { formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
@@ -269,19 +270,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <ScrollRegion className="mt-3 overflow-x-auto" label="Your active sessions">
           <table className="w-full text-left">
             <caption className="sr-only">Your active sessions</caption>
-            <thead className="border-b border-line text-sm">
-              <tr>
-                <th scope="col" className="py-2 pr-4">
-                  Browser
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Address
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Last seen
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Browser", "Address", "Last seen"]} className="border-b border-line text-sm" cellClassName="py-2 pr-4" />
             <tbody className="divide-y divide-line">
               {loaderData.sessions.map((s) => (
                 <tr key={s.id}>

@@ -8,6 +8,7 @@ import type { Route } from "./+types/enquiries";
 import { countEnquiriesByState, ENQUIRIES_PAGE_SIZE, listEnquiries } from "~/.server/db/enquiries";
 import { getEnv } from "~/.server/env";
 import { AdminPage } from "~/components/admin/admin-page";
+import { Pager } from "~/components/admin/pager";
 import { btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { ENQUIRY_AREA_LABELS, ENQUIRY_STATE_LABELS, ENQUIRY_STATES, type EnquiryArea, type EnquiryState } from "~/lib/forms/enquiry";
 import { staffDateTime } from "~/lib/dates";
@@ -110,27 +111,7 @@ export default function Enquiries({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages of enquiries" className="mt-6 flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className={linkClass}>
-              Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">
-            Page {page} of {pages} ({total})
-          </span>
-          {page < pages ? (
-            <Link to={pageLink(page + 1)} className={linkClass}>
-              Older
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager label="Pages of enquiries" page={page} pages={pages} total={total} pageLink={pageLink} back="Newer" on="Older" />
     </AdminPage>
   );
 }

@@ -8,7 +8,7 @@ import { getOfficeHours, updateOfficeHours } from "~/.server/db/office-hours";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useClientCheck } from "~/components/admin/client-check";
-import { focusFirstInvalid, TextField } from "~/components/admin/fields";
+import { bindFields, focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
 import { btnPrimary } from "~/components/admin/styles";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
@@ -59,6 +59,7 @@ export default function Hours({ loaderData, actionData }: Route.ComponentProps) 
   const failed = actionData && "values" in actionData ? (actionData as HoursData) : undefined;
   const errors = clientErrors ?? failed?.errors ?? {};
   const values = failed?.values ?? loaderData.hours;
+  const field = bindFields(values, errors);
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (failed?.errors) focusFirstInvalid(formRef.current);
@@ -75,24 +76,8 @@ export default function Hours({ loaderData, actionData }: Route.ComponentProps) 
         aria-labelledby="page-title"
         className="max-w-md space-y-6"
       >
-        <TextField
-          name="start_time"
-          label="Start time"
-          required
-          defaultValue={values.start_time}
-          error={errors.start_time}
-          maxLength={40}
-          hint="For example 9:00"
-        />
-        <TextField
-          name="end_time"
-          label="End time"
-          required
-          defaultValue={values.end_time}
-          error={errors.end_time}
-          maxLength={40}
-          hint="For example 5:00"
-        />
+        <TextField {...field("start_time")} label="Start time" required maxLength={40} hint="For example 9:00" />
+        <TextField {...field("end_time")} label="End time" required maxLength={40} hint="For example 5:00" />
         <button type="submit" className={btnPrimary}>
           SAVE HOURS
         </button>

@@ -15,7 +15,8 @@ import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, uploadedFile } from 
 import { countRedirectsByOrigin, listRedirects } from "~/.server/db/redirects";
 import { deleteRules, describeSource, enableRules, importCsvRules, saveRule, type RuleErrors } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";
-import { FieldError, TextField } from "~/components/admin/fields";
+import { bindFields, FieldError, TextField } from "~/components/admin/fields";
+import { Pager } from "~/components/admin/pager";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { parseCsv } from "~/lib/csv";
 import { staffDateTime } from "~/lib/dates";
@@ -144,6 +145,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
   const confirmDelete = result && "confirmDelete" in result ? result.confirmDelete : undefined;
   const errors = result?.errors ?? {};
   const values = result?.values ?? {};
+  const field = bindFields(values, errors);
   const busy = useNavigation().state === "submitting";
   const all = Object.values(counts).reduce((a, b) => a + b, 0);
   const pageLink = (p: number) =>
@@ -208,21 +210,17 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
             <FieldError id="field-status-error" error={errors.status} />
           </div>
           <TextField
-            name="source"
+            {...field("source")}
             label="Old address"
             required
-            defaultValue={values.source}
-            error={errors.source}
             hint="A path such as /2021/03/old-post/ or /?p=12, or a pattern such as ^/blog/(.*)$"
           />
           <TextField
-            name="target"
+            {...field("target")}
             label="New address"
-            defaultValue={values.target}
-            error={errors.target}
             hint="A path on this site such as /insights, or a full address on another site (https://…). Empty for 410 Gone."
           />
-          <TextField name="note" label="Note" defaultValue={values.note} maxLength={500} error={errors.note} className="md:col-span-2" />
+          <TextField {...field("note")} label="Note" maxLength={500} className="md:col-span-2" />
           <div className="md:col-span-2">
             <button type="submit" className={btnPrimary} disabled={busy}>
               Add redirect
@@ -321,27 +319,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
           </fieldset>
         </Form>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages of redirects" className="mt-6 flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className={linkClass}>
-              Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">
-            Page {page} of {pages} ({total})
-          </span>
-          {page < pages ? (
-            <Link to={pageLink(page + 1)} className={linkClass}>
-              Older
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager label="Pages of redirects" page={page} pages={pages} total={total} pageLink={pageLink} back="Newer" on="Older" />
 
       <section aria-labelledby="csv-heading" className="mt-10 rounded border border-line bg-white p-4">
         <h2 id="csv-heading" className="mb-2 text-xl font-semibold">

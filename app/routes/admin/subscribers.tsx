@@ -18,6 +18,8 @@ import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TOO_LARGE } f
 import { useState, type FormEvent } from "react";
 import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
+import { Pager } from "~/components/admin/pager";
+import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
 import {
@@ -180,22 +182,7 @@ function SubscriberList({ list }: { list: List }) {
         <ScrollRegion className="overflow-x-auto" label="Subscribers, table">
           <table className="w-full border border-line bg-white text-left text-sm">
             <caption className="sr-only">Subscribers ({list.total})</caption>
-            <thead className="bg-soft">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Address
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Topics
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Since
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Address", "Status", "Topics", "Since"]} className="bg-soft" cellClassName="px-3 py-2" />
             <tbody className="divide-y divide-line">
               {list.rows.map((r) => (
                 <tr key={r.id}>
@@ -214,27 +201,15 @@ function SubscriberList({ list }: { list: List }) {
           </table>
         </ScrollRegion>
       )}
-      {list.pages > 1 ? (
-        <nav aria-label="Pages of subscribers" className="mt-6 flex items-center justify-between gap-4">
-          {list.page > 1 ? (
-            <Link to={pageLink(list.page - 1)} className={linkClass}>
-              Previous
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">
-            Page {list.page} of {list.pages} ({list.total})
-          </span>
-          {list.page < list.pages ? (
-            <Link to={pageLink(list.page + 1)} className={linkClass}>
-              Next
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of subscribers"
+        page={list.page}
+        pages={list.pages}
+        total={list.total}
+        pageLink={pageLink}
+        back="Previous"
+        on="Next"
+      />
     </>
   );
 }
@@ -268,19 +243,7 @@ function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] })
       <ScrollRegion className="mt-4 overflow-x-auto" label="The CSV file's columns, table">
         <table className="w-full border border-line bg-white text-left text-sm">
           <caption className="px-3 py-2 text-left font-semibold">The CSV file’s columns</caption>
-          <thead className="bg-soft">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Column
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Needed
-              </th>
-              <th scope="col" className="px-3 py-2">
-                What goes in it
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads names={["Column", "Needed", "What goes in it"]} className="bg-soft" cellClassName="px-3 py-2" />
           <tbody className="divide-y divide-line">
             {IMPORT_COLUMNS.map(([name, needed, what]) => (
               <tr key={name}>

@@ -11,12 +11,13 @@ import { cancelRegistration, getRegistrationByToken } from "~/.server/db/events"
 import { eventMail } from "~/.server/events/messages";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { keepMail, sendKeptMail } from "~/.server/mail/mail";
-import { publicMeta } from "~/components/public/meta";
+import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { eventDateText, eventPath, eventTimeText } from "~/lib/events";
 import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import type { RouteHandle } from "~/lib/route-handle";
+import { actionOrLoaderHeaders } from "~/lib/http";
 
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 type Outcome = "ready" | "cancelled" | "invalid";
@@ -64,15 +65,10 @@ export async function action({ params, request }: Route.ActionArgs) {
   });
 }
 
-export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
-  return actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
-}
+export const headers = actionOrLoaderHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    ...publicMeta(matches, { title: "Cancel your registration", description: "Cancel your registration for an event.", path: "/events" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return personalLinkMeta(matches, { title: "Cancel your registration", description: "Cancel your registration for an event.", path: "/events" });
 }
 
 const TITLE: Record<Outcome, string> = {

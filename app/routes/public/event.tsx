@@ -5,7 +5,7 @@
  * shared for a few seconds at most (the timing token, decision 0009); the
  * answer to a POST is never stored.
  */
-import { ArrowLeft, CalendarPlus } from "lucide-react";
+import { CalendarPlus } from "lucide-react";
 import { createContext, data, redirect, RouterContextProvider } from "react-router";
 import type { Route } from "./+types/event";
 import { countTaken, findMovedEventSlug, getEventBySlug, listEventSpeakers, registrationOpen, type Event } from "~/.server/db/events";
@@ -39,6 +39,7 @@ import { PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
 import { isAudioRecording, isCaptionsKey, isRecordingKey, recordingPath } from "~/lib/recordings";
 import { breadcrumbJsonLd, eventJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
+import { BackLink } from "~/components/public/back-link";
 
 /**
  * The page cache keeps this page (lib/route-handle.ts) a few seconds (it holds the form); the one query parameter it
@@ -180,10 +181,9 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
       <article>
         <header className="on-dark banner-bg bg-ink text-white">
           <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
-            <a href="/events" className="inline-flex items-center gap-2 text-sm font-semibold text-brass-light hover:underline">
-              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            <BackLink href="/events" place="banner">
               Events &amp; Webinars
-            </a>
+            </BackLink>
             <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
               <span>{e.format}</span>
               <span>{e.areaLabel}</span>
@@ -307,12 +307,9 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
           ) : !e.past && !e.cancelled ? (
             <p className="mt-12 border-t border-line pt-10 text-lg">Registration for this event is closed.</p>
           ) : null}
-          <p className="mt-10 border-t border-line pt-8">
-            <a href="/events" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
-              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-              All events &amp; webinars
-            </a>
-          </p>
+          <BackLink href="/events" place="foot">
+            All events &amp; webinars
+          </BackLink>
         </div>
       </article>
     </main>

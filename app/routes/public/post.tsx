@@ -1,4 +1,3 @@
-import { ArrowLeft } from "lucide-react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/post";
 import { getArticleBySlug } from "~/.server/db/articles";
@@ -18,6 +17,7 @@ import { hasImage } from "~/lib/images";
 import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
+import { BackLink } from "~/components/public/back-link";
 
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
 export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
@@ -101,10 +101,9 @@ export default function Post({ loaderData }: Route.ComponentProps) {
       <article>
         <header className="on-dark banner-bg bg-ink text-white">
           <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
-            <a href="/insights" className="inline-flex items-center gap-2 text-sm font-semibold text-brass-light hover:underline">
-              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+            <BackLink href="/insights" place="banner">
               News &amp; Insights
-            </a>
+            </BackLink>
             <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
               <span>{categoryLabel(a.category)}</span>
               {a.news ? <span>News</span> : null}
@@ -150,12 +149,9 @@ export default function Post({ loaderData }: Route.ComponentProps) {
               </a>
             </p>
           </aside>
-          <p className="mt-10 border-t border-line pt-8">
-            <a href="/insights" className="inline-flex items-center gap-2 font-semibold text-accent hover:underline">
-              <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-              All news &amp; insights
-            </a>
-          </p>
+          <BackLink href="/insights" place="foot">
+            All news &amp; insights
+          </BackLink>
         </div>
       </article>
     </main>

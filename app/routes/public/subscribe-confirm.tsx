@@ -9,11 +9,12 @@ import type { Route } from "./+types/subscribe-confirm";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { confirmSubscription, peekConfirmation } from "~/.server/db/subscribers";
 import { recordConversion } from "~/.server/statistics/stats-ingest";
-import { publicMeta } from "~/components/public/meta";
+import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { SUBSCRIBE_MSG } from "~/lib/forms/subscribe";
 import type { RouteHandle } from "~/lib/route-handle";
+import { actionOrLoaderHeaders } from "~/lib/http";
 
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 type Outcome = "ready" | "confirmed" | "expired" | "used" | "invalid";
@@ -48,15 +49,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   return data({ outcome, status }, { status: statusOf(outcome), headers: NO_STORE });
 }
 
-export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
-  return actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
-}
+export const headers = actionOrLoaderHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    ...publicMeta(matches, { title: "Confirm your subscription", description: "Confirm your subscription to insights by e-mail.", path: "/subscribe" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return personalLinkMeta(matches, { title: "Confirm your subscription", description: "Confirm your subscription to insights by e-mail.", path: "/subscribe" });
 }
 
 const TEXT: Record<Outcome, string> = {

@@ -10,12 +10,13 @@ import type { Route } from "./+types/subscribe-preferences";
 import { readForm, isRefusal } from "~/.server/http/form-post";
 import { changeTopics, getSubscriber, withdrawConsent, type Subscriber } from "~/.server/db/subscribers";
 import { checkPreferencesToken, tokenSubscriberId } from "~/.server/subscriptions/links";
-import { publicMeta } from "~/components/public/meta";
+import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
 import { fieldErrors, formText, formValues } from "~/lib/forms/form-data";
 import { preferencesSchema, SUBSCRIBE_MSG, SUBSCRIPTION_TOPICS, TOPIC_LABELS } from "~/lib/forms/subscribe";
 import type { RouteHandle } from "~/lib/route-handle";
+import { actionOrLoaderHeaders } from "~/lib/http";
 
 const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
@@ -83,15 +84,10 @@ export async function action({ params, request }: Route.ActionArgs) {
   );
 }
 
-export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
-  return actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
-}
+export const headers = actionOrLoaderHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    ...publicMeta(matches, { title: "Your subscription", description: "Change the topics you receive, or unsubscribe.", path: "/subscribe" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return personalLinkMeta(matches, { title: "Your subscription", description: "Change the topics you receive, or unsubscribe.", path: "/subscribe" });
 }
 
 const link = "font-semibold text-accent underline underline-offset-4";
