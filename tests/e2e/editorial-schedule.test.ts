@@ -81,9 +81,29 @@ async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
   await p.waitForLoadState("networkidle");
 }
-/** Waits for a status message: up to 30 s (CI once gave up on the History restore's after 15 s; it passed 3 of 3 runs here). */
+/** Waits for a status message, up to 30 s; if it never comes, the error says what the page showed instead. */
 async function status(p: Page, text: string | RegExp) {
-  await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 30_000 });
+  try {
+    await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 30_000 });
+  } catch (error) {
+    const shown = await p
+      .getByTestId("status")
+      .textContent({ timeout: 1000 })
+      .catch(() => "(no status region)");
+    const heading = await p
+      .locator("h1")
+      .first()
+      .textContent({ timeout: 1000 })
+      .catch(() => "(no heading)");
+    // The instance's last log lines (an action's error is logged there, not shown in words on the page).
+    const serverLog = (cluster?.instances[0].output() ?? "").trim().split("\n").slice(-15).join("\n");
+    throw new Error(
+      `status "${String(text)}" not shown; ${p.url()} showed "${shown}" under "${heading}"; instance 1 logged:\n${serverLog}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 /** Replaces the rich-text body's text. */
 async function typeBody(p: Page, text: string) {
