@@ -81,10 +81,10 @@ async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
   await p.waitForLoadState("networkidle");
 }
-/** Waits for a status message, up to 30 s; if it never comes, the error says what the page showed instead. */
+/** Waits for a status message, up to 60 s (CI once waited 30 s in vain for the History restore's); if it never comes, the error says what the page showed instead. */
 async function status(p: Page, text: string | RegExp) {
   try {
-    await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 30_000 });
+    await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 60_000 });
   } catch (error) {
     const shown = await p
       .getByTestId("status")
@@ -672,7 +672,7 @@ describe("nothing unpublished leaks through any public URL", () => {
 describe("History on two instances, in Chromium", () => {
   it(
     "edited twice, then the first version restored from History: the post shows the first wording again on both instances, and History the restore as a new version",
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async (ctx) => {
       const c = site(ctx);
       const [one, two] = c.instances.map((i) => i.url) as [string, string];
