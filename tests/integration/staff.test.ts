@@ -10,7 +10,8 @@
  * sessions at once; two-factor sign-in (TOTP computed from the shown key,
  * recovery codes, wrong codes limited) and the owner's "require two-factor".
  */
-import { testContext, guarded } from "../support/route-call";
+import { callRoute, testContext, type ActionAnswer, type RouteResult } from "../support/route-call";
+import { cookiesOf, signInAs, STAFF_PASSWORD as PASSWORD } from "../support/staff-session";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authHeaders, getAuth, withAuthTransaction } from "~/.server/auth/auth";
@@ -38,59 +39,20 @@ import { authenticator } from "../support/totp";
 setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const PASSWORD = "a-long-enough-password";
 const CLIENT_IP = "192.0.2.44";
 const context = testContext(CLIENT_IP);
 let smtp: TestSmtp;
 let owner = "";
 
-type Answer = {
-  status: number;
-  data: { status?: { tone: string; text: string }; errors?: Record<string, string>; [k: string]: unknown } | null;
-  location: string | null;
-  headers: Headers;
-};
-
-/** What React Router would answer for a route function's result (or throw). */
-async function run(fn: () => Promise<unknown>): Promise<Answer> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (error) {
-    value = error;
-  }
-  if (value instanceof Response)
-    return { status: value.status, data: null, location: value.headers.get("Location"), headers: value.headers };
-  const d = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } | null };
-  if (d?.type === "DataWithResponseInit")
-    return { status: d.init?.status ?? 200, data: d.data as Answer["data"], location: null, headers: new Headers(d.init?.headers) };
-  if (value instanceof Error) throw value;
-  return { status: 200, data: value as Answer["data"], location: null, headers: new Headers() };
-}
-
 function post(path: string, fields: Record<string, string>, cookie = "") {
   return new Request(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(fields), headers: { cookie, origin: ORIGIN } });
 }
 
-function cookiesOf(headers: Headers): string {
-  return headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .filter((c) => !/=$/.test(c))
-    .join("; ");
-}
-
 /** The flash message a redirect carries (the next page's status region). */
-async function flashOf(answer: Answer): Promise<string> {
+async function flashOf(answer: RouteResult<ActionAnswer>): Promise<string> {
   const { readFlash } = await import("~/.server/admin/flash.server");
   const { status } = await readFlash(new Request(ORIGIN, { headers: { cookie: cookiesOf(answer.headers) } }));
   return status?.text ?? "";
-}
-
-async function signedIn(email: string, password = PASSWORD) {
-  const result = await signIn(new Request(`${ORIGIN}/admin`), email, password, "192.0.2.1");
-  if (result.ok !== true) throw new Error(`sign-in failed for ${email}: ${JSON.stringify(result)}`);
-  return cookiesOf(result.headers);
 }
 
 const linkIn = (text: string, kind: "invitation" | "reset-password") =>
@@ -105,7 +67,7 @@ beforeAll(async () => {
   smtp = await startTestSmtp();
   setEnvForTests({ SMTP_URL: smtp.url, PUBLIC_URL: ORIGIN });
   await createStaffAccount("owner@example.com", PASSWORD, "Olive Owner", "owner");
-  owner = await signedIn("owner@example.com");
+  owner = await signInAs("owner@example.com");
 });
 afterAll(async () => {
   closeMail();
@@ -113,22 +75,15 @@ afterAll(async () => {
 });
 
 async function invite(email: string, role: string, cookie = owner) {
-  return run(() =>
-    guarded(staffRoute.action, {
-      request: post("/dashboard/staff", { intent: "invite", email, role }, cookie),
-      params: {},
-      context,
-    }),
-  );
+  return callRoute<ActionAnswer>(staffRoute.action, post("/dashboard/staff", { intent: "invite", email, role }, cookie), {}, context);
 }
 
 async function acceptInvitation(token: string, name: string, password: string) {
-  return run(() =>
-    guarded(invitationRoute.action, {
-      request: post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }),
-      params: { token },
-      context,
-    }),
+  return callRoute<ActionAnswer>(
+    invitationRoute.action,
+    post(`/admin/invitation/${token}`, { intent: "accept", name, password, confirm: password }),
+    { token },
+    context,
   );
 }
 
@@ -150,8 +105,11 @@ describe("invitations by e-mail", () => {
     expect(await userRow("ed@example.com")).toMatchObject({ role: "editor", status: "invited" });
 
     // The page opens; a short, then a common password are refused, the name kept.
-    const page = await run(() =>
-      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context }),
+    const page = await callRoute<ActionAnswer>(
+      invitationRoute.loader,
+      new Request(`${ORIGIN}/admin/invitation/${token}`),
+      { token },
+      context,
     );
     expect(page.data).toMatchObject({ state: "valid", email: "ed@example.com", role: "Editor" });
     const short = await acceptInvitation(token, "Ed Editor", "short");
@@ -160,17 +118,16 @@ describe("invitations by e-mail", () => {
     expect(short.data?.name).toBe("Ed Editor");
     const common = await acceptInvitation(token, "Ed Editor", "1qaz2wsx3edc");
     expect(common.data?.errors?.password).toMatch(/10,000 most common passwords/);
-    const mismatch = await run(() =>
-      guarded(invitationRoute.action, {
-        request: post(`/admin/invitation/${token}`, {
-          intent: "accept",
-          name: "Ed",
-          password: "an-editor-passphrase-1",
-          confirm: "something else entirely",
-        }),
-        params: { token },
-        context,
+    const mismatch = await callRoute<ActionAnswer>(
+      invitationRoute.action,
+      post(`/admin/invitation/${token}`, {
+        intent: "accept",
+        name: "Ed",
+        password: "an-editor-passphrase-1",
+        confirm: "something else entirely",
       }),
+      { token },
+      context,
     );
     expect(mismatch.data?.errors?.confirm).toMatch(/do not match/);
 
@@ -188,12 +145,11 @@ describe("invitations by e-mail", () => {
   });
 
   it("the Staff screen lists every account with role, status, two-factor and last sign-in", async () => {
-    const page = await run(() =>
-      guarded(staffRoute.loader, {
-        request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
-        params: {},
-        context,
-      }),
+    const page = await callRoute<ActionAnswer>(
+      staffRoute.loader,
+      new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
+      {},
+      context,
     );
     const accounts = (page.data as unknown as { accounts: Record<string, unknown>[] }).accounts;
     expect(accounts[0]).toMatchObject({
@@ -214,8 +170,11 @@ describe("invitations by e-mail", () => {
 
   it("a forged link is refused with a clear message", async () => {
     const token = "forged-token-forged-token-forged-token-xx";
-    const page = await run(() =>
-      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context }),
+    const page = await callRoute<ActionAnswer>(
+      invitationRoute.loader,
+      new Request(`${ORIGIN}/admin/invitation/${token}`),
+      { token },
+      context,
     );
     expect(page.data).toMatchObject({ state: "invalid" });
     expect((await acceptInvitation(token, "X", "a-good-passphrase-9")).status).toBe(410);
@@ -230,20 +189,22 @@ describe("invitations by e-mail", () => {
       .update(staffTokens)
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(staffTokens.user_id, target.id));
-    const page = await run(() =>
-      guarded(invitationRoute.loader, { request: new Request(`${ORIGIN}/admin/invitation/${token}`), params: { token }, context }),
+    const page = await callRoute<ActionAnswer>(
+      invitationRoute.loader,
+      new Request(`${ORIGIN}/admin/invitation/${token}`),
+      { token },
+      context,
     );
     expect(page.data).toMatchObject({ state: "expired" });
     expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(
       /expired: invitations work for 72 hours/,
     );
     const count = smtp.messages.length;
-    const renewed = await run(() =>
-      guarded(invitationRoute.action, {
-        request: post(`/admin/invitation/${token}`, { intent: "renew" }),
-        params: { token },
-        context,
-      }),
+    const renewed = await callRoute<ActionAnswer>(
+      invitationRoute.action,
+      post(`/admin/invitation/${token}`, { intent: "renew" }),
+      { token },
+      context,
     );
     expect(renewed.data?.status).toEqual({
       tone: "success",
@@ -254,15 +215,8 @@ describe("invitations by e-mail", () => {
     expect(newToken).not.toBe(token);
     // The expired link cannot be renewed twice.
     expect(
-      (
-        await run(() =>
-          guarded(invitationRoute.action, {
-            request: post(`/admin/invitation/${token}`, { intent: "renew" }),
-            params: { token },
-            context,
-          }),
-        )
-      ).status,
+      (await callRoute<ActionAnswer>(invitationRoute.action, post(`/admin/invitation/${token}`, { intent: "renew" }), { token }, context))
+        .status,
     ).toBe(410);
     expect((await acceptInvitation(newToken, "Late Comer", "a-good-passphrase-9")).status).toBe(302);
   });
@@ -277,14 +231,13 @@ describe("invitations by e-mail", () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(staffTokens.user_id, target.id));
     smtp.refuseForNow = true;
-    let renewed: Answer;
+    let renewed: RouteResult<ActionAnswer>;
     try {
-      renewed = await run(() =>
-        guarded(invitationRoute.action, {
-          request: post(`/admin/invitation/${token}`, { intent: "renew" }),
-          params: { token },
-          context,
-        }),
+      renewed = await callRoute<ActionAnswer>(
+        invitationRoute.action,
+        post(`/admin/invitation/${token}`, { intent: "renew" }),
+        { token },
+        context,
       );
     } finally {
       smtp.refuseForNow = false;
@@ -340,36 +293,34 @@ describe("invitations by e-mail", () => {
     const first = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
     const target = await userRow("twice@example.com");
     const count = smtp.messages.length;
-    const resent = await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "resend", id: target.id }, owner),
-        params: {},
-        context,
-      }),
+    const resent = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "resend", id: target.id }, owner),
+      {},
+      context,
     );
     expect(await flashOf(resent)).toMatch(/earlier link no longer works/);
     const second = linkIn(
       (await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("twice@example.com"))).text ?? "",
       "invitation",
     );
-    expect(
-      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: first }, context }))).data,
-    ).toMatchObject({ state: "invalid" });
-    expect(
-      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context }))).data,
-    ).toMatchObject({ state: "valid" });
-    const withdrawn = await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "withdraw", id: target.id }, owner),
-        params: {},
-        context,
-      }),
+    expect((await callRoute<ActionAnswer>(invitationRoute.loader, new Request(ORIGIN), { token: first }, context)).data).toMatchObject({
+      state: "invalid",
+    });
+    expect((await callRoute<ActionAnswer>(invitationRoute.loader, new Request(ORIGIN), { token: second }, context)).data).toMatchObject({
+      state: "valid",
+    });
+    const withdrawn = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "withdraw", id: target.id }, owner),
+      {},
+      context,
     );
     expect(await flashOf(withdrawn)).toBe("The invitation for twice@example.com has been withdrawn.");
     expect(await userRow("twice@example.com")).toBeUndefined();
-    expect(
-      (await run(() => guarded(invitationRoute.loader, { request: new Request(ORIGIN), params: { token: second }, context }))).data,
-    ).toMatchObject({ state: "invalid" });
+    expect((await callRoute<ActionAnswer>(invitationRoute.loader, new Request(ORIGIN), { token: second }, context)).data).toMatchObject({
+      state: "invalid",
+    });
   });
 
   it("refuses a bad address or role with messages and keeps what was typed; an existing address is refused", async () => {
@@ -385,12 +336,11 @@ describe("invitations by e-mail", () => {
 });
 
 describe("forgot password and reset links", () => {
-  const forgot = (email: string) =>
-    run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context }));
+  const forgot = (email: string) => callRoute<ActionAnswer>(forgotRoute.action, post("/admin/forgot-password", { email }), {}, context);
 
   it("answers the same sentence whether or not the account exists; the link works once, for 1 hour, and ends every session", async () => {
     await createStaffAccount("forgetful@example.com", PASSWORD, "Fran", "editor");
-    const open = await signedIn("forgetful@example.com");
+    const open = await signInAs("forgetful@example.com");
     const known = await forgot("forgetful@example.com");
     const unknown = await forgot("nobody@example.com");
     expect(known.data?.status).toEqual(unknown.data?.status);
@@ -401,12 +351,11 @@ describe("forgot password and reset links", () => {
     expect(smtp.messages.some((m) => JSON.stringify(m.to).includes("nobody@example.com"))).toBe(false);
 
     const reset = (password: string) =>
-      run(() =>
-        guarded(resetRoute.action, {
-          request: post(`/admin/reset-password/${token}`, { password, confirm: password }),
-          params: { token },
-          context,
-        }),
+      callRoute<ActionAnswer>(
+        resetRoute.action,
+        post(`/admin/reset-password/${token}`, { password, confirm: password }),
+        { token },
+        context,
       );
     expect((await reset("123qweasdzxc")).data?.errors?.password).toMatch(/10,000 most common/);
     const done = await reset("a-brand-new-passphrase");
@@ -433,19 +382,18 @@ describe("forgot password and reset links", () => {
       .update(staffTokens)
       .set({ expires_at: new Date(Date.now() - 1) })
       .where(eq(staffTokens.kind, "reset"));
-    const page = await run(() => guarded(resetRoute.loader, { request: new Request(ORIGIN), params: { token }, context }));
+    const page = await callRoute<ActionAnswer>(resetRoute.loader, new Request(ORIGIN), { token }, context);
     expect(page.data).toMatchObject({ state: "expired" });
   });
 });
 
 describe("the events coordinator (issue 45)", () => {
   it("is offered on the Staff screen, invited with its label, and its role changed to and from it", async () => {
-    const screen = await run(() =>
-      guarded(staffRoute.loader, {
-        request: new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
-        params: {},
-        context,
-      }),
+    const screen = await callRoute<ActionAnswer>(
+      staffRoute.loader,
+      new Request(`${ORIGIN}/dashboard/staff`, { headers: { cookie: owner } }),
+      {},
+      context,
     );
     expect((screen.data as { roles: { value: string; label: string }[] }).roles).toContainEqual({
       value: "events",
@@ -457,12 +405,11 @@ describe("the events coordinator (issue 45)", () => {
     expect(await userRow("coordinator@example.com")).toMatchObject({ role: "events", status: "invited" });
     await createStaffAccount("becomes-coordinator@example.com", PASSWORD, "Bea", "editor");
     const row = await userRow("becomes-coordinator@example.com");
-    const changed = await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "role", id: row.id, role: "events" }, owner),
-        params: {},
-        context,
-      }),
+    const changed = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "role", id: row.id, role: "events" }, owner),
+      {},
+      context,
     );
     expect(await flashOf(changed)).toBe("becomes-coordinator@example.com is now events coordinator.");
     expect((await userRow("becomes-coordinator@example.com")).role).toBe("events");
@@ -472,10 +419,10 @@ describe("the events coordinator (issue 45)", () => {
 describe("roles, the last owner, deactivation", () => {
   it("only owners make or change owners; nobody changes their own account; the last owner stays", async () => {
     await createStaffAccount("admin@example.com", PASSWORD, "Ada Admin", "admin");
-    const admin = await signedIn("admin@example.com");
+    const admin = await signInAs("admin@example.com");
     const ownerRow = await userRow("owner@example.com");
     const act = (cookie: string, fields: Record<string, string>) =>
-      run(() => guarded(staffRoute.action, { request: post("/dashboard/staff", fields, cookie), params: {}, context }));
+      callRoute<ActionAnswer>(staffRoute.action, post("/dashboard/staff", fields, cookie), {}, context);
     // An admin cannot invite an owner, nor touch an owner's account.
     expect((await invite("new-owner@example.com", "owner", admin)).data?.errors?.role).toBe("Only an owner can make someone an owner.");
     expect((await act(admin, { intent: "deactivate", id: ownerRow.id })).status).toBe(403);
@@ -487,9 +434,9 @@ describe("roles, the last owner, deactivation", () => {
     // A second owner may demote the first; the last owner cannot be demoted or deactivated.
     const adminRow = await userRow("admin@example.com");
     expect((await act(owner, { intent: "role", id: adminRow.id, role: "owner" })).status).toBe(302);
-    const second = await signedIn("admin@example.com");
+    const second = await signInAs("admin@example.com");
     expect((await act(second, { intent: "role", id: ownerRow.id, role: "admin" })).status).toBe(302);
-    const first = await signedIn("owner@example.com");
+    const first = await signInAs("owner@example.com");
     expect((await userRow("owner@example.com")).role).toBe("admin");
     const last = await act(second, { intent: "role", id: ownerRow.id, role: "owner" });
     expect(last.status).toBe(302);
@@ -509,35 +456,27 @@ describe("roles, the last owner, deactivation", () => {
 
   it("deactivating ends that person's sessions at once and is recorded; reactivating lets them sign in again", async () => {
     await createStaffAccount("leaver@example.com", PASSWORD, "Lee Leaver", "editor");
-    const cookie = await signedIn("leaver@example.com");
+    const cookie = await signInAs("leaver@example.com");
     const target = await userRow("leaver@example.com");
-    const answer = await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "deactivate", id: target.id }, owner),
-        params: {},
-        context,
-      }),
+    const answer = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "deactivate", id: target.id }, owner),
+      {},
+      context,
     );
     expect(await flashOf(answer)).toBe("leaver@example.com has been deactivated and signed out everywhere.");
     expect(await db().select().from(session).where(eq(session.userId, target.id))).toHaveLength(0);
-    const next = await run(() =>
-      guarded(hoursRoute.action, {
-        request: post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie),
-        params: {},
-        context,
-      }),
+    const next = await callRoute<ActionAnswer>(
+      hoursRoute.action,
+      post("/dashboard/hours/edit", { start_time: "7:00", end_time: "3:00" }, cookie),
+      {},
+      context,
     );
     expect(next.status).toBe(401);
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(false);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "deactivate")).orderBy(desc(auditLog.id));
     expect(entry).toMatchObject({ actor_label: "owner@example.com", item_label: "leaver@example.com", ip: CLIENT_IP });
-    await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "reactivate", id: target.id }, owner),
-        params: {},
-        context,
-      }),
-    );
+    await callRoute<ActionAnswer>(staffRoute.action, post("/dashboard/staff", { intent: "reactivate", id: target.id }, owner), {}, context);
     expect((await signIn(new Request(`${ORIGIN}/admin`), "leaver@example.com", PASSWORD, "192.0.2.5")).ok).toBe(true);
   });
 });
@@ -545,7 +484,7 @@ describe("roles, the last owner, deactivation", () => {
 describe("an editor and the staff-only actions", () => {
   it("every staff-only action (Staff, Activity, Outbox, security) answers 403 to an editor and writes nothing", async () => {
     await createStaffAccount("plain-editor@example.com", PASSWORD, "Pat", "editor");
-    const editor = await signedIn("plain-editor@example.com");
+    const editor = await signInAs("plain-editor@example.com");
     const target = await userRow("ed@example.com");
     const [mail] = await db().select().from(mailOutbox).limit(1);
     const snapshot = async () =>
@@ -569,7 +508,7 @@ describe("an editor and the staff-only actions", () => {
       { intent: "security", require_two_factor: "on" },
       { intent: "resend", id: String(mail.id) },
     ];
-    const admin = await signedIn("admin@example.com");
+    const admin = await signInAs("admin@example.com");
     const before = await snapshot();
     for (const [file, path, params] of routes) {
       const mod = (await import(`~/${file.replace(/\.tsx$/, "")}`)) as {
@@ -577,27 +516,23 @@ describe("an editor and the staff-only actions", () => {
         loader: (a: unknown) => Promise<unknown>;
       };
       expect(
-        (
-          await run(() =>
-            guarded(mod.loader, { request: new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context }),
-          )
-        ).status,
+        (await callRoute<ActionAnswer>(mod.loader, new Request(`${ORIGIN}${path}`, { headers: { cookie: editor } }), params, context))
+          .status,
         `${file} loader`,
       ).toBe(403);
       for (const fields of intents) {
-        const answer = await run(() => guarded(mod.action, { request: post(path, fields, editor), params, context }));
+        const answer = await callRoute<ActionAnswer>(mod.action, post(path, fields, editor), params, context);
         expect(answer.status, `${file} ${fields.intent}`).toBe(403);
       }
     }
     const activity = await import("~/routes/admin/activity");
     expect(
       (
-        await run(() =>
-          guarded(activity.loader, {
-            request: new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }),
-            params: {},
-            context,
-          }),
+        await callRoute<ActionAnswer>(
+          activity.loader,
+          new Request(`${ORIGIN}/dashboard/activity`, { headers: { cookie: editor } }),
+          {},
+          context,
         )
       ).status,
     ).toBe(403);
@@ -605,12 +540,11 @@ describe("an editor and the staff-only actions", () => {
     // An admin may use the Staff screen but not the owners' security setting or the outbox.
     expect(
       (
-        await run(() =>
-          guarded(staffRoute.action, {
-            request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin),
-            params: {},
-            context,
-          }),
+        await callRoute<ActionAnswer>(
+          staffRoute.action,
+          post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, admin),
+          {},
+          context,
         )
       ).status,
     ).toBe(403);
@@ -619,7 +553,7 @@ describe("an editor and the staff-only actions", () => {
 });
 
 const setup = (cookie: string, fields: Record<string, string>) =>
-  run(() => guarded(twoFactorSetupRoute.action, { request: post("/dashboard/account/two-factor", fields, cookie), params: {}, context }));
+  callRoute<ActionAnswer>(twoFactorSetupRoute.action, post("/dashboard/account/two-factor", fields, cookie), {}, context);
 
 /** Sets up two-factor sign-in as a person would (key shown, code computed from it); returns the new session cookie. */
 async function turnOnTwoFactor(cookie: string): Promise<string> {
@@ -634,7 +568,7 @@ async function turnOnTwoFactor(cookie: string): Promise<string> {
 describe("two-factor sign-in", () => {
   it("set up from the shown key, confirmed with a code; sign-in then asks for the code; recovery codes work once; wrong codes are limited", async () => {
     await createStaffAccount("careful@example.com", PASSWORD, "Cam", "editor");
-    let cookie = await signedIn("careful@example.com");
+    let cookie = await signInAs("careful@example.com");
     expect((await setup(cookie, { intent: "start", current: "wrong-password-here" })).data?.errors?.current).toBe(
       "The current password is not correct.",
     );
@@ -657,12 +591,11 @@ describe("two-factor sign-in", () => {
 
     // Password alone no longer signs in: the code step follows.
     const login = () =>
-      run(() =>
-        guarded(loginRoute.action, {
-          request: post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }),
-          params: {},
-          context,
-        }),
+      callRoute<ActionAnswer>(
+        loginRoute.action,
+        post("/admin", { email: "careful@example.com", password: PASSWORD, redirectTo: "/dashboard/hours/edit" }),
+        {},
+        context,
       );
     const step = await login();
     expect(step.status).toBe(302);
@@ -671,13 +604,7 @@ describe("two-factor sign-in", () => {
     expect(pending).toContain("two_factor");
     expect(pending).not.toContain("session_token=");
     const code = (value: string, c = pending) =>
-      run(() =>
-        guarded(twoFactorRoute.action, {
-          request: post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c),
-          params: {},
-          context,
-        }),
-      );
+      callRoute<ActionAnswer>(twoFactorRoute.action, post("/admin/two-factor", { code: value, redirectTo: "/dashboard" }, c), {}, context);
     const bad = await code("123456");
     expect(bad.status).toBe(401);
     expect(bad.data?.status?.text).toMatch(/That code is not correct/);
@@ -701,7 +628,7 @@ describe("two-factor sign-in", () => {
 
     // Wrong codes count like wrong passwords: the 5th failure in 15 minutes locks the account.
     const fresh = cookiesOf((await login()).headers);
-    let last: Answer | undefined;
+    let last: RouteResult<ActionAnswer> | undefined;
     for (let i = 0; i < 6; i++) last = await code("000000", fresh);
     expect(last!.data?.status?.text ?? "").toMatch(/Too many failed sign-in attempts|sign in again/i);
     const locked = await login();
@@ -718,7 +645,7 @@ describe("two-factor sign-in", () => {
 
   it("a plugin's change and its trail entry are one transaction: when the entry cannot be written, the change is undone", async () => {
     await createStaffAccount("atomic@example.com", PASSWORD, "Ada", "editor");
-    const cookie = await turnOnTwoFactor(await signedIn("atomic@example.com"));
+    const cookie = await turnOnTwoFactor(await signInAs("atomic@example.com"));
     const entries = async () =>
       (
         await db()
@@ -747,71 +674,62 @@ describe("two-factor sign-in", () => {
   });
 
   it("an owner can require it: a person without it is sent to set it up before anything else", async () => {
-    const admin = await signedIn("admin@example.com");
+    const admin = await signInAs("admin@example.com");
     await createStaffAccount("second-owner@example.com", PASSWORD, "Sam", "owner");
-    let ownerCookie = await signedIn("second-owner@example.com");
+    let ownerCookie = await signInAs("second-owner@example.com");
     // An owner without it cannot require it for everyone (that would lock the owner out first).
-    const refused = await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
-        params: {},
-        context,
-      }),
+    const refused = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
+      {},
+      context,
     );
     expect(refused.data?.status?.text).toMatch(/Set up two-factor sign-in for your own account first/);
     ownerCookie = await turnOnTwoFactor(ownerCookie);
-    const on = await run(() =>
-      guarded(staffRoute.action, {
-        request: post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
-        params: {},
-        context,
-      }),
+    const on = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "security", require_two_factor: "on" }, ownerCookie),
+      {},
+      context,
     );
     expect(await flashOf(on)).toBe("Two-factor sign-in is now required for every staff account.");
     const dashboard = await import("~/routes/admin/dashboard");
-    const sent = await run(() =>
-      guarded(dashboard.loader, {
-        request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
-        params: {},
-        context,
-      }),
+    const sent = await callRoute<ActionAnswer>(
+      dashboard.loader,
+      new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
+      {},
+      context,
     );
     expect(sent.status).toBe(302);
     expect(sent.location).toBe("/dashboard/account/two-factor");
-    const write = await run(() =>
-      guarded(hoursRoute.action, {
-        request: post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin),
-        params: {},
-        context,
-      }),
+    const write = await callRoute<ActionAnswer>(
+      hoursRoute.action,
+      post("/dashboard/hours/edit", { start_time: "6:00", end_time: "2:00" }, admin),
+      {},
+      context,
     );
     expect(write.status).toBe(403);
     // The set-up page itself opens.
     expect(
       (
-        await run(() =>
-          guarded(twoFactorSetupRoute.loader, {
-            request: new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }),
-            params: {},
-            context,
-          }),
+        await callRoute<ActionAnswer>(
+          twoFactorSetupRoute.loader,
+          new Request(`${ORIGIN}/dashboard/account/two-factor`, { headers: { cookie: admin } }),
+          {},
+          context,
         )
       ).status,
     ).toBe(200);
-    const off = await run(() =>
-      guarded(staffRoute.action, { request: post("/dashboard/staff", { intent: "security" }, ownerCookie), params: {}, context }),
+    const off = await callRoute<ActionAnswer>(
+      staffRoute.action,
+      post("/dashboard/staff", { intent: "security" }, ownerCookie),
+      {},
+      context,
     );
     expect(off.status).toBe(302);
     expect(
-      (
-        await run(() =>
-          guarded(dashboard.loader, {
-            request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }),
-            params: {},
-            context,
-          }),
-        )
-      ).status,
+      (await callRoute<ActionAnswer>(dashboard.loader, new Request(`${ORIGIN}/dashboard`, { headers: { cookie: admin } }), {}, context))
+        .status,
     ).toBe(200);
   });
 });
@@ -819,18 +737,17 @@ describe("two-factor sign-in", () => {
 describe("My account", () => {
   it("changes the password with the current one and ends the other sessions; lists one's sessions; signs out everywhere else", async () => {
     await createStaffAccount("mover@example.com", PASSWORD, "Mo", "editor");
-    const here = await signedIn("mover@example.com");
-    const elsewhere = await signedIn("mover@example.com");
+    const here = await signInAs("mover@example.com");
+    const elsewhere = await signInAs("mover@example.com");
     const act = (fields: Record<string, string>) =>
-      run(() => guarded(accountRoute.action, { request: post("/dashboard/account", fields, here), params: {}, context }));
-    const page = await run(() =>
-      guarded(accountRoute.loader, {
-        request: new Request(`${ORIGIN}/dashboard/account`, {
-          headers: { cookie: here, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0" },
-        }),
-        params: {},
-        context,
+      callRoute<ActionAnswer>(accountRoute.action, post("/dashboard/account", fields, here), {}, context);
+    const page = await callRoute<ActionAnswer>(
+      accountRoute.loader,
+      new Request(`${ORIGIN}/dashboard/account`, {
+        headers: { cookie: here, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0" },
       }),
+      {},
+      context,
     );
     const sessions = (page.data as unknown as { sessions: { current: boolean; ip: string }[] }).sessions;
     expect(sessions).toHaveLength(2);
@@ -846,7 +763,7 @@ describe("My account", () => {
     expect(await flashOf(changed)).toBe("Your password has been changed; 1 other session was signed out.");
     expect(await getStaff(new Request(ORIGIN, { headers: { cookie: elsewhere } }))).toBeNull();
     expect(await getStaff(new Request(ORIGIN, { headers: { cookie: here } }))).not.toBeNull();
-    const third = await signedIn("mover@example.com", "a-moving-passphrase");
+    const third = await signInAs("mover@example.com", "a-moving-passphrase");
     const out = await act({ intent: "sign-out-others" });
     expect(await flashOf(out)).toBe("Signed out everywhere else (1 session).");
     expect(await getStaff(new Request(ORIGIN, { headers: { cookie: third } }))).toBeNull();
@@ -858,7 +775,7 @@ describe("My account", () => {
 
 const HOUR = 3_600_000;
 const forgotFrom = (email: string, ctx = context) =>
-  run(() => guarded(forgotRoute.action, { request: post("/admin/forgot-password", { email }), params: {}, context: ctx }));
+  callRoute<ActionAnswer>(forgotRoute.action, post("/admin/forgot-password", { email }), {}, ctx);
 
 describe("e-mailed links: how long they work, and the trail", () => {
   it("an invitation expires 72 hours after it is issued, a reset link 1 hour after", async () => {
@@ -910,7 +827,7 @@ describe("the trail of one's own account", () => {
   it("step 1 of two-factor set-up is recorded (not a wrong password, never the key)", async () => {
     await createStaffAccount("starter@example.com", PASSWORD, "Stu", "editor");
     const account = await userRow("starter@example.com");
-    const cookie = await signedIn("starter@example.com");
+    const cookie = await signInAs("starter@example.com");
     const twoFactorEntries = () =>
       db()
         .select()
@@ -936,19 +853,18 @@ describe("the trail of one's own account", () => {
   it("a wrong current password on My account is recorded as a failed sign-in, and the one that reaches the limit as a lockout", async () => {
     await createStaffAccount("guesser@example.com", PASSWORD, "Gus", "editor");
     const account = await userRow("guesser@example.com");
-    const cookie = await signedIn("guesser@example.com");
+    const cookie = await signInAs("guesser@example.com");
     const ctx = testContext("192.0.2.77");
     const guess = () =>
-      run(() =>
-        guarded(accountRoute.action, {
-          request: post(
-            "/dashboard/account",
-            { intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" },
-            cookie,
-          ),
-          params: {},
-          context: ctx,
-        }),
+      callRoute<ActionAnswer>(
+        accountRoute.action,
+        post(
+          "/dashboard/account",
+          { intent: "password", current: "not-my-password-x", password: "a-moving-passphrase", confirm: "a-moving-passphrase" },
+          cookie,
+        ),
+        {},
+        ctx,
       );
     for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(400);
     expect((await guess()).status).toBe(429);
@@ -970,12 +886,11 @@ describe("the trail of one's own account", () => {
 
 describe("Outbox: send again", () => {
   const resend = (id: number) =>
-    run(() =>
-      guarded(outboxMessageRoute.action, {
-        request: post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner),
-        params: { id: String(id) },
-        context,
-      }),
+    callRoute<ActionAnswer>(
+      outboxMessageRoute.action,
+      post(`/dashboard/outbox/${id}`, { intent: "resend", id: String(id) }, owner),
+      { id: String(id) },
+      context,
     );
   const mailEntries = (id: number) =>
     db()

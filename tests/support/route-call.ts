@@ -12,7 +12,15 @@ import { routeModules } from "./route-modules";
  * What a loader or action answered: its status; for a Response (a redirect, a 404) its Location and headers and
  * no data (`{}`); for `data(…, { status })` or plain data, the data (and `data()`'s headers).
  */
-export type RouteResult = { status: number; location: string | null; headers: Headers; data: Record<string, unknown> };
+export type RouteResult<D extends Record<string, unknown> = Record<string, unknown>> = {
+  status: number;
+  location: string | null;
+  headers: Headers;
+  data: D;
+};
+
+/** The data most actions answer: a status message in words and, on a refused form, the fields' errors. */
+export type ActionAnswer = { status?: { tone: string; text: string }; errors?: Record<string, string>; [key: string]: unknown };
 
 /** A route module as a test loads it by its file name. */
 export type RouteModule = { loader?: (args: never) => Promise<unknown>; action?: (args: never) => Promise<unknown> };
@@ -80,21 +88,23 @@ export async function guarded<F extends (args: never) => unknown>(fn: F, args: u
  * or returned Response (a redirect, a 404), `data(…, { status })`, or plain
  * data (200).
  */
-export async function callRoute(
+export async function callRoute<D extends Record<string, unknown> = Record<string, unknown>>(
   fn: (args: never) => Promise<unknown>,
   request: Request,
   params: Record<string, string> = {},
   context: RouterContextProvider = TEST_ROUTE_CONTEXT,
-): Promise<RouteResult> {
+): Promise<RouteResult<D>> {
   let out: unknown;
   try {
     out = await guarded(fn, { request, params, context });
   } catch (thrown) {
     out = thrown;
   }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), headers: out.headers, data: {} };
-  const d = out as { data: Record<string, unknown>; init?: { status?: number; headers?: HeadersInit } | null };
+  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), headers: out.headers, data: {} as D };
+  // An exception that is not an answer (a bug, an outage) is the test's failure, as it is a 500 on the server.
+  if (out instanceof Error) throw out;
+  const d = out as { data: D; init?: { status?: number; headers?: HeadersInit } | null };
   if (d && typeof d === "object" && "init" in d)
     return { status: d.init?.status ?? 200, location: null, headers: new Headers(d.init?.headers), data: d.data };
-  return { status: 200, location: null, headers: new Headers(), data: out as Record<string, unknown> };
+  return { status: 200, location: null, headers: new Headers(), data: out as D };
 }

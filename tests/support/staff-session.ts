@@ -14,10 +14,15 @@ export function cookiesOf(headers: Headers): string {
     .join("; ");
 }
 
+/** Signs in `email`'s existing account with `password` from `ip`; returns its Cookie header. */
+export async function signInAs(email: string, password = STAFF_PASSWORD, ip = "192.0.2.1"): Promise<string> {
+  const result = await signIn(new Request("http://localhost:3000/admin"), email, password, ip);
+  if (result.ok !== true) throw new Error(`sign-in failed for ${email}: ${JSON.stringify(result)}`);
+  return cookiesOf(result.headers);
+}
+
 /** Makes `email`'s account (named `name`) with `role` and signs it in from `ip`; returns its Cookie header. */
 export async function signedIn(email: string, role: Role = "owner", ip = "192.0.2.1", name = "Staff"): Promise<string> {
   await createStaffAccount(email, STAFF_PASSWORD, name, role);
-  const result = await signIn(new Request("http://localhost:3000/admin"), email, STAFF_PASSWORD, ip);
-  if (!result.ok) throw new Error(`sign-in failed for ${email}`);
-  return cookiesOf(result.headers);
+  return signInAs(email, STAFF_PASSWORD, ip);
 }
