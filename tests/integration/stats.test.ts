@@ -13,7 +13,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { statsDaily, statsDailyItems, statsEvents, statsHourly, statsSalts } from "~/.server/db/schema";
 import {
@@ -27,7 +26,7 @@ import {
   type StatsEventRow,
 } from "~/.server/db/stats";
 import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
-import { signIn } from "~/.server/auth/sign-in";
+import { signedIn } from "../support/staff-session";
 import { flushStats, recordConversion, statsIngestCounters } from "~/.server/statistics/stats-ingest";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { startOfFirmDay, STATS_OPT_OUT_COOKIE } from "~/lib/stats";
@@ -154,13 +153,7 @@ describe("the beacon endpoint", () => {
   });
 
   it("does not count a signed-in staff member (checked in the batch, one query), but counts a forged or ended session", async () => {
-    await createStaffAccount("stats-staff@example.com", "a-long-enough-password");
-    const signedIn = await signIn(new Request(`${ORIGIN}/admin`), "stats-staff@example.com", "a-long-enough-password", "10.1.0.1");
-    if (!signedIn.ok) throw new Error("sign-in failed");
-    const cookie = signedIn.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
+    const cookie = await signedIn("stats-staff@example.com", "editor", "10.1.0.1");
     expect(cookie).toContain("firm.session_token=");
     await view("/team", { headers: { cookie } });
     await view("/team", { headers: { cookie: "firm.session_token=made-up-token.c2lnbmF0dXJl" } });
@@ -460,15 +453,7 @@ describe("retention", () => {
 describe("the Statistics screen, its CSV and the edit screens' panel", () => {
   let ownerCookie = "";
   let editorCookie = "";
-  const signInCookie = async (email: string, role: "owner" | "editor") => {
-    await createStaffAccount(email, "a-long-enough-password", "Staff", role);
-    const result = await signIn(new Request(`${ORIGIN}/admin`), email, "a-long-enough-password", "10.2.0.1");
-    if (!result.ok) throw new Error("sign-in failed");
-    return result.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-  };
+  const signInCookie = (email: string, role: "owner" | "editor") => signedIn(email, role, "10.2.0.1");
 
   beforeEach(async () => {
     ownerCookie ||= await signInCookie("stats-owner@example.com", "owner");
