@@ -19,8 +19,8 @@
  * state.
  *
  * Loaders, actions and middleware get the services from React Router's
- * request context (`services(context)` in http/request-context.ts), which the
- * server fills with this object and a test may fill with its own
+ * request context (`context.get(servicesContext)`, http/request-context.ts),
+ * which the server fills with this object and a test may fill with its own
  * (`createServices`). The query modules in db/ and the jobs read the database
  * from here (`db()` in db/client.ts): passing it through every query is not
  * done.
