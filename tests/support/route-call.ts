@@ -4,7 +4,7 @@
  * under the dashboard layout, with React Router's request context.
  */
 import type { RouterContextProvider } from "react-router";
-import { routerContext, requestInfo, type RouteHandles } from "~/.server/http/request-context";
+import { routerContext, requestInfo, servicesOf, type RouteHandles } from "~/.server/http/request-context";
 import { handlesByPattern, routeTable } from "~/.server/http/route-table";
 import { routeModules } from "./route-modules";
 
@@ -69,7 +69,7 @@ function prepare(): Promise<Prepared> {
 export async function guarded<F extends (args: never) => unknown>(fn: F, args: unknown): Promise<Awaited<ReturnType<F>>> {
   const given = args as { request: Request; params?: Record<string, string>; context?: RouterContextProvider };
   const { handles, patterns, layout, guard } = await prepare();
-  const context = routerContext(requestInfo(given.context ?? TEST_ROUTE_CONTEXT), handles);
+  const context = routerContext(requestInfo(given.context ?? TEST_ROUTE_CONTEXT), handles, servicesOf(given.context));
   const call = { ...given, params: given.params ?? {}, context };
   const url = new URL(given.request.url);
   // The route as React Router would have matched it (the layout's own loader runs for whichever dashboard page the address is for).

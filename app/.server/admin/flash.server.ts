@@ -5,13 +5,14 @@
 import { createCookieSessionStorage, type SessionStorage } from "react-router";
 import type { Status } from "~/lib/forms/messages";
 import { getEnv } from "../env";
+import { processServices } from "../services";
 
-const holder = globalThis as unknown as { __firmFlash?: { storage: SessionStorage; env: unknown } };
-
+/** The cookie's storage, kept in the process's services for the environment it was made for. */
 function storage(): SessionStorage {
   const env = getEnv();
-  if (!holder.__firmFlash || holder.__firmFlash.env !== env) {
-    holder.__firmFlash = {
+  const services = processServices();
+  if (!services.flash || services.flash.env !== env) {
+    services.flash = {
       env,
       storage: createCookieSessionStorage({
         cookie: {
@@ -26,7 +27,7 @@ function storage(): SessionStorage {
       }),
     };
   }
-  return holder.__firmFlash.storage;
+  return services.flash.storage;
 }
 
 /** Headers for a redirect that shows `status` on the next page. */

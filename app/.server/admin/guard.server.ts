@@ -7,7 +7,8 @@
  *   (lib/route-handle.ts) by the pattern React Router matched; a route that
  *   declares none is refused (403), so a new screen is closed until it says
  *   who may open it;
- * - `requireStaff` (auth.ts) checks the session and asks roles.ts whether the
+ * - `requireStaff` (auth.ts) checks the session, with the better-auth of the
+ *   request context's services (`servicesContext`), and asks roles.ts whether the
  *   role has that permission: no session → sign-in page (a page) or 401 (a
  *   save); no permission → 403; nothing is shown or written either way;
  * - loaders and actions then read the person with `staffOf(context)` and
@@ -23,7 +24,7 @@ import { staffActor, type Actor } from "../db/audit";
 import { requireStaff, type StaffSession } from "../auth/staff-session";
 import { log } from "../log";
 import { can, FORBIDDEN_MESSAGE, type Permission } from "../auth/roles";
-import { requestInfo, routeHandle, type RequestContext } from "../http/request-context";
+import { requestInfo, routeHandle, servicesContext, type RequestContext } from "../http/request-context";
 import { refuse, type Refusal } from "../http/form-post";
 
 /**
@@ -44,6 +45,7 @@ export const dashboardGuard: MiddlewareFunction<Response> = async ({ request, co
   try {
     staff = await requireStaff(request, permission === "signed-in" ? undefined : permission, {
       twoFactorSetup: handle.twoFactorSetup === true,
+      services: context.get(servicesContext),
     });
   } catch (error) {
     // A save whose session ended (401) or could not be checked (503): its action answers in the form's own way

@@ -12,10 +12,11 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { FIRM } from "~/config/firm";
-import { db, type Db } from "../db/client";
+import { db, type Database, type Db } from "../db/client";
 import * as schema from "../db/schema";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { processServices, type Services } from "../services";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
 
 /** Staff sessions end after 30 minutes idle and 12 hours in all. */
@@ -33,13 +34,15 @@ export const TWO_FACTOR_LOCK_SECONDS = 15 * 60;
  * audit entry are then committed together, or neither is.
  */
 const authTransaction = new AsyncLocalStorage<Db>();
-const authDatabase = new Proxy({} as Db, {
-  get(_, property) {
-    const target = authTransaction.getStore() ?? db();
-    const value: unknown = Reflect.get(target, property, target);
-    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-  },
-});
+function authDatabase(database: Database): Db {
+  return new Proxy({} as Db, {
+    get(_, property) {
+      const target = authTransaction.getStore() ?? database.db;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 /**
  * Runs `work` in one database transaction that better-auth's own writes join
@@ -49,7 +52,7 @@ export function withAuthTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
   return db().transaction((tx) => authTransaction.run(tx as unknown as Db, () => work(tx as unknown as Db)));
 }
 
-function createAuth() {
+function createAuth(database: Database) {
   const env = getEnv();
   const site = new URL(env.publicUrl);
   return betterAuth({
@@ -57,7 +60,7 @@ function createAuth() {
     baseURL: env.publicUrl,
     secret: env.authSecret,
     trustedOrigins: [env.publicUrl],
-    database: drizzleAdapter(authDatabase, {
+    database: drizzleAdapter(authDatabase(database), {
       provider: "pg",
       schema: {
         user: schema.user,
@@ -125,16 +128,19 @@ function createAuth() {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const holder = globalThis as unknown as { __firmAuth?: Auth; __firmAuthDb?: unknown; __firmAuthEnv?: unknown };
-
-export function getAuth(): Auth {
-  // Recreated when the database or environment changes (tests open a fresh one per file).
-  if (!holder.__firmAuth || holder.__firmAuthDb !== db() || holder.__firmAuthEnv !== getEnv()) {
-    holder.__firmAuth = createAuth();
-    holder.__firmAuthDb = db();
-    holder.__firmAuthEnv = getEnv();
-  }
-  return holder.__firmAuth;
+/**
+ * better-auth over the database of `services` (the process's, or a request context's: http/request-context.ts),
+ * kept in them and made again when the database or environment changes (tests open a fresh one per file).
+ */
+export function getAuth(services: Services = processServices()): Auth {
+  const database = services.database;
+  if (!database) throw new Error("The database is not open yet (call openDatabase at start-up).");
+  const env = getEnv();
+  const held = services.auth;
+  if (held?.database === database && held.env === env) return held.auth;
+  const auth = createAuth(database);
+  services.auth = { auth, database, env };
+  return auth;
 }
 
 /** Headers passed to better-auth: the cookie and who is asking, nothing else. */

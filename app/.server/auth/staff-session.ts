@@ -9,6 +9,7 @@ import { isWriteMethod } from "~/lib/http";
 import { authHeaders, getAuth, SESSION_ABSOLUTE_SECONDS } from "./auth";
 import { twoFactorRequired } from "../db/settings";
 import { log } from "../log";
+import { processServices, type Services } from "../services";
 import { can, FORBIDDEN_MESSAGE, isRole, type Permission, type Role } from "./roles";
 
 export type StaffSession = {
@@ -24,19 +25,22 @@ export type StaffSession = {
 /** One session check per request, however many loaders (layout and page) ask. */
 const checked = new WeakMap<Request, Promise<StaffSession | null>>();
 
-/** The signed-in staff member of a request, or null. Sessions past 12 hours are ended. */
-export function getStaff(request: Request): Promise<StaffSession | null> {
+/**
+ * The signed-in staff member of a request, or null. Sessions past 12 hours are ended. Checked by the
+ * better-auth of `services`: a loader or action passes its context's (`context.get(servicesContext)`).
+ */
+export function getStaff(request: Request, services: Services = processServices()): Promise<StaffSession | null> {
   let pending = checked.get(request);
   if (!pending) {
-    pending = checkStaff(request);
+    pending = checkStaff(request, services);
     checked.set(request, pending);
   }
   return pending;
 }
 
-async function checkStaff(request: Request): Promise<StaffSession | null> {
+async function checkStaff(request: Request, services: Services): Promise<StaffSession | null> {
   if (!request.headers.get("cookie")?.includes("firm.session_token")) return null;
-  const auth = getAuth();
+  const auth = getAuth(services);
   const result = await auth.api.getSession({ headers: authHeaders(request) });
   if (!result) return null;
   const age = Date.now() - new Date(result.session.createdAt).getTime();
@@ -82,11 +86,12 @@ export async function requireStaff(
   permission?: Permission,
   options: {
     /** Pages that set up two-factor sign-in: open while an owner requires it and it is not set up yet. */ twoFactorSetup?: boolean;
+    /** The services whose better-auth checks the session (the request context's; the process's by default). */ services?: Services;
   } = {},
 ): Promise<StaffSession> {
   let staff: StaffSession | null;
   try {
-    staff = await getStaff(request);
+    staff = await getStaff(request, options.services);
   } catch (error) {
     if (error instanceof Response) throw error;
     // The database did not answer: the session cannot be checked, so nothing is shown or written.

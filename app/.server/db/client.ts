@@ -17,6 +17,7 @@ import * as schema from "./schema";
 import { acquireDirLock, type DirLock } from "./lock";
 import { DatabaseStartError } from "./errors";
 import { getEnv, type Env } from "../env";
+import { processServices } from "../services";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -162,14 +163,14 @@ async function openPostgres(url: string): Promise<Database> {
 
 // ---- the process-wide database ----
 
-const holder = globalThis as unknown as { __firmDatabase?: Database };
+// Kept in the process's services (services.ts). The query modules read it here, not from a request's context.
 
 export function setDatabase(database: Database | undefined) {
-  holder.__firmDatabase = database;
+  processServices().database = database;
 }
 
 export function getDatabase(): Database {
-  const database = holder.__firmDatabase;
+  const database = processServices().database;
   if (!database) throw new Error("The database is not open yet (call openDatabase at start-up).");
   return database;
 }
@@ -187,7 +188,7 @@ export async function openConfiguredDatabase(env: Env = getEnv()): Promise<Datab
 
 /** Closes the process's database (the embedded one writes its files), if one is open. */
 export async function closeDatabase(): Promise<void> {
-  const database = holder.__firmDatabase;
+  const database = processServices().database;
   if (!database) return;
   setDatabase(undefined);
   await database.close();

@@ -5,9 +5,14 @@
  * server (server/app.ts) puts it in React Router's request context
  * (`routerContext`); loaders, actions, middleware and entry.server read it
  * with `requestInfo(context)`.
+ *
+ * The same context carries the services (database, auth, storage, job queue:
+ * services.ts): `context.get(servicesContext)`. The server puts the process's
+ * there; a test may put its own (`routerContext(info, handles, createServices({ database }))`).
  */
 import { createContext, RouterContextProvider } from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
+import { processServices, type Services } from "../services";
 
 export type RequestInfo = { clientIp: string; requestId: string; nonce: string };
 
@@ -21,11 +26,19 @@ const NONE: RequestInfo = { clientIp: "", requestId: "", nonce: "" };
 const requestInfoContext = createContext<RequestInfo>(NONE);
 const routeHandlesContext = createContext<RouteHandles>(new Map());
 
+/** The services a loader, action or middleware uses (the process's unless the context was made with others). */
+export const servicesContext = createContext<Services>(processServices());
+
 /** The request context React Router hands to every middleware, loader and action of one request. */
-export function routerContext(info: RequestInfo, handles: RouteHandles = new Map()): RouterContextProvider {
+export function routerContext(
+  info: RequestInfo,
+  handles: RouteHandles = new Map(),
+  services: Services = processServices(),
+): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(requestInfoContext, info);
   context.set(routeHandlesContext, handles);
+  context.set(servicesContext, services);
   return context;
 }
 
@@ -41,6 +54,11 @@ export function routeHandle(context: RequestContext, pattern: string): RouteHand
 /** The handles of every route by full path pattern, as the server read them from its build. */
 export function routeHandles(context: RequestContext): RouteHandles {
   return context.get(routeHandlesContext);
+}
+
+/** The services of a request's context (the process's for a context that is not React Router's). */
+export function servicesOf(context: RequestContext | undefined): Services {
+  return context instanceof RouterContextProvider ? context.get(servicesContext) : processServices();
 }
 
 export function requestInfo(context: RequestContext | undefined): RequestInfo {

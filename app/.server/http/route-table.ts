@@ -7,6 +7,7 @@
  */
 import type { ServerBuild } from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
+import { processServices } from "../services";
 
 type Route = NonNullable<ServerBuild["routes"][string]>;
 
@@ -87,17 +88,15 @@ export function routeMatcher(routes: ServerBuild["routes"]): (pathname: string) 
   return (pathname) => compiled.find((c) => c.match.test(pathname))?.route;
 }
 
-const sitePatternsHolder = globalThis as unknown as { __sitePatterns?: readonly string[] };
-
 /**
  * The route patterns of the running site (set by the server from its build,
  * or by a script from app/routes.ts): what the 404 log and the WordPress
  * importer check paths against (lib/route-patterns.ts).
  */
 export function setSitePatterns(patterns: readonly string[]) {
-  sitePatternsHolder.__sitePatterns = patterns;
+  processServices().sitePatterns = patterns;
 }
 
 export function sitePatterns(): readonly string[] {
-  return sitePatternsHolder.__sitePatterns ?? [];
+  return processServices().sitePatterns ?? [];
 }

@@ -6,11 +6,12 @@
 import { systemActor } from "../db/audit";
 import { createStaffAccount } from "../auth/staff-accounts";
 import { countActiveOwners } from "../db/staff";
-import { startContentSync, type ContentSync } from "../db/content-sync";
+import { startContentSync } from "../db/content-sync";
 import { closeDatabase, openConfiguredDatabase, type Database } from "../db/client";
 import { isContentEmpty, seedDemoContent } from "../db/seed";
 import { getEnv, type Env } from "../env";
 import { log } from "../log";
+import { processServices } from "../services";
 import { completePictureWidths } from "../pictures/images";
 import { siteJobs } from "../jobs/jobs";
 import { closeMail, mailSettled, recoverInterruptedMail } from "../mail/mail";
@@ -67,7 +68,7 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
       (error: unknown) => log("warn", "picture widths not completed", { error: (error as Error).message }),
     );
   }
-  holder.__contentSync = await startContentSync(database);
+  holder.contentSync = await startContentSync(database);
   // Redirects in memory (decision 0025), reloaded when they change here or on another instance.
   const redirects = new RedirectEngine(redirectStore());
   await redirects.start();
@@ -81,27 +82,28 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
   // another instance may be sending it, so it waits MAIL_SENDING_TIMEOUT_SECONDS (recoverInterruptedMail).
   if (database.kind === "pglite") await recoverInterruptedMail(0);
   // Timed work (jobs.ts) on the job queue: each job runs once now (what fell due while no server ran), then on its schedule.
-  holder.__jobQueue = createJobQueue(database, siteJobs(database));
-  await holder.__jobQueue.start();
+  holder.jobQueue = createJobQueue(database, siteJobs(database));
+  await holder.jobQueue.start();
   log("info", "services ready", { database: database.kind, pictures: storage.kind, ms: Date.now() - started });
   return database;
 }
 
-const holder = globalThis as unknown as { __contentSync?: ContentSync; __jobQueue?: JobQueue };
+// The content sync and the job queue are kept in the process's services (services.ts).
+const holder = processServices();
 
 /** The running job queue (the dashboard's failed jobs; tests run a job now through it). */
 export function getJobQueue(): JobQueue | undefined {
-  return holder.__jobQueue;
+  return holder.jobQueue;
 }
 
 /** Tests: the queue the routes send work to (none: undefined). */
 export function setJobQueueForTests(queue: JobQueue | undefined): void {
-  holder.__jobQueue = queue;
+  holder.jobQueue = queue;
 }
 
 export async function stopServices(): Promise<void> {
-  await holder.__jobQueue?.stop();
-  holder.__jobQueue = undefined;
+  await holder.jobQueue?.stop();
+  holder.jobQueue = undefined;
   // Beacons, redirect hits and 404 counts still in memory are written before the database closes.
   await stopStatsIngest();
   await redirectEngine()?.stop();
@@ -111,7 +113,7 @@ export async function stopServices(): Promise<void> {
   await Promise.race([mailSettled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   closeMail();
   getStorage().close?.();
-  await holder.__contentSync?.stop();
-  holder.__contentSync = undefined;
+  await holder.contentSync?.stop();
+  holder.contentSync = undefined;
   await closeDatabase();
 }

@@ -24,6 +24,7 @@ import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
 import { MAX_ATTEMPTS, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
+import { processServices } from "../services";
 
 export type MailMessage = {
   to: string;
@@ -67,7 +68,9 @@ type Held = { url: string; transport: Transporter };
 /** What the mailings' SMTP thread (server/mailing-worker.js) says of a message it could not send. */
 type SmtpFailure = { code?: string; responseCode?: number; response?: string; message: string };
 type MailingSender = { url: string; worker: Worker; pending: Map<number, (failure: SmtpFailure | null) => void>; next: number };
-const holder = globalThis as unknown as { __firmMailTransport?: Held; __firmMailingSender?: MailingSender };
+/** The transports of this process, kept in its services (services.ts): made on first use, closed at shutdown. */
+export type MailTransports = { transport?: Held; mailingSender?: MailingSender };
+const holder = (): MailTransports => processServices().mail;
 
 /** SMTP connections a mailing to subscribers keeps open and sends over at once. */
 export const MAILING_CONNECTIONS = 4;
@@ -76,11 +79,11 @@ const TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout
 
 /** Staff mail and the outbox: a connection a message, over the transport kept for `url` (made again when SMTP_URL changes). */
 function transport(url: string): Transporter {
-  const held = holder.__firmMailTransport;
+  const held = holder().transport;
   if (held?.url === url) return held.transport;
   held?.transport.close();
   const made = nodemailer.createTransport({ url, ...TIMEOUTS });
-  holder.__firmMailTransport = { url, transport: made };
+  holder().transport = { url, transport: made };
   return made;
 }
 
@@ -92,7 +95,7 @@ function transport(url: string): Transporter {
  * stopped counts as a temporary failure (retried).
  */
 function mailingSender(url: string): MailingSender {
-  const held = holder.__firmMailingSender;
+  const held = holder().mailingSender;
   if (held?.url === url) return held;
   if (held) stopMailingSender(held);
   const worker = new Worker(createRequire(import.meta.url).resolve("#mailing-worker"), {
@@ -110,19 +113,19 @@ function mailingSender(url: string): MailingSender {
   const stopped = (reason: string) => {
     for (const done of sender.pending.values()) done({ message: reason });
     sender.pending.clear();
-    if (holder.__firmMailingSender === sender) holder.__firmMailingSender = undefined;
+    if (holder().mailingSender === sender) holder().mailingSender = undefined;
   };
   worker.on("error", (error: Error) => {
     log("error", "the mailings' SMTP thread failed", { error: error.message });
     stopped(`the mail thread failed: ${error.message}`);
   });
   worker.on("exit", () => stopped("the mail thread stopped before the SMTP server answered"));
-  holder.__firmMailingSender = sender;
+  holder().mailingSender = sender;
   return sender;
 }
 
 function stopMailingSender(sender: MailingSender) {
-  if (holder.__firmMailingSender === sender) holder.__firmMailingSender = undefined;
+  if (holder().mailingSender === sender) holder().mailingSender = undefined;
   void sender.worker.terminate();
 }
 
@@ -385,9 +388,10 @@ export async function recoverInterruptedMail(olderThanMs = getEnv().MAIL_SENDING
 
 /** Closes the SMTP connections (shutdown, tests). */
 export function closeMail() {
-  holder.__firmMailTransport?.transport.close();
-  holder.__firmMailTransport = undefined;
-  if (holder.__firmMailingSender) stopMailingSender(holder.__firmMailingSender);
+  const held = holder();
+  held.transport?.transport.close();
+  held.transport = undefined;
+  if (held.mailingSender) stopMailingSender(held.mailingSender);
 }
 
 /**

@@ -20,6 +20,7 @@
 import type { ServerResponse } from "node:http";
 import { onContentChange } from "../db/content-events";
 import { log } from "../log";
+import { processServices } from "../services";
 import { canonicalPath, fillTarget, MAX_PATH, pathKeys, queryKeys } from "./paths";
 
 export type LoadedRule = { id: number; match: string; source: string; query: string; target: string; status: number };
@@ -203,13 +204,11 @@ export function sendRedirect(res: ServerResponse, answer: RedirectAnswer, header
   res.end();
 }
 
-const holder = globalThis as unknown as { __redirectEngine?: RedirectEngine };
-
-/** The instance's engine (undefined before start-up: nothing is redirected). */
+/** The instance's engine, kept in the process's services (undefined before start-up: nothing is redirected). */
 export function redirectEngine(): RedirectEngine | undefined {
-  return holder.__redirectEngine;
+  return processServices().redirectEngine;
 }
 
 export function setRedirectEngine(engine: RedirectEngine | undefined) {
-  holder.__redirectEngine = engine;
+  processServices().redirectEngine = engine;
 }

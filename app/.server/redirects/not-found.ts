@@ -14,6 +14,7 @@ import { isSecretRoutePath } from "~/lib/route-patterns";
 import { writeNotFound, type NotFoundCount } from "../db/not-found-log";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { processServices } from "../services";
 import { sitePatterns } from "../http/route-table";
 import { canonicalPath } from "./paths";
 
@@ -44,7 +45,7 @@ function isSecret(path: string): boolean {
   return secretTest.test(path);
 }
 
-class NotFoundLog {
+export class NotFoundLog {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
 
@@ -110,11 +111,11 @@ export function referrerOf(referer: string | undefined, siteHost: string): strin
   }
 }
 
-const holder = globalThis as unknown as { __notFoundLog?: NotFoundLog };
-
+/** The instance's 404 log, kept in the process's services. */
 export function notFoundLog(): NotFoundLog {
-  holder.__notFoundLog ??= new NotFoundLog();
-  return holder.__notFoundLog;
+  const services = processServices();
+  services.notFoundLog ??= new NotFoundLog();
+  return services.notFoundLog;
 }
 
 export function startNotFoundLog() {
@@ -122,5 +123,5 @@ export function startNotFoundLog() {
 }
 
 export async function stopNotFoundLog() {
-  await holder.__notFoundLog?.stop();
+  await processServices().notFoundLog?.stop();
 }

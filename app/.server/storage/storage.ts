@@ -11,6 +11,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { getEnv, type Env } from "../env";
+import { processServices } from "../services";
 import { IMAGE_FOLDERS, isStoredKey, StorageUnavailable, type Storage } from "./contract";
 import { s3Storage } from "./storage-s3";
 
@@ -152,8 +153,6 @@ export function diskStorage(root: string): Storage {
   };
 }
 
-const holder = globalThis as unknown as { __firmStorage?: Storage };
-
 /** The store the environment names: a bucket when S3_BUCKET is set, else DATA_DIR/uploads. */
 export function configuredStorage(env: Env = getEnv()): Storage {
   if (env.S3_BUCKET) {
@@ -169,11 +168,13 @@ export function configuredStorage(env: Env = getEnv()): Storage {
   return diskStorage(path.join(env.dataDir, "uploads"));
 }
 
+/** The process's store, kept in its services (made from the environment on first use). */
 export function getStorage(): Storage {
-  holder.__firmStorage ??= configuredStorage();
-  return holder.__firmStorage;
+  const services = processServices();
+  services.storage ??= configuredStorage();
+  return services.storage;
 }
 
 export function setStorage(storage: Storage | undefined) {
-  holder.__firmStorage = storage;
+  processServices().storage = storage;
 }

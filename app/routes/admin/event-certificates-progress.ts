@@ -8,14 +8,14 @@ import type { Route } from "./+types/event-certificates-progress";
 import { parseId } from "~/.server/http/form-post";
 import { getEventById } from "~/.server/db/event-editing";
 import { certificateProgress } from "~/.server/events/certificate-job";
-import { getJobQueue } from "~/.server/http/startup";
+import { servicesContext } from "~/.server/http/request-context";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "event-registrations" } satisfies RouteHandle;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   if (!event) throw new Response("Not found", { status: 404 });
-  return { progress: await certificateProgress(getJobQueue(), event.id) };
+  return { progress: await certificateProgress(context.get(servicesContext).jobQueue, event.id) };
 }

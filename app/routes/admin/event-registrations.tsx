@@ -20,7 +20,7 @@ import { getEventById } from "~/.server/db/event-editing";
 import { certificatesDue, listEventRegistrations, registrationCounts, REGISTRATIONS_PAGE_SIZE } from "~/.server/db/event-registrations";
 import { getEnv } from "~/.server/env";
 import { certificateProgress } from "~/.server/events/certificate-job";
-import { getJobQueue } from "~/.server/http/startup";
+import { servicesContext } from "~/.server/http/request-context";
 import { parseId } from "~/.server/http/form-post";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ProgressLines } from "~/components/admin/progress-lines";
@@ -64,7 +64,7 @@ function registrationsHref(eventId: number, list: { q: string; status: string },
   return `/dashboard/events/${eventId}/registrations${suffix}${params ? `?${params}` : ""}`;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   if (!event) throw data("Not found", { status: 404 });
@@ -76,7 +76,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const [counts, due, sending] = await Promise.all([
     registrationCounts(event.id),
     certificatesDue(event.id),
-    certificateProgress(getJobQueue(), event.id),
+    certificateProgress(context.get(servicesContext).jobQueue, event.id),
   ]);
   let { rows, total } = await listEventRegistrations({ eventId: event.id, q, status, page: requested });
   const pages = pageCount(total, REGISTRATIONS_PAGE_SIZE);

@@ -21,7 +21,7 @@ import { loginSchema, safeRedirect } from "~/lib/forms/login";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { HYDRATE } from "~/lib/hydrate";
-import { requestInfo } from "~/.server/http/request-context";
+import { requestInfo, servicesContext } from "~/.server/http/request-context";
 
 /** The sign-in page runs React in the browser (lib/hydrate.ts). */
 export const handle = HYDRATE;
@@ -34,11 +34,11 @@ export function meta() {
   return [{ title: "Staff login" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   // The database being down must not hide the form: then nobody counts as signed in.
-  const staff = await getStaff(request).catch(() => null);
+  const staff = await getStaff(request, context.get(servicesContext)).catch(() => null);
   if (staff) throw redirect(redirectTo);
   const { status, headers } = await readFlash(request);
   return data({ redirectTo, flash: status }, { headers });

@@ -6,7 +6,7 @@ import { flashHeaders } from "~/.server/admin/flash.server";
 import { log } from "~/.server/log";
 import { signOut } from "~/.server/auth/sign-in";
 import { MSG } from "~/lib/forms/messages";
-import { requestInfo } from "~/.server/http/request-context";
+import { requestInfo, servicesContext } from "~/.server/http/request-context";
 
 export function loader() {
   return redirect("/dashboard");
@@ -14,7 +14,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   try {
-    const staff = await getStaff(request);
+    const staff = await getStaff(request, context.get(servicesContext));
     if (!staff) return redirect("/");
     const headers = await signOut(request, staff, requestInfo(context).clientIp);
     const out = new Headers();

@@ -13,7 +13,7 @@ import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { consentRequestState, queueConsentRequests } from "~/.server/db/subscriber-imports";
 import { getEnv } from "~/.server/env";
-import { getJobQueue } from "~/.server/http/startup";
+import { servicesContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { formText } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
@@ -49,8 +49,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const queued = await queueConsentRequests(actor);
     if (!queued) return back("error", CONSENT_REQUEST_MSG.none);
     const roomToday = Math.max(0, perDay - before.sentToday - before.waiting);
-    void getJobQueue()
-      ?.boss.send("consent-requests", null)
+    void context
+      .get(servicesContext)
+      .jobQueue?.boss.send("consent-requests", null)
       .catch(() => {});
     return back("success", CONSENT_REQUEST_MSG.queued(queued, Math.min(queued, roomToday), perDay));
   } catch (error) {

@@ -12,7 +12,7 @@ import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal, readForm, uploadedFile } from "~/.server/http/form-post";
 import { createImport } from "~/.server/db/subscriber-imports";
-import { getJobQueue } from "~/.server/http/startup";
+import { servicesContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { parseCsv } from "~/lib/csv";
 import { formValues } from "~/lib/forms/form-data";
@@ -80,8 +80,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return back("error", IMPORT_MSG.failed);
   }
   // Starts the job now rather than at its next turn (within 5 s); without a queue (tests) it waits for it.
-  void getJobQueue()
-    ?.boss.send("subscriber-import", null)
+  void context
+    .get(servicesContext)
+    .jobQueue?.boss.send("subscriber-import", null)
     .catch(() => {});
   return back("success", IMPORT_MSG.started(rows.length - 1));
 }

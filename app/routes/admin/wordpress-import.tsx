@@ -17,7 +17,7 @@ import type { Route } from "./+types/wordpress-import";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import { isRefusal, parseId, readForm, uploadedFile } from "~/.server/http/form-post";
 import { getWordPressImport, latestWordPressImports } from "~/.server/db/wordpress-imports";
-import { getJobQueue } from "~/.server/http/startup";
+import { servicesContext, type RequestContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { StorageUnavailable } from "~/.server/storage/storage";
 import type { ImportReport } from "~/.server/wordpress/import";
@@ -114,10 +114,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** Starts the `wordpress-import` job now rather than at its next turn (within 5 s). */
-function startSoon() {
-  void getJobQueue()
-    ?.boss.send("wordpress-import", null)
+/** Starts the `wordpress-import` job now rather than at its next turn (within 5 s), on the request context's queue. */
+function startSoon(context: RequestContext) {
+  void context
+    .get(servicesContext)
+    .jobQueue?.boss.send("wordpress-import", null)
     .catch(() => {});
 }
 
@@ -143,7 +144,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return fail(STORAGE_DOWN, 503);
     }
     const id = await queueImport({ upload, fileName: file.name.slice(0, 200), dryRun: true, choices: FIRST_CHOICES }, actor, staff.email);
-    startSoon();
+    startSoon(context);
     return redirect(`/dashboard/import/wordpress?task=${id}`);
   }
   // 2. The import (or another dry run) of a dry run's stored export, with the mapping chosen on its report.
@@ -168,7 +169,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     actor,
     staff.email,
   );
-  startSoon();
+  startSoon(context);
   return redirect(`/dashboard/import/wordpress?task=${id}`);
 }
 

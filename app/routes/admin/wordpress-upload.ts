@@ -10,7 +10,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/wordpress-upload";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import { isRefusal } from "~/.server/http/form-post";
-import { getJobQueue } from "~/.server/http/startup";
+import { servicesContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { StorageUnavailable } from "~/.server/storage/storage";
 import {
@@ -57,8 +57,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fileName = (request.headers.get("x-file-name") ?? "export.xml").slice(0, 200);
   const id = await queueImport({ upload, fileName, dryRun: true, choices: FIRST_CHOICES }, actor, staffOf(context).email);
   // Starts the job now rather than at its next turn (within 5 s).
-  void getJobQueue()
-    ?.boss.send("wordpress-import", null)
+  void context
+    .get(servicesContext)
+    .jobQueue?.boss.send("wordpress-import", null)
     .catch(() => {});
   return Response.json({ task: id });
 }

@@ -1,0 +1,79 @@
+/**
+ * The process's services: the database, better-auth, the mail transports,
+ * the storage, the job queue, the content sync, and the in-memory state every
+ * request must share (the redirect engine, the 404 log, the content-change
+ * listeners, the site's route patterns, the flash cookie's storage). This is
+ * the app's ONE process-wide object; no other module keeps a service in a
+ * variable of its own.
+ *
+ * Why one object, kept on `globalThis`: start-up (http/startup.ts) opens the
+ * services once, while in development server.js loads server/app.ts through
+ * Vite's `ssrLoadModule`, which evaluates an edited module and every module
+ * importing it again. A service held in a module's own variable would be
+ * empty in the new copy (no database, a second job queue, listeners lost)
+ * while the first copy's keep running. One object under one global key
+ * survives that; in production (build/server/index.js is one bundle, one
+ * module graph) it is the same single object. Tests replace parts of it
+ * through the owners' setters (`setDatabase`, `setStorage`,
+ * `setJobQueueForTests`, …); Vitest gives each test file its own process
+ * state.
+ *
+ * Loaders, actions and middleware get the services from React Router's
+ * request context (`context.get(servicesContext)`, http/request-context.ts),
+ * which the server fills with this object and a test may fill with its own
+ * (`createServices`). The query modules in db/ and the jobs read the database
+ * from here (`db()` in db/client.ts): passing it through every query is not
+ * done.
+ *
+ * Only types are imported here, so every module may import this one.
+ */
+import type { SessionStorage } from "react-router";
+import type { Auth } from "./auth/auth";
+import type { ContentSync } from "./db/content-sync";
+import type { Database } from "./db/client";
+import type { JobQueue } from "./jobs/queue";
+import type { MailTransports } from "./mail/mail";
+import type { RedirectEngine } from "./redirects/engine";
+import type { NotFoundLog } from "./redirects/not-found";
+import type { Storage } from "./storage/contract";
+
+/** A listener of content writes (db/content-events.ts). */
+export type ContentListener = (what: string, remote: boolean) => void;
+
+export type Services = {
+  /** The open database (db/client.ts: `getDatabase`, `db`); undefined before start-up. */
+  database?: Database;
+  /** better-auth over `database`, made again when the database or the environment changes (auth/auth.ts). */
+  auth?: { auth: Auth; database: Database; env: unknown };
+  /** Uploaded pictures and files (storage/storage.ts); made from the environment on first use. */
+  storage?: Storage;
+  /** Staff mail's SMTP transport and the mailings' SMTP thread (mail/mail.ts). */
+  mail: MailTransports;
+  /** The job queue (http/startup.ts; jobs/queue.ts); undefined before start-up and in most tests. */
+  jobQueue?: JobQueue;
+  /** LISTEN/NOTIFY of content writes across instances (db/content-sync.ts). */
+  contentSync?: ContentSync;
+  /** Every listener of content writes in this process (db/content-events.ts). */
+  contentListeners: Set<ContentListener>;
+  /** The redirects held in memory (redirects/engine.ts). */
+  redirectEngine?: RedirectEngine;
+  /** The 404 log counted in memory (redirects/not-found.ts). */
+  notFoundLog?: NotFoundLog;
+  /** The running site's route patterns (http/route-table.ts). */
+  sitePatterns?: readonly string[];
+  /** The flash message cookie's storage for the environment it was made for (admin/flash.server.ts). */
+  flash?: { storage: SessionStorage; env: unknown };
+};
+
+/** A services object of its own (a test's request context); `parts` filled in, the rest made on first use or absent. */
+export function createServices(parts: Partial<Services> = {}): Services {
+  return { mail: {}, contentListeners: new Set(), ...parts };
+}
+
+const KEY = Symbol.for("firm-site.services");
+const holder = globalThis as unknown as { [KEY]?: Services };
+
+/** The process's services (the one object: see above). */
+export function processServices(): Services {
+  return (holder[KEY] ??= createServices());
+}
