@@ -15,9 +15,19 @@
  *
  * Suite hooks (`beforeAll`) receive the per-file ones: `beforeAll(({ base }) => …)`.
  */
+import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { test as vitestTest } from "vitest";
-import { ADMIN_PASSWORD, launchBrowser, newPage, sharedServerUrl, signInContext, staffCookie } from "./support";
+import { afterAll, beforeAll, test as vitestTest } from "vitest";
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  sharedServerUrl,
+  signInContext,
+  staffCookie,
+  startServer,
+  type RunningServer,
+} from "./support";
 
 export { describe, expect, onTestFinished } from "vitest";
 
@@ -55,6 +65,65 @@ export const test = vitestTest
   });
 
 export const it = test;
+
+type ServerOptions = NonNullable<Parameters<typeof startServer>[0]>;
+
+/** A suite's own server (`suiteServer`, `ownServer`): its origin and the running process, once its `beforeAll` has run. */
+export type OwnServer = { readonly url: string; readonly server: RunningServer };
+
+/**
+ * The time a suite's `beforeAll` gives its server to start: startServer's own wait (E2E_SERVER_START_MS, else
+ * 90 s) and half a minute for the rest (the hooks' default, 120 s, unless E2E_SERVER_START_MS is set).
+ */
+export const SERVER_START_TIMEOUT = (Number(process.env.E2E_SERVER_START_MS) || 90_000) + 30_000;
+
+/**
+ * A server of the current suite's own (a describe's, or the file's when called at its top level): `startServer`
+ * with `options` (or what `options()` gives, worked out when the hook runs, e.g. an SMTP server's address) in
+ * a `beforeAll` of that suite, within SERVER_START_TIMEOUT rather than a test's 90 s; stopped in its `afterAll`,
+ * its data folder removed unless `options` named one. Tests pass its `url` to `staffPage` as the origin.
+ */
+export function suiteServer(
+  options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
+  timeout = SERVER_START_TIMEOUT,
+): OwnServer {
+  let running: RunningServer | undefined;
+  let ownDataDir = false;
+  beforeAll(async () => {
+    const chosen = typeof options === "function" ? await options() : options;
+    ownDataDir = chosen.dataDir === undefined;
+    running = await startServer(chosen);
+  }, timeout);
+  afterAll(async () => {
+    await running?.stop();
+    if (running && ownDataDir) fs.rmSync(running.dataDir, { recursive: true, force: true });
+  });
+  const started = () => {
+    if (!running) throw new Error("the suite's own server is not started yet (its beforeAll runs first)");
+    return running;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get server() {
+      return started();
+    },
+  };
+}
+
+/**
+ * `suiteServer` for the whole file, called at its top level: the file's `base` (and so `staffPage`'s origin)
+ * is this server instead of the shared one.
+ */
+export function ownServer(
+  options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
+  timeout = SERVER_START_TIMEOUT,
+): OwnServer {
+  const own = suiteServer(options, timeout);
+  test.override("base", { scope: "file" }, () => own.url);
+  return own;
+}
 
 const accounts = new Map<string, Promise<{ email: string; password: string }>>();
 
