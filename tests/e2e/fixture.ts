@@ -68,8 +68,6 @@ export const it = test;
 
 type ServerOptions = NonNullable<Parameters<typeof startServer>[0]>;
 
-/** A suite's own server (`suiteServer`, `ownServer`): its origin and the running process, once its `beforeAll` has run. */
-export type OwnServer = { readonly url: string; readonly server: RunningServer };
 
 /**
  * The time a suite's `beforeAll` gives its server to start: startServer's own wait (E2E_SERVER_START_MS, else
@@ -81,12 +79,14 @@ export const SERVER_START_TIMEOUT = (Number(process.env.E2E_SERVER_START_MS) || 
  * A server of the current suite's own (a describe's, or the file's when called at its top level): `startServer`
  * with `options` (or what `options()` gives, worked out when the hook runs, e.g. an SMTP server's address) in
  * a `beforeAll` of that suite, within SERVER_START_TIMEOUT rather than a test's 90 s; stopped in its `afterAll`,
- * its data folder removed unless `options` named one. Tests pass its `url` to `staffPage` as the origin.
+ * its data folder removed unless `options` named one. The answer stands for the running server (`RunningServer`:
+ * its `url`, `dataDir`, `process`, `output()`) once that `beforeAll` has run; tests pass its `url` to `staffPage`
+ * as the origin.
  */
 export function suiteServer(
   options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
   timeout = SERVER_START_TIMEOUT,
-): OwnServer {
+): RunningServer {
   let running: RunningServer | undefined;
   let ownDataDir = false;
   beforeAll(async () => {
@@ -106,9 +106,17 @@ export function suiteServer(
     get url() {
       return started().url;
     },
-    get server() {
-      return started();
+    get port() {
+      return started().port;
     },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get process() {
+      return started().process;
+    },
+    output: () => started().output(),
+    stop: (signal) => started().stop(signal),
   };
 }
 
@@ -119,7 +127,7 @@ export function suiteServer(
 export function ownServer(
   options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
   timeout = SERVER_START_TIMEOUT,
-): OwnServer {
+): RunningServer {
   const own = suiteServer(options, timeout);
   test.override("base", { scope: "file" }, () => own.url);
   return own;
