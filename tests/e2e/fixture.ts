@@ -3,9 +3,11 @@
  * `describe` from here, and each test asks for what it uses.
  *
  * - `base` (per file): the origin of the server the file's tests visit; by default this worker's
- *   shared server (global-setup.ts, `sharedServerUrl`). Files with a server of their own keep starting it in
- *   their `beforeAll` for now: a file fixture starts inside the first test, within its 90 s, too short for a
- *   start on a loaded machine.
+ *   shared server (global-setup.ts, `sharedServerUrl`). A file that needs a server of its own (other
+ *   settings, an SMTP server, an empty database) calls `ownServer(options)` at its top level: the server
+ *   starts in a `beforeAll` (within SERVER_START_TIMEOUT; a file fixture would start inside the first test's
+ *   90 s, too short on a loaded machine), stops after the file, and is the file's `base`. A describe's own
+ *   server is `suiteServer(options)` (its `url` given to `staffPage` as the origin).
  * - `browser` (per file): Debian's Chromium (`launchBrowser`), started on first use, closed after the file.
  * - `newPage(options)` (per test): a fresh context and page (`newPage` in support.ts: other sites answered
  *   locally), closed when the test ends.
@@ -13,7 +15,15 @@
  *   test staff account (the owner, ADMIN_EMAIL) or as an admin or an editor (an account invited once per
  *   server: `roleAccount`), on `base` unless another origin is given (a describe's own server).
  *
- * Suite hooks (`beforeAll`) receive the per-file ones: `beforeAll(({ base }) => …)`.
+ * Suite hooks registered through the fixture's test receive the per-file ones: `it.beforeAll(({ browser }) => …)`
+ * (vitest's own `beforeAll`, imported from "vitest", receives none).
+ *
+ * Files not on it start their own servers and browsers: the clusters behind nginx and PostgreSQL
+ * (statistics, which also launches a browser with other flags, multi-instance, editorial-schedule,
+ * reliability-pg-outage), those that start, kill or restart servers inside their tests (event-reminders-kill,
+ * mailing-kill, reliability-crash, reliability-lifecycle, server-lifecycle, admission), two servers on one
+ * database (cache-multiprocess), and four not moved yet that `ownServer`/`suiteServer` can take (an options
+ * function can make an empty database first): dashboard-a11y, events, failed-jobs, security-xss.
  */
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -67,7 +77,6 @@ export const test = vitestTest
 export const it = test;
 
 type ServerOptions = NonNullable<Parameters<typeof startServer>[0]>;
-
 
 /**
  * The time a suite's `beforeAll` gives its server to start: startServer's own wait (E2E_SERVER_START_MS, else
