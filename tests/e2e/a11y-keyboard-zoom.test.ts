@@ -7,20 +7,10 @@
  * and every public page usable at 320 CSS px and at 200 % zoom without
  * horizontal scrolling (WCAG 1.4.10 reflow, 1.4.4 resize text).
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axe, launchBrowser, newPage, sharedServerUrl, signInAsStaff } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "./fixture";
+import { axe } from "./support";
 import { DESKTOP, enhanced, PHONE, trackedPage } from "./public-helpers";
-
-let browser: Browser;
-let base: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  base = sharedServerUrl();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** The accessible name of the focused element (aria-label, else its text), or its id for a non-control. */
 function focused(page: Page): Promise<string> {
@@ -55,7 +45,10 @@ const MENU = [
 ];
 
 describe("focus order", () => {
-  it("mobile menu: skip link, logo, Search, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async () => {
+  it("mobile menu: skip link, logo, Search, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser, { viewport: PHONE });
     await page.goto(base + "/team");
     await enhanced(page);
@@ -82,7 +75,10 @@ describe("focus order", () => {
     await context.close();
   });
 
-  it("practice tabs: after the main navigation (and Search) come Overview, Team, Insights; choosing one keeps focus on it (on the page it loads) and moves aria-current", async () => {
+  it("practice tabs: after the main navigation (and Search) come Overview, Team, Insights; choosing one keeps focus on it (on the page it loads) and moves aria-current", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/cyber");
     await enhanced(page);
@@ -125,7 +121,10 @@ describe("focus order", () => {
 });
 
 describe("tab bars by keyboard", () => {
-  it("practice tabs: arrow keys move between Overview, Team and Insights (wrapping), Home/End to the ends; Enter opens one", async () => {
+  it("practice tabs: arrow keys move between Overview, Team and Insights (wrapping), Home/End to the ends; Enter opens one", async ({
+    browser,
+    base,
+  }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insurance");
     await enhanced(page);
@@ -155,7 +154,10 @@ describe("tab bars by keyboard", () => {
     await context.close();
   });
 
-  it("without JavaScript the tabs and filters are links in the tab order: Tab reaches them, Enter opens them", async () => {
+  it("without JavaScript the tabs and filters are links in the tab order: Tab reaches them, Enter opens them", async ({
+    browser,
+    base,
+  }) => {
     const { context, page } = await trackedPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
     await page.goto(base + "/insights");
     await page.getByRole("navigation", { name: "Filter articles" }).getByRole("link", { name: "insurance" }).focus();
@@ -182,7 +184,7 @@ describe("tab bars by keyboard", () => {
     await context.close();
   });
 
-  it("a filter change keeps the focus on the filter that was used", async () => {
+  it("a filter change keeps the focus on the filter that was used", async ({ browser, base }) => {
     const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/insights");
     await enhanced(page);
@@ -202,9 +204,8 @@ describe("tab bars by keyboard", () => {
 });
 
 describe("dashboard status messages", () => {
-  it("are announced: one polite live region, present before the save, holds the spec's text after it", async () => {
-    const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    await signInAsStaff(page, base);
+  it("are announced: one polite live region, present before the save, holds the spec's text after it", async ({ staffPage, base }) => {
+    const { page } = await staffPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/dashboard/hours/edit`);
     await page.locator('main[data-hydrated="true"]').waitFor();
     await page.waitForLoadState("networkidle");
@@ -224,7 +225,6 @@ describe("dashboard status messages", () => {
     await page.getByRole("button", { name: "SAVE HOURS" }).click();
     await expect.poll(() => region.textContent(), { timeout: 15_000 }).toContain("Start and end times cannot be blank");
     expect(await region.getAttribute("data-before-save")).toBe("yes");
-    await context.close();
   });
 });
 
@@ -271,7 +271,7 @@ describe.each([
   // 200 % zoom of a 1280×800 window: 640×400 CSS px at a device pixel ratio of 2.
   ["200 % zoom", { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
 ])("reflow at %s", (_name, options) => {
-  it("every public page has no horizontal scrolling, and its heading and menu are usable", async () => {
+  it("every public page has no horizontal scrolling, and its heading and menu are usable", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, options);
     const problems: Record<string, unknown> = {};
     for (const path of PAGES) {
@@ -300,7 +300,7 @@ describe.each([
 });
 
 describe("the header over the home hero at Lighthouse's phone size (412×823)", () => {
-  it("has its own dark ground, so its text contrast does not depend on what is under the fixed header", async () => {
+  it("has its own dark ground, so its text contrast does not depend on what is under the fixed header", async ({ browser, base }) => {
     const { context, page } = await trackedPage(browser, {
       viewport: { width: 412, height: 823 },
       deviceScaleFactor: 1.75,

@@ -19,43 +19,21 @@
  * picture in the body sent as the editor sends it) when the test is not about
  * writing it; each article goes to the Trash when its test ends.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  articleForTest,
-  axe,
-  deleteFromList,
-  launchBrowser,
-  sharedServerUrl,
-  staffPage,
-  testJpeg,
-} from "./support";
+import type { Page } from "playwright-core";
+import { beforeAll } from "vitest";
+import { describe, expect, it, onTestFinished } from "./fixture";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, articleForTest, axe, deleteFromList, testJpeg } from "./support";
 
 const stamp = Date.now();
 const ALT = "Toronto skyline seen from the islands";
 const VIEWPORT = { viewport: { width: 1280, height: 900 } };
-let base: string;
-let browser: Browser;
 let cover: Buffer;
 let picture: Buffer;
 
 beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
   cover = await testJpeg(640, 360);
   picture = await testJpeg(1200, 800);
 });
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** A signed-in page and context of this test's own. */
-async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
-  return staffPage(browser, VIEWPORT, base);
-}
 
 async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
@@ -79,7 +57,7 @@ async function autosaved(p: Page) {
  * /dashboard/articles/pictures as the editor's dialog sends it) and a closing paragraph; returns its title,
  * post URL and edit URL.
  */
-async function articleWithPicture(p: Page, label: string): Promise<{ title: string; post: string; editUrl: string }> {
+async function articleWithPicture(p: Page, base: string, label: string): Promise<{ title: string; post: string; editUrl: string }> {
   const res = await p.request.post(`${base}/dashboard/articles/pictures`, {
     multipart: { picture: { name: "skyline.jpg", mimeType: "image/jpeg", buffer: picture }, alt: ALT },
     headers: { origin: base },
@@ -106,8 +84,12 @@ async function articleWithPicture(p: Page, label: string): Promise<{ title: stri
 }
 
 describe("pictures inside the article body", () => {
-  it("inserts a picture with its description from the editor's toolbar, saves, and shows it on the post", async () => {
-    const { page } = await signedIn();
+  it("inserts a picture with its description from the editor's toolbar, saves, and shows it on the post", async ({
+    staffPage,
+    newPage,
+    base,
+  }) => {
+    const { page } = await staffPage(VIEWPORT);
     const TITLE = `Body pictures in the browser ${stamp}`;
     const SLUG = TITLE.replace(/\s+/g, "-");
     onTestFinished(() => deleteFromList("articles", TITLE, base));
@@ -182,7 +164,7 @@ describe("pictures inside the article body", () => {
     await page.getByRole("button", { name: "ADD ARTICLE" }).click();
     await status(page, "Article has been added successfully.");
 
-    const pub = await browser.newPage();
+    const { page: pub } = await newPage();
     const res = await pub.goto(`${base}/post/${SLUG}`);
     expect(res?.status()).toBe(200);
     const shown = pub.locator(`main .prose-article picture img[alt="${ALT}"]`);
@@ -210,9 +192,13 @@ describe("pictures inside the article body", () => {
     expect(await body(page).locator("img").count()).toBe(1);
   });
 
-  it("changes the description of a picture already in the body (required, by keyboard) and links a word; the post shows both", async () => {
-    const { page } = await signedIn();
-    const { post, editUrl } = await articleWithPicture(page, "description");
+  it("changes the description of a picture already in the body (required, by keyboard) and links a word; the post shows both", async ({
+    staffPage,
+    newPage,
+    base,
+  }) => {
+    const { page } = await staffPage(VIEWPORT);
+    const { post, editUrl } = await articleWithPicture(page, base, "description");
     const NEW_ALT = "The Toronto skyline at dusk, seen from the islands";
     await page.goto(editUrl);
     await ready(page);
@@ -252,7 +238,7 @@ describe("pictures inside the article body", () => {
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
     await status(page, "Article was updated successfully.");
 
-    const pub = await browser.newPage();
+    const { page: pub } = await newPage();
     await pub.goto(post);
     await pub.locator(`main .prose-article picture img[alt="${NEW_ALT}"]`).waitFor();
     expect(await pub.locator(`main .prose-article img[alt="${ALT}"]`).count()).toBe(0);
@@ -262,9 +248,13 @@ describe("pictures inside the article body", () => {
 });
 
 describe("drafts kept while writing", () => {
-  it("autosaves about 10 s after a change without changing the published post; the form brings the text back, Discard drops it", async () => {
-    const { page } = await signedIn();
-    const { post, editUrl } = await articleWithPicture(page, "autosave");
+  it("autosaves about 10 s after a change without changing the published post; the form brings the text back, Discard drops it", async ({
+    staffPage,
+    newPage,
+    base,
+  }) => {
+    const { page } = await staffPage(VIEWPORT);
+    const { post, editUrl } = await articleWithPicture(page, base, "autosave");
     await page.goto(editUrl);
     await ready(page);
     await body(page).click();
@@ -278,14 +268,14 @@ describe("drafts kept while writing", () => {
     expect(await page.getByTestId("autosave-status").getAttribute("aria-live")).toBe("polite");
 
     // The live page is as it was.
-    const pub = await browser.newPage();
+    const { page: pub } = await newPage();
     expect((await pub.goto(post))?.status()).toBe(200);
     expect(await pub.locator("main").textContent()).toContain("Closing paragraph after the picture.");
     expect(await pub.locator("main").textContent()).not.toContain("Autosaved addition.");
     await pub.close();
 
     // Another browser (no copy of its own) opens the form: the server's copy comes back.
-    const other = await staffPage(browser, VIEWPORT, base);
+    const other = await staffPage(VIEWPORT);
     await other.page.goto(editUrl);
     await ready(other.page);
     await other.page
@@ -305,9 +295,13 @@ describe("drafts kept while writing", () => {
     expect(await body(page).textContent()).not.toContain("Autosaved addition.");
   });
 
-  it("keeps the text when the session ends while writing, and brings it back after signing in again", async () => {
-    const { context, page } = await signedIn();
-    const { title: TITLE, post, editUrl } = await articleWithPicture(page, "session");
+  it("keeps the text when the session ends while writing, and brings it back after signing in again", async ({
+    staffPage,
+    newPage,
+    base,
+  }) => {
+    const { context, page } = await staffPage(VIEWPORT);
+    const { title: TITLE, post, editUrl } = await articleWithPicture(page, base, "session");
     onTestFinished(() => deleteFromList("articles", `${TITLE} (edited while signed out)`, base));
     await page.goto(editUrl);
     await ready(page);
@@ -352,7 +346,7 @@ describe("drafts kept while writing", () => {
     // Saved for real now; nothing is offered again afterwards.
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
     await status(page, "Article was updated successfully.");
-    const pub = await browser.newPage();
+    const { page: pub } = await newPage();
     await pub.goto(`${post}-edited-while-signed-out`);
     expect(await pub.locator("main").textContent()).toContain("Written before the session ended. And after.");
     await pub.close();
@@ -362,8 +356,11 @@ describe("drafts kept while writing", () => {
     expect(await page.getByTestId("kept-draft-notice").textContent()).toBe("");
   });
 
-  it("a new article's draft is saved when the tab is hidden and kept apart until its first save (no duplicate articles)", async () => {
-    const { page } = await signedIn();
+  it("a new article's draft is saved when the tab is hidden and kept apart until its first save (no duplicate articles)", async ({
+    staffPage,
+    base,
+  }) => {
+    const { page } = await staffPage(VIEWPORT);
     const title = `Autosaved new article ${stamp}`;
     await page.goto(`${base}/dashboard/articles/new`);
     await ready(page);

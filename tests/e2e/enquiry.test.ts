@@ -9,11 +9,11 @@
  * lists filtering as you type.
  */
 import fs from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it, suiteServer } from "./fixture";
 import { ENQUIRY_MSG } from "~/lib/forms/enquiry";
 import { parseCsv } from "~/lib/csv";
-import { ADMIN_EMAIL, axe, launchBrowser, newPage, sharedServerUrl, staffPage, startServer, type RunningServer } from "./support";
+import { ADMIN_EMAIL, axe } from "./support";
 
 const stamp = Date.now();
 const NOJS_NAME = `Nojs Sender ${stamp}`;
@@ -21,16 +21,6 @@ const JS_NAME = `Home Sender ${stamp}`;
 /** A page's or an answer's token allows sending this long after it was rendered (public-forms/spam-defence.ts: the minimum 3 s). */
 const PAGE_WAIT_MS = 3_300;
 const ANSWER_WAIT_MS = PAGE_WAIT_MS;
-
-let base: string;
-let browser: Browser;
-beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function fillValid(page: Page, name: string) {
   await page.getByRole("textbox", { name: /^Name/ }).fill(name);
@@ -71,13 +61,11 @@ async function sendEnquiry(origin: string, name: string): Promise<void> {
 describe("the enquiry form with JavaScript off", () => {
   // Each test opens /contact in a page of its own (a browser context without JavaScript, closed when the test ends).
   let page: Page;
-  beforeEach(async () => {
-    const own = await newPage(browser, { javaScriptEnabled: false });
-    page = own.page;
-    onTestFinished(() => own.context.close());
+  it.beforeEach(async ({ newPage }) => {
+    ({ page } = await newPage({ javaScriptEnabled: false }));
   });
 
-  it("shows the notice above the form and links the privacy notice; the honeypot is not shown", async () => {
+  it("shows the notice above the form and links the privacy notice; the honeypot is not shown", async ({ base }) => {
     const res = await page.goto(`${base}/contact`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=5");
@@ -89,7 +77,7 @@ describe("the enquiry form with JavaScript off", () => {
     expect(box === null || box.x + box.width < 0).toBe(true);
   });
 
-  it("is used by keyboard in reading order; the hidden field never takes focus", async () => {
+  it("is used by keyboard in reading order; the hidden field never takes focus", async ({ base }) => {
     await page.goto(`${base}/contact`);
     await page.locator("#enquiry-name").focus();
     const order: string[] = [];
@@ -109,7 +97,7 @@ describe("the enquiry form with JavaScript off", () => {
     ]);
   });
 
-  it("answers an empty form with a message under each field (400) and an alert", async () => {
+  it("answers an empty form with a message under each field (400) and an alert", async ({ base }) => {
     await page.goto(`${base}/contact`);
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST"),
@@ -129,7 +117,7 @@ describe("the enquiry form with JavaScript off", () => {
     expect(await page.getByRole("alert").getByText("Please correct the highlighted fields.").count()).toBe(1);
   });
 
-  it("keeps everything typed when one field is wrong", async () => {
+  it("keeps everything typed when one field is wrong", async ({ base }) => {
     await page.goto(`${base}/contact`);
     await fillValid(page, NOJS_NAME);
     await page.getByRole("textbox", { name: /^E-mail/ }).fill("sender@");
@@ -144,7 +132,7 @@ describe("the enquiry form with JavaScript off", () => {
     expect(await page.getByRole("checkbox", { name: /I have read the notice above/ }).isChecked()).toBe(true);
   });
 
-  it("sent sooner than a person could: asks to send again, keeping it all; then sends, with a clear confirmation", async () => {
+  it("sent sooner than a person could: asks to send again, keeping it all; then sends, with a clear confirmation", async ({ base }) => {
     await page.goto(`${base}/contact`);
     await fillValid(page, NOJS_NAME);
     // Filling in five fields may itself take 3 s on a busy machine: the answer to a first sending without the
@@ -173,13 +161,11 @@ describe("the enquiry form with JavaScript off", () => {
 describe("the enquiry form with JavaScript on", () => {
   // Each test in a page of its own (closed when the test ends).
   let page: Page;
-  beforeEach(async () => {
-    const own = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    page = own.page;
-    onTestFinished(() => own.context.close());
+  it.beforeEach(async ({ newPage }) => {
+    ({ page } = await newPage({ viewport: { width: 1280, height: 900 } }));
   });
 
-  it("/contact passes axe empty and with errors shown", async () => {
+  it("/contact passes axe empty and with errors shown", async ({ base }) => {
     await page.goto(`${base}/contact`);
     await page.waitForLoadState("networkidle");
     expect(await axe(page)).toEqual([]);
@@ -192,7 +178,7 @@ describe("the enquiry form with JavaScript on", () => {
     expect(await axe(page)).toEqual([]);
   });
 
-  it("sends from the home page's contact section and shows the confirmation (axe clean)", async () => {
+  it("sends from the home page's contact section and shows the confirmation (axe clean)", async ({ base }) => {
     await page.goto(`${base}/`);
     const loaded = Date.now();
     await page.waitForLoadState("networkidle");
@@ -213,18 +199,12 @@ describe("the enquiry form with JavaScript on", () => {
 describe("the Enquiries screens", () => {
   // A server of their own: each test sends the enquiries it reads (3 in all, within the per-address limit of
   // 5 an hour, which the shared server's form tests above count against) and signs in with a page of its own.
-  let server: RunningServer;
+  const server = suiteServer();
   let origin: string;
   let page: Page;
-  beforeAll(async () => {
-    server = await startServer();
+  it.beforeEach(async ({ staffPage }) => {
     origin = server.url;
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  beforeEach(async () => {
-    ({ page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, origin));
+    ({ page } = await staffPage({ viewport: { width: 1280, height: 900 } }, "owner", origin));
   });
   const ready = async () => {
     await page.locator('main[data-hydrated="true"]').waitFor();
@@ -311,8 +291,8 @@ describe("the Enquiries screens", () => {
 });
 
 describe("dashboard lists filter as you type", () => {
-  it("filters the team list while typing, without pressing Search; the Search button still works", async () => {
-    const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, base);
+  it("filters the team list while typing, without pressing Search; the Search button still works", async ({ base, staffPage }) => {
+    const { page } = await staffPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/dashboard/lawyers`);
     await page.locator('main[data-hydrated="true"]').waitFor();
     const rows = page.getByRole("list", { name: "Team members" }).getByRole("listitem");
@@ -341,8 +321,8 @@ describe("dashboard lists filter as you type", () => {
     await expect.poll(() => articles.count()).toBe(before);
   });
 
-  it("without JavaScript the Search button submits the search", async () => {
-    const { page } = await staffPage(browser, { javaScriptEnabled: false }, base);
+  it("without JavaScript the Search button submits the search", async ({ base, staffPage }) => {
+    const { page } = await staffPage({ javaScriptEnabled: false });
     await page.goto(`${base}/dashboard/lawyers`);
     await page.getByLabel("Search by name").fill("whitc");
     await page.getByRole("button", { name: "Search" }).click();

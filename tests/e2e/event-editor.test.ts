@@ -9,14 +9,12 @@
  * on each screen; 1280 px and 390 px without sideways scrolling. Nothing here
  * posts a form from code.
  */
-import fs from "node:fs";
 import ICAL from "ical.js";
 import { afterAll, beforeAll } from "vitest";
 import { toFirmLocalInput } from "~/lib/firm-time";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { checkScreen } from "./screen-check";
-import { describe, expect, it } from "./fixture";
-import { startServer, type RunningServer } from "./support";
+import { describe, expect, it, ownServer } from "./fixture";
 
 /** The registration form's timing token allows sending this long after the page was rendered (the minimum 3 s). */
 const ANSWER_WAIT_MS = 3_300;
@@ -24,17 +22,15 @@ const TITLE = `Builders' Liens Workshop ${Date.now()}`;
 const DAY = 86_400_000;
 
 let smtp: TestSmtp;
-let server: RunningServer;
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
-}, 420_000);
+});
 afterAll(async () => {
-  await server?.stop();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
   await smtp?.close();
 });
+/** The file's own server (its base), sending through the test SMTP server. */
+const server = ownServer(() => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } }));
 
 function calendarOf(mail: { attachments: { filename?: string; content: Buffer }[] }) {
   const ics = mail.attachments.find((a) => a.filename === "event.ics")?.content.toString("utf8") ?? "";

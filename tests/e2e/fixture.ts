@@ -3,9 +3,11 @@
  * `describe` from here, and each test asks for what it uses.
  *
  * - `base` (per file): the origin of the server the file's tests visit; by default this worker's
- *   shared server (global-setup.ts, `sharedServerUrl`). Files with a server of their own keep starting it in
- *   their `beforeAll` for now: a file fixture starts inside the first test, within its 90 s, too short for a
- *   start on a loaded machine.
+ *   shared server (global-setup.ts, `sharedServerUrl`). A file that needs a server of its own (other
+ *   settings, an SMTP server, an empty database) calls `ownServer(options)` at its top level: the server
+ *   starts in a `beforeAll` (within SERVER_START_TIMEOUT; a file fixture would start inside the first test's
+ *   90 s, too short on a loaded machine), stops after the file, and is the file's `base`. A describe's own
+ *   server is `suiteServer(options)` (its `url` given to `staffPage` as the origin).
  * - `browser` (per file): Debian's Chromium (`launchBrowser`), started on first use, closed after the file.
  * - `newPage(options)` (per test): a fresh context and page (`newPage` in support.ts: other sites answered
  *   locally), closed when the test ends.
@@ -13,11 +15,30 @@
  *   test staff account (the owner, ADMIN_EMAIL) or as an admin or an editor (an account invited once per
  *   server: `roleAccount`), on `base` unless another origin is given (a describe's own server).
  *
- * Suite hooks (`beforeAll`) receive the per-file ones: `beforeAll(({ base }) => …)`.
+ * Suite hooks registered through the fixture's test receive the per-file ones: `it.beforeAll(({ browser }) => …)`
+ * (vitest's own `beforeAll`, imported from "vitest", receives none).
+ *
+ * Files not on it start their own servers and browsers: the clusters behind nginx and PostgreSQL
+ * (statistics, which also launches a browser with other flags, multi-instance, editorial-schedule,
+ * reliability-pg-outage), those that start, kill or restart servers inside their tests (event-reminders-kill,
+ * mailing-kill, reliability-crash, reliability-lifecycle, server-lifecycle, admission), two servers on one
+ * database (cache-multiprocess), and three not moved yet that `ownServer`/`suiteServer` can take (an options
+ * function can make an empty database first): dashboard-a11y, events, failed-jobs. security-xss takes its page
+ * from here but starts its server itself (on an empty PostgreSQL database, and none without PostgreSQL).
  */
+import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { test as vitestTest } from "vitest";
-import { ADMIN_PASSWORD, launchBrowser, newPage, sharedServerUrl, signInContext, staffCookie } from "./support";
+import { afterAll, beforeAll, test as vitestTest } from "vitest";
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  sharedServerUrl,
+  signInContext,
+  staffCookie,
+  startServer,
+  type RunningServer,
+} from "./support";
 
 export { describe, expect, onTestFinished } from "vitest";
 
@@ -55,6 +76,72 @@ export const test = vitestTest
   });
 
 export const it = test;
+
+type ServerOptions = NonNullable<Parameters<typeof startServer>[0]>;
+
+/**
+ * The time a suite's `beforeAll` gives its server to start: startServer's own wait (E2E_SERVER_START_MS, else
+ * 90 s) and half a minute for the rest (the hooks' default, 120 s, unless E2E_SERVER_START_MS is set).
+ */
+export const SERVER_START_TIMEOUT = (Number(process.env.E2E_SERVER_START_MS) || 90_000) + 30_000;
+
+/**
+ * A server of the current suite's own (a describe's, or the file's when called at its top level): `startServer`
+ * with `options` (or what `options()` gives, worked out when the hook runs, e.g. an SMTP server's address) in
+ * a `beforeAll` of that suite, within SERVER_START_TIMEOUT rather than a test's 90 s; stopped in its `afterAll`,
+ * its data folder removed unless `options` named one. The answer stands for the running server (`RunningServer`:
+ * its `url`, `dataDir`, `process`, `output()`) once that `beforeAll` has run; tests pass its `url` to `staffPage`
+ * as the origin.
+ */
+export function suiteServer(
+  options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
+  timeout = SERVER_START_TIMEOUT,
+): RunningServer {
+  let running: RunningServer | undefined;
+  let ownDataDir = false;
+  beforeAll(async () => {
+    const chosen = typeof options === "function" ? await options() : options;
+    ownDataDir = chosen.dataDir === undefined;
+    running = await startServer(chosen);
+  }, timeout);
+  afterAll(async () => {
+    await running?.stop();
+    if (running && ownDataDir) fs.rmSync(running.dataDir, { recursive: true, force: true });
+  });
+  const started = () => {
+    if (!running) throw new Error("the suite's own server is not started yet (its beforeAll runs first)");
+    return running;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get process() {
+      return started().process;
+    },
+    output: () => started().output(),
+    stop: (signal) => started().stop(signal),
+  };
+}
+
+/**
+ * `suiteServer` for the whole file, called at its top level: the file's `base` (and so `staffPage`'s origin)
+ * is this server instead of the shared one.
+ */
+export function ownServer(
+  options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
+  timeout = SERVER_START_TIMEOUT,
+): RunningServer {
+  const own = suiteServer(options, timeout);
+  test.override("base", { scope: "file" }, () => own.url);
+  return own;
+}
 
 const accounts = new Map<string, Promise<{ email: string; password: string }>>();
 

@@ -3,8 +3,7 @@
  * parameters and query strings never produce a 5xx.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { sharedServerUrl } from "./support";
+import { describe, expect, it } from "./fixture";
 
 const segment = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -97,13 +96,13 @@ const contactPost = fc.record({
 });
 
 describe("public routes under malformed input", () => {
-  it("the enquiry form never answers 5xx to a malformed POST", async () => {
+  it("the enquiry form never answers 5xx to a malformed POST", async ({ base }) => {
     await fc.assert(
       fc.asyncProperty(contactPost, async ({ fields, type, raw }) => {
         const params = new URLSearchParams();
         for (const [k, v] of fields) params.append(k, v);
         const body = raw ? fields.map(([k, v]) => `${k}=${v}`).join("&") : params.toString();
-        const url = new URL(sharedServerUrl());
+        const url = new URL(base);
         const res = await fetch(`${url.origin}/contact`, {
           method: "POST",
           body,
@@ -117,10 +116,10 @@ describe("public routes under malformed input", () => {
     );
   });
 
-  it("never answer 5xx", async () => {
+  it("never answer 5xx", async ({ base }) => {
     await fc.assert(
       fc.asyncProperty(publicPath, async (path) => {
-        const res = await fetch(sharedServerUrl() + path, { redirect: "manual" });
+        const res = await fetch(base + path, { redirect: "manual" });
         await res.arrayBuffer();
         expect(res.status, path).toBeLessThan(500);
       }),

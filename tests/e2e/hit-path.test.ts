@@ -7,18 +7,11 @@
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
-import { startServer, staffVisit, type RunningServer } from "./support";
+import { describe, expect, it, ownServer } from "./fixture";
+import { staffVisit } from "./support";
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-});
+const server = ownServer();
 
 describe("the production node flags (decision 0018)", () => {
   it("start the server, which then says nothing about them", () => {

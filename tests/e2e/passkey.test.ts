@@ -10,22 +10,11 @@
  * passkey of the account removed when the test ends.
  */
 import type { Browser, CDPSession, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { ADMIN_EMAIL, axe, launchBrowser, newPage, signInContext, staffPage, startServer, type RunningServer } from "./support";
+import { describe, expect, it, onTestFinished, ownServer, type OpenPage } from "./fixture";
+import { ADMIN_EMAIL, axe, newPage, signInContext } from "./support";
 
-let server: RunningServer;
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  base = server.url;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+/** The file's own server (its base): the staff account's passkeys are its own. */
+const server = ownServer();
 
 async function ready(page: Page) {
   await page.locator('main[data-hydrated="true"]').waitFor();
@@ -38,11 +27,11 @@ async function status(page: Page, text: string | RegExp) {
 }
 
 /** Removes every passkey of the staff account from My account, with a session of its own. */
-async function removeAllPasskeys() {
+async function removeAllPasskeys(browser: Browser) {
   const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
   try {
-    await signInContext(context, base);
-    await page.goto(`${base}/dashboard/account`);
+    await signInContext(context, server.url);
+    await page.goto(`${server.url}/dashboard/account`);
     await ready(page);
     const remove = page.getByRole("button", { name: /^Remove the passkey / });
     while ((await remove.count()) > 0) {
@@ -56,9 +45,12 @@ async function removeAllPasskeys() {
 }
 
 /** A signed-in page of this test's own with a virtual authenticator; the account's passkeys are removed when the test ends. */
-async function signedInWithAuthenticator(): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
-  const { context, page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, base);
-  onTestFinished(removeAllPasskeys);
+async function signedInWithAuthenticator(
+  staffPage: (options: { viewport: { width: number; height: number } }) => Promise<OpenPage>,
+  browser: Browser,
+): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
+  const { context, page } = await staffPage({ viewport: { width: 1280, height: 900 } });
+  onTestFinished(() => removeAllPasskeys(browser));
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
@@ -75,7 +67,7 @@ async function signedInWithAuthenticator(): Promise<{ page: Page; cdp: CDPSessio
 }
 
 async function addPasskey(page: Page) {
-  await page.goto(`${base}/dashboard/account`);
+  await page.goto(`${server.url}/dashboard/account`);
   await ready(page);
   await page.getByText("You have no passkey yet.").waitFor();
   await page.getByRole("button", { name: "Add a passkey" }).click();
@@ -85,12 +77,12 @@ async function addPasskey(page: Page) {
 
 async function signOut(page: Page) {
   await page.getByRole("button", { name: "LOGOUT" }).click();
-  await page.waitForURL(`${base}/`);
+  await page.waitForURL(`${server.url}/`);
 }
 
 describe("passkeys", () => {
-  it("adds a passkey on My account", async () => {
-    const { page, cdp, authenticatorId } = await signedInWithAuthenticator();
+  it("adds a passkey on My account", async ({ staffPage, browser }) => {
+    const { page, cdp, authenticatorId } = await signedInWithAuthenticator(staffPage, browser);
     await addPasskey(page);
     const { credentials } = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] };
     expect(credentials).toHaveLength(1);
@@ -98,8 +90,8 @@ describe("passkeys", () => {
     expect(await axe(page)).toEqual([]);
   });
 
-  it("signs in with the passkey, without a password", async () => {
-    const { page } = await signedInWithAuthenticator();
+  it("signs in with the passkey, without a password", async ({ staffPage, browser, base }) => {
+    const { page } = await signedInWithAuthenticator(staffPage, browser);
     await addPasskey(page);
     await signOut(page);
     await page.goto(`${base}/admin?redirectTo=%2Fdashboard%2Faccount`);
@@ -117,8 +109,8 @@ describe("passkeys", () => {
     expect(await latest.textContent()).toContain("method: “passkey”");
   });
 
-  it("a removed passkey no longer signs in", async () => {
-    const { page } = await signedInWithAuthenticator();
+  it("a removed passkey no longer signs in", async ({ staffPage, browser, base }) => {
+    const { page } = await signedInWithAuthenticator(staffPage, browser);
     await addPasskey(page);
     await page.getByRole("button", { name: "Remove the passkey Passkey 1" }).click();
     await status(page, "The passkey has been removed.");

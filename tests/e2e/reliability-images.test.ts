@@ -9,22 +9,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "./support";
+import { beforeAll } from "vitest";
+import { describe, expect, it, ownServer } from "./fixture";
 import { BUILD_DIR, rawRequest, requireBuild } from "./reliability-support";
 
-let server: RunningServer;
 let teamDir: string;
 
-beforeAll(async () => {
-  requireBuild();
-  server = await startServer({ env: { BUILD_DIR } });
+beforeAll(() => requireBuild());
+const server = ownServer({ env: { BUILD_DIR } });
+beforeAll(() => {
   teamDir = path.join(server.dataDir, "uploads", "team");
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
 });
 
 const PACKAGE_JSON = '"name": "firm-site"';

@@ -3,18 +3,10 @@
  * refused (403) and write nothing; sign-in is logged without secrets; a
  * signed-in session gets a fresh id at each sign-in.
  */
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type RunningServer } from "./support";
+import { describe, expect, it, ownServer } from "./fixture";
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./support";
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer({ env: { LOG_LEVEL: "info" } });
-});
-afterAll(async () => {
-  await server?.stop();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-});
+const server = ownServer({ env: { LOG_LEVEL: "info" } });
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 

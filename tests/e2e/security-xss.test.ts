@@ -7,9 +7,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage, startServer, type RunningServer } from "./support";
+import { afterAll, beforeAll } from "vitest";
+import { describe, expect, it } from "./fixture";
+import { startServer, type RunningServer } from "./support";
 
 const WFUZZ = "/usr/share/wfuzz/wordlist/Injections/XSS.txt";
 const payloads = [
@@ -23,7 +23,6 @@ const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString
 
 let available = true;
 let server: RunningServer | undefined;
-let browser: Browser | undefined;
 
 async function query(connectionString: string, text: string, values: unknown[] = []) {
   const c = new pg.Client({ connectionString });
@@ -50,21 +49,19 @@ beforeAll(async () => {
       [`xss-${i}`, `XSS ${i}`, `<p>before</p>${payload}<p>after</p>`],
     );
   }
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
   if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
   if (available) await query(ADMIN_URL, `drop database if exists ${name} with (force)`);
 });
 
 describe("stored XSS in article bodies", () => {
-  it(`runs no script for any of ${payloads.length} payloads`, async (ctx) => {
-    if (!available) ctx.skip();
+  it(`runs no script for any of ${payloads.length} payloads`, async ({ skip, newPage }) => {
+    if (!available) skip();
     expect(payloads.length).toBeGreaterThan(25);
-    const { page, context } = await newPage(browser!);
+    const { page, context } = await newPage();
     const ran: string[] = [];
     page.on("dialog", async (dialog) => {
       ran.push(`${page.url()}: dialog ${dialog.message()}`);

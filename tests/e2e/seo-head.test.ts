@@ -4,13 +4,7 @@
  * shared picture URLs answer 1200×630 JPEGs; old URLs answer 301.
  */
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
-import { sharedServerUrl } from "./support";
-
-let base: string;
-beforeAll(() => {
-  base = sharedServerUrl();
-});
+import { describe, expect, it } from "./fixture";
 
 const meta = (html: string, attr: "property" | "name", key: string) =>
   new RegExp(`<meta ${attr}="${key.replace(/[:.]/g, "\\$&")}" content="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, "&");
@@ -22,13 +16,13 @@ function jsonLd(html: string): Array<Record<string, unknown>> {
 }
 
 describe("the server's HTML head", () => {
-  it.each([
+  it.for<[string, string[]]>([
     ["/", ["LegalService"]],
     ["/lawyer/Eleanor-Whitcombe", ["Person", "BreadcrumbList"]],
     ["/post/Firm-Expands-Cyber-Incident-Response-Team", ["NewsArticle", "BreadcrumbList"]],
     ["/cyber", ["BreadcrumbList"]],
     ["/insights", []],
-  ])("%s: JSON-LD %j, link-preview tags and the feed link, before any JavaScript", async (path, types) => {
+  ])("%s: JSON-LD %j, link-preview tags and the feed link, before any JavaScript", async ([path, types], { base }) => {
     const res = await fetch(base + path);
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -51,17 +45,17 @@ describe("the server's HTML head", () => {
 });
 
 describe("old URLs", () => {
-  it.each([
+  it.for([
     ["/lawyer/eleanor-whitcombe", "/lawyer/Eleanor-Whitcombe"],
     ["/lawyer/Eleanor%20Whitcombe", "/lawyer/Eleanor-Whitcombe"],
     ["/post/firm-expands-cyber-incident-response-team", "/post/Firm-Expands-Cyber-Incident-Response-Team"],
-  ])("%s answers 301 to %s", async (from, to) => {
+  ])("%s answers 301 to %s", async ([from, to], { base }) => {
     const res = await fetch(base + from, { redirect: "manual" });
     expect(res.status).toBe(301);
     expect(new URL(res.headers.get("location")!, base).pathname).toBe(to);
   });
 
-  it("an unknown lawyer is still the spec's 404", async () => {
+  it("an unknown lawyer is still the spec's 404", async ({ base }) => {
     const res = await fetch(base + "/lawyer/nobody-at-all", { redirect: "manual" });
     expect(res.status).toBe(404);
     expect(await res.text()).toContain("Error. Could not retrieve lawyer.");

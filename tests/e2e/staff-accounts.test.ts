@@ -15,43 +15,28 @@
  * accepts the invitation and signs in on a page of its own (`newEditor`), so
  * one failure does not fail every later step.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { authenticator } from "../support/totp";
-import {
-  ADMIN_EMAIL,
-  articleForTest,
-  axe,
-  deleteFromList,
-  launchBrowser,
-  newPage,
-  staffPage,
-  startServer,
-  type RunningServer,
-} from "./support";
+import { describe, expect, it, onTestFinished, ownServer, type OpenPage } from "./fixture";
+import { ADMIN_EMAIL, articleForTest, axe, deleteFromList } from "./support";
 
 const stamp = Date.now();
 const EDITOR_NAME = "Eddie Editor";
 const EDITOR_PASSWORD = "a long editor passphrase";
 const VIEWPORT = { viewport: { width: 1280, height: 900 } };
-let server: RunningServer;
 let smtp: TestSmtp;
-let base: string;
-let browser: Browser;
 let editors = 0;
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
-  base = server.url;
-  browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await smtp?.close();
 });
+/** The file's own server (its base), sending through the test SMTP server. */
+const server = ownServer(() => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } }));
 
 /** A new address for the editor one test invites. */
 function editorAddress(): string {
@@ -59,17 +44,8 @@ function editorAddress(): string {
   return `editor${stamp}-${editors}@example.com`;
 }
 
-/** The owner's page for this test: signed in with a session of its own, closed when the test ends. */
-async function ownerPage(): Promise<Page> {
-  return (await staffPage(browser, VIEWPORT, base)).page;
-}
-
-/** A page of a browser context of its own, not signed in, closed when the test ends. */
-async function visitorPage(): Promise<Page> {
-  const { context, page } = await newPage(browser, VIEWPORT);
-  onTestFinished(() => context.close());
-  return page;
-}
+/** The fixture's `newPage` (a page of a browser context of its own, closed when the test ends). */
+type NewPage = (options: typeof VIEWPORT) => Promise<OpenPage>;
 
 async function ready(p: Page) {
   await p.locator('main[data-hydrated="true"]').waitFor();
@@ -99,7 +75,7 @@ async function totp(key: string, offset = 0) {
 }
 
 async function signIn(p: Page, email: string, password: string) {
-  await p.goto(`${base}/admin`);
+  await p.goto(`${server.url}/admin`);
   await p.getByLabel("Email").fill(email);
   await p.getByLabel("Password").fill(password);
   await p.getByRole("button", { name: "Login" }).click();
@@ -107,14 +83,14 @@ async function signIn(p: Page, email: string, password: string) {
 
 /** The owner invites `email` as an editor from the Staff screen; returns the link of the e-mail that arrives. */
 async function invite(p: Page, email: string): Promise<string> {
-  await p.goto(`${base}/dashboard/staff`);
+  await p.goto(`${server.url}/dashboard/staff`);
   await ready(p);
   await p.getByLabel("Email").fill(email);
   await p.locator("#field-role").selectOption("editor");
   await p.getByRole("button", { name: "INVITE", exact: true }).click();
   await status(p, `${email} has been invited as editor. The e-mail has been sent.`);
   const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(email));
-  const link = new RegExp(`${base}/admin/invitation/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
+  const link = new RegExp(`${server.url}/admin/invitation/[A-Za-z0-9_-]+`).exec(mail.text ?? "")?.[0];
   if (!link) throw new Error(`no invitation link in the e-mail to ${email}`);
   return link;
 }
@@ -127,7 +103,7 @@ async function acceptInvitation(e: Page, link: string, name: string) {
   await e.getByLabel("Choose a password").fill(EDITOR_PASSWORD);
   await e.getByLabel("Type it again").fill(EDITOR_PASSWORD);
   await e.getByRole("button", { name: "Set my password" }).click();
-  await e.waitForURL(`${base}/admin`);
+  await e.waitForURL(`${server.url}/admin`);
   await status(e, /^Welcome! Your password is set/);
 }
 
@@ -135,20 +111,20 @@ async function acceptInvitation(e: Page, link: string, name: string) {
  * An editor of the test's own: invited by the owner on `owner`, the invitation accepted, signed in on
  * a page of its own (on the dashboard).
  */
-async function newEditor(owner: Page, name = EDITOR_NAME): Promise<{ email: string; page: Page }> {
+async function newEditor(newPage: NewPage, owner: Page, name = EDITOR_NAME): Promise<{ email: string; page: Page }> {
   const email = editorAddress();
   const link = await invite(owner, email);
-  const page = await visitorPage();
+  const { page } = await newPage(VIEWPORT);
   await acceptInvitation(page, link, name);
   await signIn(page, email, EDITOR_PASSWORD);
-  await page.waitForURL(`${base}/dashboard`);
+  await page.waitForURL(`${server.url}/dashboard`);
   await ready(page);
   return { email, page };
 }
 
 /** The signed-in editor on `e` turns on two-factor sign-in from My account; returns the key shown. */
 async function turnOnTwoFactor(e: Page): Promise<string> {
-  await e.goto(`${base}/dashboard/account/two-factor`);
+  await e.goto(`${server.url}/dashboard/account/two-factor`);
   await ready(e);
   await e.getByLabel("Current password").fill(EDITOR_PASSWORD);
   await e.getByRole("button", { name: "CONTINUE" }).click();
@@ -162,7 +138,7 @@ async function turnOnTwoFactor(e: Page): Promise<string> {
 
 /** The signed-in staff member on `e` renames the article `title` to `newTitle` with its edit form. */
 async function renameArticle(e: Page, title: string, newTitle: string) {
-  await e.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title)}`);
+  await e.goto(`${server.url}/dashboard/articles?q=${encodeURIComponent(title)}`);
   await ready(e);
   await e.getByRole("link", { name: `Edit ${title}`, exact: true }).click();
   await e.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
@@ -173,8 +149,8 @@ async function renameArticle(e: Page, title: string, newTitle: string) {
 }
 
 describe("staff accounts, as new users would", () => {
-  it("the owner invites an editor from the Staff screen; the e-mail arrives with a working link", async () => {
-    const p = await ownerPage();
+  it("the owner invites an editor from the Staff screen; the e-mail arrives with a working link", async ({ base, staffPage, newPage }) => {
+    const p = (await staffPage(VIEWPORT)).page;
     const editor = editorAddress();
     await p.goto(`${base}/dashboard`);
     await ready(p);
@@ -208,7 +184,7 @@ describe("staff accounts, as new users would", () => {
     expect(mail.html).toContain(link!);
 
     // The editor follows it and chooses a password (a common one is refused first, the name kept).
-    const e = await visitorPage();
+    const e = (await newPage(VIEWPORT)).page;
     await e.goto(link!);
     await e.getByRole("heading", { name: "Accept your invitation" }).waitFor();
     await e.waitForLoadState("networkidle");
@@ -235,8 +211,12 @@ describe("staff accounts, as new users would", () => {
     await noViolations(e);
   });
 
-  it("the editor signs in, sets up two-factor sign-in from the QR code's key, and gets 10 recovery codes", async () => {
-    const { page: e } = await newEditor(await ownerPage());
+  it("the editor signs in, sets up two-factor sign-in from the QR code's key, and gets 10 recovery codes", async ({
+    base,
+    staffPage,
+    newPage,
+  }) => {
+    const { page: e } = await newEditor(newPage, (await staffPage(VIEWPORT)).page);
     // An editor sees no staff screens: the content screens, Subscribers (its counts), Statistics, Redirects and My account.
     const nav = e.getByRole("navigation", { name: "Dashboard" });
     expect(await nav.getByRole("link").allTextContents()).toEqual([
@@ -282,8 +262,8 @@ describe("staff accounts, as new users would", () => {
     await noViolations(e);
   });
 
-  it("the editor signs out, then signs in with password and code", async () => {
-    const { email, page: e } = await newEditor(await ownerPage());
+  it("the editor signs out, then signs in with password and code", async ({ base, staffPage, newPage }) => {
+    const { email, page: e } = await newEditor(newPage, (await staffPage(VIEWPORT)).page);
     const secret = await turnOnTwoFactor(e);
     await e.goto(`${base}/dashboard`);
     await ready(e);
@@ -304,10 +284,10 @@ describe("staff accounts, as new users would", () => {
     await e.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My account" }).waitFor();
   });
 
-  it("the editor edits an article", async () => {
-    const owner = await ownerPage();
+  it("the editor edits an article", async ({ base, staffPage, newPage }) => {
+    const owner = (await staffPage(VIEWPORT)).page;
     const title = await articleForTest(owner, `Editor's article ${stamp}-1`, {}, base);
-    const { page: e } = await newEditor(owner);
+    const { page: e } = await newEditor(newPage, owner);
     const newTitle = `${title} (edited)`;
     onTestFinished(() => deleteFromList("articles", newTitle, base));
     await renameArticle(e, title, newTitle);
@@ -320,9 +300,13 @@ describe("staff accounts, as new users would", () => {
     expect(await e.getByRole("link", { name: `Edit ${newTitle}` }).count()).toBe(1);
   });
 
-  it("the editor gets the 403 page on the Staff screen, and 403 with nothing written when posting to staff actions", async () => {
-    const p = await ownerPage();
-    const { page: e } = await newEditor(p);
+  it("the editor gets the 403 page on the Staff screen, and 403 with nothing written when posting to staff actions", async ({
+    base,
+    staffPage,
+    newPage,
+  }) => {
+    const p = (await staffPage(VIEWPORT)).page;
+    const { page: e } = await newEditor(newPage, p);
     const res = await e.goto(`${base}/dashboard/staff`);
     expect(res?.status()).toBe(403);
     await e.getByRole("heading", { name: "Not allowed" }).waitFor();
@@ -344,11 +328,11 @@ describe("staff accounts, as new users would", () => {
     expect(await p.getByLabel("Require two-factor sign-in for every staff account").isChecked()).toBe(false);
   });
 
-  it("the owner sees both changes on the Activity screen with the right names", async () => {
-    const p = await ownerPage();
+  it("the owner sees both changes on the Activity screen with the right names", async ({ base, staffPage, newPage }) => {
+    const p = (await staffPage(VIEWPORT)).page;
     const title = await articleForTest(p, `Activity article ${stamp}`, {}, base);
     const name = "Ada Activity";
-    const { email, page: e } = await newEditor(p, name);
+    const { email, page: e } = await newEditor(newPage, p, name);
     await turnOnTwoFactor(e);
     const articleTitle = `${title} (edited)`;
     onTestFinished(() => deleteFromList("articles", articleTitle, base));
@@ -378,9 +362,9 @@ describe("staff accounts, as new users would", () => {
     await noViolations(p);
   });
 
-  it("the owner deactivates the editor, whose open session stops working on its next request", async () => {
-    const p = await ownerPage();
-    const { email, page: e } = await newEditor(p);
+  it("the owner deactivates the editor, whose open session stops working on its next request", async ({ base, staffPage, newPage }) => {
+    const p = (await staffPage(VIEWPORT)).page;
+    const { email, page: e } = await newEditor(newPage, p);
     await p.goto(`${base}/dashboard/staff`);
     await ready(p);
     await p.getByRole("button", { name: `Deactivate ${email}` }).click();
@@ -395,8 +379,11 @@ describe("staff accounts, as new users would", () => {
 });
 
 describe("forgot password, links, the Outbox and My account", () => {
-  it("Forgot password? answers the same sentence for any address; the link opens the reset page; forged links are explained", async () => {
-    const page = await visitorPage();
+  it("Forgot password? answers the same sentence for any address; the link opens the reset page; forged links are explained", async ({
+    base,
+    newPage,
+  }) => {
+    const page = (await newPage(VIEWPORT)).page;
     await page.goto(`${base}/admin`);
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await page.waitForURL(`${base}/admin/forgot-password`);
@@ -432,8 +419,8 @@ describe("forgot password, links, the Outbox and My account", () => {
     await noViolations(page);
   });
 
-  it("the owner reads the outbox and a message; My account lists the sessions", async () => {
-    const p = await ownerPage();
+  it("the owner reads the outbox and a message; My account lists the sessions", async ({ base, staffPage }) => {
+    const p = (await staffPage(VIEWPORT)).page;
     await invite(p, editorAddress());
     await p.goto(`${base}/dashboard/outbox`);
     await ready(p);
@@ -453,8 +440,11 @@ describe("forgot password, links, the Outbox and My account", () => {
     await noViolations(p);
   });
 
-  it("the Staff screen works by keyboard alone: Tab to the invite form, type, Tab to the role and the button, Enter", async () => {
-    const p = await ownerPage();
+  it("the Staff screen works by keyboard alone: Tab to the invite form, type, Tab to the role and the button, Enter", async ({
+    base,
+    staffPage,
+  }) => {
+    const p = (await staffPage(VIEWPORT)).page;
     await p.goto(`${base}/dashboard/staff`);
     await ready(p);
     const focused = () => p.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || "");

@@ -17,36 +17,29 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { BrowserContext, Page, Request } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { setEnvForTests } from "~/.server/env";
 import { articleMessage, confirmationMessage } from "~/.server/subscriptions/messages";
 import { SUBSCRIBE_MSG } from "~/lib/forms/subscribe";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { runA11yCheckers } from "./a11y-checkers";
-import { articleForTest, launchBrowser, newPage, sharedServerUrl, staffPage, startServer, type RunningServer } from "./support";
+import { describe, expect, it, suiteServer } from "./fixture";
+import { articleForTest, newPage } from "./support";
 
 /** An answer's timing token allows sending this long after it was rendered (the minimum 3 s). */
 const ANSWER_WAIT_MS = 3_300;
 
-let base: string;
-let browser: Browser;
-let context: BrowserContext;
+// One page for the whole file, opened once in the file's browser (closed with it).
 let page: Page;
-beforeAll(async () => {
-  base = sharedServerUrl();
-  browser = await launchBrowser();
-  ({ context, page } = await newPage(browser));
-});
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
+it.beforeAll(async ({ browser }) => {
+  ({ page } = await newPage(browser));
 });
 
 const consentBox = () => page.getByRole("checkbox", { name: /I agree to receive e-mail from Harrow Kline LLP/ });
 
 describe("the sign-up form (a plain HTML form)", () => {
-  it("asks for consent with an unticked box of its own, and passes the three checkers", async () => {
+  it("asks for consent with an unticked box of its own, and passes the three checkers", async ({ base }) => {
     const res = await page.goto(`${base}/subscribe`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=5");
@@ -80,7 +73,7 @@ describe("the sign-up form (a plain HTML form)", () => {
     expect(await runA11yCheckers(page)).toEqual([]);
   });
 
-  it("is linked from /insights, from an article and from the footer", async () => {
+  it("is linked from /insights, from an article and from the footer", async ({ base }) => {
     await page.goto(`${base}/insights`);
     expect(await page.getByRole("link", { name: "Receive insights by e-mail" }).getAttribute("href")).toBe("/subscribe");
     expect(
@@ -100,9 +93,11 @@ async function press(p: Page, button: ReturnType<Page["getByRole"]>): Promise<{ 
 }
 
 describe("sent sooner than a person could (issue 42: at most 3 s; nothing lost)", () => {
-  it("says in plain words to press Subscribe once more, keeping the address, the topics and the consent tick; then sends", async () => {
-    const own = await newPage(browser);
-    onTestFinished(() => own.context.close());
+  it("says in plain words to press Subscribe once more, keeping the address, the topics and the consent tick; then sends", async ({
+    base,
+    newPage,
+  }) => {
+    const own = await newPage();
     const p = own.page;
     await p.goto(`${base}/subscribe`);
     await p.getByRole("textbox", { name: /^E-mail/ }).fill("quick.reader@example.com");
@@ -137,7 +132,6 @@ describe("every public form works when a person presses its button, with the sit
   const reader = `reader.${stamp}@example.com`;
   const title = `Alert for subscribers ${stamp}`;
   let smtp: TestSmtp;
-  let server: RunningServer;
   let visitor: { context: BrowserContext; page: Page };
   let confirmLink = "";
   let preferencesLink = "";
@@ -147,17 +141,19 @@ describe("every public form works when a person presses its button, with the sit
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } });
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+  const server = suiteServer(() => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } }));
+  it.beforeAll(async ({ browser }) => {
     // A context of its own with nothing intercepted (support.ts newPage routes other sites' requests, and an
     // intercepted request does not show the headers the network stack adds: Sec-Fetch-Site).
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     visitor = { context, page: await context.newPage() };
-  }, 420_000); // a server start takes long on a busy machine (E2E_SERVER_START_MS)
+  });
   afterAll(async () => {
     await visitor?.context.close();
-    await server?.stop();
-    if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-    await smtp?.close();
   });
 
   it("signs up with the Subscribe button and receives the confirmation e-mail", async () => {
@@ -191,8 +187,8 @@ describe("every public form works when a person presses its button, with the sit
     expect(await p.getByText("Cross-site requests are not allowed.").count()).toBe(0);
   });
 
-  it("receives an alert sent from Send to subscribers, with its preferences link", async () => {
-    const { page: staff } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, server.url);
+  it("receives an alert sent from Send to subscribers, with its preferences link", async ({ staffPage }) => {
+    const { page: staff } = await staffPage({ viewport: { width: 1280, height: 900 } }, "owner", server.url);
     await articleForTest(staff, title, {}, server.url);
     await staff.goto(`${server.url}/dashboard/articles?q=${encodeURIComponent(title)}`);
     const edit = await staff.locator('main a[href$="/edit"]').first().getAttribute("href");
@@ -254,8 +250,11 @@ describe("every public form works when a person presses its button, with the sit
     await p.getByRole("heading", { name: "Enquiry sent" }).waitFor();
   });
 
-  it("the mailing screen without SMTP_URL says nothing is sent until an SMTP server is configured; Send asks once with the exact number", async () => {
-    const { page: staff } = await staffPage(browser, { viewport: { width: 390, height: 844 } });
+  it("the mailing screen without SMTP_URL says nothing is sent until an SMTP server is configured; Send asks once with the exact number", async ({
+    base,
+    staffPage,
+  }) => {
+    const { page: staff } = await staffPage({ viewport: { width: 390, height: 844 } });
     await staff.goto(`${base}/dashboard/articles`);
     const edit = await staff.locator('main a[href$="/edit"]').first().getAttribute("href");
     await staff.goto(`${base}${edit!.replace(/\/edit$/, "/mailing")}`);

@@ -15,15 +15,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { parseCsv } from "~/lib/csv";
 import { checkScreen } from "./screen-check";
-import { launchBrowser, staffCookie, staffPage, startServer, type RunningServer } from "./support";
+import { describe, expect, it, ownServer } from "./fixture";
+import { staffCookie } from "./support";
 import { startOldSite, wxrFixture, type OldSite } from "../support/wordpress-fixture";
 
-let server: RunningServer;
-let browser: Browser;
 let oldSite: OldSite;
 let exportFile: string;
 const shots = path.join(os.tmpdir(), "wordpress-e2e-shots");
@@ -35,22 +34,23 @@ beforeAll(async () => {
   exportFile = path.join(dir, "old-firm.WordPress.2026-12-05.xml");
   fs.writeFileSync(exportFile, wxrFixture(oldSite.origin));
   fs.mkdirSync(shots, { recursive: true });
-  server = await startServer();
-  browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await oldSite?.close();
 });
+
+/** The file's own server (its base): the imports and redirects here are its own. */
+const server = ownServer();
 
 /** Waits for the dashboard's status region to say `text` (a part of it). */
 const status = (page: Page, text: string) => page.getByTestId("status").getByText(text).waitFor({ timeout: 15_000 });
 
 describe("moving in from WordPress", () => {
-  it("imports from the dashboard with a dry run first, and every old address answers one 301 to a page that answers 200", async () => {
-    const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, server.url);
+  it("imports from the dashboard with a dry run first, and every old address answers one 301 to a page that answers 200", async ({
+    staffPage,
+  }) => {
+    const { page } = await staffPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.url}/dashboard/import/wordpress`);
     await checkScreen(page, "import-start", shots);
     await page.getByLabel("WordPress export (.xml)").setInputFiles(exportFile);
@@ -106,8 +106,10 @@ describe("moving in from WordPress", () => {
     expect([pdf.status, pdf.headers.get("content-type")]).toEqual([200, "application/pdf"]);
   });
 
-  it("Redirects: a rule added by pressing the button, a loop and a catastrophic regex refused in words, a chain made one hop", async () => {
-    const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, server.url);
+  it("Redirects: a rule added by pressing the button, a loop and a catastrophic regex refused in words, a chain made one hop", async ({
+    staffPage,
+  }) => {
+    const { page } = await staffPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.url}/dashboard/redirects`);
     await checkScreen(page, "redirects", shots);
     const add = async (source: string, target: string, match = "exact") => {
@@ -138,12 +140,12 @@ describe("moving in from WordPress", () => {
     expect((await fetch(`${server.url}/older-team-page`, { redirect: "manual" })).status).toBe(404);
   });
 
-  it("the 404 log lists a missing address with its referrer, groups probes, and one click makes its redirect", async () => {
+  it("the 404 log lists a missing address with its referrer, groups probes, and one click makes its redirect", async ({ staffPage }) => {
     await fetch(`${server.url}/2019/05/an-old-seminar/`, { headers: { referer: "https://partner.example/links?id=7" } });
     await fetch(`${server.url}/2019/05/an-old-seminar/`);
     await fetch(`${server.url}/wp-login.php`);
     await fetch(`${server.url}/.env`);
-    const { page } = await staffPage(browser, { viewport: { width: 1280, height: 900 } }, server.url);
+    const { page } = await staffPage({ viewport: { width: 1280, height: 900 } });
     // The log is written every 10 s: the misses may land in two writes, so
     // reload until all are counted (the screen does not refresh by itself).
     const twice = /2 times on 1 day .* most from partner\.example/;
