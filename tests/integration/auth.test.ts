@@ -10,15 +10,9 @@ import { db } from "~/.server/db/client";
 import { auditLog, loginAttempts, session, user } from "~/.server/db/schema";
 import { and, eq } from "drizzle-orm";
 import { setUpTestDatabase } from "../support/database";
+import { cookiesOf, signedIn as staffSignedIn } from "../support/staff-session";
 
 setUpTestDatabase();
-
-function cookieFrom(headers: Headers): string {
-  return headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 const req = (cookie?: string) => new Request("http://localhost:3000/dashboard", { headers: cookie ? { cookie } : {} });
 
@@ -34,7 +28,7 @@ describe("staff sign-in", () => {
 
     const ok = await signIn(req(), "staff@example.com", "a-long-enough-password", "10.0.0.1");
     expect(ok.ok).toBe(true);
-    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    const cookie = cookiesOf((ok as { headers: Headers }).headers);
     expect((ok as { headers: Headers }).headers.getSetCookie().join()).toMatch(/HttpOnly/i);
     const staff = await getStaff(req(cookie));
     expect(staff?.email).toBe("staff@example.com");
@@ -75,7 +69,7 @@ describe("staff sign-in", () => {
   it("a password reset ends existing sessions", async () => {
     await createStaffAccount("reset@example.com", "first-password-123");
     const ok = await signIn(req(), "reset@example.com", "first-password-123", "10.2.0.1");
-    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    const cookie = cookiesOf((ok as { headers: Headers }).headers);
     expect(await getStaff(req(cookie))).not.toBeNull();
     expect(await resetStaffPassword("reset@example.com", "second-password-456")).toBe(true);
     expect(await getStaff(req(cookie))).toBeNull();
@@ -154,7 +148,7 @@ describe("staff accounts made or reset on the server (admin:create, admin:passwo
 
     await createStaffAccount("kept@example.com", "first-password-123");
     const ok = await signIn(req(), "kept@example.com", "first-password-123", "10.6.0.2");
-    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    const cookie = cookiesOf((ok as { headers: Headers }).headers);
     await expect(resetStaffPassword("kept@example.com", "second-password-456", broken)).rejects.toThrow();
     // The password and the session are as they were.
     expect(await getStaff(req(cookie))).not.toBeNull();
@@ -164,10 +158,9 @@ describe("staff accounts made or reset on the server (admin:create, admin:passwo
 });
 
 describe("session lifetime", () => {
+  /** A signed-in account's Cookie header and its session token (the row in `session`). */
   async function signedIn(email: string) {
-    await createStaffAccount(email, "a-long-enough-password");
-    const ok = await signIn(req(), email, "a-long-enough-password", "10.4.0.1");
-    const cookie = cookieFrom((ok as { headers: Headers }).headers);
+    const cookie = await staffSignedIn(email, "owner", "10.4.0.1");
     const token = /session_token=([^.;]+)/.exec(cookie)![1];
     return { cookie, token };
   }
