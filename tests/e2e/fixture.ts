@@ -21,10 +21,10 @@
  * Files not on it start their own servers and browsers: the clusters behind nginx and PostgreSQL
  * (statistics, which also launches a browser with other flags, multi-instance, editorial-schedule,
  * reliability-pg-outage), those that start, kill or restart servers inside their tests (event-reminders-kill,
- * mailing-kill, reliability-crash, reliability-lifecycle, server-lifecycle, admission), two servers on one
- * database (cache-multiprocess), and three not moved yet that `ownServer`/`suiteServer` can take (an options
- * function can make an empty database first): dashboard-a11y, events, failed-jobs. security-xss takes its page
- * from here but starts its server itself (on an empty PostgreSQL database, and none without PostgreSQL).
+ * mailing-kill, reliability-crash, reliability-lifecycle, server-lifecycle, admission) and two servers on one
+ * database (cache-multiprocess). security-xss takes its page from here but starts its server itself (on an empty
+ * PostgreSQL database, and none without PostgreSQL); failed-jobs' `suiteServer` makes its empty PostgreSQL
+ * database in its options function.
  */
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
