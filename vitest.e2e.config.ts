@@ -20,14 +20,19 @@ export const SERIAL_FILES = [
   "event-reminders-kill",
   "hit-path",
   "mailing-kill",
-  "multi-instance",
   "public-navigation",
   "reliability-crash",
   "reliability-lifecycle",
   "reliability-pg-outage",
   "server-lifecycle",
-  "statistics",
 ].map((name) => `tests/e2e/${name}.test.ts`);
+
+/**
+ * The files on the one nginx cluster of tests/e2e/cluster-fixture.ts, run last and alone like the serial
+ * files, one after the other in one worker without isolation: the cluster (a worker-scoped fixture) starts
+ * once for both.
+ */
+export const CLUSTER_FILES = ["multi-instance", "statistics"].map((name) => `tests/e2e/${name}.test.ts`);
 
 /**
  * Started first in the first group, in this order: the files of several minutes (the accessibility checkers
@@ -73,7 +78,7 @@ export default defineConfig({
           ...options,
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          exclude: SERIAL_FILES,
+          exclude: [...SERIAL_FILES, ...CLUSTER_FILES],
           maxWorkers: PARALLEL_WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -86,6 +91,18 @@ export default defineConfig({
           include: SERIAL_FILES,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...options,
+          name: "e2e-cluster",
+          include: CLUSTER_FILES,
+          fileParallelism: false,
+          // One worker runs both files with one module graph, so the worker-scoped cluster is shared.
+          isolate: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

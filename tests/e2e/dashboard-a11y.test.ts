@@ -15,30 +15,21 @@
  * (parameterised ones are listed in PARAMETERISED with how they are reached).
  *
  * Each test stands alone: a page of its own, signed out or signed in with a
- * session of its own (`staffPage`), and the data it checks made in it; its
- * HTML goes through the Nu HTML Checker at its end. On a server of its own:
+ * session of its own (the fixture's `newPage` or `staffPage`), and the data it
+ * checks made in it; its HTML goes through the Nu HTML Checker at its end. On
+ * a server of its own (`ownServer`):
  * the last test turns on two-factor sign-in for the staff account and signs
  * in through it (the shared server's tests sign in without it), so it stays
  * the last signed-in test. Only the final check of the list of screens
  * depends on the others: it is the summary of the routes they opened.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import routes from "../../app/routes";
 import { runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
 import { authenticator } from "../support/totp";
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  publicForm,
-  sendVisits,
-  staffPage,
-  startServer,
-  statisticsShown,
-  type RunningServer,
-} from "./support";
+import { describe, expect, it, ownServer, type OpenPage } from "./fixture";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, publicForm, sendVisits, statisticsShown } from "./support";
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -60,9 +51,10 @@ const PARAMETERISED: Record<string, string> = {
   "dashboard/events/:id/registrations": "the Registrations link of the demo's past event's edit screen",
 };
 
-let server: RunningServer;
+/** The file's own server (the fixture's base): the last signed-in test turns on two-factor sign-in for the staff account. */
+const server = ownServer();
+/** The server's origin, once it has started. */
 let base: string;
-let browser: Browser;
 /** This test's context and page (`signedOut()` / `signedIn()`), used by the helpers below. */
 let context: BrowserContext;
 let page: Page;
@@ -75,9 +67,7 @@ let stylesheet = "";
 let enquiryForm: Awaited<ReturnType<typeof publicForm>>;
 
 beforeAll(async () => {
-  server = await startServer();
   base = server.url;
-  browser = await launchBrowser();
   // The enquiry shown in the Enquiries screens: its form is taken now, sent when a person could have (its token says when).
   enquiryForm = await publicForm("/contact", base);
   enquiryForm.fields.set("name", `Accessibility Sender ${stamp}`);
@@ -89,26 +79,26 @@ beforeAll(async () => {
   // Visits for the Statistics screen (rolled up by the server's job within a minute).
   await sendVisits(base);
 });
-afterAll(async () => {
-  if (server?.process.exitCode !== null) console.error(`the server stopped:\n${server?.output().slice(-4000)}`);
-  await browser?.close();
-  await server?.stop();
+// Registered after the server's hooks, so it runs before the server is stopped (after-hooks run in reverse).
+afterAll(() => {
+  if (base && server.process.exitCode !== null) console.error(`the server stopped:\n${server.output().slice(-4000)}`);
 });
 
 beforeEach(() => {
   documents.length = 0;
 });
 
-/** This test's page, signed out: a browser context of its own, closed when the test ends. */
-async function signedOut() {
-  ({ context, page } = await newPage(browser, { viewport: DESKTOP }));
-  const own = context;
-  onTestFinished(() => own.close());
+/** The fixture's `newPage` or `staffPage`: a page of a browser context of its own, closed when the test ends. */
+type OpenPageWith = (options: { viewport: typeof DESKTOP }) => Promise<OpenPage>;
+
+/** This test's page, signed out (the fixture's `newPage`). */
+async function signedOut(newPage: OpenPageWith) {
+  ({ context, page } = await newPage({ viewport: DESKTOP }));
 }
 
-/** This test's page, signed in as the test staff account with a session of its own (closed when the test ends). */
-async function signedIn() {
-  ({ context, page } = await staffPage(browser, { viewport: DESKTOP }, base));
+/** This test's page, signed in as the test staff account with a session of its own (the fixture's `staffPage`). */
+async function signedIn(staffPage: OpenPageWith) {
+  ({ context, page } = await staffPage({ viewport: DESKTOP }));
 }
 
 /** Nothing found by the three checkers, and no error of the Nu HTML Checker in this test's documents (as served and as shown). */
@@ -257,8 +247,10 @@ async function focusOnFirstInvalid() {
 }
 
 describe("the sign-in pages, signed out", () => {
-  it("find nothing on the login page, empty and with its messages, and on a two-factor step with no sign-in pending", async () => {
-    await signedOut();
+  it("find nothing on the login page, empty and with its messages, and on a two-factor step with no sign-in pending", async ({
+    newPage,
+  }) => {
+    await signedOut(newPage);
     const found: Record<string, Finding[]> = {};
     await open("admin", "/admin", found);
     await submitByKeyboard("Login");
@@ -273,8 +265,8 @@ describe("the sign-in pages, signed out", () => {
     await expectNothingFound(found);
   });
 
-  it("find nothing on Forgot password, empty, with its message and sent; nor on forged e-mailed links", async () => {
-    await signedOut();
+  it("find nothing on Forgot password, empty, with its message and sent; nor on forged e-mailed links", async ({ newPage }) => {
+    await signedOut(newPage);
     const found: Record<string, Finding[]> = {};
     await open("admin/forgot-password", "/admin/forgot-password", found);
     await submitByKeyboard("Send the link");
@@ -295,8 +287,8 @@ describe("the sign-in pages, signed out", () => {
 // A screen's test opens up to nine states, each through the three checkers, and goes through three screens by
 // keyboard: ~25 s alone, and more than the suite's 90 s on a slow machine beside another file.
 describe("the dashboard, signed in", { timeout: 240_000 }, () => {
-  it("finds nothing on the dashboard home; its skip link leads into main", async () => {
-    await signedIn();
+  it("finds nothing on the dashboard home; its skip link leads into main", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await open("dashboard", "/dashboard", found);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -313,8 +305,10 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     ["/dashboard/lawyers", "dashboard/lawyers", "dashboard/lawyer/:slug", "dashboard/lawyers/new", "ADD TEAM MEMBER", "field-full_name"],
     ["/dashboard/articles", "dashboard/articles", "dashboard/articles/:id/edit", "dashboard/articles/new", "ADD ARTICLE", "field-title"],
   ] as const) {
-    it(`finds nothing on ${list}: the list, the delete confirmation (dialog and panel), new and edit forms with their messages`, async () => {
-      await signedIn();
+    it(`finds nothing on ${list}: the list, the delete confirmation (dialog and panel), new and edit forms with their messages`, async ({
+      staffPage,
+    }) => {
+      await signedIn(staffPage);
       const found: Record<string, Finding[]> = {};
       await open(pattern, list, found);
       // The delete confirmation, opened and closed by keyboard; the focus goes back to its button.
@@ -376,8 +370,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     });
   }
 
-  it("finds nothing on an item's History and on the Trash (with an item in it, and its second confirmation)", async () => {
-    await signedIn();
+  it("finds nothing on an item's History and on the Trash (with an item in it, and its second confirmation)", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await page.goto(base + "/dashboard/articles");
     await ready();
@@ -410,8 +404,10 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("the article editor is used by keyboard: Tab reaches it, typing writes, its toolbar buttons are reached and pressed", async () => {
-    await signedIn();
+  it("the article editor is used by keyboard: Tab reaches it, typing writes, its toolbar buttons are reached and pressed", async ({
+    staffPage,
+  }) => {
+    await signedIn(staffPage);
     await page.goto(`${base}/dashboard/articles/new`);
     await ready();
     const editor = page.locator('[contenteditable="true"]');
@@ -427,8 +423,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     expect(pressed).toBe("BUTTON");
   });
 
-  it("finds nothing on office hours and page headers, as they open and with their messages", async () => {
-    await signedIn();
+  it("finds nothing on office hours and page headers, as they open and with their messages", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await open("dashboard/hours/edit", "/dashboard/hours/edit", found);
     await page.getByLabel(/^Start time/).fill("");
@@ -446,8 +442,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on Staff (as it opens, the invitation sent empty) and Activity", async () => {
-    await signedIn();
+  it("finds nothing on Staff (as it opens, the invitation sent empty) and Activity", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await open("dashboard/staff", "/dashboard/staff", found);
     await submitByKeyboard("INVITE");
@@ -463,8 +459,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on the Outbox and its messages (the reset and invitation e-mails), and on Failed jobs", async () => {
-    await signedIn();
+  it("finds nothing on the Outbox and its messages (the reset and invitation e-mails), and on Failed jobs", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     // This test's own e-mails: a reset link asked for on Forgot password, and an invitation sent from Staff.
     const reset = await fetch(`${base}/admin/forgot-password`, {
@@ -506,8 +502,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on Enquiries and an enquiry (its delete dialog open too)", async () => {
-    await signedIn();
+  it("finds nothing on Enquiries and an enquiry (its delete dialog open too)", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     // The enquiry, sent as soon as its token allows (a person takes a few seconds to fill the form in).
     const res = await enquiryForm.send();
@@ -527,8 +523,10 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on Redirects (with a form's messages and the delete confirmation), the 404 log and Move from WordPress", async () => {
-    await signedIn();
+  it("finds nothing on Redirects (with a form's messages and the delete confirmation), the 404 log and Move from WordPress", async ({
+    staffPage,
+  }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await fetch(`${base}/an-old-page-${stamp}/`, { headers: { referer: "https://partner.example/" } });
     await open("dashboard/redirects", "/dashboard/redirects", found);
@@ -548,8 +546,10 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on Manage Events, Add an event (sent empty too) and an event's edit screen with its cancel confirmation", async () => {
-    await signedIn();
+  it("finds nothing on Manage Events, Add an event (sent empty too) and an event's edit screen with its cancel confirmation", async ({
+    staffPage,
+  }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await open("dashboard/events", "/dashboard/events", found);
     await open("dashboard/events/new", "/dashboard/events/new", found);
@@ -565,8 +565,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on Subscribers, a subscriber's consent history and Send to subscribers", async () => {
-    await signedIn();
+  it("finds nothing on Subscribers, a subscriber's consent history and Send to subscribers", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     // A sign-up through /subscribe (pending: enough for the list and the history), sent once its token allows.
     const signup = await publicForm("/subscribe", base);
@@ -585,8 +585,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on an event's registrations (searched, and with the import's message)", async () => {
-    await signedIn();
+  it("finds nothing on an event's registrations (searched, and with the import's message)", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await page.goto(`${base}/dashboard/events?q=Ethics`);
     await page.locator('main a[href$="/edit"]').first().click();
@@ -605,8 +605,8 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
     await expectNothingFound(found);
   });
 
-  it("finds nothing on Statistics (with figures and its chart, a wrong custom range, this browser not counted)", async () => {
-    await signedIn();
+  it("finds nothing on Statistics (with figures and its chart, a wrong custom range, this browser not counted)", async ({ staffPage }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     // The beacons sent at the start are in the figures once the server's rollup (every minute) has run.
     await statisticsShown(page, base);
@@ -630,8 +630,10 @@ describe("the dashboard, signed in", { timeout: 240_000 }, () => {
 });
 
 describe("two-factor sign-in, set up and used (the last signed-in test: the staff account then needs a code to sign in)", () => {
-  it("finds nothing on My account (sent empty too), on each step of setting up two-factor sign-in, and on the two-factor step of signing in (empty and sent empty)", async () => {
-    await signedIn();
+  it("finds nothing on My account (sent empty too), on each step of setting up two-factor sign-in, and on the two-factor step of signing in (empty and sent empty)", async ({
+    staffPage,
+  }) => {
+    await signedIn(staffPage);
     const found: Record<string, Finding[]> = {};
     await open("dashboard/account", "/dashboard/account", found);
     await submitByKeyboard("CHANGE PASSWORD");

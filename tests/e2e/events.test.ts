@@ -12,41 +12,45 @@
  * accessibility checkers on every page; 390 px and 1280 px without sideways
  * scrolling. Nothing here posts a form from code.
  */
-import fs from "node:fs";
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page, Request } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import { EVENT_MSG } from "~/lib/forms/event";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { runA11yCheckers } from "./a11y-checkers";
 import { expectNoSidewaysScroll } from "./screen-check";
-import { launchBrowser, signInAsStaff, startServer, type RunningServer } from "./support";
+import { describe, expect, it, ownServer } from "./fixture";
 
 /** The form's timing token allows sending this long after the page was rendered (the minimum 3 s). */
 const ANSWER_WAIT_MS = 3_300;
 const SEMINAR = "/event/Delay-Claims-Breakfast-Seminar";
 
-let browser: Browser;
 let smtp: TestSmtp;
-let server: RunningServer;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   smtp = await startTestSmtp();
-  // Request log lines kept (LOG_LEVEL info): the cancel link's token must not be in them.
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", LOG_LEVEL: "info" } });
-  // A context of its own with nothing intercepted: the requests show the headers the network stack adds.
+});
+afterAll(async () => {
+  await smtp?.close();
+});
+/**
+ * The file's own server (its base), sending through the test SMTP server; request log lines kept (LOG_LEVEL info):
+ * the cancel link's token must not be in them.
+ */
+const server = ownServer(() => ({
+  env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", LOG_LEVEL: "info" },
+}));
+// The page the tests share (the cancel link one test reads is pressed in the next): a context of the fixture's
+// browser with nothing intercepted (not `newPage`, which answers other sites itself), so the requests show the
+// headers the network stack adds.
+it.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-}, 420_000);
+});
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await server?.stop();
-  if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-  await smtp?.close();
 });
 
 async function press(p: Page, button: ReturnType<Page["getByRole"]>): Promise<{ headers: Record<string, string>; status: number }> {
@@ -93,9 +97,8 @@ describe("the events list", () => {
     expect(await runA11yCheckers(page)).toEqual([]);
   });
 
-  it("works with JavaScript off, and fits at 390 px", async () => {
-    const own = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
-    const p = await own.newPage();
+  it("works with JavaScript off, and fits at 390 px", async ({ newPage }) => {
+    const { page: p } = await newPage({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     await p.goto(`${server.url}/events`);
     await p.getByRole("navigation", { name: "Filter events by practice area" }).getByRole("link", { name: "insurance" }).click();
     await p.waitForURL(/\/events\?area=insurance$/);
@@ -105,7 +108,6 @@ describe("the events list", () => {
     await p.goto(`${server.url}${SEMINAR}`);
     await expectNoSidewaysScroll(p);
     await p.screenshot({ path: "/tmp/event-390.png", fullPage: true });
-    await own.close();
   });
 });
 
@@ -186,7 +188,9 @@ describe("an event's page and registration", () => {
     await placesShown("12 places left");
   });
 
-  it("a registrant told of a new time follows the confirmation's cancel link (the same in the moved e-mail) and cancels", async () => {
+  it("a registrant told of a new time follows the confirmation's cancel link (the same in the moved e-mail) and cancels", async ({
+    staffPage,
+  }) => {
     const mover = "moved.registrant@example.com";
     await page.goto(`${server.url}${SEMINAR}`);
     await page.getByRole("textbox", { name: /^Name/ }).fill("Morgan Moved");
@@ -204,29 +208,23 @@ describe("an event's page and registration", () => {
     expect(confirmationLink.startsWith(`${server.url}/event/cancel/`)).toBe(true);
 
     // Staff move the seminar a day later on its edit screen.
-    const staff = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    try {
-      const desk = await staff.newPage();
-      await signInAsStaff(desk, server.url);
-      await desk.goto(`${server.url}/dashboard/events`);
-      await desk.getByRole("link", { name: "Edit Delay Claims Breakfast Seminar" }).click();
-      await desk.waitForURL(/\/edit$/);
-      await desk.locator('main[data-hydrated="true"]').waitFor();
-      const dayLater = (value: string) => {
-        const [date, time] = value.split("T");
-        const next = new Date(`${date}T00:00:00Z`);
-        next.setUTCDate(next.getUTCDate() + 1);
-        return `${next.toISOString().slice(0, 10)}T${time}`;
-      };
-      for (const label of [/^Start\b/, /^End\b/]) {
-        const field = desk.getByLabel(label);
-        await field.fill(dayLater(await field.inputValue()));
-      }
-      await desk.getByRole("button", { name: "SAVE CHANGES" }).click();
-      await desk.getByText(EVENT_MSG.moved, { exact: false }).waitFor({ timeout: 30_000 });
-    } finally {
-      await staff.close();
+    const { page: desk } = await staffPage({ viewport: { width: 1280, height: 900 } });
+    await desk.goto(`${server.url}/dashboard/events`);
+    await desk.getByRole("link", { name: "Edit Delay Claims Breakfast Seminar" }).click();
+    await desk.waitForURL(/\/edit$/);
+    await desk.locator('main[data-hydrated="true"]').waitFor();
+    const dayLater = (value: string) => {
+      const [date, time] = value.split("T");
+      const next = new Date(`${date}T00:00:00Z`);
+      next.setUTCDate(next.getUTCDate() + 1);
+      return `${next.toISOString().slice(0, 10)}T${time}`;
+    };
+    for (const label of [/^Start\b/, /^End\b/]) {
+      const field = desk.getByLabel(label);
+      await field.fill(dayLater(await field.inputValue()));
     }
+    await desk.getByRole("button", { name: "SAVE CHANGES" }).click();
+    await desk.getByText(EVENT_MSG.moved, { exact: false }).waitFor({ timeout: 30_000 });
 
     const moved = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes(mover) && (m.subject ?? "").startsWith("New time"), 60_000);
     expect(moved.subject).toBe("New time: Delay Claims Breakfast Seminar");

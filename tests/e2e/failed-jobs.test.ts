@@ -11,12 +11,11 @@
  * any job of the site on its last attempt.
  */
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import { PgBoss } from "pg-boss";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { runA11yCheckers } from "./a11y-checkers";
 import { ADMIN_DATABASE_URL, adminQuery, postgresAvailable } from "../support/cluster";
-import { launchBrowser, newPage, signInAsStaff, startServer, type RunningServer } from "./support";
+import { describe, expect, it, suiteServer } from "./fixture";
 
 const pgReason = (await postgresAvailable()) ? null : "no PostgreSQL server (set TEST_DATABASE_URL)";
 if (pgReason && process.env.CI) throw new Error(pgReason);
@@ -25,12 +24,19 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
   const name = `firm_failedjobs_${randomBytes(4).toString("hex")}`;
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
-  let server: RunningServer;
   let boss: PgBoss;
 
-  beforeAll(async () => {
+  // Registered before the server's hooks, so it runs after the server has stopped (after-hooks run in reverse).
+  afterAll(async () => {
+    await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
+  });
+  /** The suite's own server, on a database of its own made before it starts. */
+  const server = suiteServer(async () => {
     await adminQuery(`create database ${name}`);
-    server = await startServer({ quiet: true, env: { DATABASE_URL: url.toString(), AUTH_SECRET: "b".repeat(64) } });
+    return { quiet: true, env: { DATABASE_URL: url.toString(), AUTH_SECRET: "b".repeat(64) } };
+  });
+
+  beforeAll(async () => {
     boss = new PgBoss({ connectionString: url.toString(), schema: "pgboss", supervise: false, schedule: false });
     boss.on("error", () => {});
     await boss.start();
@@ -38,59 +44,48 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
     await boss.send("e2e-check", { what: "a test job" });
     const [job] = await boss.fetch("e2e-check");
     await boss.fail("e2e-check", job.id, { message: "The bucket did not answer (ECONNREFUSED 127.0.0.1:9000)." });
-  }, 180_000);
-
+  });
   afterAll(async () => {
     await boss?.stop({ graceful: false });
-    await server?.stop();
-    if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
-    await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
   });
 
-  it("lists the failed job with its error, passes the checkers at 1280 and 390 px, and Try again sends it again", async () => {
-    const browser = await launchBrowser();
-    try {
-      const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-      await signInAsStaff(page, server.url);
-      await page.goto(`${server.url}/dashboard`);
-      await page.getByRole("link", { name: "Failed jobs" }).first().click();
-      await page.waitForURL(/\/dashboard\/failed-jobs$/);
-      const row = page.getByRole("row", { name: /e2e-check/ });
-      await expect.poll(() => row.count()).toBe(1);
-      expect(await row.textContent()).toContain("The bucket did not answer (ECONNREFUSED 127.0.0.1:9000).");
-      expect(await row.textContent()).toContain("1 try");
-      expect(await runA11yCheckers(page)).toEqual([]);
-      // The dashboard's one row of screens, this one among them, still fits at 1280 px.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-      await page.screenshot({ path: "/tmp/failed-jobs-1280.png", fullPage: true });
-      await page.setViewportSize({ width: 390, height: 844 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      expect(await runA11yCheckers(page)).toEqual([]);
-      await page.screenshot({ path: "/tmp/failed-jobs-390.png", fullPage: true });
+  it("lists the failed job with its error, passes the checkers at 1280 and 390 px, and Try again sends it again", async ({ staffPage }) => {
+    const { page } = await staffPage({ viewport: { width: 1280, height: 900 } }, "owner", server.url);
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole("link", { name: "Failed jobs" }).first().click();
+    await page.waitForURL(/\/dashboard\/failed-jobs$/);
+    const row = page.getByRole("row", { name: /e2e-check/ });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain("The bucket did not answer (ECONNREFUSED 127.0.0.1:9000).");
+    expect(await row.textContent()).toContain("1 try");
+    expect(await runA11yCheckers(page)).toEqual([]);
+    // The dashboard's one row of screens, this one among them, still fits at 1280 px.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await page.screenshot({ path: "/tmp/failed-jobs-1280.png", fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await runA11yCheckers(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/failed-jobs-390.png", fullPage: true });
 
-      await page.getByRole("button", { name: /^Try again: e2e-check/ }).click();
-      await expect
-        .poll(() => page.getByRole("status").filter({ hasText: "The job has been sent again" }).count(), { timeout: 15_000 })
-        .toBe(1);
-      expect(await page.getByText("No failed jobs.").count()).toBe(1);
-      // Back in its queue as a fresh job (no worker runs `e2e-check`: it waits there).
-      const waiting = await boss.findJobs("e2e-check", { queued: true });
-      expect(waiting.map((j) => j.data)).toEqual([{ what: "a test job" }]);
-      // Recorded in Activity, with who pressed it.
-      await page.goto(`${server.url}/dashboard/activity`);
-      await expect
-        .poll(
-          () =>
-            page
-              .getByTestId("activity-entry")
-              .filter({ hasText: /tried again[\s\S]*Timed job[\s\S]*e2e-check/ })
-              .count(),
-          { timeout: 15_000 },
-        )
-        .toBe(1);
-      await context.close();
-    } finally {
-      await browser.close();
-    }
+    await page.getByRole("button", { name: /^Try again: e2e-check/ }).click();
+    await expect
+      .poll(() => page.getByRole("status").filter({ hasText: "The job has been sent again" }).count(), { timeout: 15_000 })
+      .toBe(1);
+    expect(await page.getByText("No failed jobs.").count()).toBe(1);
+    // Back in its queue as a fresh job (no worker runs `e2e-check`: it waits there).
+    const waiting = await boss.findJobs("e2e-check", { queued: true });
+    expect(waiting.map((j) => j.data)).toEqual([{ what: "a test job" }]);
+    // Recorded in Activity, with who pressed it.
+    await page.goto(`${server.url}/dashboard/activity`);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId("activity-entry")
+            .filter({ hasText: /tried again[\s\S]*Timed job[\s\S]*e2e-check/ })
+            .count(),
+        { timeout: 15_000 },
+      )
+      .toBe(1);
   }, 120_000);
 });

@@ -18,13 +18,13 @@
  * Suite hooks registered through the fixture's test receive the per-file ones: `it.beforeAll(({ browser }) => …)`
  * (vitest's own `beforeAll`, imported from "vitest", receives none).
  *
- * Files not on it start their own servers and browsers: the clusters behind nginx and PostgreSQL
- * (statistics, which also launches a browser with other flags, multi-instance, editorial-schedule,
- * reliability-pg-outage), those that start, kill or restart servers inside their tests (event-reminders-kill,
- * mailing-kill, reliability-crash, reliability-lifecycle, server-lifecycle, admission), two servers on one
- * database (cache-multiprocess), and three not moved yet that `ownServer`/`suiteServer` can take (an options
- * function can make an empty database first): dashboard-a11y, events, failed-jobs. security-xss takes its page
- * from here but starts its server itself (on an empty PostgreSQL database, and none without PostgreSQL).
+ * statistics and multi-instance take their `test` from cluster-fixture.ts, this one with the nginx cluster they
+ * share (statistics launches its own browser, with other flags). Files not on it start their own servers and
+ * browsers: the other clusters (editorial-schedule, reliability-pg-outage), those that start, kill or restart
+ * servers inside their tests (event-reminders-kill, mailing-kill, reliability-crash, reliability-lifecycle,
+ * server-lifecycle, admission) and two servers on one database (cache-multiprocess). security-xss takes its page from here but starts its server itself (on an empty
+ * PostgreSQL database, and none without PostgreSQL); failed-jobs' `suiteServer` makes its empty PostgreSQL
+ * database in its options function.
  */
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";

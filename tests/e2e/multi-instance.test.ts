@@ -11,38 +11,30 @@
  *   by every instance;
  * - with the bucket gone, public pages keep working and the staff form says
  *   what happened, keeping what was typed.
+ * On the cluster of tests/e2e/cluster-fixture.ts, which statistics uses too:
+ * this file reads only what it makes.
  * Needs PostgreSQL (TEST_DATABASE_URL or the machine's) and Debian's nginx.
  */
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCKED_MESSAGE } from "~/.server/auth/login-limits";
 import { MSG } from "~/lib/forms/messages";
-import { nginxAvailable } from "../support/nginx";
-import { postgresAvailable, signInCookie, startCluster, type Cluster } from "../support/cluster";
+import { signInCookie, type Cluster } from "../support/cluster";
+import { CLUSTER_START_TIMEOUT, describe, expect, it } from "./cluster-fixture";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "./support";
 
 let cluster: Cluster | undefined;
 let skipReason = "";
 let cookie = "";
 
-beforeAll(async () => {
-  if (!nginxAvailable()) skipReason = "nginx is not installed (apt-get install -y nginx-light)";
-  else if (!(await postgresAvailable())) skipReason = "no PostgreSQL server (set TEST_DATABASE_URL)";
-  if (skipReason) {
-    // CI installs and starts both: there a missing one is a failure, not a skip.
-    if (process.env.CI) throw new Error(skipReason);
-    return;
-  }
-  cluster = await startCluster();
+it.beforeAll(async ({ nginxCluster }) => {
+  ({ cluster, skipReason } = nginxCluster);
+  if (!cluster) return;
+  await cluster.heal();
   cookie = await signInCookie(cluster.url, ADMIN_EMAIL, ADMIN_PASSWORD);
-}, 180_000);
+}, CLUSTER_START_TIMEOUT);
 
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-function site(ctx: { skip: (note?: string) => void }): Cluster {
-  if (!cluster) ctx.skip(skipReason);
+function site(skip: (note?: string) => void): Cluster {
+  if (!cluster) skip(skipReason);
   return cluster!;
 }
 
@@ -57,8 +49,8 @@ const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 
 describe("several instances behind the reference nginx", () => {
-  it("the proxy caches public pages, never the sign-in page, the dashboard or anything with a cookie", async (ctx) => {
-    const c = site(ctx);
+  it("the proxy caches public pages, never the sign-in page, the dashboard or anything with a cookie", async ({ skip }) => {
+    const c = site(skip);
     const statuses: (string | null)[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await html(await fetch(`${c.url}/team`))).cache);
     expect(statuses).toContain("HIT");
@@ -99,8 +91,8 @@ describe("several instances behind the reference nginx", () => {
     expect(anonymous.status).toBe(302);
   });
 
-  it("a session made through the proxy is accepted by every instance; sign-in limits count failures made on any", async (ctx) => {
-    const c = site(ctx);
+  it("a session made through the proxy is accepted by every instance; sign-in limits count failures made on any", async ({ skip }) => {
+    const c = site(skip);
     for (const instance of c.instances) {
       const r = await fetch(`${instance.url}/dashboard`, { headers: { cookie }, redirect: "manual" });
       expect(r.status, instance.url).toBe(200);
@@ -120,8 +112,8 @@ describe("several instances behind the reference nginx", () => {
     expect(sixth.body).toContain(escapeHtml(LOCKED_MESSAGE));
   });
 
-  it("a staff save through one instance shows through the proxy and on every instance", async (ctx) => {
-    const c = site(ctx);
+  it("a staff save through one instance shows through the proxy and on every instance", async ({ skip }) => {
+    const c = site(skip);
     const marker = `Opens ${Date.now().toString(36)}`;
     const saved = await fetch(`${c.instances[0].url}/dashboard/hours/edit`, {
       method: "POST",
@@ -135,8 +127,10 @@ describe("several instances behind the reference nginx", () => {
     }
   });
 
-  it("an instance killed with SIGKILL and started again under load: no GET fails through the proxy; a picture uploaded meanwhile is served by every instance", async (ctx) => {
-    const c = site(ctx);
+  it("an instance killed with SIGKILL and started again under load: no GET fails through the proxy; a picture uploaded meanwhile is served by every instance", async ({
+    skip,
+  }) => {
+    const c = site(skip);
     const team = await (await fetch(`${c.url}/team`)).text();
     const lawyer = /href="(\/lawyer\/[^"/]+)"/.exec(team)?.[1] ?? "/team";
     const picture = /(\/images\/team\/[a-z0-9-]+\.(?:jpg|png|webp))/.exec(team)?.[1];
@@ -174,6 +168,8 @@ describe("several instances behind the reference nginx", () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     await sleep(1500);
+    // What nginx logs from here on (the shared cluster's log may hold another file's restarts).
+    const errorsBefore = c.nginx.errorLog().length;
     const victim = c.instances[1];
     expect(await victim.stop("SIGKILL")).toBeNull();
     const atKill = requests;
@@ -208,7 +204,7 @@ describe("several instances behind the reference nginx", () => {
 
     expect(requests - atKill).toBeGreaterThan(50);
     expect(failures).toEqual([]);
-    expect(c.nginx.errorLog()).toMatch(/connect\(\) failed|upstream prematurely closed|reset by peer/);
+    expect(c.nginx.errorLog().slice(errorsBefore)).toMatch(/connect\(\) failed|upstream prematurely closed|reset by peer/);
 
     const [row] = await c.query<{ img: string }>("select img from team where full_name = $1", ["Uploaded During Load"]);
     expect(row?.img).toMatch(/\.jpg$/);
@@ -224,8 +220,8 @@ describe("several instances behind the reference nginx", () => {
     }
   });
 
-  it("with PICTURE_BASE_URL, pages point at the bucket, which serves every width itself (AVIF ones made at start-up)", async (ctx) => {
-    const c = site(ctx);
+  it("with PICTURE_BASE_URL, pages point at the bucket, which serves every width itself (AVIF ones made at start-up)", async ({ skip }) => {
+    const c = site(skip);
     const base = `${c.bucket.endpoint}/${c.bucket.bucket}`;
     const direct = await startServer({ env: { ...c.env, PICTURE_BASE_URL: base }, quiet: true });
     try {
@@ -252,8 +248,8 @@ describe("several instances behind the reference nginx", () => {
     }
   });
 
-  it("without the bucket, public pages keep working and the staff form says what happened, keeping what was typed", async (ctx) => {
-    const c = site(ctx);
+  it("without the bucket, public pages keep working and the staff form says what happened, keeping what was typed", async ({ skip }) => {
+    const c = site(skip);
     const team = await (await fetch(`${c.url}/team`)).text();
     const picture = /(\/images\/team\/[a-z0-9-]+\.(?:jpg|png|webp))/.exec(team)?.[1];
     await fetch(`${c.url}${picture}`); // in the proxy's cache

@@ -17,18 +17,19 @@
  * contexts (closed when it ends, even after a failure, so no page of one test
  * sends beacons into the next one's counts) and signs in with a session of
  * its own where it needs one. Only the cluster is shared (starting it takes a
- * minute).
+ * minute): the one of tests/e2e/cluster-fixture.ts, which multi-instance
+ * uses too; this file reads only the statistics it makes.
  * Needs PostgreSQL (TEST_DATABASE_URL or the machine's) and Debian's nginx.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll } from "vitest";
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { rollupStats } from "~/.server/db/stats";
 import { STATS_BEACON_PATH } from "~/lib/stats";
-import { nginxAvailable } from "../support/nginx";
-import { postgresAvailable, signInCookie, startCluster, type Cluster } from "../support/cluster";
+import { signInCookie, type Cluster } from "../support/cluster";
+import { CLUSTER_START_TIMEOUT, describe, expect, it, onTestFinished } from "./cluster-fixture";
 import { chromium } from "playwright-core";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, newPage, signInContext } from "./support";
 
@@ -44,30 +45,25 @@ let database: Database | undefined;
 let browser: Browser;
 let skipReason = "";
 
-beforeAll(async () => {
-  if (!nginxAvailable()) skipReason = "nginx is not installed (apt-get install -y nginx-light)";
-  else if (!(await postgresAvailable())) skipReason = "no PostgreSQL server (set TEST_DATABASE_URL)";
-  if (skipReason) {
-    if (process.env.CI) throw new Error(skipReason);
-    return;
-  }
-  cluster = await startCluster({ accessLog: true });
+it.beforeAll(async ({ nginxCluster }) => {
+  ({ cluster, skipReason } = nginxCluster);
+  if (!cluster) return;
+  await cluster.heal();
   database = await openDatabase({ url: cluster.databaseUrl });
   setDatabase(database);
   // The browser's own user agent is a desktop Chrome's: a context's override (playwright) does not reach the
   // beacons a page sends while it is being left, which would then say "HeadlessChrome" (a crawler to isbot).
   browser = await chromium.launch({ executablePath: CHROMIUM, args: [...BROWSER_ARGS, `--user-agent=${CHROME}`] });
-}, 180_000);
+}, CLUSTER_START_TIMEOUT);
 
 afterAll(async () => {
   await browser?.close();
   setDatabase(undefined);
   await database?.close();
-  await cluster?.stop();
 });
 
-function site(ctx: { skip: (note?: string) => void }): Cluster {
-  if (!cluster) ctx.skip(skipReason);
+function site(skip: (note?: string) => void): Cluster {
+  if (!cluster) skip(skipReason);
   return cluster!;
 }
 
@@ -125,8 +121,8 @@ async function shown(page: Page, url: string) {
 }
 
 describe("visit statistics behind the reference nginx", () => {
-  it("public pages set no cookie and use no storage; beacons go to this site only, answered 204 through the proxy", async (ctx) => {
-    const c = site(ctx);
+  it("public pages set no cookie and use no storage; beacons go to this site only, answered 204 through the proxy", async ({ skip }) => {
+    const c = site(skip);
     await clear(c);
     const { context, page, beacons, hosts } = await visitor();
     for (const path of ["/", "/team", "/insights", "/cyber", "/search?q=ransomware", "/contact"]) await shown(page, c.url + path);
@@ -171,8 +167,8 @@ describe("visit statistics behind the reference nginx", () => {
     expect(search.amount).toBeGreaterThan(0);
   });
 
-  it("the count equals the visits, though pages come from nginx's cache; every instance shows the same figures", async (ctx) => {
-    const c = site(ctx);
+  it("the count equals the visits, though pages come from nginx's cache; every instance shows the same figures", async ({ skip }) => {
+    const c = site(skip);
     await clear(c);
     const pages = ["/", "/team", "/insights", "/cyber", "/construction", "/insurance"];
     const visits = 3;
@@ -219,8 +215,8 @@ describe("visit statistics behind the reference nginx", () => {
     expect(figures).toEqual([String(views), String(views)]);
   });
 
-  it("crawlers, signed-in staff, an opted-out browser and Global Privacy Control are not counted", async (ctx) => {
-    const c = site(ctx);
+  it("crawlers, signed-in staff, an opted-out browser and Global Privacy Control are not counted", async ({ skip }) => {
+    const c = site(skip);
     await clear(c);
     // A crawler with JavaScript (its beacon is refused by isbot on the server).
     const bot = await visitor({ userAgent: GOOGLEBOT });
@@ -255,8 +251,8 @@ describe("visit statistics behind the reference nginx", () => {
     expect(await viewsOf(c)).toBe(1);
   });
 
-  it("a page prefetched or prerendered ahead of the click is not counted until it is shown, then once", async (ctx) => {
-    const c = site(ctx);
+  it("a page prefetched or prerendered ahead of the click is not counted until it is shown, then once", async ({ skip }) => {
+    const c = site(skip);
     await clear(c);
     const { context, page } = await visitor();
     await shown(page, `${c.url}/insights`);
@@ -300,8 +296,8 @@ describe("visit statistics behind the reference nginx", () => {
     );
   });
 
-  it("a secret link is counted under its pattern, a page that does not exist as not found, never by its address", async (ctx) => {
-    const c = site(ctx);
+  it("a secret link is counted under its pattern, a page that does not exist as not found, never by its address", async ({ skip }) => {
+    const c = site(skip);
     await clear(c);
     const token = "Zm9yZ2VkLXRva2VuLXRoYXQtbXVzdC1uZXZlci1iZS1zdG9yZWQ";
     const { context, page } = await visitor();
@@ -330,8 +326,8 @@ describe("visit statistics behind the reference nginx", () => {
     expect(everything).not.toContain("no-such");
   });
 
-  it("at shutdown (SIGTERM), every beacon an instance answered 204 is written, up to the last", async (ctx) => {
-    const c = site(ctx);
+  it("at shutdown (SIGTERM), every beacon an instance answered 204 is written, up to the last", async ({ skip }) => {
+    const c = site(skip);
     await clear(c);
     const instance = c.instances[0];
     let answered = 0;

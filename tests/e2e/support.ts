@@ -201,10 +201,10 @@ export async function signInAsStaff(page: Page, baseUrl = sharedServerUrl()) {
 }
 
 /**
- * The sign-in fixture of the browser tests: a fresh browser context and page, signed in as the
- * test staff account with a session of its own (the sign-in form's POST, no page load), closed when
- * the test ends. Each test that needs a signed-in staff member calls it, so no test depends on an
- * earlier one's page or session, and one failure does not fail every later step.
+ * A fresh browser context and page of `browser`, signed in as the test staff account with a session
+ * of its own (the sign-in form's POST, no page load), closed when the test ends: for a file with a
+ * browser of its own (editorial-schedule, on its cluster); files on the shared fixture use its
+ * `staffPage` (fixture.ts).
  */
 export async function staffPage(
   browser: Browser,

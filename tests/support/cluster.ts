@@ -3,13 +3,16 @@
  * database (created here, dropped at the end), one S3-compatible bucket
  * (s3rver), N production instances with their own DATA_DIR, and nginx with
  * the reference configuration in front. Demo content is seeded into the
- * database and the bucket first. Used by tests/e2e/multi-instance.test.ts and
- * `npm run bench:proxy`. Needs `npm run build` and Debian's nginx — unless
+ * database and the bucket first. Used by tests/e2e/cluster-fixture.ts (one
+ * cluster for statistics and multi-instance) and `npm run bench:proxy`.
+ * Needs `npm run build` and Debian's nginx — unless
  * started with `proxy: false` (tests/e2e/editorial-schedule.test.ts): then no
  * nginx, and the site's address (PUBLIC_URL) is the first instance's.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { openDatabase, setDatabase } from "~/.server/db/client";
 import { seedDemoContent } from "~/.server/db/seed";
@@ -25,6 +28,7 @@ export type Cluster = ClusterWithoutProxy & { nginx: RunningNginx };
 /** A cluster started with `proxy: false`: `url` is the first instance's address. */
 export type ClusterWithoutProxy = {
   databaseUrl: string;
+  /** The bucket (the one `heal` started again if a test stopped it). */
   bucket: TestBucket;
   /** The site's address (PUBLIC_URL): through the proxy, or the first instance's without one. */
   url: string;
@@ -33,6 +37,11 @@ export type ClusterWithoutProxy = {
   env: Record<string, string>;
   /** Starts instance i again on its port and DATA_DIR (after it was killed or stopped). */
   restart(i: number): Promise<RunningServer>;
+  /**
+   * Starts again what a test stopped: every instance that is not running (on its port and DATA_DIR), and the
+   * bucket if it does not answer (on its port, with the pictures it held): the cluster as it was started.
+   */
+  heal(): Promise<void>;
   /** One query on the site's database. */
   query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
   stop(): Promise<void>;
@@ -81,6 +90,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   await adminQuery(`create database ${name}`);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   let bucket: TestBucket | undefined;
+  // The bucket's folder is the cluster's, kept when the bucket is stopped, so that `heal` can start it again.
+  const bucketDir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-s3-"));
   let nginx: RunningNginx | undefined;
   const instances: RunningServer[] = [];
   const stop = async () => {
@@ -88,11 +99,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await Promise.all(instances.map((s) => s.stop()));
     for (const s of instances) fs.rmSync(s.dataDir, { recursive: true, force: true });
     await bucket?.stop();
+    fs.rmSync(bucketDir, { recursive: true, force: true });
     await pool.end().catch(() => {});
     await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
   };
   try {
-    bucket = await startS3({ bucket: "cluster-pictures" });
+    bucket = await startS3({ bucket: "cluster-pictures", directory: bucketDir });
     // Demo content into the shared database and bucket, as `npm run db:seed` would.
     log("seeding demo content into PostgreSQL and the bucket…");
     const database = await openDatabase({ url: databaseUrl });
@@ -134,7 +146,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     }
     const cluster: ClusterWithoutProxy = {
       databaseUrl,
-      bucket,
+      get bucket() {
+        return bucket!;
+      },
       url: siteUrl,
       instances,
       env,
@@ -144,12 +158,22 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         instances[i] = fresh;
         return fresh;
       },
+      async heal() {
+        for (const [i, s] of instances.entries())
+          if (s.process.exitCode !== null || s.process.signalCode !== null) await cluster.restart(i);
+        const answers = await fetch(bucket!.endpoint).then(
+          () => true,
+          () => false,
+        );
+        if (!answers) bucket = await startS3({ bucket: bucket!.bucket, port: bucket!.port, directory: bucketDir });
+      },
       async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) {
         return (await pool.query<T>(sql, params)).rows;
       },
       stop,
     };
-    return nginx ? { ...cluster, nginx } : cluster;
+    // Object.assign, not a spread: `bucket` stays a getter.
+    return nginx ? Object.assign(cluster, { nginx }) : cluster;
   } catch (error) {
     await stop();
     throw error;
