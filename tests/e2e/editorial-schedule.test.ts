@@ -16,7 +16,7 @@
  * member in the Trash and a hidden member, whose own URLs answer 404.
  *
  * Each test stands alone: it signs in with a browser context and session of
- * its own (`staffPage`, tests/e2e/support.ts) and makes the article it works
+ * its own (the fixture's `staffPage`, tests/e2e/fixture.ts) and makes the article it works
  * on itself, so one failure does not fail the tests after it. The one
  * sequence that must run in time order (scheduled, then watched until it
  * appears) is one test. Only the cluster is shared (starting it takes a
@@ -27,8 +27,9 @@
  * unless CI is set.
  */
 import sharp from "sharp";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { describe, expect, it, onTestFinished, type OpenPage } from "./fixture";
 import { openDatabase, setDatabase, type Database } from "~/.server/db/client";
 import { createArticle, deleteArticle, updateArticle } from "~/.server/db/articles";
 import { createTeamMember, deleteTeamMember } from "~/.server/db/team";
@@ -38,11 +39,10 @@ import { setStorage } from "~/.server/storage/storage";
 import { systemActor } from "~/.server/db/audit";
 import { firmDateTimeText, parseFirmLocal, toFirmLocalInput } from "~/lib/firm-time";
 import { postgresAvailable, startCluster, type ClusterWithoutProxy } from "../support/cluster";
-import { articleForTest, deleteFromList, launchBrowser, newPage, staffPage } from "./support";
+import { articleForTest, deleteFromList } from "./support";
 
 let cluster: ClusterWithoutProxy | undefined;
 let skipReason = "";
-let browser: Browser;
 
 beforeAll(async () => {
   if (!(await postgresAvailable())) {
@@ -52,29 +52,23 @@ beforeAll(async () => {
     return;
   }
   cluster = await startCluster({ proxy: false });
-  browser = await launchBrowser();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
   await cluster?.stop();
 });
 
-function site(ctx: { skip: (note?: string) => void }): ClusterWithoutProxy {
-  if (!cluster) ctx.skip(skipReason);
+function site(skip: (note?: string) => void): ClusterWithoutProxy {
+  if (!cluster) skip(skipReason);
   return cluster!;
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** This test's staff page on instance 1 (the site's PUBLIC_URL): a context and session of its own, closed when the test ends. */
-async function signedIn(c: ClusterWithoutProxy): Promise<Page> {
-  return (await staffPage(browser, { viewport: { width: 1280, height: 900 } }, c.instances[0].url)).page;
-}
-/** A signed-out visitor's page (a context of its own, closed when the test ends). */
-async function visitorPage(): Promise<Page> {
-  const { context, page } = await newPage(browser);
-  onTestFinished(() => context.close());
-  return page;
+type StaffPage = (options: { viewport: { width: number; height: number } }, role: "owner", origin: string) => Promise<OpenPage>;
+
+/** This test's staff page on instance 1 (the site's PUBLIC_URL): the fixture's, a context and session of its own, closed when the test ends. */
+async function signedIn(staffPage: StaffPage, c: ClusterWithoutProxy): Promise<Page> {
+  return (await staffPage({ viewport: { width: 1280, height: 900 } }, "owner", c.instances[0].url)).page;
 }
 
 async function ready(p: Page) {
@@ -178,11 +172,15 @@ async function watch(urls: string[], needle: string, notBefore: number, until: n
 }
 
 describe("scheduled publishing on two instances, in Chromium", () => {
-  it("a draft is written in the form, previewed by staff, and its shared preview opens signed out while its public URL is the 404", async (ctx) => {
-    const c = site(ctx);
+  it("a draft is written in the form, previewed by staff, and its shared preview opens signed out while its public URL is the 404", async ({
+    skip,
+    staffPage,
+    newPage,
+  }) => {
+    const c = site(skip);
     const one = c.instances[0].url;
     const { FIRST } = wordings("Previewed");
-    const page = await signedIn(c);
+    const page = await signedIn(staffPage, c);
     onTestFinished(() => deleteFromList("articles", FIRST.title, one));
     await page.goto(`${one}/dashboard/articles/new`);
     await ready(page);
@@ -211,7 +209,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     await page.getByRole("button", { name: "Share a preview" }).click();
     await page.locator("#share-url").waitFor();
     const shared = new URL(await page.locator("#share-url").inputValue()).pathname;
-    const p = await visitorPage();
+    const p = (await newPage()).page;
     expect((await p.goto(`${one}${shared}`))?.status()).toBe(200);
     await p.getByText("Preview — not published").waitFor();
     expect(await p.locator("main").textContent()).toContain(FIRST.body);
@@ -223,11 +221,11 @@ describe("scheduled publishing on two instances, in Chromium", () => {
   it(
     "scheduled about two minutes ahead in Toronto time, then with no other action it appears on /insights, the home teaser and the RSS feed of both instances within 60 s of its minute, published once",
     { timeout: 300_000 },
-    async (ctx) => {
-      const c = site(ctx);
+    async ({ skip, staffPage, newPage }) => {
+      const c = site(skip);
       const one = c.instances[0].url;
       const { FIRST } = wordings("Scheduled");
-      const page = await signedIn(c);
+      const page = await signedIn(staffPage, c);
       await insightForTest(page, c, FIRST.title, FIRST.body, "draft");
       const articleId = await openEdit(page, one, FIRST.title);
 
@@ -265,7 +263,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
       expect(publishes).toEqual([{ actor_label: "scheduled publishing", actor_id: null }]);
 
       // A visitor on instance 2 reads it; History on instance 1 shows one version made by scheduled publishing.
-      const v = await visitorPage();
+      const v = (await newPage()).page;
       await v.goto(`${c.instances[1].url}/insights`);
       await v
         .getByRole("link", { name: new RegExp(FIRST.title) })
@@ -280,8 +278,12 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     },
   );
 
-  it("a team member hidden through the team form is the 404 and absent from /team and the practice Team tabs on both instances; visible again after", async (ctx) => {
-    const c = site(ctx);
+  it("a team member hidden through the team form is the 404 and absent from /team and the practice Team tabs on both instances; visible again after", async ({
+    skip,
+    staffPage,
+    newPage,
+  }) => {
+    const c = site(skip);
     const one = c.instances[0].url;
     const [member] = await c.query<{ slug: string; full_name: string; AOP: string[] }>(
       `select slug, full_name, "AOP" from team where title ilike '%partner%' and cardinality("AOP") > 0 order by id limit 1`,
@@ -289,8 +291,8 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     expect(member).toBeDefined();
     const { slug, full_name: name } = member;
     const PRACTICES = ["insurance", "construction", "cyber"];
-    const page = await signedIn(c);
-    const v = await visitorPage();
+    const page = await signedIn(staffPage, c);
+    const v = (await newPage()).page;
     /** What a visitor sees of the member on each instance: the profile's status, and whether /team and each practice Team tab list them. */
     const seen = async () => {
       const out: string[] = [];
@@ -471,8 +473,8 @@ describe("nothing unpublished leaks through any public URL", () => {
   it(
     "a crawl of every public page, feed, vCard, search result and link picture finds none of their words; their own URLs are the 404",
     { timeout: 180_000 },
-    async (ctx) => {
-      const c = site(ctx);
+    async ({ skip }) => {
+      const c = site(skip);
       const one = c.instances[0];
       let database: Database | undefined;
       let sync: { stop(): Promise<void> } | undefined;
@@ -673,11 +675,11 @@ describe("History on two instances, in Chromium", () => {
   it(
     "edited twice, then the first version restored from History: the post shows the first wording again on both instances, and History the restore as a new version",
     { timeout: 180_000 },
-    async (ctx) => {
-      const c = site(ctx);
+    async ({ skip, staffPage, newPage }) => {
+      const c = site(skip);
       const [one, two] = c.instances.map((i) => i.url) as [string, string];
       const { FIRST, SECOND, THIRD } = wordings("Restored");
-      const page = await signedIn(c);
+      const page = await signedIn(staffPage, c);
       await insightForTest(page, c, FIRST.title, FIRST.body, "published");
       const articleId = await openEdit(page, one, FIRST.title);
       for (const wording of [SECOND, THIRD]) {
@@ -689,7 +691,7 @@ describe("History on two instances, in Chromium", () => {
         await page.getByRole("button", { name: "SAVE CHANGES" }).click();
         await status(page, "Article was updated successfully.");
       }
-      const v = await visitorPage();
+      const v = (await newPage()).page;
       await expect.poll(async () => (await v.goto(`${two}/post/${slugOf(THIRD.title)}`))?.status(), { timeout: 5000 }).toBe(200);
       expect(await v.locator("main").textContent()).toContain(THIRD.body);
 

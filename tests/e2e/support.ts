@@ -200,23 +200,6 @@ export async function signInAsStaff(page: Page, baseUrl = sharedServerUrl()) {
   await page.waitForURL(/\/dashboard/);
 }
 
-/**
- * A fresh browser context and page of `browser`, signed in as the test staff account with a session
- * of its own (the sign-in form's POST, no page load), closed when the test ends: for a file with a
- * browser of its own (editorial-schedule, on its cluster); files on the shared fixture use its
- * `staffPage` (fixture.ts).
- */
-export async function staffPage(
-  browser: Browser,
-  options: Parameters<Browser["newContext"]>[0] = {},
-  baseUrl = sharedServerUrl(),
-): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newPage(browser, options);
-  onTestFinished(() => context.close());
-  await signInContext(context, baseUrl);
-  return { context, page };
-}
-
 /** Gives `context` a session of its own as `account` (the test staff account unless given; the sign-in form's POST, its cookies added). */
 export async function signInContext(
   context: BrowserContext,
