@@ -20,9 +20,10 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll } from "vitest";
+import { describe, expect, it } from "./fixture";
 import sharp from "sharp";
-import { freePort, launchBrowser, newPage, signInAsStaff, startServer, type RunningServer } from "./support";
+import { freePort, signInAsStaff, startServer, type RunningServer } from "./support";
 import { BUILD_DIR, rawRequest, requireBuild, sleep, waitFor } from "./reliability-support";
 
 const PG_BIN = "/usr/lib/postgresql/15/bin";
@@ -228,11 +229,13 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
     expect.soft(signIn!.text, "the sign-in form with the e-mail kept").toContain('value="staff@example.com"');
     await waitFor(async () => (await rawRequest(url, "/readyz")).status === 200, 5000, 50);
   });
-  it("a staff save during the outage fails with the form's message, keeps what was typed, and saves after recovery", async () => {
+  it("a staff save during the outage fails with the form's message, keeps what was typed, and saves after recovery", async ({
+    newPage,
+  }) => {
     const url = server!.url;
     expect((await rawRequest(url, "/readyz")).status).toBe(200);
-    const browser = await launchBrowser();
-    const { context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+    // The fixture's browser and a context of its own (closed when the test ends).
+    const { context, page } = await newPage({ viewport: { width: 1280, height: 900 } });
     const statusText = (text: string) => page.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
     const ready = async () => {
       await page.locator('main[data-hydrated="true"]').waitFor();
@@ -316,8 +319,6 @@ describe.skipIf(!HAVE_PG)(`database outage on PostgreSQL${HAVE_PG ? "" : ` (skip
       expect(search.body.toString("utf8")).toContain(title);
     } finally {
       if ((await rawRequest(url, "/readyz")).status !== 200) startCluster();
-      await context.close();
-      await browser.close();
     }
   }, 120_000);
 });
