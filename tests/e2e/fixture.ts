@@ -19,10 +19,10 @@
  * (vitest's own `beforeAll`, imported from "vitest", receives none).
  *
  * statistics and multi-instance take their `test` from cluster-fixture.ts, this one with the nginx cluster they
- * share (statistics launches its own browser, with other flags). editorial-schedule and reliability-pg-outage
- * take their browser and pages from here and start their cluster or server themselves. Files not on it start
+ * share (statistics launches its own browser, with other flags). editorial-schedule, reliability-pg-outage and
+ * mailing-kill take their browser and pages from here and start their cluster or servers themselves. Files not on it start
  * their own servers (and browsers, where they need one): those that start, kill or restart
- * servers inside their tests (event-reminders-kill, mailing-kill, reliability-crash, reliability-lifecycle,
+ * servers inside their tests (event-reminders-kill, reliability-crash, reliability-lifecycle,
  * server-lifecycle, admission) and two servers on one database (cache-multiprocess). security-xss takes its page from here but starts its server itself (on an empty
  * PostgreSQL database, and none without PostgreSQL); failed-jobs' `suiteServer` makes its empty PostgreSQL
  * database in its options function.

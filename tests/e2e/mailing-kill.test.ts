@@ -20,12 +20,13 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll } from "vitest";
+import { describe, expect, it } from "./fixture";
 import { TOPIC_LABELS } from "~/lib/forms/subscribe";
 import { ADMIN_DATABASE_URL, adminQuery, postgresAvailable } from "../support/cluster";
 import { mailingReady } from "../support/mailing";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
-import { launchBrowser, newPage, signInAsStaff, startServer, type RunningServer } from "./support";
+import { signInAsStaff, startServer, type RunningServer } from "./support";
 import { sleep } from "./reliability-support";
 import pg from "pg";
 
@@ -140,25 +141,20 @@ describe.skipIf(pgReason !== null)("a mailing when the sending instance is kille
     expect(bySink.size).toBeGreaterThanOrEqual(3);
   }, 180_000);
 
-  it("the Send to subscribers screen follows the mailing to its end without a reload", async () => {
+  it("the Send to subscribers screen follows the mailing to its end without a reload", async ({ newPage }) => {
     const live = instances.find((i) => i.process.exitCode === null && i.process.signalCode === null)!;
-    const browser = await launchBrowser();
-    try {
-      const { context, page } = await newPage(browser);
-      await signInAsStaff(page, live.url);
-      const { articleId, recipients } = await mailingReady(databaseUrl, { subscribers: RECIPIENTS, topic: "cyber" });
-      await page.goto(`${live.url}/dashboard/articles/${articleId}/mailing`);
-      const progress = page.locator("[data-mailing-progress]");
-      expect(await progress.textContent()).not.toMatch(/^Sent to subscribers/);
-      await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
-      await expect
-        .poll(() => progress.textContent(), { timeout: 30_000, interval: 500 })
-        .toBe(`Sent to subscribers of ${TOPIC_LABELS.cyber}: Sent ${recipients.length} of ${recipients.length}; failed 0.`);
-      expect(await page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage)).toBe(true);
-      await expect.poll(() => page.getByRole("status").filter({ hasText: "Sent to subscribers" }).count()).toBe(1);
-      await context.close();
-    } finally {
-      await browser.close();
-    }
+    // The fixture's browser and a context of its own (closed when the test ends).
+    const { page } = await newPage();
+    await signInAsStaff(page, live.url);
+    const { articleId, recipients } = await mailingReady(databaseUrl, { subscribers: RECIPIENTS, topic: "cyber" });
+    await page.goto(`${live.url}/dashboard/articles/${articleId}/mailing`);
+    const progress = page.locator("[data-mailing-progress]");
+    expect(await progress.textContent()).not.toMatch(/^Sent to subscribers/);
+    await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
+    await expect
+      .poll(() => progress.textContent(), { timeout: 30_000, interval: 500 })
+      .toBe(`Sent to subscribers of ${TOPIC_LABELS.cyber}: Sent ${recipients.length} of ${recipients.length}; failed 0.`);
+    expect(await page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage)).toBe(true);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Sent to subscribers" }).count()).toBe(1);
   }, 120_000);
 });
