@@ -93,16 +93,6 @@ const envSchema = z
       .min(1, "must be at least 1 day")
       .max(3650)
       .default(730),
-    /**
-     * How long a kept message may stay "sending" before another instance takes it for lost (its instance stopped
-     * mid-send) and sends it again (mail.ts recoverInterruptedMail). Longer than any SMTP exchange takes.
-     */
-    MAIL_SENDING_TIMEOUT_SECONDS: z.coerce
-      .number()
-      .int("must be a whole number of seconds")
-      .min(10, "must be at least 10 seconds")
-      .max(86_400, "must be at most 86400 (a day)")
-      .default(300),
     /** Sign-up e-mails (confirmations, preferences links) the whole site sends in an hour; past it they are held and owners alerted (issue 42). */
     SIGN_UP_EMAILS_PER_HOUR: z.coerce
       .number()

@@ -26,8 +26,10 @@ import * as enquiriesList from "~/routes/admin/enquiries";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
+import { deliverDueMail, setUpMailQueue } from "../support/mail-queue";
 
 const state = setUpTestDatabase();
+const outbox = setUpMailQueue(state);
 const ORIGIN = "http://localhost:3000";
 
 let smtp: TestSmtp;
@@ -279,6 +281,8 @@ describe("the notification to ENQUIRY_TO", () => {
       freshIp(),
     );
     expect(r.data.outcome).toBe("sent");
+    // The answer did not wait on the e-mail server: the message's job (mail-send) sends it.
+    await deliverDueMail(outbox.queue);
     const [row] = await db().select().from(enquiries).orderBy(desc(enquiries.id)).limit(1);
     const mail = await smtp.waitFor((m) => (m.subject ?? "").includes(`#${row.id}`));
     expect(mail.subject).toBe(`New enquiry #${row.id}: Cyber Security & Incident Response`);

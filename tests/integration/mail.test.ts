@@ -2,7 +2,10 @@
  * The mail layer against a real SMTP server started by the test: a message
  * arrives with its plain-text and HTML parts; without SMTP it stays in the
  * outbox (and says so); a refusing or absent server leaves it in the outbox
- * as failed, and the retry delivers it once the server accepts.
+ * as failed, and its job on the job queue (pg-boss, `mail-send`) delivers it
+ * once the server accepts; one refused for good is not retried, and one that
+ * fails every try ends on the dead-letter queue (Failed jobs), still failed in
+ * the Outbox.
  */
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,15 +17,20 @@ import {
   DELIVERED_BODY_REMOVED,
   mailFrom,
   PERMANENT_PREFIX,
+  keepMail,
+  MAIL_JOB,
+  queueMail,
   resendMail,
-  retryFailedMail,
   sendMail,
   type MailMessage,
 } from "~/.server/mail/mail";
+import { MAX_ATTEMPTS } from "~/.server/jobs/retry";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { setUpTestDatabase } from "../support/database";
+import { deliverDueMail, makeMailRetriesDue, setUpMailQueue } from "../support/mail-queue";
 
-setUpTestDatabase();
+const state = setUpTestDatabase();
+const mail = setUpMailQueue(state);
 
 let smtp: TestSmtp;
 beforeAll(async () => {
@@ -88,7 +96,7 @@ describe("with SMTP", () => {
     expect(kept.html_body).not.toContain("abc3");
   });
 
-  it("a message refused for now (4xx) is kept as failed with the reason, and the retry delivers it once the server accepts", async () => {
+  it("a message refused for now (4xx) is kept as failed with the reason, and its job delivers it once the server accepts", async () => {
     smtp.refuseForNow = true;
     const result = await sendMail(message(4));
     expect(result.status).toBe("failed");
@@ -97,13 +105,75 @@ describe("with SMTP", () => {
     expect(failed).toMatchObject({ status: "failed", attempts: 1 });
     expect(failed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now());
 
-    // Not yet due: nothing is sent.
-    expect(await retryFailedMail()).toBe(0);
+    // Not yet due (its job waits the retry delay): nothing is tried.
+    expect(await deliverDueMail(mail.queue)).toBe(0);
     smtp.refuseForNow = false;
-    // Due (as the scheduler would find it a minute later).
-    expect(await retryFailedMail(new Date(Date.now() + 61_000))).toBe(1);
+    // Due (as pg-boss's worker would find it 30 s later; the jobs of the messages sent at once above find them sent).
+    await makeMailRetriesDue();
+    await deliverDueMail(mail.queue);
     await smtp.waitFor((m) => m.subject === "Test message 4");
-    expect(await row(result.id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
+    expect(await row(result.id)).toMatchObject({ status: "sent", attempts: 2, last_error: null, next_attempt_at: null });
+    // Its job is done: nothing more to run.
+    await makeMailRetriesDue();
+    expect(await deliverDueMail(mail.queue)).toBe(0);
+  });
+
+  it("a message left to the queue (a public form's) is delivered by its job: retried by pg-boss after a temporary failure", async () => {
+    smtp.refuseForNow = true;
+    const id = await queueMail(message(7));
+    expect(await row(id)).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await deliverDueMail(mail.queue)).toBe(1);
+    const failed = await row(id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 1 });
+    expect(failed.last_error).toMatch(/451/);
+    expect(failed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 25_000);
+    const [job] = await mail.queue.boss.findJobs(MAIL_JOB, { key: String(id) });
+    expect(job).toMatchObject({ state: "retry", retryCount: 0 });
+
+    smtp.refuseForNow = false;
+    await makeMailRetriesDue();
+    expect(await deliverDueMail(mail.queue)).toBe(1);
+    await smtp.waitFor((m) => m.subject === "Test message 7");
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
+    expect(smtp.messages.filter((m) => m.subject === "Test message 7")).toHaveLength(1);
+  });
+
+  it("a message's job is written in the transaction that keeps it: committed together, or rolled back together", async () => {
+    const jobs = async () => (await mail.queue.boss.findJobs(MAIL_JOB)).length;
+    const before = await jobs();
+    await expect(
+      db().transaction(async (tx) => {
+        await keepMail(tx, message(10));
+        throw new Error("the change that made it failed");
+      }),
+    ).rejects.toThrow("the change that made it failed");
+    expect(await jobs()).toBe(before);
+    expect(await db().select().from(mailOutbox).where(eq(mailOutbox.subject, "Test message 10"))).toEqual([]);
+    const id = await db().transaction((tx) => keepMail(tx, message(11)));
+    expect(await mail.queue.boss.findJobs(MAIL_JOB, { key: String(id) })).toEqual([expect.objectContaining({ state: "created" })]);
+    expect(await deliverDueMail(mail.queue)).toBe(1);
+    await smtp.waitFor((m) => m.subject === "Test message 11");
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: 1 });
+  });
+
+  it("a message that fails every try ends on the dead-letter queue (Failed jobs) and stays failed in the Outbox with its last error", async () => {
+    smtp.refuseForNow = true;
+    const id = await queueMail(message(8));
+    for (let i = 0; i < MAX_ATTEMPTS + 2; i++) {
+      await makeMailRetriesDue();
+      await deliverDueMail(mail.queue);
+    }
+    const failed = await row(id);
+    expect(failed).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, next_attempt_at: null });
+    expect(failed.last_error).toMatch(/451/);
+    const letters = await mail.queue.failedJobs();
+    expect(letters).toEqual([expect.objectContaining({ job: MAIL_JOB, attempts: MAX_ATTEMPTS, error: expect.stringMatching(/451/) })]);
+    smtp.refuseForNow = false;
+    expect(smtp.messages.filter((m) => m.subject === "Test message 8")).toHaveLength(0);
+    // Try again on Failed jobs: a fresh job with its key, which delivers it.
+    expect(await mail.queue.retryFailedJob(letters[0].id)).toMatchObject({ outcome: "queued", name: MAIL_JOB });
+    expect(await deliverDueMail(mail.queue)).toBe(1);
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: MAX_ATTEMPTS + 1 });
   });
 
   it("a message refused for good (5xx, a bad address) is not retried: kept as failed with the reason; an owner's 'send again' still can", async () => {
@@ -113,10 +183,18 @@ describe("with SMTP", () => {
     const failed = await row(result.id);
     expect(failed).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
     expect(failed.last_error).toMatch(new RegExp(`^${PERMANENT_PREFIX}`));
+    // A public form's message refused for good: its job completes, with no retry.
+    const queued = await queueMail(message(9));
+    expect(await deliverDueMail(mail.queue)).toBe(1);
+    expect(await row(queued)).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
+    expect((await mail.queue.boss.findJobs(MAIL_JOB, { key: String(queued) }))[0]).toMatchObject({ state: "completed" });
     smtp.refuse = false;
-    // Never due, however late the retry job runs.
-    expect(await retryFailedMail(new Date(Date.now() + 24 * 3600_000))).toBe(0);
+    // Never tried again, however late a job comes.
+    await makeMailRetriesDue();
+    await deliverDueMail(mail.queue);
     expect(await row(result.id)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await row(queued)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(smtp.messages.filter((m) => m.subject === "Test message 6" || m.subject === "Test message 9")).toHaveLength(0);
     expect(await resendMail(result.id)).toMatchObject({ status: "sent" });
   });
 

@@ -35,10 +35,11 @@ import * as subscriberScreen from "~/routes/admin/subscriber";
 import { IMPORT_MSG } from "~/routes/admin/subscribers-import";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
+import { deliverDueMail, setUpMailQueue } from "../support/mail-queue";
 import { guarded, testContext } from "../support/route-call";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 
-setUpTestDatabase();
+const outbox = setUpMailQueue(setUpTestDatabase());
 const ORIGIN = "http://localhost:3000";
 let smtp: TestSmtp;
 let admin = "";
@@ -322,6 +323,8 @@ describe("the CASL import", () => {
 
     expect(await sendConsentRequests()).toEqual({ consentRequestsSent: 2 });
     expect(await sendConsentRequests()).toEqual({ consentRequestsSent: 0 }); // the day's cap
+    // Each kept with its job (mail-send), which sends it.
+    await deliverDueMail(outbox.queue);
     await smtp.waitFor(() => smtp.messages.length >= before + 2);
     const sent = smtp.messages.slice(before);
     expect(sent).toHaveLength(2);

@@ -26,7 +26,7 @@ import {
 } from "~/.server/db/subscribers";
 import { issueFormToken, MIN_FILL_SECONDS } from "~/.server/public-forms/spam-defence";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, mailFrom, mailSettled, retryFailedMail, sendSubscriberMail } from "~/.server/mail/mail";
+import { closeMail, mailFrom, queueStrandedMail, sendSubscriberMail } from "~/.server/mail/mail";
 import { compileSkeleton, fillSkeleton } from "~/.server/mail/mail-skeleton";
 import { systemActor } from "~/.server/db/audit";
 import { oneClickUrl, preferencesToken, preferencesUrl } from "~/.server/subscriptions/links";
@@ -46,10 +46,12 @@ import { releaseHeldSignUpMail } from "~/.server/subscriptions/subscribe-form.se
 import { signedIn } from "../support/staff-session";
 import { callRoute } from "../support/route-call";
 import { setUpTestDatabase } from "../support/database";
+import { mailDelivered, setUpMailQueue } from "../support/mail-queue";
 import { guarded, testContext } from "../support/route-call";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
 
-setUpTestDatabase();
+const state = setUpTestDatabase();
+const outbox = setUpMailQueue(state);
 const ORIGIN = "http://localhost:3000";
 
 let smtp: TestSmtp;
@@ -104,6 +106,7 @@ async function openConfirm(token: string, method: "GET" | "POST") {
 async function subscribeAndConfirm(email: string, topics = ["insurance"]) {
   const answer = await subscribe({ email, topics, consent: "yes" });
   expect(answer.data.outcome).toBe("sent");
+  await mailDelivered(outbox.queue);
   const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes(email.toLowerCase()));
   const token = confirmLinkIn(mail.text ?? "");
   expect((await openConfirm(token, "POST")).outcome).toBe("confirmed");
@@ -183,13 +186,14 @@ describe("double opt-in", () => {
     expect(history.map((h) => h.event)).toEqual(["requested", "confirmed"]);
     expect(history[0]).toMatchObject({ wording: CONSENT_WORDING, wording_version: CONSENT_VERSION, form_url: `${ORIGIN}/subscribe` });
     // The confirmation e-mail is kept in the outbox without its link once delivered.
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "dana.claims@insurer.example"));
     expect(kept.text_body).not.toContain("/subscribe/confirm/");
   });
 
   it("opening the link only shows a button (a scanner confirms nothing); a replayed link says it was used", async () => {
     await subscribe({ email: "replay@example.com", topics: ["cyber"], consent: "yes" });
+    await mailDelivered(outbox.queue);
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("replay@example.com"));
     const token = confirmLinkIn(mail.text ?? "");
     expect(await openConfirm(token, "GET")).toEqual({ status: 200, outcome: "ready" });
@@ -236,7 +240,7 @@ describe("double opt-in", () => {
     expect(answers[0]).toEqual({ status: 200, outcome: "sent", text: SUBSCRIBE_MSG.sent });
 
     // pending@ asked twice within the hour: one confirmation e-mail; erased@ got none after erasure.
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
     expect(to("pending@example.com")).toBe(1);
     expect(to("erased@example.com")).toBe(1); // the first confirmation only, before erasure
@@ -268,7 +272,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     for (const email of [...spellings, ...gmail]) answers.push((await subscribe({ email, topics: ["news"], consent: "yes" })).data.outcome);
     // The same answer for each: nobody learns that a variant was held back.
     expect(answers).toEqual(Array(6).fill("sent"));
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     expect(to("mb.victim@example.com")).toBe(1);
     expect(to("mb.victim+1@example.com") + to("mb.victim+2@example.com")).toBe(0);
     expect(to("mbvictim@gmail.com")).toBe(1);
@@ -279,7 +283,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
 
   it("keeps one 'Asked to subscribe' record per confirmation e-mail sent, not one per request", async () => {
     for (let i = 0; i < 5; i++) await subscribe({ email: "padded@example.com", topics: ["news"], consent: "yes" });
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     expect(to("padded@example.com")).toBe(1);
     expect(await requested("padded@example.com")).toBe(1);
     // A confirmed subscriber asking again is asked nothing: no record.
@@ -294,7 +298,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push((await subscribe({ email: "Returning@example.com", topics: ["cyber"], consent: "yes" })).data);
     expect(answers.map((a) => a.status.text)).toEqual(Array(3).fill(SUBSCRIBE_MSG.sent));
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     const manage = smtp.messages.filter((m) => JSON.stringify(m.to).includes("returning@example.com") && /Manage/.test(m.text ?? ""));
     expect(manage).toHaveLength(1);
     expect(manage[0].subject).toBe(`Your subscription to ${FIRM.name} insights`);
@@ -315,7 +319,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
   it("answers before any mail is sent, for a new and a confirmed address alike: the SMTP server still holds every message when the answers are back", async () => {
     const confirmed: string[] = [];
     for (let i = 0; i < 3; i++) confirmed.push((await subscribeAndConfirm(`held-known-${i}@example.com`)).email);
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     await anHourLater(); // so each confirmed address is sent its preferences link
     smtp.delayMs = 5000; // the server takes 5 s to accept each message
     try {
@@ -329,19 +333,19 @@ describe("limits per mailbox, not per string (issue 42)", () => {
       }
       const kinds = async () =>
         (await db().select({ kind: mailOutbox.kind, status: mailOutbox.status }).from(mailOutbox)).filter((m) => m.status !== "sent");
-      // None of the six accepted yet: each is in the outbox, still on its way, or still being written.
-      expect((await kinds()).every((m) => m.status === "sending")).toBe(true);
+      // None of the six accepted yet: each is in the outbox waiting for its job (mail-send), or still being written.
+      expect((await kinds()).every((m) => m.status === "queued")).toBe(true);
     } finally {
       smtp.delayMs = 0;
     }
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     const to = (pattern: RegExp) => smtp.messages.filter((m) => pattern.test(JSON.stringify(m.to)));
     expect(to(/held-new-/)).toHaveLength(3);
     expect(to(/held-known-/).filter((m) => m.subject === `Your subscription to ${FIRM.name} insights`)).toHaveLength(3);
   });
 
   it("holds sign-up e-mails past the site-wide hourly cap, alerts owners on the dashboard (not editors), and lets them go as the hour allows", async () => {
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     await anHourLater(); // what earlier tests sent is more than an hour old
     setEnvForTests({ SMTP_URL: smtp.url, SIGN_UP_EMAILS_PER_HOUR: "2" });
     onTestFinished(() => void setEnvForTests({ SIGN_UP_EMAILS_PER_HOUR: undefined }));
@@ -350,7 +354,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
       answers.push((await subscribe({ email: `flood-${i}@example.com`, topics: ["news"], consent: "yes" })).data.status.text);
     // The same answer for each: a bot learns nothing from the cap.
     expect(answers).toEqual(Array(5).fill(SUBSCRIBE_MSG.sent));
-    await mailSettled();
+    await mailDelivered(outbox.queue);
     const flood = () => smtp.messages.filter((m) => /flood-/.test(JSON.stringify(m.to))).length;
     expect(flood()).toBe(2);
     expect(await heldMailCount()).toBe(3);
@@ -373,7 +377,8 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     expect(await releaseHeldSignUpMail()).toBe(0);
     await anHourLater();
     expect(await releaseHeldSignUpMail()).toBe(2);
-    await retryFailedMail();
+    await queueStrandedMail();
+    await mailDelivered(outbox.queue);
     expect(flood()).toBe(4);
     expect(await heldMailCount()).toBe(1);
   });

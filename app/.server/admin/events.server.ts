@@ -20,7 +20,7 @@ import { EditConflict } from "../db/revisions";
 import type { EventRegistrationRow } from "../db/schema";
 import { sanitizeArticleHtml } from "../content/sanitize";
 import { eventMail } from "../events/messages";
-import { keepMail, sendKeptMail, type MailMessage } from "../mail/mail";
+import { keepMail } from "../mail/mail";
 import { conflictText } from "~/lib/forms/conflict";
 import { log } from "../log";
 import { flashHeaders } from "./flash.server";
@@ -46,24 +46,18 @@ function fail(status: number, body: EventActionData) {
   return data<EventActionData>(body, { status });
 }
 
-/** Keeps one e-mail per registrant in the change's transaction; `send` delivers them after the commit. */
+/** Keeps one e-mail per registrant, with the job that sends it, in the change's transaction; `send` says how many. */
 function registrantMail(kind: "moved" | "cancelled" | "promoted") {
-  const kept: { id: number; message: MailMessage }[] = [];
+  const kept: number[] = [];
   const notify: Notify = async (tx: Db, event: Event, registrations: EventRegistrationRow[]) => {
     for (const r of registrations) {
       // A registrant told of a new time, or given a place, may not make it: the e-mail carries the cancel link
       // (the same as in their earlier e-mails, which keep working). A cancellation needs none.
-      const message = eventMail(kind, event, r);
-      kept.push({ id: await keepMail(tx, message), message });
+      kept.push(await keepMail(tx, eventMail(kind, event, r)));
     }
   };
-  const send = () => {
-    // After the answer: a big list must not hold the person's request (an interrupted send is retried by `mail-retry`).
-    void (async () => {
-      for (const { id, message } of kept) await sendKeptMail(id, message).catch(() => undefined);
-    })();
-    return kept.length;
-  };
+  // Sent by their jobs (mail-send): a big list does not hold the person's request.
+  const send = () => kept.length;
   return { notify, send };
 }
 

@@ -37,7 +37,7 @@ export async function resendAction(request: Request, context: RequestContext, ba
   try {
     const message = await getOutboxMessage(id);
     if (!message || message.status === "sent" || message.status === "sending") return notResendable(message);
-    // The claim of the row and its trail entry are one transaction (mail.ts): when the retry job took it first, nothing is recorded.
+    // The claim of the row and its trail entry are one transaction (mail.ts): when its job took it first, nothing is recorded.
     const result = await resendMail(id, actor);
     if (!result) return notResendable(await getOutboxMessage(id));
     const text =

@@ -68,7 +68,7 @@ export function mailStatus(result: MailResult, done: string): Status {
       text: `${done} No e-mail server is set up (SMTP_URL), so the e-mail was kept in the Outbox: an owner can read it there and pass the link on.`,
     };
   }
-  if (result.status === "held") {
+  if (result.status === "held" || result.status === "queued") {
     return { tone: "success", text: `${done} The e-mail is kept in the Outbox and will be sent shortly.` };
   }
   if (result.permanent) {

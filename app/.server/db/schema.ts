@@ -549,7 +549,8 @@ export const auditLog = pgTable(
 /**
  * Every e-mail the site sends, kept before it is sent (app/.server/mail/mail.ts).
  * status: outbox (no SMTP configured: kept for owners to read), sending,
- * sent, failed (retried by the `mail-retry` job until `attempts` reaches the limit, jobs/retry.ts).
+ * queued (its `mail-send` job sends it), held, sent, failed (retried by its `mail-send` job until `attempts` reaches
+ * the limit, jobs/retry.ts; refused for good: not retried).
  */
 export const mailOutbox = pgTable(
   "mail_outbox",

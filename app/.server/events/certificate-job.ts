@@ -9,10 +9,10 @@
  *
  * Each certificate goes once: a chunk's attendees are marked sent in the
  * statement that claims them, and their e-mails kept in the outbox in the
- * same transaction (db/event-registrations.ts `claimCertificates`). A try
- * that fails (or an instance killed mid-run) is retried by the queue: the
- * next try sends only what is still due, and an e-mail kept but not sent is
- * sent by the Outbox job (`mail-retry`).
+ * same transaction with the job that retries each (db/event-registrations.ts
+ * `claimCertificates`; mail.ts `keepMail`). A try that fails (or an instance
+ * killed mid-run) is retried by the queue: the next try sends only what is
+ * still due, and an e-mail kept but not sent is sent by its `mail-send` job.
  */
 import { z } from "zod";
 import type { CertificateProgress } from "~/lib/certificate-progress";
@@ -56,7 +56,7 @@ export async function runCertificates(raw: unknown): Promise<{ sent: number; def
     for (const r of due) messages.set(r.id, await certificateMail(event, r));
     const kept = await claimCertificates(event, [...messages.keys()], data.actor, async (tx, registration) => {
       const message = messages.get(registration.id)!;
-      return { id: await keepMail(tx, message), message };
+      return { id: await keepMail(tx, message, { sendingNow: true }), message };
     });
     // Claimed by nobody: another run took them meanwhile (it cannot, with the queue's policy; then stop rather than loop).
     if (!kept.length) break;

@@ -14,7 +14,7 @@ import { log } from "../log";
 import { processServices } from "../services";
 import { completePictureWidths } from "../pictures/images";
 import { siteJobs } from "../jobs/jobs";
-import { closeMail, mailSettled, recoverInterruptedMail } from "../mail/mail";
+import { closeMail, mailSettled } from "../mail/mail";
 import { rowPictures } from "../pictures/picture-sweep";
 import { createJobQueue, type JobQueue } from "../jobs/queue";
 import { getStorage } from "../storage/storage";
@@ -76,11 +76,6 @@ export async function startServices(env: Env = getEnv()): Promise<Database> {
   startNotFoundLog();
   // Visit statistics: the day's salt in memory before the first beacon (stats-ingest.ts).
   await startStatsIngest();
-  // The embedded database is this process's alone (its folder is locked): a message left "sending" was
-  // interrupted by the end of the previous process (a kill -9 in an SMTP exchange, an event reminder
-  // claimed but not yet sent). Put back now, the at-start run of mail-retry below sends it; on PostgreSQL
-  // another instance may be sending it, so it waits MAIL_SENDING_TIMEOUT_SECONDS (recoverInterruptedMail).
-  if (database.kind === "pglite") await recoverInterruptedMail(0);
   // Timed work (jobs.ts) on the job queue: each job runs once now (what fell due while no server ran), then on its schedule.
   holder.jobQueue = createJobQueue(database, siteJobs(database));
   await holder.jobQueue.start();
@@ -102,6 +97,8 @@ export function setJobQueueForTests(queue: JobQueue | undefined): void {
 }
 
 export async function stopServices(): Promise<void> {
+  // Messages a public form handed over after its answer reach the outbox, with their jobs, first (at most 10 s).
+  await Promise.race([mailSettled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   await holder.jobQueue?.stop();
   holder.jobQueue = undefined;
   // Beacons, redirect hits and 404 counts still in memory are written before the database closes.
@@ -109,8 +106,6 @@ export async function stopServices(): Promise<void> {
   await redirectEngine()?.stop();
   setRedirectEngine(undefined);
   await stopNotFoundLog();
-  // Messages a public form handed over after its answer reach the outbox first (at most 10 s).
-  await Promise.race([mailSettled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   closeMail();
   getStorage().close?.();
   await holder.contentSync?.stop();

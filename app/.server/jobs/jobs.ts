@@ -20,7 +20,7 @@ import { sweepStaffTokens } from "../db/staff-links";
 import { pruneSignInAttempts } from "../auth/login-limits";
 import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
-import { keepMail, recoverInterruptedMail, retryFailedMail, sendKeptMail } from "../mail/mail";
+import { keepMail, MAIL_JOB, queueStrandedMail, runMailJob } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
 import { eraseExpiredRegistrants } from "../db/event-registrations";
 import { eventsChangedBetween } from "../db/event-listings";
@@ -61,23 +61,19 @@ export async function runScheduledPublishing(now = new Date()) {
 /**
  * Event reminders (issue 45), 24 hours and 1 hour before the start, to
  * everyone registered: each registration is claimed and its message kept in
- * the outbox in one transaction (db/events.ts `claimDueReminders`), then
- * sent. Exactly once each across restarts: a claimed reminder is never
- * claimed again, and one kept but not yet sent when the process died is
- * retried by `mail-retry`. Self-contained, so it can move to another queue.
+ * the outbox, with the job that sends it, in one transaction (db/events.ts
+ * `claimDueReminders`). Exactly once each across restarts: a claimed
+ * reminder is never claimed again, and its message's job (`mail-send`)
+ * delivers it once, on whichever instance, however the process ends.
  */
 export async function sendEventReminders(now = new Date()) {
   let reminded = 0;
   for (const kind of ["24h", "1h"] as const) {
     const kept = await claimDueReminders(
       kind,
-      async (tx, { registration, event }) => {
-        const message = eventMail(`reminder-${kind}`, event, registration);
-        return { id: await keepMail(tx, message), message };
-      },
+      async (tx, { registration, event }) => keepMail(tx, eventMail(`reminder-${kind}`, event, registration)),
       now,
     );
-    for (const { id, message } of kept) await sendKeptMail(id, message);
     reminded += kept.length;
   }
   return { reminded };
@@ -202,13 +198,18 @@ export function siteJobs(database: Database): TimedJob[] {
       run: () => announcePassedEvents(),
     },
     {
-      name: "mail-retry",
+      // One e-mail of the Outbox (mail/mail.ts): one job a message, keyed by its id, sent with the row that keeps it;
+      // pg-boss retries it with the one retry policy and puts it on Failed jobs after the last try.
+      name: MAIL_JOB,
+      expireInSeconds: 60,
+      run: (data, attempt) => runMailJob(data, attempt),
+    },
+    {
+      // Held sign-up e-mails let go as the site-wide hour allows, and a job for any message without one (kept while
+      // no job queue ran, or whose job is gone): every minute.
+      name: "outbox-release",
       when: { cron: "* * * * *" },
-      run: async () => {
-        await recoverInterruptedMail();
-        const released = await releaseHeldSignUpMail();
-        return { released, delivered: await retryFailedMail() };
-      },
+      run: async () => ({ released: await releaseHeldSignUpMail(), queued: await queueStrandedMail() }),
     },
     {
       // Retention: the audit trail (AUDIT_RETENTION_DAYS), sign-in attempts (a day), enquiries

@@ -29,13 +29,16 @@
  *   e.g. the certificates of one event, keyed by `singletonKey` so its
  *   policy holds per key): never on a schedule, never at start-up.
  */
-import { PgBoss, fromPglite, type Db, type Job, type QueuePolicy } from "pg-boss";
+import { PgBoss, fromPglite, type Db, type JobWithMetadata, type QueuePolicy } from "pg-boss";
 import type { Database } from "../db/client";
 import { log } from "../log";
 import { RETRY } from "./retry";
 
 /** What a job's run returns (counts) is logged when something was done, and kept as the job's output. */
 export type JobResult = void | Record<string, number>;
+
+/** Which try of a job a run is: pg-boss's retry count (0 for the first) and the job's retry limit. */
+export type Attempt = { retryCount: number; retryLimit: number };
 
 export type TimedJob = {
   /** Unique, stable: the queue's name. */
@@ -51,8 +54,8 @@ export type TimedJob = {
   expireInSeconds?: number;
   /** Run once at start-up (default true for a job with `when`; never for one without). */
   runAtStart?: boolean;
-  /** `data`: what the job was sent with (null for a timed turn). */
-  run(data?: unknown): Promise<JobResult>;
+  /** `data`: what the job was sent with (null for a timed turn); `attempt`: which try this is (pg-boss's retry count and limit). */
+  run(data?: unknown, attempt?: Attempt): Promise<JobResult>;
 };
 
 /** A run's heartbeat: a job whose instance stopped beating this long is failed by the next supervision turn. */
@@ -68,6 +71,8 @@ export type RunOutcome = "ran" | "failed" | "skipped";
 export type FailedJob = { id: string; job: string; failedAt: Date; attempts: number; error: string };
 
 export type JobQueue = {
+  /** Whether this queue has the job `name` (its queue created and known to pg-boss's cache once started). */
+  has(name: string): boolean;
   /** Creates the queues and schedules, runs the at-start jobs (awaited; `catchUp: false` skips them) and starts the workers (`work: false` does not). */
   start(options?: { work?: boolean; catchUp?: boolean }): Promise<void>;
   /** One run now, through the queue: "skipped" when a run is already queued or under way (here or elsewhere). */
@@ -122,10 +127,10 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
   });
   boss.on("error", (error: Error) => log("warn", "job queue", { error: error.message }));
 
-  async function handle(job: TimedJob, data: unknown = null): Promise<JobResult> {
+  async function handle(job: TimedJob, data: unknown = null, attempt?: Attempt): Promise<JobResult> {
     const started = Date.now();
     try {
-      const result = await job.run(data);
+      const result = await job.run(data, attempt);
       if (result && Object.values(result).some((n) => n > 0)) log("info", `job ${job.name}`, { ...result, ms: Date.now() - started });
       return result;
     } catch (error) {
@@ -173,16 +178,16 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
     const job = byName.get(name);
     if (!job) throw new Error(`No timed job named ${name}.`);
     if (job.when) await boss.send(name, null);
-    const [fetched] = await boss.fetch(name);
+    const [fetched] = await boss.fetch(name, { includeMetadata: true });
     if (!fetched) return "skipped";
     return runFetched(job, fetched);
   }
 
   /** Runs a job fetched by hand (not by a worker), beating its heartbeat meanwhile, and settles it. */
-  async function runFetched(job: TimedJob, fetched: Job<unknown>): Promise<RunOutcome> {
+  async function runFetched(job: TimedJob, fetched: JobWithMetadata<unknown>): Promise<RunOutcome> {
     const beat = setInterval(() => void boss.touch(job.name, fetched.id).catch(() => {}), (HEARTBEAT_SECONDS * 1000) / 2);
     try {
-      const result = await handle(job, fetched.data);
+      const result = await handle(job, fetched.data, { retryCount: fetched.retryCount, retryLimit: fetched.retryLimit });
       await boss.complete(job.name, fetched.id, result ?? undefined);
       return "ran";
     } catch (error) {
@@ -223,6 +228,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
 
   return {
     boss,
+    has: (name) => byName.has(name),
     runNow,
     failedJobs,
     retryFailedJob,
@@ -230,10 +236,15 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
       // Two instances starting together on a new database may race to create pg-boss's schema: the loser tries again.
       await boss.start({ attempts: 3 });
       await ensureQueues();
+      // Known to pg-boss's cache before the first send: a send written in the caller's transaction (db option) must not
+      // look the queue up over the pool meanwhile (on PGlite, the one connection, held by that transaction).
+      for (const job of jobs) await boss.findJobs(job.name, { id: "00000000-0000-0000-0000-000000000000" });
       if (options.catchUp !== false) await Promise.all(jobs.filter((j) => j.when && j.runAtStart !== false).map((j) => runNow(j.name)));
       if (options.work === false) return;
       for (const job of jobs)
-        await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([one]) => (one ? handle(job, one.data) : undefined));
+        await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true }, async ([one]) =>
+          one ? handle(job, one.data, { retryCount: one.retryCount, retryLimit: one.retryLimit }) : undefined,
+        );
       startTickers();
     },
     async stop(waitMs = 5000) {

@@ -3,9 +3,14 @@
  * password resets, enquiry notifications…) goes through `sendMail`.
  *
  * Each message is first kept in the `mail_outbox` table. With `SMTP_URL` it
- * is then sent through nodemailer; a refused or unreachable SMTP server
- * leaves it `failed` in the outbox, and the `mail-retry` job retries it with
- * the site's one backoff (jobs/retry.ts, up to MAX_ATTEMPTS). Without SMTP (the embedded default) it stays in the
+ * is delivered through nodemailer by its own job of the job queue
+ * (`mail-send`, pg-boss, keyed by the row's id, written in the transaction
+ * that keeps the row); a staff member who waits on the answer gets a first
+ * try at once (`sendMail`), the job then being its retry. A refused or
+ * unreachable SMTP server leaves it `failed` in the outbox, and pg-boss tries
+ * its job again with the site's one backoff (jobs/retry.ts, up to
+ * MAX_ATTEMPTS tries); after the last it is on Failed jobs (dead letter) and
+ * stays `failed` in the outbox. Without SMTP (the embedded default) it stays in the
  * outbox, where owners read it in the dashboard; the log line says so.
  * Nothing is lost and nothing pretends to be sent.
  *
@@ -16,13 +21,15 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import nodemailer, { type Transporter } from "nodemailer";
-import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import type { Db as QueueDb } from "pg-boss";
 import { FIRM } from "~/config/firm";
 import { recordAudit, type Actor } from "../db/audit";
 import { db, type Db } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
-import { MAX_ATTEMPTS, retryDelayMs } from "../jobs/retry";
+import { RETRY, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
 import { processServices } from "../services";
 
@@ -48,6 +55,8 @@ export type MailResult =
   | { id: number; status: "outbox" }
   /** Held by an hourly cap: sent once the Outbox job releases it. */
   | { id: number; status: "held" }
+  /** Kept, with its job: the job queue sends it (its job had already taken it). */
+  | { id: number; status: "queued" }
   /** The SMTP server refused it or did not answer: kept in the outbox, retried later unless refused for good (`permanent`: a 5xx). */
   | { id: number; status: "failed"; error: string; permanent?: boolean };
 
@@ -155,11 +164,50 @@ function describeSmtpError(error: unknown): string {
   return [e.code, e.responseCode, detail].filter(Boolean).join(" ").replace(/\s+/g, " ").slice(0, 300);
 }
 
-async function deliver(
-  id: number,
-  message: Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive" | "attachments">,
-  url: string,
-): Promise<MailResult> {
+/** The job queue's queue that delivers kept messages: one job a message, keyed by the row's id (jobs.ts). */
+export const MAIL_JOB = "mail-send";
+
+/** A message being sent is left to its sender this long before its job takes it again (longer than any SMTP exchange with TIMEOUTS). */
+const SENDING_FOR_MS = RETRY.retryDelay * 1000;
+
+/** pg-boss's connection over the caller's transaction (drizzle), so a message's job is written in the transaction that keeps it. */
+function overTransaction(tx: Db): QueueDb {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      // pg-boss's statements number their values ($1…): each becomes a bound parameter of drizzle's.
+      const chunks = text.split(/\$(\d+)\b/).map((part, i) => (i % 2 ? sql`${values[Number(part) - 1]}` : sql.raw(part)));
+      return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks))) };
+    },
+  };
+}
+
+/**
+ * Writes the job that delivers message `id` (through `tx` when given: in the
+ * same transaction). Without a job queue in this process (a script, a test
+ * that runs none) the row waits `queued` until a server's `outbox-release`
+ * job gives it one. With `after`, the job starts that many seconds later and
+ * has one try less: its sender tries once now (sendKeptMail).
+ */
+async function queueDelivery(tx: Db, id: number, after?: number): Promise<boolean> {
+  const queue = processServices().jobQueue;
+  if (!queue?.has(MAIL_JOB)) return false;
+  const options = after ? { startAfter: after, retryLimit: RETRY.retryLimit - 1 } : {};
+  await queue.boss.send(MAIL_JOB, { id }, { ...options, singletonKey: String(id), db: overTransaction(tx) });
+  return true;
+}
+
+type Delivery = Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive" | "attachments">;
+
+function deliveryOf(m: typeof mailOutbox.$inferSelect): Delivery {
+  return { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive, attachments: m.attachments };
+}
+
+/**
+ * One SMTP try of a claimed message (status `sending`), written to its row:
+ * sent (a sensitive body removed), or failed with the reason, counted in
+ * `attempts`. `nextTry` is when it will be tried again (null: not).
+ */
+async function deliver(id: number, message: Delivery, url: string, nextTry: (permanent: boolean) => Date | null): Promise<MailResult> {
   const now = new Date();
   try {
     await transport(url).sendMail({
@@ -186,20 +234,13 @@ async function deliver(
         attempts: sql`${mailOutbox.attempts} + 1`,
         last_error: `${permanent ? PERMANENT_PREFIX : ""}${reason}`,
         last_attempt_at: now,
-        next_attempt_at: null,
+        next_attempt_at: nextTry(permanent),
       })
       .where(eq(mailOutbox.id, id))
       .returning({ attempts: mailOutbox.attempts });
-    const attempts = row?.attempts ?? 1;
-    if (!permanent && attempts < MAX_ATTEMPTS) {
-      await db()
-        .update(mailOutbox)
-        .set({ next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)) })
-        .where(eq(mailOutbox.id, id));
-    }
     log("error", permanent ? "mail refused for good: kept in the outbox, not retried" : "mail not sent: kept in the outbox to retry", {
       id,
-      attempts,
+      attempts: row?.attempts ?? 1,
       error: reason,
     });
     return { id, status: "failed", error: reason, ...(permanent ? { permanent } : {}) };
@@ -221,11 +262,13 @@ async function deliver(
 }
 
 /**
- * Deliveries started after the caller answered, a few at a time (each is one
- * SMTP connection): a public form's answer neither waits for an SMTP exchange
- * nor tells, by its time, whether a message was sent.
+ * Keeps messages made after the caller answered, one at a time: a public
+ * form's answer neither waits for the message to be made and kept nor tells,
+ * by its time, whether one was. The job queue sends them. One at a time (a
+ * few database writes each, no SMTP exchange), so a message's making (the
+ * sign-up cap's count) sees the rows of those kept before it.
  */
-const LATER_AT_ONCE = 4;
+const LATER_AT_ONCE = 1;
 const later = { running: 0, waiting: [] as Array<() => Promise<unknown>>, settled: [] as Array<() => void> };
 
 function pumpLater() {
@@ -234,7 +277,7 @@ function pumpLater() {
     later.running++;
     void job()
       .catch((error: unknown) =>
-        log("error", "mail not kept: it was to be sent after the answer", { error: (error as Error).message.slice(0, 200) }),
+        log("error", "mail not kept: it was to be kept after the answer", { error: (error as Error).message.slice(0, 200) }),
       )
       .finally(() => {
         later.running--;
@@ -245,28 +288,31 @@ function pumpLater() {
 }
 
 /**
- * Makes, keeps (outbox) and sends a message after the caller has answered.
+ * Makes and keeps a message (with its job) after the caller has answered.
  * A message the process dies holding before it reached the outbox is lost
- * (the person asks again); one in the outbox is retried by the Outbox job.
+ * (the person asks again); one in the outbox is sent by its job.
  */
 export function sendMailLater(make: () => Promise<MailMessage>): void {
-  later.waiting.push(async () => sendMail(await make()));
+  later.waiting.push(async () => queueMail(await make()));
   pumpLater();
 }
 
-/** Resolves once every message handed to `sendMailLater` is kept and tried (tests, shutdown). */
+/** Resolves once every message handed to `sendMailLater` is kept (tests, shutdown). */
 export function mailSettled(): Promise<void> {
   if (!later.running && !later.waiting.length) return Promise.resolve();
   return new Promise((resolve) => later.settled.push(resolve));
 }
 
 /**
- * Keeps a message in the outbox, inside the caller's transaction (`tx`): the
- * message exists exactly when the change that made it is committed (an event
- * reminder claimed). Send it after the commit with `sendKeptMail`; one left
- * "sending" by a crash in between is retried (`recoverInterruptedMail`).
+ * Keeps a message in the outbox, inside the caller's transaction (`tx`), with
+ * the job that delivers it (`mail-send`, keyed by the row's id) when SMTP is
+ * configured: the message and its job exist exactly when the change that made
+ * them is committed (an event reminder claimed). `sendingNow`: the caller
+ * tries it at once after the commit (`sendKeptMail`), so the job waits a
+ * retry delay and is the retry.
  */
-export async function keepMail(tx: Db, message: MailMessage): Promise<number> {
+export async function keepMail(tx: Db, message: MailMessage, options: { sendingNow?: boolean } = {}): Promise<number> {
+  const toSend = !message.hold && !!getEnv().SMTP_URL;
   const [row] = await tx
     .insert(mailOutbox)
     .values({
@@ -277,13 +323,33 @@ export async function keepMail(tx: Db, message: MailMessage): Promise<number> {
       html_body: message.html,
       sensitive: !!message.sensitive,
       attachments: message.attachments ?? [],
-      status: message.hold ? "held" : getEnv().SMTP_URL ? "sending" : "outbox",
+      status: message.hold ? "held" : toSend ? "queued" : "outbox",
     })
     .returning({ id: mailOutbox.id });
+  if (toSend) await queueDelivery(tx, row.id, options.sendingNow ? RETRY.retryDelay : undefined);
   return row.id;
 }
 
-/** Sends a message kept by `keepMail` when SMTP is configured (else it stays in the outbox, or held). */
+/** Keeps a message for its job to send (or held, or in the outbox without SMTP); nobody waits on the SMTP server. */
+export async function queueMail(message: MailMessage): Promise<number> {
+  return db().transaction((tx) => keepMail(tx, message));
+}
+
+/** Claims a message for one try: `sending`, with the time of the try. Returns the row, or undefined when it was not in `from`. */
+async function claimMail(id: number, from: string[], now = new Date()) {
+  const [claimed] = await db()
+    .update(mailOutbox)
+    .set({ status: "sending", last_attempt_at: now })
+    .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, from)))
+    .returning();
+  return claimed;
+}
+
+/**
+ * Tries a message kept by `keepMail(…, { sendingNow: true })` now, when SMTP
+ * is configured (else it stays in the outbox, or held): for a person who
+ * waits on the answer. Not sent now, its job tries again after the retry delay.
+ */
 export async function sendKeptMail(id: number, message: MailMessage): Promise<MailResult> {
   if (message.hold) {
     log("warn", "mail held: the site-wide cap on sign-up e-mails an hour is reached (owners see it on the dashboard)", {
@@ -300,62 +366,97 @@ export async function sendKeptMail(id: number, message: MailMessage): Promise<Ma
     });
     return { id, status: "outbox" };
   }
-  return deliver(id, message, url);
+  const now = new Date();
+  if (!(await claimMail(id, ["queued"], now))) return { id, status: "queued" };
+  return deliver(id, message, url, (permanent) => (permanent ? null : new Date(now.getTime() + SENDING_FOR_MS)));
 }
 
-/** Keeps the message in the outbox, then sends it when SMTP is configured. */
+/** Keeps the message in the outbox, then tries it now when SMTP is configured (its job retries it). */
 export async function sendMail(message: MailMessage): Promise<MailResult> {
-  return sendKeptMail(await keepMail(db(), message), message);
+  const id = await db().transaction((tx) => keepMail(tx, message, { sendingNow: true }));
+  return sendKeptMail(id, message);
 }
-
-/** What the Outbox job sends when due: failed messages, and those released from a hold. */
-const RETRIED = ["failed", "queued"];
 
 /**
- * Sends the failed messages that are due, and those released from a hold
- * (the `mail-retry` job, every minute; one run at a time). Returns how many
- * were delivered.
+ * The `mail-send` job: one try of message `id`, as pg-boss runs it (its try
+ * `retryCount` of `retryLimit` retries). Sent, refused for good (a 5xx: not
+ * retried), or no longer to send (sent meanwhile, SMTP_URL removed): the job
+ * completes. Failed for now: the job fails, and pg-boss tries it again with
+ * the one retry policy, or after its last try puts it on the dead-letter
+ * queue (Failed jobs), the row staying `failed` with its last error.
  */
-export async function retryFailedMail(now = new Date()): Promise<number> {
+export async function runMailJob(data: unknown, attempt: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 }) {
+  const id = Number((data as { id?: unknown } | null)?.id);
+  if (!Number.isInteger(id)) return { sent: 0 };
   const url = getEnv().SMTP_URL;
-  if (!url) return 0;
-  const due = await db()
-    .select()
-    .from(mailOutbox)
-    .where(and(inArray(mailOutbox.status, RETRIED), lt(mailOutbox.attempts, MAX_ATTEMPTS), lte(mailOutbox.next_attempt_at, now)))
-    .orderBy(asc(mailOutbox.id))
-    .limit(20);
-  let delivered = 0;
-  for (const m of due) {
-    // Claim it, so a manual "send again" at the same moment does not send it twice.
-    const claimed = await db()
+  if (!url) {
+    await db()
       .update(mailOutbox)
-      .set({ status: "sending" })
-      .where(and(eq(mailOutbox.id, m.id), inArray(mailOutbox.status, RETRIED)))
-      .returning({ id: mailOutbox.id });
-    if (!claimed.length) continue;
-    const result = await deliver(
-      m.id,
-      { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive, attachments: m.attachments },
-      url,
-    );
-    if (result.status === "sent") delivered++;
+      .set({ status: "outbox", next_attempt_at: null })
+      .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["queued", "failed", "sending"])));
+    return { sent: 0 };
   }
-  return delivered;
+  const now = new Date();
+  const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, id));
+  if (!row) return { sent: 0 };
+  if (row.status === "sending" && row.last_attempt_at && now.getTime() - row.last_attempt_at.getTime() < SENDING_FOR_MS) {
+    // Its sender (a person's request) is in the SMTP exchange now: this job is its retry.
+    throw new Error("being sent by another process: tried again later");
+  }
+  const retriable = row.status === "failed" && !row.last_error?.startsWith(PERMANENT_PREFIX);
+  if (!["queued", "sending"].includes(row.status) && !retriable) return { sent: 0 };
+  const claimed = await claimMail(id, [row.status], now);
+  if (!claimed) return { sent: 0 };
+  const last = attempt.retryCount >= attempt.retryLimit;
+  const result = await deliver(id, deliveryOf(claimed), url, (permanent) =>
+    permanent || last ? null : new Date(now.getTime() + retryDelayMs(attempt.retryCount + 1)),
+  );
+  if (result.status === "failed" && !result.permanent) throw new Error(result.error);
+  return { sent: result.status === "sent" ? 1 : 0 };
+}
+
+/**
+ * Gives a job to the messages that should have one and may not (the
+ * `outbox-release` job, every minute): released from a hold, kept while no
+ * job queue ran (a script), or left `sending` or due long ago by a job that
+ * is gone. The queue keeps one job a message (its key), so a message that
+ * has one gets no second. Returns how many jobs were sent.
+ */
+export async function queueStrandedMail(now = new Date()): Promise<number> {
+  const queue = processServices().jobQueue;
+  if (!queue?.has(MAIL_JOB) || !getEnv().SMTP_URL) return 0;
+  const long = new Date(now.getTime() - 20 * 60_000);
+  const rows = await db()
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      or(
+        eq(mailOutbox.status, "queued"),
+        and(eq(mailOutbox.status, "failed"), lt(mailOutbox.next_attempt_at, long)),
+        and(eq(mailOutbox.status, "sending"), lt(sql`coalesce(${mailOutbox.last_attempt_at}, ${mailOutbox.created_at})`, long)),
+      ),
+    )
+    .orderBy(asc(mailOutbox.id))
+    .limit(500);
+  let sent = 0;
+  for (const { id } of rows) if (await queue.boss.send(MAIL_JOB, { id }, { singletonKey: String(id) })) sent++;
+  return sent;
 }
 
 /**
  * Sends one kept message now (an owner's "send again"); failed and outbox
  * messages alike. With an `actor`, the claim of the row and its audit entry
- * are one transaction: when the retry job (or another owner) took the message
- * first, nothing is claimed and nothing recorded (undefined).
+ * are one transaction: when its job (or another owner) took the message
+ * first, nothing is claimed and nothing recorded (undefined). Not sent for
+ * now, it gets a job that tries it again.
  */
 export async function resendMail(id: number, actor?: Actor): Promise<MailResult | undefined> {
   const url = getEnv().SMTP_URL;
+  const now = new Date();
   const m = await db().transaction(async (tx) => {
     const [claimed] = await tx
       .update(mailOutbox)
-      .set({ status: url ? "sending" : "outbox" })
+      .set(url ? { status: "sending", last_attempt_at: now } : { status: "outbox" })
       .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ["failed", "outbox"])))
       .returning();
     if (claimed && actor) {
@@ -371,19 +472,9 @@ export async function resendMail(id: number, actor?: Actor): Promise<MailResult 
   });
   if (!m) return undefined;
   if (!url) return { id, status: "outbox" };
-  return deliver(
-    id,
-    { to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, sensitive: m.sensitive, attachments: m.attachments },
-    url,
-  );
-}
-
-/** Messages sent before the process crashed mid-send stay "sending": make them retryable. */
-export async function recoverInterruptedMail(olderThanMs = getEnv().MAIL_SENDING_TIMEOUT_SECONDS * 1000, now = new Date()): Promise<void> {
-  await db()
-    .update(mailOutbox)
-    .set({ status: "failed", last_error: "interrupted while sending", next_attempt_at: now })
-    .where(and(eq(mailOutbox.status, "sending"), lt(mailOutbox.created_at, new Date(now.getTime() - olderThanMs))));
+  const result = await deliver(id, deliveryOf(m), url, (permanent) => (permanent ? null : new Date(now.getTime() + SENDING_FOR_MS)));
+  if (result.status === "failed" && !result.permanent) await queueDelivery(db(), id, RETRY.retryDelay);
+  return result;
 }
 
 /** Closes the SMTP connections (shutdown, tests). */

@@ -34,7 +34,7 @@ import { createEnquiry, type Enquiry } from "../db/enquiries";
 import { checkFormToken, FORM_ANSWER_CACHE_CONTROL, issueFormToken, withinSendingLimit } from "./spam-defence";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { sendMail } from "../mail/mail";
+import { queueMail } from "../mail/mail";
 import type { RequestContext } from "../http/request-context";
 import { recordConversion } from "../statistics/stats-ingest";
 import { escapeHtml } from "~/lib/html";
@@ -122,7 +122,8 @@ export async function enquiryAction(request: Request, context: RequestContext) {
  * (outbox without SMTP). The e-mail holds no personal details, only the
  * area and a link to the dashboard: the enquiry stays in one place, where
  * retention and deletion on request reach it. A mail failure does not
- * undo the enquiry (the mail layer keeps and retries the message).
+ * undo the enquiry, and the answer does not wait on the e-mail server: the
+ * message is kept with the job that sends it (`queueMail`).
  */
 async function notifyStaff(enquiry: Enquiry) {
   const env = getEnv();
@@ -132,7 +133,7 @@ async function notifyStaff(enquiry: Enquiry) {
   const when = enquiry.created_at.toLocaleString("en-CA", { timeZone: FIRM_TIME_ZONE, dateStyle: "long", timeStyle: "short" });
   const privacy = "For privacy, the sender's details and message are not included in this e-mail.";
   try {
-    await sendMail({
+    await queueMail({
       kind: "enquiry",
       to: env.ENQUIRY_TO.join(", "),
       subject: `New enquiry #${enquiry.id}: ${area}`,

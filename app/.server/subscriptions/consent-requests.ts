@@ -3,12 +3,12 @@
  * (issue 42 item 5): the `consent-requests` job sends those staff asked for
  * ("Ask for consent" on Subscribers), at most CONSENT_REQUESTS_PER_DAY a
  * firm day; the rest wait for the next day. Each is kept in the outbox with
- * its claim (one transaction), then sent; a request for consent is itself a
+ * its claim and the job that sends it (one transaction); a request for consent is itself a
  * commercial electronic message, so it goes only while implied consent lasts.
  */
 import { claimConsentRequests } from "../db/subscriber-imports";
 import { getEnv } from "../env";
-import { keepMail, sendKeptMail, type MailMessage } from "../mail/mail";
+import { keepMail, type MailMessage } from "../mail/mail";
 import { confirmUrl } from "./links";
 import { consentRequestMessage } from "./messages";
 
@@ -22,10 +22,9 @@ export async function sendConsentRequests(now = new Date()): Promise<{ consentRe
         sensitive: true,
         ...(await consentRequestMessage({ confirmUrl: confirmUrl(request.token), topics: request.topics })),
       };
-      return { id: await keepMail(tx, message), message };
+      return keepMail(tx, message);
     },
     now,
   );
-  for (const { id, message } of kept) await sendKeptMail(id, message);
   return { consentRequestsSent: kept.length };
 }

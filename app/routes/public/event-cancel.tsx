@@ -10,7 +10,7 @@ import type { Route } from "./+types/event-cancel";
 import { cancelRegistration, getRegistrationByToken } from "~/.server/db/events";
 import { eventMail } from "~/.server/events/messages";
 import { isRefusal, readForm } from "~/.server/http/form-post";
-import { keepMail, sendKeptMail } from "~/.server/mail/mail";
+import { keepMail } from "~/.server/mail/mail";
 import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
@@ -48,15 +48,11 @@ export async function action({ params, request }: Route.ActionArgs) {
   const form = await readForm(request, 1024);
   if (isRefusal(form) && form.init?.status === 413)
     return answer({ outcome: "invalid", event: null, status: { tone: "error", text: "The request is too large." } }, 413);
-  // The first person waiting gets the freed place; the e-mail telling them is kept in the outbox in the same transaction.
-  const result = await cancelRegistration(params.token ?? "", async (tx, promoted, event) => {
-    const message = eventMail("promoted", event, promoted);
-    return { id: await keepMail(tx, message), message };
-  });
+  // The first person waiting gets the freed place; the e-mail telling them is kept in the outbox, with the job that
+  // sends it (the answer does not wait on the e-mail server), in the same transaction.
+  const result = await cancelRegistration(params.token ?? "", (tx, promoted, event) => keepMail(tx, eventMail("promoted", event, promoted)));
   if (!result)
     return answer({ outcome: "invalid", event: null, status: { tone: "error", text: REGISTRATION_MSG.cancelMissing } }, 404);
-  // Sent at once (a failed send stays in the outbox and is retried).
-  if (result.kept) await sendKeptMail(result.kept.id, result.kept.message);
   const e = result.event;
   return answer({
     outcome: "cancelled",
