@@ -699,7 +699,10 @@ describe("History on two instances, in Chromium", () => {
       await page.getByRole("link", { name: "History", exact: true }).click();
       await page.waitForURL(new RegExp(`/dashboard/history/article/${articleId}$`));
       await ready(page);
+      // A client-side navigation: the URL changes (and the old screen's main is hydrated) before History renders,
+      // so its list is waited for before it is counted (CI once counted 0 versions here and expected "version 1").
       const versions = page.getByRole("navigation", { name: "Versions" }).getByRole("listitem");
+      await versions.first().waitFor();
       const before = await versions.count();
       const oldest = versions.last();
       expect(await oldest.getByRole("link").textContent()).toBe("Version 1");
