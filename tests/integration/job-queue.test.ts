@@ -65,10 +65,10 @@ describe("the job queue", () => {
     await queue.boss.send("sometimes", null, { retryLimit: 0 });
     expect(await queue.runNow("sometimes")).toBe("failed");
     const failed = await queue.failedJobs();
-    expect(failed).toEqual([expect.objectContaining({ job: "sometimes", error: "the work failed", attempts: 1 })]);
+    expect(failed).toEqual([expect.objectContaining({ job: "sometimes", detail: null, error: "the work failed", attempts: 1 })]);
 
     broken = false;
-    expect(await queue.retryFailedJob(failed[0].id)).toEqual({ outcome: "queued", name: "sometimes" });
+    expect(await queue.retryFailedJob(failed[0].id)).toEqual({ outcome: "queued", name: "sometimes", label: "sometimes" });
     expect(await queue.failedJobs()).toEqual([]);
     expect(await queue.retryFailedJob(failed[0].id)).toBe("gone");
     expect(await queue.runNow("sometimes")).toBe("ran");

@@ -167,11 +167,18 @@ describe("with SMTP", () => {
     expect(failed).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, next_attempt_at: null });
     expect(failed.last_error).toMatch(/451/);
     const letters = await mail.queue.failedJobs();
-    expect(letters).toEqual([expect.objectContaining({ job: MAIL_JOB, attempts: MAX_ATTEMPTS, error: expect.stringMatching(/451/) })]);
+    expect(letters).toEqual([
+      expect.objectContaining({
+        job: "E-mail",
+        detail: `“Test message 8” to ${message(8).to} (Outbox message ${id})`,
+        attempts: MAX_ATTEMPTS,
+        error: expect.stringMatching(/451/),
+      }),
+    ]);
     smtp.refuseForNow = false;
     expect(smtp.messages.filter((m) => m.subject === "Test message 8")).toHaveLength(0);
     // Try again on Failed jobs: a fresh job with its key, which delivers it.
-    expect(await mail.queue.retryFailedJob(letters[0].id)).toMatchObject({ outcome: "queued", name: MAIL_JOB });
+    expect(await mail.queue.retryFailedJob(letters[0].id)).toMatchObject({ outcome: "queued", name: MAIL_JOB, label: "E-mail" });
     expect(await deliverDueMail(mail.queue)).toBe(1);
     expect(await row(id)).toMatchObject({ status: "sent", attempts: MAX_ATTEMPTS + 1 });
   });

@@ -44,7 +44,7 @@ export async function retryFailedJobAction(request: Request, context: RequestCon
         { status: 404 },
       );
     log("info", "failed job sent again", { id, by: actor.label });
-    await recordAudit(undefined, actor, { action: "retry", itemType: "job", itemId: id, itemLabel: retried.name });
+    await recordAudit(undefined, actor, { action: "retry", itemType: "job", itemId: id, itemLabel: retried.label });
     const text =
       retried.outcome === "queued"
         ? "The job has been sent again: it runs within a few seconds."

@@ -69,9 +69,19 @@ export async function runCertificates(raw: unknown): Promise<{ sent: number; def
   return { sent, deferred };
 }
 
+/** A run in words for Failed jobs: the event's title. */
+async function describeCertificatesJob(raw: unknown): Promise<string | null> {
+  const parsed = jobData.safeParse(raw);
+  if (!parsed.success) return null;
+  const event = await getEventById(parsed.data.eventId, { withTrashed: true });
+  return event ? `For “${event.title}”` : null;
+}
+
 /** The queue's entry for it (jobs.ts): only when sent, one per event at a time. */
 export const certificatesJob: TimedJob = {
   name: CERTIFICATES_JOB,
+  label: "Sending certificates",
+  describe: describeCertificatesJob,
   policy: "exclusive",
   expireInSeconds: 30 * 60,
   run: (data) => runCertificates(data),

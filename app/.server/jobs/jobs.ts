@@ -20,7 +20,7 @@ import { sweepStaffTokens } from "../db/staff-links";
 import { pruneSignInAttempts } from "../auth/login-limits";
 import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
-import { keepMail, MAIL_JOB, queueStrandedMail, runMailJob } from "../mail/mail";
+import { describeMailJob, keepMail, MAIL_JOB, queueStrandedMail, runMailJob } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
 import { eraseExpiredRegistrants } from "../db/event-registrations";
 import { eventsChangedBetween } from "../db/event-listings";
@@ -108,6 +108,7 @@ export function siteJobs(database: Database): TimedJob[] {
   return [
     {
       name: "scheduled-publishing",
+      label: "Scheduled publishing",
       when: { everySeconds: SCHEDULED_PUBLISHING_INTERVAL_MS / 1000 },
       run: () => runScheduledPublishing(),
     },
@@ -115,6 +116,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // The Trash: items deleted more than 30 days ago, with their pictures (each recorded as a purge);
       // and autosaved article working copies nobody came back to in 30 days (db/autosaves.ts).
       name: "trash-sweep",
+      label: "Emptying the Trash",
       when: { cron: "7 * * * *" },
       run: async () => ({ purged: await sweepTrash(systemActor("trash sweep")), autosavesRemoved: await pruneAutosaves() }),
     },
@@ -124,6 +126,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // bucket: only what was already orphaned at the previous sweep (another process may be between
       // picture and row right now). A bucket is listed page by page (storage-s3.ts).
       name: "picture-sweep",
+      label: "Removing unused pictures",
       when: { cron: SWEEP_CRON },
       run: async () => {
         const { removed, temporaryRemoved } = await pictures.sweep(
@@ -138,6 +141,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped. One run at a
       // time on all instances (`singleton`): a run starts by putting back what a killed run left `sending`.
       name: "mailing-send",
+      label: "Sending mailings to subscribers",
       when: { everySeconds: 5 },
       policy: "singleton",
       expireInSeconds: 120,
@@ -148,6 +152,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // 1,000 rows, writing the progress the screen polls. One run at a time on all instances; a killed
       // run's import resumes at its last chunk. Sends nothing.
       name: "subscriber-import",
+      label: "Importing subscribers",
       when: { everySeconds: 5 },
       policy: "singleton",
       expireInSeconds: 30 * 60,
@@ -163,6 +168,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // back from the site's storage and writing the progress the screen polls. One run at a time on all
       // instances; a run whose instance stopped is started again here (the import does what is not done yet).
       name: "wordpress-import",
+      label: "WordPress import",
       when: { everySeconds: 5 },
       policy: "singleton",
       expireInSeconds: 6 * 60 * 60,
@@ -171,6 +177,7 @@ export function siteJobs(database: Database): TimedJob[] {
     {
       // Uploaded WordPress exports no longer needed: imported, or a day after a dry run nobody imported.
       name: "wordpress-exports-sweep",
+      label: "Removing WordPress exports",
       when: { cron: "37 * * * *" },
       run: () => sweepStoredExports(),
     },
@@ -178,12 +185,14 @@ export function siteJobs(database: Database): TimedJob[] {
       // Requests for express consent staff asked for (Subscribers: Ask for consent), at most
       // CONSENT_REQUESTS_PER_DAY a firm day; the rest wait for the next day.
       name: "consent-requests",
+      label: "Consent requests",
       when: { cron: "* * * * *" },
       run: () => sendConsentRequests(),
     },
     {
       // Each reminder goes within a minute of its time (24 hours and 1 hour before the start).
       name: "event-reminders",
+      label: "Event reminders",
       when: { cron: "* * * * *" },
       run: () => sendEventReminders(),
     },
@@ -193,6 +202,7 @@ export function siteJobs(database: Database): TimedJob[] {
     {
       // Lists of upcoming events are refreshed within a minute of an event's end (the page cache holds them).
       name: "events-passed",
+      label: "Refreshing lists of upcoming events",
       when: { cron: "* * * * *" },
       runAtStart: false,
       run: () => announcePassedEvents(),
@@ -201,6 +211,8 @@ export function siteJobs(database: Database): TimedJob[] {
       // One e-mail of the Outbox (mail/mail.ts): one job a message, keyed by its id, sent with the row that keeps it;
       // pg-boss retries it with the one retry policy and puts it on Failed jobs after the last try.
       name: MAIL_JOB,
+      label: "E-mail",
+      describe: describeMailJob,
       expireInSeconds: 60,
       run: (data, attempt) => runMailJob(data, attempt),
     },
@@ -208,6 +220,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // Held sign-up e-mails let go as the site-wide hour allows, and a job for any message without one (kept while
       // no job queue ran, or whose job is gone): every minute.
       name: "outbox-release",
+      label: "Releasing held e-mail",
       when: { cron: "* * * * *" },
       run: async () => ({ released: await releaseHeldSignUpMail(), queued: await queueStrandedMail() }),
     },
@@ -219,6 +232,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // imports, whose refused rows hold addresses (30 days); the 404
       // log's days older than NOT_FOUND_LOG_DAYS.
       name: "retention",
+      label: "Retention (removing old records)",
       when: { cron: "17 */6 * * *" },
       run: async () => {
         const env = getEnv();
@@ -236,6 +250,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // Event registrants' personal data (issue 45): erased EVENT_REGISTRANT_RETENTION_DAYS after their event
       // ended (two years by default), once a day; the counts by status remain (db/event-registrations.ts).
       name: "event-registrant-erasure",
+      label: "Erasing past events' registrants",
       when: { cron: "43 3 * * *" },
       run: async () => ({
         registrantsErased: await eraseExpiredRegistrants(getEnv().EVENT_REGISTRANT_RETENTION_DAYS, systemActor("retention")),
@@ -245,6 +260,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // Visit statistics (decision 0023): the raw events written since the last run, rolled up into
       // the hourly and daily tables (Toronto days; idempotent, so a repeat or a catch-up is safe).
       name: "stats-rollup",
+      label: "Statistics roll-up",
       when: { cron: "* * * * *" },
       run: () => rollupStats(new Date(), { topValues: getEnv().STATS_TOP_VALUES }),
     },
@@ -252,6 +268,7 @@ export function siteJobs(database: Database): TimedJob[] {
       // Visit statistics: the day's salts ahead, old salts, raw events after STATS_RAW_DAYS and rollups
       // after STATS_ROLLUP_DAYS (db/stats.ts statsRetention).
       name: "stats-retention",
+      label: "Statistics retention",
       when: { cron: "*/15 * * * *" },
       run: () => statsRetention(getEnv().STATS_RAW_DAYS, getEnv().STATS_ROLLUP_DAYS),
     },

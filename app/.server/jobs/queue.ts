@@ -43,6 +43,10 @@ export type Attempt = { retryCount: number; retryLimit: number };
 export type TimedJob = {
   /** Unique, stable: the queue's name. */
   name: string;
+  /** What it is, in words, for owners (Failed jobs); the name when absent. */
+  label?: string;
+  /** Which one a failed run was, in words, from its data (an e-mail's address and subject); null when there is nothing to add. */
+  describe?(data: unknown): Promise<string | null>;
   /**
    * When it runs: a cron expression (5 fields, minutes at the finest; UTC), or every this many seconds (under a
    * minute). Without it, only when sent (`boss.send(name, data)`), with that data.
@@ -68,7 +72,7 @@ export const QUEUE_SCHEMA = "pgboss";
 export type RunOutcome = "ran" | "failed" | "skipped";
 
 /** A job that failed its last attempt, as owners read it (dashboard: Failed jobs). */
-export type FailedJob = { id: string; job: string; failedAt: Date; attempts: number; error: string };
+export type FailedJob = { id: string; job: string; detail: string | null; failedAt: Date; attempts: number; error: string };
 
 export type JobQueue = {
   /** Whether this queue has the job `name` (its queue created and known to pg-boss's cache once started). */
@@ -82,7 +86,7 @@ export type JobQueue = {
   /** The dead-letter queue, newest first. */
   failedJobs(): Promise<FailedJob[]>;
   /** Sends a failed job to its queue again as a fresh job (pg-boss's redrive, for one) and takes it off the list; false when it is not there. */
-  retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string } | "gone">;
+  retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string; label: string } | "gone">;
   boss: PgBoss;
 };
 
@@ -204,9 +208,11 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
       letters.map(async (letter): Promise<FailedJob> => {
         const source = letter.sourceName && letter.sourceId ? await boss.getJobById(letter.sourceName, letter.sourceId) : null;
         const output = (source?.output ?? {}) as { message?: unknown };
+        const definition = letter.sourceName ? byName.get(letter.sourceName) : undefined;
         return {
           id: letter.id,
-          job: letter.sourceName ?? "(unknown)",
+          job: definition?.label ?? letter.sourceName ?? "(unknown)",
+          detail: (await definition?.describe?.(letter.data).catch(() => null)) ?? null,
           failedAt: letter.createdOn,
           attempts: (source?.retryCount ?? 0) + 1,
           error: typeof output.message === "string" ? output.message : "(no error recorded)",
@@ -216,14 +222,15 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
     return failed.sort((a, b) => b.failedAt.getTime() - a.failedAt.getTime());
   }
 
-  async function retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string } | "gone"> {
+  async function retryFailedJob(id: string): Promise<{ outcome: "queued" | "already-waiting"; name: string; label: string } | "gone"> {
     const [letter] = await boss.findJobs(DEAD_LETTER, { id, queued: true });
     if (!letter?.sourceName) return "gone";
     // With the failed job's key (a job sent for one thing, e.g. one event's certificates): its policy holds per key, and its screen finds it.
     const source = letter.sourceId ? await boss.getJobById(letter.sourceName, letter.sourceId) : null;
     const sent = await boss.send(letter.sourceName, letter.data ?? null, source?.singletonKey ? { singletonKey: source.singletonKey } : {});
     await boss.deleteJob(DEAD_LETTER, id);
-    return { outcome: sent ? "queued" : "already-waiting", name: letter.sourceName };
+    const name = letter.sourceName;
+    return { outcome: sent ? "queued" : "already-waiting", name, label: byName.get(name)?.label ?? name };
   }
 
   return {

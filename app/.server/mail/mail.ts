@@ -186,14 +186,14 @@ function overTransaction(tx: Db): QueueDb {
  * same transaction). Without a job queue in this process (a script, a test
  * that runs none) the row waits `queued` until a server's `outbox-release`
  * job gives it one. With `after`, the job starts that many seconds later and
- * has one try less: its sender tries once now (sendKeptMail).
+ * has one try less: its sender tries once now (sendKeptMail). Returns
+ * whether a job was written (not when the message has one already: its key).
  */
 async function queueDelivery(tx: Db, id: number, after?: number): Promise<boolean> {
   const queue = processServices().jobQueue;
   if (!queue?.has(MAIL_JOB)) return false;
   const options = after ? { startAfter: after, retryLimit: RETRY.retryLimit - 1 } : {};
-  await queue.boss.send(MAIL_JOB, { id }, { ...options, singletonKey: String(id), db: overTransaction(tx) });
-  return true;
+  return (await queue.boss.send(MAIL_JOB, { id }, { ...options, singletonKey: String(id), db: overTransaction(tx) })) !== null;
 }
 
 type Delivery = Pick<MailMessage, "to" | "subject" | "text" | "html" | "sensitive" | "attachments">;
@@ -377,6 +377,14 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
   return sendKeptMail(id, message);
 }
 
+/** A mail-send job in words for Failed jobs: the message's subject and address (the Outbox shows both to owners). */
+export async function describeMailJob(data: unknown): Promise<string | null> {
+  const id = Number((data as { id?: unknown } | null)?.id);
+  if (!Number.isInteger(id)) return null;
+  const [m] = await db().select({ subject: mailOutbox.subject, to: mailOutbox.to_address }).from(mailOutbox).where(eq(mailOutbox.id, id));
+  return m ? `“${m.subject}” to ${m.to} (Outbox message ${id})` : `Outbox message ${id} (no longer in the Outbox)`;
+}
+
 /**
  * The `mail-send` job: one try of message `id`, as pg-boss runs it (its try
  * `retryCount` of `retryLimit` retries). Sent, refused for good (a 5xx: not
@@ -439,7 +447,7 @@ export async function queueStrandedMail(now = new Date()): Promise<number> {
     .orderBy(asc(mailOutbox.id))
     .limit(500);
   let sent = 0;
-  for (const { id } of rows) if (await queue.boss.send(MAIL_JOB, { id }, { singletonKey: String(id) })) sent++;
+  for (const { id } of rows) if (await queueDelivery(db(), id)) sent++;
   return sent;
 }
 

@@ -27,6 +27,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return retryFailedJobAction(request, context);
 }
 
+/** A failed job as its button names it: what it is, and which one. */
+function named(job: { job: string; detail: string | null }) {
+  return job.detail ? `${job.job} (${job.detail})` : job.job;
+}
+
 export default function FailedJobs({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const { jobs, notice } = loaderData;
@@ -49,6 +54,7 @@ export default function FailedJobs({ loaderData }: Route.ComponentProps) {
                 <tr key={j.id} className="align-top">
                   <th scope="row" className="px-4 py-3 font-normal">
                     {j.job}
+                    {j.detail ? <span className="block text-sm text-muted wrap-anywhere">{j.detail}</span> : null}
                   </th>
                   <td className="px-4 py-3 text-sm">
                     {j.failed}
@@ -58,10 +64,15 @@ export default function FailedJobs({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="min-w-48 px-4 py-3 text-sm wrap-anywhere">{j.error}</td>
                   <td className="px-4 py-3">
-                    <Form method="post" aria-label={`Try ${j.job} (failed ${j.failed}) again`}>
+                    <Form method="post" aria-label={`Try ${named(j)} (failed ${j.failed}) again`}>
                       <input type="hidden" name="intent" value="retry" />
                       <input type="hidden" name="id" value={j.id} />
-                      <button type="submit" className={btnSecondary} disabled={busy} aria-label={`Try again: ${j.job}, failed ${j.failed}`}>
+                      <button
+                        type="submit"
+                        className={btnSecondary}
+                        disabled={busy}
+                        aria-label={`Try again: ${named(j)}, failed ${j.failed}`}
+                      >
                         <RotateCcw aria-hidden="true" className="size-4" /> Try again
                       </button>
                     </Form>
