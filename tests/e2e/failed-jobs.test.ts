@@ -8,7 +8,8 @@
  * The failing job is made through pg-boss itself, from this file, on a queue
  * of its own (`e2e-check`, dead-lettered like the site's): one attempt, run
  * and failed, so pg-boss copies it to the dead-letter queue as it does for
- * any job of the site on its last attempt.
+ * any job of the site on its last attempt. A site job (an e-mail's) is named
+ * in words, with which one it was.
  */
 import { randomBytes } from "node:crypto";
 import { PgBoss } from "pg-boss";
@@ -30,9 +31,22 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
   afterAll(async () => {
     await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
   });
-  /** The suite's own server, on a database of its own made before it starts. */
+  /**
+   * The suite's own server, on a database of its own made before it starts, where an e-mail's job (`mail-send`,
+   * for an Outbox message that is gone) has already failed its last try: made before the server runs, so no
+   * worker of the server's takes it first.
+   */
   const server = suiteServer(async () => {
     await adminQuery(`create database ${name}`);
+    const early = new PgBoss({ connectionString: url.toString(), schema: "pgboss", supervise: false, schedule: false });
+    early.on("error", () => {});
+    await early.start();
+    await early.createQueue("dead-letter");
+    await early.createQueue("mail-send", { deadLetter: "dead-letter", retryLimit: 0 });
+    await early.send("mail-send", { id: 424242 });
+    const [job] = await early.fetch("mail-send");
+    await early.fail("mail-send", job.id, { message: "The SMTP server refused the message (451 try again later)." });
+    await early.stop({ graceful: false });
     return { quiet: true, env: { DATABASE_URL: url.toString(), AUTH_SECRET: "b".repeat(64) } };
   });
 
@@ -58,6 +72,10 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.textContent()).toContain("The bucket did not answer (ECONNREFUSED 127.0.0.1:9000).");
     expect(await row.textContent()).toContain("1 try");
+    // A site job is named in words, with which one it was (here an e-mail whose Outbox message is gone).
+    const mailRow = page.getByRole("row", { name: /^E-mail Outbox message 424242, no longer in the Outbox/ });
+    expect(await mailRow.count()).toBe(1);
+    expect(await mailRow.textContent()).toContain("The SMTP server refused the message (451 try again later).");
     expect(await runA11yCheckers(page)).toEqual([]);
     // The dashboard's one row of screens, this one among them, still fits at 1280 px.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
@@ -71,7 +89,7 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
     await expect
       .poll(() => page.getByRole("status").filter({ hasText: "The job has been sent again" }).count(), { timeout: 15_000 })
       .toBe(1);
-    expect(await page.getByText("No failed jobs.").count()).toBe(1);
+    expect(await page.getByRole("row", { name: /e2e-check/ }).count()).toBe(0);
     // Back in its queue as a fresh job (no worker runs `e2e-check`: it waits there).
     const waiting = await boss.findJobs("e2e-check", { queued: true });
     expect(waiting.map((j) => j.data)).toEqual([{ what: "a test job" }]);
@@ -87,5 +105,13 @@ describe.skipIf(pgReason !== null)("Failed jobs on the dashboard", () => {
         { timeout: 15_000 },
       )
       .toBe(1);
+
+    // The e-mail's job, tried again, runs on the server's own queue (its message is gone: nothing to send) and leaves the list.
+    await page.goto(`${server.url}/dashboard/failed-jobs`);
+    await page.getByRole("button", { name: /^Try again: E-mail \(Outbox message 424242, no longer in the Outbox\)/ }).click();
+    await expect
+      .poll(() => page.getByRole("status").filter({ hasText: "The job has been sent again" }).count(), { timeout: 15_000 })
+      .toBe(1);
+    expect(await page.getByText("No failed jobs.").count()).toBe(1);
   }, 120_000);
 });

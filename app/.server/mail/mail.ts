@@ -382,7 +382,7 @@ export async function describeMailJob(data: unknown): Promise<string | null> {
   const id = Number((data as { id?: unknown } | null)?.id);
   if (!Number.isInteger(id)) return null;
   const [m] = await db().select({ subject: mailOutbox.subject, to: mailOutbox.to_address }).from(mailOutbox).where(eq(mailOutbox.id, id));
-  return m ? `“${m.subject}” to ${m.to} (Outbox message ${id})` : `Outbox message ${id} (no longer in the Outbox)`;
+  return m ? `“${m.subject}” to ${m.to} (Outbox message ${id})` : `Outbox message ${id}, no longer in the Outbox`;
 }
 
 /**
