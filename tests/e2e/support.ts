@@ -4,28 +4,20 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { onTestFinished } from "vitest";
 import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 import { runA11yCheckers } from "./a11y-checkers";
+import { freePort } from "../support/free-port";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ADMIN_EMAIL = "staff@example.com";
 export const ADMIN_PASSWORD = "e2e-password-long-enough";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
+/** Re-exported for the browser tests and the tests that start a server of their own. */
+export { freePort };
 
 export type RunningServer = {
   url: string;

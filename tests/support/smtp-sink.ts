@@ -10,7 +10,7 @@
  * message is not accepted and not recorded.
  */
 import { SMTPServer } from "smtp-server";
-import { freePort } from "./smtp";
+import { freePort } from "./free-port";
 
 /** One accepted message: its envelope recipients, Message-ID, the sink that took it, its size and when it was accepted (ms). */
 export type SinkMessage = { to: string[]; messageId: string; subject: string; sink: string; bytes: number; at: number };

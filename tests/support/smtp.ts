@@ -6,9 +6,9 @@
  * `refuse` makes the server answer every recipient with a permanent error,
  * `refuseForNow` with a temporary one; `delayMs` makes it slow.
  */
-import net from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { freePort } from "./free-port";
 
 export type TestSmtp = {
   url: string;
@@ -24,17 +24,6 @@ export type TestSmtp = {
   waitFor(match: (m: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 export async function startTestSmtp(): Promise<TestSmtp> {
   const port = await freePort();
