@@ -10,7 +10,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
 import { axe } from "./support";
-import { DESKTOP, enhanced, PHONE, trackedPage } from "./public-helpers";
+import { DESKTOP, enhanced, MAIN_NAV_LINKS, MOBILE_MENU_LINKS, PHONE, trackedPage } from "./public-helpers";
 
 /** The accessible name of the focused element (aria-label, else its text), or its id for a non-control. */
 function focused(page: Page): Promise<string> {
@@ -31,18 +31,9 @@ async function tabSequence(page: Page, count: number, key = "Tab"): Promise<stri
   return names;
 }
 
-const MENU = [
-  "ABOUT US",
-  "INSURANCE",
-  "CONSTRUCTION",
-  "CYBER",
-  "OUR TEAM",
-  "NEWS & INSIGHTS",
-  "EVENTS",
-  "CONTACT",
-  "DISCLAIMER",
-  "COPYRIGHT",
-];
+const capitals = (names: string[]) => names.map((n) => n.toUpperCase());
+/** The phone menu's links as focus reads them out (in capitals, as shown). */
+const MENU = capitals(MOBILE_MENU_LINKS);
 
 describe("focus order", () => {
   it("mobile menu: skip link, logo, Search, Menu; then the menu's links in order; Shift+Tab walks back; Escape returns to the button", async ({
@@ -61,12 +52,12 @@ describe("focus order", () => {
 
     await page.keyboard.press("Enter");
     expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("true");
-    expect((await tabSequence(page, MENU.length)).map((n) => n.toUpperCase())).toEqual(MENU);
+    expect(capitals(await tabSequence(page, MENU.length))).toEqual(MENU);
     // After the last entry, focus leaves the menu for the page's content (not a hidden desktop link).
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
     // Backwards through the menu to the button.
-    expect((await tabSequence(page, MENU.length + 1, "Shift+Tab")).map((n) => n.toUpperCase())).toEqual([...MENU].reverse().concat("MENU"));
+    expect(capitals(await tabSequence(page, MENU.length + 1, "Shift+Tab"))).toEqual([...MENU].reverse().concat("MENU"));
     await page.keyboard.press("Tab");
     await page.keyboard.press("Escape");
     expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
@@ -86,14 +77,7 @@ describe("focus order", () => {
     expect(sequence).toEqual([
       "SKIP TO MAIN CONTENT",
       "HARROW KLINE LLP HOME PAGE",
-      "ABOUT US",
-      "INSURANCE",
-      "CONSTRUCTION",
-      "CYBER",
-      "OUR TEAM",
-      "NEWS & INSIGHTS",
-      "EVENTS",
-      "CONTACT",
+      ...capitals(MAIN_NAV_LINKS),
       "SEARCH",
       "OVERVIEW",
       "TEAM",

@@ -44,6 +44,12 @@ export const PUBLIC_PAGES = [
   "/event/No-Such-Event",
 ];
 
+/** The main navigation's links in order, as the spec words them (CSS shows them in capitals). */
+export const MAIN_NAV_LINKS = ["about us", "Insurance", "construction", "cyber", "our team", "news & insights", "events", "contact"];
+
+/** The phone menu's links: the main navigation, then the Disclaimer and Copyright pages. */
+export const MOBILE_MENU_LINKS = [...MAIN_NAV_LINKS, "Disclaimer", "Copyright"];
+
 /** A page that records console errors, page errors and every script it loads. */
 export async function trackedPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
   const { context, page } = await newPage(browser, { viewport: DESKTOP, ...options });
