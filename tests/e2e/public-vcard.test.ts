@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "./fixture";
 import { enhanced, trackedPage } from "./public-helpers";
+import { ELEANOR_WHITCOMBE_LINES, expectCardLines, expectVCard3Framing, unfoldedLines } from "../support/vcard";
 
 describe("vCard", () => {
   it("is served as text/vcard, UTF-8, as an attachment named after the lawyer", async ({ base }) => {
@@ -17,17 +18,9 @@ describe("vCard", () => {
       `attachment; filename="Eleanor-Whitcombe.vcf"; filename*=UTF-8''Eleanor-Whitcombe.vcf`,
     );
     const text = await res.text();
-    expect(text.startsWith("BEGIN:VCARD\r\nVERSION:3.0\r\n")).toBe(true);
-    expect(text.endsWith("END:VCARD\r\n")).toBe(true);
-    expect(text.split("\r\n").every((line) => !line.includes("\n") && Buffer.byteLength(line) <= 75)).toBe(true);
-    const lines = text.replace(/\r\n /g, "").split("\r\n");
-    expect(lines).toContain("FN:Eleanor Whitcombe");
-    expect(lines).toContain("N:Whitcombe;Eleanor;;;");
-    expect(lines).toContain("TITLE:Managing Partner");
-    expect(lines).toContain("ORG:Harrow Kline LLP");
-    expect(lines).toContain("EMAIL;TYPE=INTERNET,WORK:ewhitcombe@harrowkline.example");
-    expect(lines).toContain("TEL;TYPE=WORK,VOICE:+1 416-555-0142 ext. 101");
-    expect(lines).toContain(`URL:${base}/lawyer/Eleanor-Whitcombe`);
+    expectVCard3Framing(text);
+    expectCardLines(text, [...ELEANOR_WHITCOMBE_LINES, `URL:${base}/lawyer/Eleanor-Whitcombe`]);
+    const lines = unfoldedLines(text);
     // The portrait is in the card itself: a JPEG of at most 30 KB.
     const photo = lines.find((l) => l.startsWith("PHOTO;ENCODING=b;TYPE=JPEG:"))!;
     const bytes = Buffer.from(photo.slice("PHOTO;ENCODING=b;TYPE=JPEG:".length), "base64");
@@ -50,7 +43,7 @@ describe("vCard", () => {
 
   it("escapes the apostrophe-free but comma-bearing address and leaves no photo for a member without one", async ({ base }) => {
     const text = await (await fetch(`${base}/lawyer/Patrick-Lindqvist/vcard`)).text();
-    const lines = text.replace(/\r\n /g, "").split("\r\n");
+    const lines = unfoldedLines(text);
     expect(lines.some((l) => l.startsWith("PHOTO:"))).toBe(false);
     expect(lines.find((l) => l.startsWith("ADR"))).toContain("100 Wellington Street West\\, Suite 2100");
     expect(lines).toContain("ORG:Harrow Kline LLP");
