@@ -12,6 +12,7 @@ import { createTeamMember } from "~/.server/db/team";
 import { startContentSync, type ContentSync } from "~/.server/db/content-sync";
 import { startServer, type RunningServer } from "./support";
 import { TEST_ACTOR } from "../support/database";
+import { memberInput } from "../support/team";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const name = `firm_e2e_${randomBytes(4).toString("hex")}`;
@@ -30,6 +31,10 @@ async function admin(sql: string) {
     await c.end();
   }
 }
+
+/** A cyber Associate with no bio, added while the servers run. */
+const associate = (full_name: string, email: string, extension: number) =>
+  memberInput(full_name, { title: "Associate", email, extension, desc: "" });
 
 let available = true;
 let servers: RunningServer[] = [];
@@ -67,21 +72,7 @@ describe("page cache across processes", () => {
       expect(again.headers.get("x-cache")).toBe("HIT");
       expect(await again.text()).not.toContain("Notified-Person");
     }
-    await createTeamMember(
-      {
-        full_name: "Notified Person",
-        title: "Associate",
-        email: "np@example.com",
-        extension: 150,
-        mobile: "",
-        desc: "",
-        img: "",
-        AOP: ["cyber"],
-        area_details: [],
-        staff: [],
-      },
-      TEST_ACTOR,
-    );
+    await createTeamMember(associate("Notified Person", "np@example.com", 150), TEST_ACTOR);
     for (const s of servers) {
       await expect
         .poll(async () => (await (await fetch(`${s.url}/sitemap.xml`)).text()).includes("/lawyer/Notified-Person"), { timeout: 3000 })
@@ -95,21 +86,7 @@ describe("page cache across processes", () => {
       for (const path of ["/team", "/insights"]) await fetch(`${s.url}${path}`);
       expect((await fetch(`${s.url}/team`)).headers.get("x-cache")).toBe("HIT");
     }
-    await createTeamMember(
-      {
-        full_name: "Warmed Person",
-        title: "Associate",
-        email: "wp@example.com",
-        extension: 151,
-        mobile: "",
-        desc: "",
-        img: "",
-        AOP: ["cyber"],
-        area_details: [],
-        staff: [],
-      },
-      TEST_ACTOR,
-    );
+    await createTeamMember(associate("Warmed Person", "wp@example.com", 151), TEST_ACTOR);
     // No request meanwhile: the saving process and the notified one render the pages themselves.
     await new Promise((r) => setTimeout(r, 2000));
     for (const s of servers) {

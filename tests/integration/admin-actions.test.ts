@@ -20,6 +20,7 @@ import * as hours from "~/routes/admin/hours";
 import * as pageHeadersRoute from "~/routes/admin/page-headers";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
 import { signedIn } from "../support/staff-session";
+import { memberFormData } from "../support/team";
 
 setUpTestDatabase();
 
@@ -44,23 +45,12 @@ function post(path: string, body: FormData | URLSearchParams, headers: Record<st
 const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
   callRoute(fn, request, params, context);
 
-function memberForm(extra: Record<string, string> = {}, photo?: Buffer) {
-  const fd = new FormData();
-  const fields = {
-    full_name: "Ada Lovelace",
-    title: "Partner",
-    email: "ada@example.com",
-    extension: "201",
-    mobile: "416 555 0101",
-    desc: "Bio",
-    ...extra,
-  };
-  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  fd.append("AOP", "cyber");
-  fd.append("area_details", "Appeals");
-  if (photo) fd.append("photo", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "p.jpg");
-  return fd;
-}
+/** Ada Lovelace's form: a cyber Partner with a mobile and one area detail; `extra` changes any field. */
+const memberForm = (extra: Record<string, string> = {}, photo?: Buffer) =>
+  memberFormData(
+    { full_name: "Ada Lovelace", email: "ada@example.com", extension: "201", mobile: "416 555 0101", ...extra },
+    { areaDetails: ["Appeals"], photo },
+  );
 
 async function teamFiles() {
   return (await getStorage().list("team")).sort();

@@ -22,6 +22,7 @@ import sharp from "sharp";
 import { createTeamMember } from "~/.server/db/team";
 import { diskStorage, IMAGE_FOLDERS, setStorage, type Storage } from "~/.server/storage/storage";
 import { createTestDatabase, TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberInput } from "../support/team";
 
 const source = setUpTestDatabase();
 const tables = Object.keys(BACKUP_TABLES) as BackupTable[];
@@ -138,18 +139,7 @@ describe("export and import", () => {
     // Sequences were moved past the restored ids: a new member gets a fresh id.
     const maxId = Math.max(...before.team.map((r) => (JSON.parse(r as string) as { id: number }).id));
     const created = await createTeamMember(
-      {
-        full_name: "After Import",
-        title: "Associate",
-        email: "after@example.com",
-        extension: 150,
-        mobile: "",
-        desc: "",
-        img: "",
-        AOP: [],
-        area_details: [],
-        staff: [],
-      },
+      memberInput("After Import", { title: "Associate", email: "after@example.com", extension: 150, desc: "", AOP: [] }),
       TEST_ACTOR,
     );
     expect(created.id).toBeGreaterThan(maxId);

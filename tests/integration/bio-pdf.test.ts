@@ -22,6 +22,7 @@ import { createTeamMember, getTeamMemberBySlug, updateTeamMember, type TeamMembe
 import { getStorage } from "~/.server/storage/storage";
 import { loader } from "~/routes/public/bio-pdf";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberInput } from "../support/team";
 
 setUpTestDatabase();
 
@@ -171,23 +172,18 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
 
   it("prints each practice area once, however it is capitalised; as many matters and memberships as fit, to the foot of the page", async () => {
     const member = await createTeamMember(
-      {
-        full_name: "Many Matters Example",
-        title: "Partner",
+      memberInput("Many Matters Example", {
         email: "matters@example.com",
         extension: 998,
-        mobile: "",
         desc: Array.from({ length: 40 }, (_, i) => `Sentence ${i} of a long biography about the files she has defended.`).join(" "),
-        img: "",
         AOP: ["insurance", "cyber"],
         area_details: ["Insurance defence", "insurance  DEFENCE", "Cyber Incident Response", "Appeals", "appeals"],
-        staff: [],
         matters: Array.from(
           { length: 30 },
           (_, i) => `Matter number ${i}: defended an insurer in a claim that went on for many years.`,
         ).join("\n"),
         memberships: Array.from({ length: 30 }, (_, i) => `Membership number ${i}`),
-      },
+      }),
       TEST_ACTOR,
     );
     const { info, plain, words } = poppler(new Uint8Array(await (await get(member.slug)).arrayBuffer()));
@@ -252,17 +248,13 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
 
   it("stays one page for a profile far longer than a page, ending long text with an ellipsis", async () => {
     const long = await createTeamMember(
-      {
-        full_name: "Verbose Example Lawyer",
-        title: "Partner",
+      memberInput("Verbose Example Lawyer", {
         email: "verbose@example.com",
         extension: 999,
         mobile: "416-555-0199",
         desc: Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a very long biography that goes on and on about cases.`).join("\n\n"),
-        img: "",
         AOP: ["insurance", "construction", "cyber"],
         area_details: ["Appeals", "Class actions", "Coverage issues", "Cyber claims", "Contract law", "Employment law"],
-        staff: [],
         admissions: Array.from({ length: 12 }, (_, i) => ({ jurisdiction: `Jurisdiction number ${i}`, year: 2000 + i })),
         languages: ["en", "fr", "es", "it", "de", "pt", "pl", "uk", "ru", "el"],
         other_languages: "Swedish, Norwegian, Danish, Finnish",
@@ -273,7 +265,7 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
         })),
         specialist_area: "Civil Litigation",
         specialist_year: 2015,
-      },
+      }),
       TEST_ACTOR,
     );
     const { info, plain } = poppler(new Uint8Array(await (await get(long.slug)).arrayBuffer()));
@@ -290,19 +282,14 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
     expect(pages(poppler(new Uint8Array(await noPhoto.arrayBuffer())).info)).toBe(1);
 
     const hidden: TeamMember = await createTeamMember(
-      {
-        full_name: "Hidden Bio Person",
+      memberInput("Hidden Bio Person", {
         title: "Associate",
         email: "hidden@example.com",
         extension: 5,
-        mobile: "",
         desc: "Not yet announced.",
-        img: "",
         AOP: [],
-        area_details: [],
-        staff: [],
         visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
-      },
+      }),
       TEST_ACTOR,
     );
     const refused = await get(hidden.slug);

@@ -14,6 +14,7 @@ import * as articleEdit from "~/routes/admin/article-edit";
 import * as lawyerRoute from "~/routes/public/lawyer";
 import * as postRoute from "~/routes/public/post";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberInput } from "../support/team";
 import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
@@ -40,19 +41,14 @@ beforeAll(async () => {
     )
   ).id;
   await createTeamMember(
-    {
-      full_name: "New Hire",
+    memberInput("New Hire", {
       title: "Associate",
       email: "hire@example.com",
       extension: 120,
-      mobile: "",
       desc: "Joins soon",
-      img: "",
       AOP: [],
-      area_details: [],
-      staff: [],
       visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
-    },
+    }),
     TEST_ACTOR,
   );
 });

@@ -14,6 +14,7 @@ import { getImageVariant, saveImage } from "~/.server/pictures/images";
 import { createPictureSweeper, findOrphanPictures } from "~/.server/pictures/picture-sweep";
 import { getStorage } from "~/.server/storage/storage";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberWithPicture } from "../support/team";
 
 setUpTestDatabase();
 
@@ -24,28 +25,16 @@ beforeAll(async () => {
     .toBuffer();
 });
 
-const member = (img: string, name: string) => ({
-  full_name: name,
-  title: "Partner",
-  email: "a@example.com",
-  extension: 1,
-  mobile: "",
-  desc: "",
-  img,
-  AOP: [],
-  area_details: [],
-  staff: [],
-});
 const all = async () => [...(await getStorage().list("team")), ...(await getStorage().list("articles"))].sort();
 
 describe("picture sweep", () => {
   it("removes only pictures no row uses: after two passes, or at once when asked", async () => {
     const used = await saveImage("team", jpeg);
-    await createTeamMember(member(used, "Kept Member"), TEST_ACTOR);
+    await createTeamMember(memberWithPicture("Kept Member", used), TEST_ACTOR);
     // A name whose last uuid group is all digits must not be mistaken for a width of another.
     const digits = "0b1c2d3e-4f50-4a6b-8c7d-123456789012.jpg";
     await getStorage().put(`team/${digits}`, jpeg);
-    await createTeamMember(member(digits, "Digits Member"), TEST_ACTOR);
+    await createTeamMember(memberWithPicture("Digits Member", digits), TEST_ACTOR);
     const article = await saveImage("articles", jpeg);
     await createArticle(
       { title: "Kept", img: article, category: "cyber", news: false, priority: false, copy: "<p>x</p>", date: "Monday, January 5, 2026" },

@@ -25,6 +25,7 @@ import * as lawyerEdit from "~/routes/admin/lawyer-edit";
 import * as lawyerNew from "~/routes/admin/lawyer-new";
 import * as bioPdf from "~/routes/public/bio-pdf";
 import { createTestDatabase, TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberFormData, memberWithPicture } from "../support/team";
 import { startS3, type TestBucket } from "../support/s3";
 import { signedIn } from "../support/staff-session";
 
@@ -60,35 +61,9 @@ function post(p: string, body: FormData) {
 const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
   callRoute(fn, request, params, context);
 
-function memberForm(fields: Record<string, string>, photo?: Buffer) {
-  const fd = new FormData();
-  const all = {
-    full_name: "Grace Hopper",
-    title: "Partner",
-    email: "grace@example.com",
-    extension: "202",
-    mobile: "",
-    desc: "Bio",
-    ...fields,
-  };
-  for (const [k, v] of Object.entries(all)) fd.append(k, v);
-  fd.append("AOP", "cyber");
-  if (photo) fd.append("photo", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "p.jpg");
-  return fd;
-}
-
-const member = (img: string, name: string) => ({
-  full_name: name,
-  title: "Partner",
-  email: "m@example.com",
-  extension: 1,
-  mobile: "",
-  desc: "",
-  img,
-  AOP: [],
-  area_details: [],
-  staff: [],
-});
+/** Grace Hopper's form: a cyber Partner; `fields` changes any field. */
+const memberForm = (fields: Record<string, string>, photo?: Buffer) =>
+  memberFormData({ full_name: "Grace Hopper", email: "grace@example.com", extension: "202", ...fields }, { photo });
 
 describe("pictures in a bucket", () => {
   it("a save writes the picture and its widths to the bucket before the row that names it", async () => {
@@ -172,7 +147,7 @@ describe("pictures in a bucket", () => {
   it("with PICTURE_BASE_URL every width (WebP and AVIF) is in the bucket when the save returns, and older pictures get theirs", async () => {
     const env = getEnv();
     const older = await saveImage("articles", jpeg); // stored before PICTURE_BASE_URL: WebP widths only
-    await teamDb.createTeamMember(member("", "Placeholder"), TEST_ACTOR); // rows without a picture are skipped
+    await teamDb.createTeamMember(memberWithPicture("Placeholder", ""), TEST_ACTOR); // rows without a picture are skipped
     const { createArticle } = await import("~/.server/db/articles");
     await createArticle(
       {

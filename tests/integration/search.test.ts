@@ -12,22 +12,13 @@ import { ARTICLE_CANDIDATES, highlightParts, searchSite, searchTerms, tsQueryTex
 import { createTeamMember, type TeamMemberInput } from "~/.server/db/team";
 import { loader as searchLoader } from "~/routes/public/search";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { memberInput } from "../support/team";
 
 setUpTestDatabase();
 
-const member = (over: Partial<TeamMemberInput>): TeamMemberInput => ({
-  full_name: "Someone",
-  title: "Associate",
-  email: "someone@firm.example",
-  extension: 100,
-  mobile: "",
-  desc: "",
-  img: "",
-  AOP: [],
-  area_details: [],
-  staff: [],
-  ...over,
-});
+/** An Associate with no practice area and no bio; `over` names and describes them. */
+const member = (over: Partial<TeamMemberInput>): TeamMemberInput =>
+  memberInput("Someone", { title: "Associate", email: "someone@firm.example", extension: 100, desc: "", AOP: [], ...over });
 
 const article = (title: string, copy: string, created_at: Date, category = "insurance") =>
   createArticle({ title, copy, category, img: "", news: false, priority: false, date: "Monday, January 1, 2024", created_at }, TEST_ACTOR);
