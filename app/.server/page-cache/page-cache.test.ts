@@ -15,6 +15,18 @@ describe("PageCache", () => {
   const entry = (text: string) =>
     makeEntry({ status: 200, contentType: "text/html", body: Buffer.from(text), baseCsp: (h) => `script-src ${h.join(" ")}` });
 
+  /** The contact form's page ("form") as stored for a route that asks for `s-maxage=5`: kept 5 seconds. */
+  const shortLived = () => {
+    const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
+    return makeEntry({
+      status: 200,
+      contentType: "text/html",
+      body: Buffer.from("form"),
+      baseCsp: () => "",
+      ...(policy.store ? policy : {}),
+    });
+  };
+
   it("drops a render that started before the cache was cleared (no stale fill)", async () => {
     const cache = new PageCache();
     const generation = cache.generation;
@@ -65,13 +77,7 @@ describe("PageCache", () => {
     const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
     expect(policy).toEqual({ store: true, maxAgeMs: 5000, cacheControl: "public, max-age=0, s-maxage=5" });
     const cache = new PageCache();
-    const short = await makeEntry({
-      status: 200,
-      contentType: "text/html",
-      body: Buffer.from("form"),
-      baseCsp: () => "",
-      ...(policy.store ? policy : {}),
-    });
+    const short = await shortLived();
     cache.set("/contact", short, cache.generation);
     const now = Date.now();
     expect(cache.get("/contact", now + 4000)).toBeDefined();
@@ -86,14 +92,7 @@ describe("PageCache", () => {
 
   it("asks once, in the last REFRESH_AHEAD_MS of a short life, for the page to be rendered again; never for ordinary pages", async () => {
     const cache = new PageCache();
-    const policy = routeCachePolicy("public, max-age=0, s-maxage=5");
-    const short = await makeEntry({
-      status: 200,
-      contentType: "text/html",
-      body: Buffer.from("form"),
-      baseCsp: () => "",
-      ...(policy.store ? policy : {}),
-    });
+    const short = await shortLived();
     const ordinary = await entry("team");
     cache.set("/contact", short, cache.generation);
     cache.set("/team", ordinary, cache.generation);
