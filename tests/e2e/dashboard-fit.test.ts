@@ -22,31 +22,14 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
 import { adminRoutes } from "../support/admin-routes";
-import { publicForm, sendVisits, statisticsShown } from "./support";
+import { DASHBOARD_NAV, publicForm, sendVisits, statisticsShown } from "./support";
 
 const WIDTHS = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 900 } } as const;
 const SHOTS = process.env.DASHBOARD_FIT_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-fit-"));
 const stamp = Date.now();
 
 /** The owner's navigation: every screen whose route declares an entry (the test account is an owner). */
-const OWNER_NAV = [
-  "Team",
-  "Articles",
-  "Events",
-  "Trash",
-  "Office hours",
-  "Page headers",
-  "Enquiries",
-  "Subscribers",
-  "Statistics",
-  "Redirects",
-  "WordPress",
-  "Staff",
-  "Activity",
-  "Outbox",
-  "Failed jobs",
-  "My account",
-];
+const OWNER_NAV = DASHBOARD_NAV.owner;
 
 /**
  * How each parameterised screen is reached: the screen it is linked from, and the links followed from there.

@@ -16,6 +16,27 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ADMIN_EMAIL = "staff@example.com";
 export const ADMIN_PASSWORD = "e2e-password-long-enough";
 
+/** The dashboard's content screens: the first entries of its navigation, for every role. */
+const CONTENT_SCREENS = ["Team", "Articles", "Events", "Trash", "Office hours", "Page headers"];
+
+/** The dashboard navigation's links as each role sees them: an owner (the test account) all, an editor no staff screens. */
+export const DASHBOARD_NAV = {
+  owner: [
+    ...CONTENT_SCREENS,
+    "Enquiries",
+    "Subscribers",
+    "Statistics",
+    "Redirects",
+    "WordPress",
+    "Staff",
+    "Activity",
+    "Outbox",
+    "Failed jobs",
+    "My account",
+  ],
+  editor: [...CONTENT_SCREENS, "Subscribers", "Statistics", "Redirects", "My account"],
+};
+
 /** Re-exported for the browser tests and the tests that start a server of their own. */
 export { freePort };
 
