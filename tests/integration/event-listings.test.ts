@@ -22,6 +22,7 @@ import { eventDateText, eventTimeText } from "~/lib/events";
 import * as lawyer from "~/routes/public/lawyer";
 import * as practice from "~/routes/public/practice";
 import { setUpTestDatabase, TEST_ACTOR } from "../support/database";
+import { eventInput } from "../support/events";
 import { testContext } from "../support/route-call";
 
 setUpTestDatabase();
@@ -67,24 +68,9 @@ const text = (html: string) =>
     .replace(/\s+/g, " ")
     .trim();
 
-function event(title: string, startsInDays: number, extra: Partial<EventInput> = {}): EventInput {
-  const starts = new Date(Date.now() + startsInDays * 86_400_000);
-  return {
-    title,
-    summary: `${title}: what it covers.`,
-    copy: "<p>The program.</p>",
-    status: "published",
-    published_at: new Date(Date.now() - 86_400_000),
-    starts_at: starts,
-    ends_at: new Date(starts.getTime() + 60 * 60_000),
-    format: "in-person",
-    practice_area: "cyber",
-    capacity: 20,
-    cpd_substantive_minutes: 60,
-    cpd_professionalism_minutes: 0,
-    ...extra,
-  };
-}
+/** A published in-person cyber event starting `startsInDays` days from now; `extra` changes any of it. */
+const event = (title: string, startsInDays: number, extra: Partial<EventInput> = {}): EventInput =>
+  eventInput(title, startsInDays * 86_400_000, { practice_area: "cyber", ...extra });
 
 describe("a lawyer's profile", () => {
   it("lists the upcoming demo event its lawyer speaks at, linked, in Toronto time, with its format", async () => {
