@@ -4,7 +4,7 @@
  * picture; a replaced or deleted one is removed), bad input is a 400 with
  * nothing written (never a 500), oversize bodies are refused before parsing.
  */
-import { testContext, callRoute } from "../support/route-call";
+import { callRoute } from "../support/route-call";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as teamDb from "~/.server/db/team";
@@ -25,8 +25,6 @@ import { memberFormData } from "../support/team";
 setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const CLIENT_IP = "127.0.0.1";
-const context = testContext(CLIENT_IP);
 let cookie = "";
 let jpeg: Buffer;
 
@@ -41,10 +39,6 @@ function post(path: string, body: FormData | URLSearchParams, headers: Record<st
   return new Request(`${ORIGIN}${path}`, { method: "POST", body, headers: { cookie, origin: ORIGIN, ...headers } });
 }
 
-/** A loader or action called as the server would, from the staff member's address. */
-const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
-  callRoute(fn, request, params, context);
-
 /** Ada Lovelace's form: a cyber Partner with a mobile and one area detail; `extra` changes any field. */
 const memberForm = (extra: Record<string, string> = {}, photo?: Buffer) =>
   memberFormData(
@@ -58,7 +52,7 @@ async function teamFiles() {
 
 describe("team member actions", () => {
   it("creates with a picture, replaces it on edit (old one removed), deletes row and picture", async () => {
-    const created = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, jpeg)));
+    const created = await callRoute(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, jpeg)));
     expect(created).toMatchObject({ status: 302, location: "/dashboard/lawyers/new" });
     const row = await teamDb.getTeamMemberBySlug("Ada-Lovelace");
     expect(row).toMatchObject({ mobile: "416 555 0101", AOP: ["cyber"], area_details: ["Appeals"], extension: 201 });
@@ -66,9 +60,13 @@ describe("team member actions", () => {
     expect(first).toHaveLength(3);
     expect(first.some((k) => k === `team/${row!.img}`)).toBe(true);
 
-    const edited = await run(lawyerEdit.action, post("/dashboard/lawyer/Ada-Lovelace", memberForm({ mobile: "647 555 0102" }, jpeg)), {
-      slug: "Ada-Lovelace",
-    });
+    const edited = await callRoute(
+      lawyerEdit.action,
+      post("/dashboard/lawyer/Ada-Lovelace", memberForm({ mobile: "647 555 0102" }, jpeg)),
+      {
+        slug: "Ada-Lovelace",
+      },
+    );
     expect(edited.status).toBe(302);
     const after = await teamDb.getTeamMemberBySlug("Ada-Lovelace");
     expect(after!.mobile).toBe("647 555 0102");
@@ -77,7 +75,10 @@ describe("team member actions", () => {
     expect(second).toHaveLength(3);
     expect(second.some((k) => k.includes(row!.img.replace(".jpg", "")))).toBe(false);
 
-    const deleted = await run(lawyers.action, post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: String(after!.id) })));
+    const deleted = await callRoute(
+      lawyers.action,
+      post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: String(after!.id) })),
+    );
     expect(deleted).toMatchObject({ status: 302, location: "/dashboard/lawyers" });
     expect(await teamDb.getTeamMemberBySlug("Ada-Lovelace")).toBeUndefined();
     // In the Trash the photo is kept (a restore brings it back); deleting permanently removes it.
@@ -88,7 +89,7 @@ describe("team member actions", () => {
 
   it("removes the new picture when the database write fails", async () => {
     const spy = vi.spyOn(teamDb, "createTeamMember").mockRejectedValueOnce(new Error("db down"));
-    const result = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({ full_name: "Failing Write" }, jpeg)));
+    const result = await callRoute(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({ full_name: "Failing Write" }, jpeg)));
     spy.mockRestore();
     expect(result.status).toBe(500);
     expect((result.data as { status: { text: string } }).status.text).toBe("Error adding team member. Please try again later.");
@@ -105,29 +106,32 @@ describe("team member actions", () => {
       { desc: "y".repeat(30_000) },
     ];
     for (const extra of bad) {
-      const r = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm(extra, jpeg)));
+      const r = await callRoute(lawyerNew.action, post("/dashboard/lawyers/new", memberForm(extra, jpeg)));
       expect(r.status).toBe(400);
       expect((r.data as { errors: Record<string, string> }).errors.photo).toMatch(/Choose the picture again/);
     }
-    const notPicture = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, Buffer.from("<svg onload=alert(1)>"))));
+    const notPicture = await callRoute(
+      lawyerNew.action,
+      post("/dashboard/lawyers/new", memberForm({}, Buffer.from("<svg onload=alert(1)>"))),
+    );
     expect(notPicture.status).toBe(400);
     expect((notPicture.data as { status: { text: string } }).status.text).toBe("An error occurred. Please try again later.");
-    const malformed = await run(
+    const malformed = await callRoute(
       lawyerNew.action,
       post("/dashboard/lawyers/new", new URLSearchParams("a=1"), { "content-type": "multipart/form-data; boundary=zzz" }),
     );
     expect(malformed.status).toBe(400);
-    const huge = await run(
+    const huge = await callRoute(
       lawyerNew.action,
       post("/dashboard/lawyers/new", new URLSearchParams("a=1"), { "content-length": String(50 * 1024 * 1024) }),
     );
     expect(huge.status).toBe(413);
-    const badDelete = await run(
+    const badDelete = await callRoute(
       lawyers.action,
       post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: "1; drop table team" })),
     );
     expect(badDelete.status).toBe(400);
-    const missing = await run(lawyers.action, post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: "999999" })));
+    const missing = await callRoute(lawyers.action, post("/dashboard/lawyers", new URLSearchParams({ intent: "delete", id: "999999" })));
     expect(missing.status).toBe(404);
     expect(await teamDb.countTeam()).toBe(before);
     expect(await teamFiles()).toEqual([]);
@@ -141,10 +145,10 @@ describe("team member actions", () => {
       new_staff_email: "",
       new_staff_extension: "3",
     });
-    const refused = await run(lawyerNew.action, post("/dashboard/lawyers/new", fd));
+    const refused = await callRoute(lawyerNew.action, post("/dashboard/lawyers/new", fd));
     expect(refused.status).toBe(400);
     expect((refused.data as { staffMessage: string }).staffMessage).toBe("Please fill out all fields for the new support staff member.");
-    const ok = await run(
+    const ok = await callRoute(
       lawyerNew.action,
       post(
         "/dashboard/lawyers/new",
@@ -175,12 +179,12 @@ describe("article actions", () => {
       copy: '<p onclick="x()">Hello <script>alert(1)</script><a href="javascript:alert(1)">x</a></p>',
     }))
       fd.append(k, v);
-    const noPicture = await run(articleNew.action, post("/dashboard/articles/new", fd));
+    const noPicture = await callRoute(articleNew.action, post("/dashboard/articles/new", fd));
     expect(noPicture.status).toBe(400);
     expect((noPicture.data as { status: { text: string } }).status.text).toBe("Please upload an article image.");
     expect(await countArticles()).toBe(0);
     fd.append("photo", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "c.jpg");
-    const created = await run(articleNew.action, post("/dashboard/articles/new", fd));
+    const created = await callRoute(articleNew.action, post("/dashboard/articles/new", fd));
     expect(created).toMatchObject({ status: 302, location: "/dashboard/articles/new" });
     const row = await getArticleBySlug("Breach-notice-what-now");
     expect(row!.copy).toBe("<p>Hello <a>x</a></p>");
@@ -191,21 +195,24 @@ describe("article actions", () => {
 
 describe("hours and headers actions", () => {
   it("refuses blank hours with the spec's message and saves trimmed ones", async () => {
-    const blank = await run(hours.action, post("/dashboard/hours/edit", new URLSearchParams({ start_time: " ", end_time: "5:00" })));
+    const blank = await callRoute(hours.action, post("/dashboard/hours/edit", new URLSearchParams({ start_time: " ", end_time: "5:00" })));
     expect(blank.status).toBe(400);
     expect((blank.data as { status: { text: string } }).status.text).toBe("Start and end times cannot be blank");
-    const ok = await run(hours.action, post("/dashboard/hours/edit", new URLSearchParams({ start_time: " 8:00 ", end_time: "4:30" })));
+    const ok = await callRoute(
+      hours.action,
+      post("/dashboard/hours/edit", new URLSearchParams({ start_time: " 8:00 ", end_time: "4:30" })),
+    );
     expect(ok.status).toBe(302);
     expect(await getOfficeHours()).toEqual({ start_time: "8:00", end_time: "4:30" });
   });
 
   it("saves one header by name and refuses unknown pages", async () => {
-    const bad = await run(
+    const bad = await callRoute(
       pageHeadersRoute.action,
       post("/dashboard/headers/edit", new URLSearchParams({ name: "admin", header_text: "x" })),
     );
     expect(bad.status).toBe(400);
-    const ok = await run(
+    const ok = await callRoute(
       pageHeadersRoute.action,
       post("/dashboard/headers/edit", new URLSearchParams({ name: "cyber", header_text: "Cyber text" })),
     );

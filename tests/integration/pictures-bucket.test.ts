@@ -6,7 +6,7 @@
  * sweep works on a paged bucket listing, and export/import read and write
  * buckets.
  */
-import { testContext, callRoute } from "../support/route-call";
+import { callRoute, TEST_ROUTE_CONTEXT } from "../support/route-call";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,8 +32,6 @@ import { signedIn } from "../support/staff-session";
 setUpTestDatabase();
 
 const ORIGIN = "http://localhost:3000";
-const CLIENT_IP = "127.0.0.1";
-const context = testContext(CLIENT_IP);
 let cookie = "";
 let jpeg: Buffer;
 let bucket: TestBucket;
@@ -57,10 +55,6 @@ function post(p: string, body: FormData) {
   return new Request(`${ORIGIN}${p}`, { method: "POST", body, headers: { cookie, origin: ORIGIN } });
 }
 
-/** A loader or action called as the server would, from the staff member's address. */
-const run = (fn: (args: never) => Promise<unknown>, request: Request, params: Record<string, string> = {}) =>
-  callRoute(fn, request, params, context);
-
 /** Grace Hopper's form: a cyber Partner; `fields` changes any field. */
 const memberForm = (fields: Record<string, string>, photo?: Buffer) =>
   memberFormData({ full_name: "Grace Hopper", email: "grace@example.com", extension: "202", ...fields }, { photo });
@@ -75,7 +69,7 @@ describe("pictures in a bucket", () => {
         puts.push({ key, rowsAtWrite: await teamDb.countTeam() });
       },
     });
-    const created = await run(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, jpeg)));
+    const created = await callRoute(lawyerNew.action, post("/dashboard/lawyers/new", memberForm({}, jpeg)));
     setStorage(storage);
     expect(created).toMatchObject({ status: 302, location: "/dashboard/lawyers/new" });
     const row = await teamDb.getTeamMemberBySlug("Grace-Hopper");
@@ -104,7 +98,7 @@ describe("pictures in a bucket", () => {
     const first = await bioPdf.loader({
       params: { slug: row.slug },
       request: new Request(`${ORIGIN}/lawyer/${row.slug}/bio.pdf`),
-      context,
+      context: TEST_ROUTE_CONTEXT,
     } as never);
     expect(first.status).toBe(200);
     const bytes = Buffer.from(await first.arrayBuffer());
@@ -121,7 +115,7 @@ describe("pictures in a bucket", () => {
     const before = await teamDb.countTeam();
     bucket.pause();
     try {
-      const result = await run(
+      const result = await callRoute(
         lawyerNew.action,
         post("/dashboard/lawyers/new", memberForm({ full_name: "Offline Upload", desc: "A long bio typed by hand" }, jpeg)),
       );
@@ -133,7 +127,7 @@ describe("pictures in a bucket", () => {
       expect(data.values).toMatchObject({ full_name: "Offline Upload", desc: "A long bio typed by hand", email: "grace@example.com" });
       expect(await teamDb.countTeam()).toBe(before);
 
-      const textOnly = await run(lawyerEdit.action, post("/dashboard/lawyer/Grace-Hopper", memberForm({ title: "Senior Partner" })), {
+      const textOnly = await callRoute(lawyerEdit.action, post("/dashboard/lawyer/Grace-Hopper", memberForm({ title: "Senior Partner" })), {
         slug: "Grace-Hopper",
       });
       expect(textOnly.status).toBe(302);
