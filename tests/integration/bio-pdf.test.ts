@@ -282,14 +282,16 @@ describe.skipIf(!hasPoppler)("PDF bio", () => {
     expect(pages(poppler(new Uint8Array(await noPhoto.arrayBuffer())).info)).toBe(1);
 
     const hidden: TeamMember = await createTeamMember(
-      memberInput("Hidden Bio Person", {
-        title: "Associate",
-        email: "hidden@example.com",
-        extension: 5,
-        desc: "Not yet announced.",
-        AOP: [],
+      {
+        ...memberInput("Hidden Bio Person", {
+          title: "Associate",
+          email: "hidden@example.com",
+          extension: 5,
+          desc: "Not yet announced.",
+          AOP: [],
+        }),
         visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
-      }),
+      },
       TEST_ACTOR,
     );
     const refused = await get(hidden.slug);

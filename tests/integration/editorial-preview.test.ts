@@ -41,14 +41,16 @@ beforeAll(async () => {
     )
   ).id;
   await createTeamMember(
-    memberInput("New Hire", {
-      title: "Associate",
-      email: "hire@example.com",
-      extension: 120,
-      desc: "Joins soon",
-      AOP: [],
+    {
+      ...memberInput("New Hire", {
+        title: "Associate",
+        email: "hire@example.com",
+        extension: 120,
+        desc: "Joins soon",
+        AOP: [],
+      }),
       visibility: { visible: false, visibleFrom: null, hiddenFrom: null },
-    }),
+    },
     TEST_ACTOR,
   );
 });
