@@ -10,37 +10,28 @@
  */
 import { testContext, guarded } from "../support/route-call";
 import { desc, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { countAttempts, createEnquiry, ENQUIRY_LIMIT_PER_HOUR, getEnquiry } from "~/.server/db/enquiries";
 import { db } from "~/.server/db/client";
 import { auditLog, enquiries, enquiryAttempts, mailOutbox } from "~/.server/db/schema";
 import { issueFormToken, MIN_FILL_SECONDS, TOKEN_LIFETIME_MS } from "~/.server/public-forms/spam-defence";
 import { setEnvForTests } from "~/.server/env";
 import { siteJobs } from "~/.server/jobs/jobs";
-import { closeMail } from "~/.server/mail/mail";
 import { createJobQueue } from "~/.server/jobs/queue";
 import { ENQUIRY_MSG, HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import * as contact from "~/routes/public/contact";
 import * as enquiryScreen from "~/routes/admin/enquiry";
 import * as enquiriesList from "~/routes/admin/enquiries";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
-import { deliverDueMail, setUpMailQueue } from "../support/mail-queue";
+import { deliverDueMail, setUpMailQueue, setUpTestSmtp } from "../support/mail-queue";
 
 const state = setUpTestDatabase();
 const outbox = setUpMailQueue(state);
+const sink = setUpTestSmtp();
 const ORIGIN = "http://localhost:3000";
 
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-  setEnvForTests({ ENQUIRY_TO: "intake@harrowkline.example", SMTP_URL: "" });
-});
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
-});
+beforeAll(() => setEnvForTests({ ENQUIRY_TO: "intake@harrowkline.example", SMTP_URL: "" }));
 
 /** A token as a page rendered long enough ago carries (the minimum time has passed). */
 const readyToken = () => issueFormToken(Date.now() - (MIN_FILL_SECONDS + 1) * 1000);
@@ -275,7 +266,7 @@ describe("the notification to ENQUIRY_TO", () => {
   afterEach(() => setEnvForTests({ SMTP_URL: "", ENQUIRY_TO: "intake@harrowkline.example" }));
 
   it("arrives at the SMTP server with the area and a dashboard link, without the sender's details", async () => {
-    setEnvForTests({ SMTP_URL: smtp.url, ENQUIRY_TO: "intake@harrowkline.example, partner@harrowkline.example" });
+    setEnvForTests({ SMTP_URL: sink.smtp.url, ENQUIRY_TO: "intake@harrowkline.example, partner@harrowkline.example" });
     const r = await send(
       form({ practice_area: "cyber", name: "Casey Breach", message: "Ransomware hit our servers this morning; we need counsel now." }),
       freshIp(),
@@ -284,7 +275,7 @@ describe("the notification to ENQUIRY_TO", () => {
     // The answer did not wait on the e-mail server: the message's job (mail-send) sends it.
     await deliverDueMail(outbox.queue);
     const [row] = await db().select().from(enquiries).orderBy(desc(enquiries.id)).limit(1);
-    const mail = await smtp.waitFor((m) => (m.subject ?? "").includes(`#${row.id}`));
+    const mail = await sink.smtp.waitFor((m) => (m.subject ?? "").includes(`#${row.id}`));
     expect(mail.subject).toBe(`New enquiry #${row.id}: Cyber Security & Incident Response`);
     const to = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value ?? []).map((a) => a.address);
     expect(to).toEqual(["intake@harrowkline.example", "partner@harrowkline.example"]);
@@ -301,14 +292,14 @@ describe("the notification to ENQUIRY_TO", () => {
 
   it("stays in the outbox without SMTP_URL, and the enquiry is stored all the same", async () => {
     setEnvForTests({ SMTP_URL: "" });
-    const received = smtp.messages.length;
+    const received = sink.smtp.messages.length;
     const r = await send(form(), freshIp());
     expect(r.data.outcome).toBe("sent");
     const [row] = await db().select().from(enquiries).orderBy(desc(enquiries.id)).limit(1);
     const [kept] = await db().select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
     expect(kept).toMatchObject({ kind: "enquiry", status: "outbox", to_address: "intake@harrowkline.example" });
     expect(kept.subject).toContain(`#${row.id}`);
-    expect(smtp.messages.length).toBe(received);
+    expect(sink.smtp.messages.length).toBe(received);
   });
 
   it("is not sent when ENQUIRY_TO is not set (the enquiry is still kept)", async () => {

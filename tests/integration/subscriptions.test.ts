@@ -10,7 +10,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailOutbox, subscriberConsents, subscribers, subscriberSuppressions, subscriberTokens } from "~/.server/db/schema";
 import {
@@ -46,23 +46,15 @@ import { releaseHeldSignUpMail } from "~/.server/subscriptions/subscribe-form.se
 import { signedIn } from "../support/staff-session";
 import { callRoute } from "../support/route-call";
 import { setUpTestDatabase } from "../support/database";
-import { mailDelivered, setUpMailQueue } from "../support/mail-queue";
+import { mailDelivered, setUpMailQueue, setUpTestSmtp } from "../support/mail-queue";
 import { guarded, testContext } from "../support/route-call";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
 
 const state = setUpTestDatabase();
 const outbox = setUpMailQueue(state);
+const sink = setUpTestSmtp();
 const ORIGIN = "http://localhost:3000";
 
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-});
-beforeEach(() => setEnvForTests({ SMTP_URL: smtp.url }));
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
-});
+beforeEach(() => setEnvForTests({ SMTP_URL: sink.smtp.url }));
 
 const readyToken = () => issueFormToken(Date.now() - (MIN_FILL_SECONDS + 1) * 1000);
 
@@ -107,7 +99,7 @@ async function subscribeAndConfirm(email: string, topics = ["insurance"]) {
   const answer = await subscribe({ email, topics, consent: "yes" });
   expect(answer.data.outcome).toBe("sent");
   await mailDelivered(outbox.queue);
-  const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes(email.toLowerCase()));
+  const mail = await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes(email.toLowerCase()));
   const token = confirmLinkIn(mail.text ?? "");
   expect((await openConfirm(token, "POST")).outcome).toBe("confirmed");
   return (await findSubscriberByEmail(email))!;
@@ -145,14 +137,14 @@ describe("the sign-up form (CASL)", () => {
   });
 
   it("refuses a request without consent or without a topic, and sends nothing", async () => {
-    const before = smtp.messages.length;
+    const before = sink.smtp.messages.length;
     const noConsent = await subscribe({ email: "no-consent@example.com", topics: ["cyber"] });
     expect(noConsent.status).toBe(400);
     expect(noConsent.data.errors?.consent).toBe(SUBSCRIBE_MSG.consent);
     const noTopic = await subscribe({ email: "no-topic@example.com", consent: "yes" });
     expect(noTopic.data.errors?.topics).toBe(SUBSCRIBE_MSG.topics);
     expect(await findSubscriberByEmail("no-consent@example.com")).toBeUndefined();
-    expect(smtp.messages.length).toBe(before);
+    expect(sink.smtp.messages.length).toBe(before);
   });
 
   it("keeps the enquiry form's spam defences: honeypot, timing token, per-address limit", async () => {
@@ -194,7 +186,7 @@ describe("double opt-in", () => {
   it("opening the link only shows a button (a scanner confirms nothing); a replayed link says it was used", async () => {
     await subscribe({ email: "replay@example.com", topics: ["cyber"], consent: "yes" });
     await mailDelivered(outbox.queue);
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("replay@example.com"));
+    const mail = await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes("replay@example.com"));
     const token = confirmLinkIn(mail.text ?? "");
     expect(await openConfirm(token, "GET")).toEqual({ status: 200, outcome: "ready" });
     expect((await findSubscriberByEmail("replay@example.com"))!.status).toBe("pending");
@@ -241,7 +233,7 @@ describe("double opt-in", () => {
 
     // pending@ asked twice within the hour: one confirmation e-mail; erased@ got none after erasure.
     await mailDelivered(outbox.queue);
-    const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
+    const to = (address: string) => sink.smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
     expect(to("pending@example.com")).toBe(1);
     expect(to("erased@example.com")).toBe(1); // the first confirmation only, before erasure
   });
@@ -257,7 +249,7 @@ async function anHourLater() {
 }
 
 describe("limits per mailbox, not per string (issue 42)", () => {
-  const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
+  const to = (address: string) => sink.smtp.messages.filter((m) => JSON.stringify(m.to).includes(address)).length;
   const requested = async (email: string) => {
     const row = await findSubscriberByEmail(email);
     if (!row) return 0;
@@ -299,7 +291,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     for (let i = 0; i < 3; i++) answers.push((await subscribe({ email: "Returning@example.com", topics: ["cyber"], consent: "yes" })).data);
     expect(answers.map((a) => a.status.text)).toEqual(Array(3).fill(SUBSCRIBE_MSG.sent));
     await mailDelivered(outbox.queue);
-    const manage = smtp.messages.filter((m) => JSON.stringify(m.to).includes("returning@example.com") && /Manage/.test(m.text ?? ""));
+    const manage = sink.smtp.messages.filter((m) => JSON.stringify(m.to).includes("returning@example.com") && /Manage/.test(m.text ?? ""));
     expect(manage).toHaveLength(1);
     expect(manage[0].subject).toBe(`Your subscription to ${FIRM.name} insights`);
     // The link opens the person's own preferences page, where they add the topic themselves.
@@ -321,7 +313,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     for (let i = 0; i < 3; i++) confirmed.push((await subscribeAndConfirm(`held-known-${i}@example.com`)).email);
     await mailDelivered(outbox.queue);
     await anHourLater(); // so each confirmed address is sent its preferences link
-    smtp.delayMs = 5000; // the server takes 5 s to accept each message
+    sink.smtp.delayMs = 5000; // the server takes 5 s to accept each message
     try {
       for (let i = 0; i < 3; i++) {
         for (const email of [`held-new-${i}@example.com`, confirmed[i]]) {
@@ -336,10 +328,10 @@ describe("limits per mailbox, not per string (issue 42)", () => {
       // None of the six accepted yet: each is in the outbox waiting for its job (mail-send), or still being written.
       expect((await kinds()).every((m) => m.status === "queued")).toBe(true);
     } finally {
-      smtp.delayMs = 0;
+      sink.smtp.delayMs = 0;
     }
     await mailDelivered(outbox.queue);
-    const to = (pattern: RegExp) => smtp.messages.filter((m) => pattern.test(JSON.stringify(m.to)));
+    const to = (pattern: RegExp) => sink.smtp.messages.filter((m) => pattern.test(JSON.stringify(m.to)));
     expect(to(/held-new-/)).toHaveLength(3);
     expect(to(/held-known-/).filter((m) => m.subject === `Your subscription to ${FIRM.name} insights`)).toHaveLength(3);
   });
@@ -347,7 +339,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
   it("holds sign-up e-mails past the site-wide hourly cap, alerts owners on the dashboard (not editors), and lets them go as the hour allows", async () => {
     await mailDelivered(outbox.queue);
     await anHourLater(); // what earlier tests sent is more than an hour old
-    setEnvForTests({ SMTP_URL: smtp.url, SIGN_UP_EMAILS_PER_HOUR: "2" });
+    setEnvForTests({ SMTP_URL: sink.smtp.url, SIGN_UP_EMAILS_PER_HOUR: "2" });
     onTestFinished(() => void setEnvForTests({ SIGN_UP_EMAILS_PER_HOUR: undefined }));
     const answers = [];
     for (let i = 0; i < 5; i++)
@@ -355,7 +347,7 @@ describe("limits per mailbox, not per string (issue 42)", () => {
     // The same answer for each: a bot learns nothing from the cap.
     expect(answers).toEqual(Array(5).fill(SUBSCRIBE_MSG.sent));
     await mailDelivered(outbox.queue);
-    const flood = () => smtp.messages.filter((m) => /flood-/.test(JSON.stringify(m.to))).length;
+    const flood = () => sink.smtp.messages.filter((m) => /flood-/.test(JSON.stringify(m.to))).length;
     expect(flood()).toBe(2);
     expect(await heldMailCount()).toBe(3);
 
@@ -463,7 +455,7 @@ describe("withdrawal and erasure", () => {
       .where(eq(subscriberSuppressions.address_hash, addressHash("ERASE-ME@example.com")));
     expect(suppressed.address_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(await db().select().from(subscriberSuppressions))).not.toContain("erase-me");
-    const before = smtp.messages.length;
+    const before = sink.smtp.messages.length;
     expect((await subscribe({ email: "erase-me@example.com", topics: ["news"], consent: "yes" })).data.outcome).toBe("sent");
     expect(await requestSubscription({ email: "erase-me@example.com", topics: ["news"], formUrl: "import", source: "import" })).toEqual({
       subscriberId: null,
@@ -471,7 +463,7 @@ describe("withdrawal and erasure", () => {
     });
     expect(await db().select().from(subscribers).where(eq(subscribers.email, "erase-me@example.com"))).toEqual([]);
     await new Promise((r) => setTimeout(r, 200));
-    expect(smtp.messages.length).toBe(before);
+    expect(sink.smtp.messages.length).toBe(before);
   });
 });
 
@@ -521,7 +513,7 @@ describe("a message to a subscriber", () => {
     );
     const result = await sendSubscriberMail(await whole(message, sub.email, "<mailing-test-1@localhost>"));
     expect(result).toEqual({ status: "sent" });
-    const mail = await smtp.waitFor((m) => m.subject === "Duty to defend after Smith v. Jones");
+    const mail = await sink.smtp.waitFor((m) => m.subject === "Duty to defend after Smith v. Jones");
     const header = (name: string) =>
       mail.headerLines
         .find((h) => h.key === name)
@@ -540,14 +532,14 @@ describe("a message to a subscriber", () => {
   });
 
   it("a 5xx answer is permanent, a missing SMTP server is temporary", async () => {
-    smtp.refuse = true;
+    sink.smtp.refuse = true;
     try {
       const refused = await sendSubscriberMail(
         await whole({ subject: "s", text: "t", html: "<p>t</p>" }, "x@example.com", "<m2@localhost>"),
       );
       expect(refused.status).toBe("permanent");
     } finally {
-      smtp.refuse = false;
+      sink.smtp.refuse = false;
     }
     setEnvForTests({ SMTP_URL: "smtp://127.0.0.1:9" });
     const down = await sendSubscriberMail(await whole({ subject: "s", text: "t", html: "<p>t</p>" }, "x@example.com", "<m3@localhost>"));

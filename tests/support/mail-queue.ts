@@ -11,7 +11,8 @@ import { db, type Database } from "~/.server/db/client";
 import { setJobQueueForTests } from "~/.server/http/startup";
 import { siteJobs } from "~/.server/jobs/jobs";
 import { createJobQueue, QUEUE_SCHEMA, type JobQueue } from "~/.server/jobs/queue";
-import { MAIL_JOB, mailSettled } from "~/.server/mail/mail";
+import { closeMail, MAIL_JOB, mailSettled } from "~/.server/mail/mail";
+import { startTestSmtp, type TestSmtp } from "./smtp";
 
 /** Registers hooks that start the mail queue for this file (after the database is set up). */
 export function setUpMailQueue(state: { readonly database: Database }): { readonly queue: JobQueue } {
@@ -49,4 +50,20 @@ export async function makeMailRetriesDue(): Promise<void> {
 export async function mailDelivered(queue: JobQueue): Promise<void> {
   await mailSettled();
   await deliverDueMail(queue);
+}
+
+/**
+ * Registers hooks that start a real SMTP server (tests/support/smtp.ts) for this file and, after its tests,
+ * close the site's mail transport and the server. The server is `.smtp` once the tests run.
+ */
+export function setUpTestSmtp(): { readonly smtp: TestSmtp } {
+  const holder = {} as { smtp: TestSmtp };
+  beforeAll(async () => {
+    holder.smtp = await startTestSmtp();
+  });
+  afterAll(async () => {
+    closeMail();
+    await holder.smtp?.close();
+  });
+  return holder;
 }
