@@ -16,16 +16,17 @@ import {
 } from "~/lib/forms/enquiry";
 import { FIRM } from "~/config/firm";
 import { FieldError } from "../field-error";
-import { FormProblems, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
+import { ConsentBox, EMAIL_INPUT, FormProblems, NAME_INPUT, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
+import type { InputSpec, PublicFormState } from "./form-parts";
 import { inputClass, labelClass } from "./form-styles";
 
-export type EnquiryFormState = {
-  outcome: "sent" | "refused" | "invalid" | "again" | "error";
-  status: { tone: "success" | "error"; text: string };
-  errors?: Record<string, string>;
-  values?: EnquiryValues;
-  token: string;
-};
+export type EnquiryFormState = PublicFormState<EnquiryValues>;
+
+const INPUTS: InputSpec<"name" | "email" | "phone">[] = [
+  NAME_INPUT,
+  EMAIL_INPUT,
+  { name: "phone", label: "Phone", required: false, type: "tel", autoComplete: "tel", max: 40 },
+];
 
 const FIELD_LABELS: Record<string, string> = {
   name: "Name",
@@ -35,7 +36,6 @@ const FIELD_LABELS: Record<string, string> = {
   message: "Message",
   consent: "Confirmation",
 };
-
 
 /** The notice above the form (also on the privacy page's summary). */
 export function EnquiryNotice() {
@@ -90,39 +90,9 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
       <form method="post" action="/contact#enquiry" noValidate aria-labelledby="enquiry-title" className="relative mt-6 space-y-6">
         <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
         <div className="grid gap-6 sm:grid-cols-2">
-          <TextInput
-            form="enquiry"
-            name="name"
-            label="Name"
-            required={true}
-            type="text"
-            autoComplete="name"
-            maxLength={200}
-            value={values.name}
-            error={errors.name}
-          />
-          <TextInput
-            form="enquiry"
-            name="email"
-            label="E-mail"
-            required={true}
-            type="email"
-            autoComplete="email"
-            maxLength={320}
-            value={values.email}
-            error={errors.email}
-          />
-          <TextInput
-            form="enquiry"
-            name="phone"
-            label="Phone"
-            required={false}
-            type="tel"
-            autoComplete="tel"
-            maxLength={40}
-            value={values.phone}
-            error={errors.phone}
-          />
+          {INPUTS.map((f) => (
+            <TextInput key={f.name} form="enquiry" field={f} value={values[f.name]} error={errors[f.name]} />
+          ))}
           <div>
             <label htmlFor="enquiry-practice_area" className={labelClass}>
               Area of law <span className="font-normal text-muted">(required)</span>
@@ -168,27 +138,13 @@ export function EnquiryForm({ state, token, headingLevel = 2 }: { state?: Enquir
         </div>
         <RobotFieldAndToken form="enquiry" token={token} />
         <div>
-          <div className="flex items-start gap-3">
-            <input
-              id="enquiry-consent"
-              name="consent"
-              type="checkbox"
-              value="yes"
-              required
-              defaultChecked={values.consent}
-              aria-invalid={errors.consent ? true : undefined}
-              aria-describedby={describe("consent")}
-              className="mt-1 size-5 shrink-0 accent-accent"
-            />
-            <label htmlFor="enquiry-consent" className="text-base leading-7 text-ink">
-              I have read the notice above and the{" "}
-              <a href="/privacy" className="font-semibold text-accent underline underline-offset-4">
-                privacy notice
-              </a>
-              , and I agree that {FIRM.name} may use these details to answer my enquiry and to check for conflicts of interest.{" "}
-              <span className="text-muted">(required)</span>
-            </label>
-          </div>
+          <ConsentBox form="enquiry" checked={values.consent} error={errors.consent} describedBy={describe("consent")}>
+            I have read the notice above and the{" "}
+            <a href="/privacy" className="font-semibold text-accent underline underline-offset-4">
+              privacy notice
+            </a>
+            , and I agree that {FIRM.name} may use these details to answer my enquiry and to check for conflicts of interest.
+          </ConsentBox>
           <FieldError id="enquiry-consent-error" error={errors.consent} />
         </div>
         <SubmitButton>Send</SubmitButton>

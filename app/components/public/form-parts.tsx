@@ -1,14 +1,27 @@
 /**
  * The parts the public forms (enquiry, subscription, event registration)
- * share: the confirmation once sent, the problems above the form, a labelled
- * text field with its message, the robots' field with the form's token, and
- * the submit button. `form` is the prefix of every id ("enquiry-email").
+ * share: what their page renders them from, the confirmation once sent, the
+ * problems above the form, a labelled text field with its message, the
+ * consent box, the robots' field with the form's token, and the submit
+ * button. `form` is the prefix of every id ("enquiry-email").
  */
 import type { ReactNode } from "react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "~/lib/forms/enquiry";
 import { FieldError } from "../field-error";
 import { inputClass, labelClass } from "./form-styles";
+
+/** How a public form's post ended (the registration form adds "closed"). */
+export type PublicFormOutcome = "sent" | "refused" | "invalid" | "again" | "error";
+
+/** What a public form is rendered from after a post: the outcome, the server's words, the fields in error, what was typed, and a new token. */
+export type PublicFormState<Values, Outcome extends string = PublicFormOutcome> = {
+  outcome: Outcome;
+  status: { tone: "success" | "error"; text: string };
+  errors?: Record<string, string>;
+  values?: Values;
+  token: string;
+};
 
 /** The box saying the form was sent: a heading with a tick, the server's words, and anything after them. */
 export function SentStatus({ Heading = "h2", title, text, children }: { Heading?: "h2" | "h3"; title: string; text: string; children?: ReactNode }) {
@@ -71,48 +84,69 @@ export function FormProblems({
   );
 }
 
-/** A one-line field: its label marked (required) or (optional), the input keeping what was typed, and its message. */
-export function TextInput({
-  form,
-  name,
-  label,
-  required,
-  type,
-  autoComplete,
-  maxLength,
-  value,
-  error,
-}: {
-  form: string;
-  name: string;
+/** A one-line field of a public form: its name, its label, whether it must be filled in, its input type, autocomplete token and length. */
+export type InputSpec<Name extends string = string> = {
+  name: Name;
   label: string;
   required: boolean;
   type: string;
   autoComplete: string;
-  maxLength: number;
-  value: string;
-  error: string | undefined;
-}) {
-  const id = `${form}-${name}`;
+  max: number;
+};
+
+/** The person's name and e-mail address, asked the same way by the forms that ask for them. */
+export const NAME_INPUT = { name: "name", label: "Name", required: true, type: "text", autoComplete: "name", max: 200 } as const;
+export const EMAIL_INPUT = { name: "email", label: "E-mail", required: true, type: "email", autoComplete: "email", max: 320 } as const;
+
+/** A one-line field: its label marked (required) or (optional), the input keeping what was typed, and its message. */
+export function TextInput({ form, field, value, error }: { form: string; field: InputSpec; value: string; error: string | undefined }) {
+  const id = `${form}-${field.name}`;
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
-        {`${label} `}
-        <span className="font-normal text-muted">{required ? "(required)" : "(optional)"}</span>
+        {`${field.label} `}
+        <span className="font-normal text-muted">{field.required ? "(required)" : "(optional)"}</span>
       </label>
       <input
         id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        maxLength={maxLength}
-        required={required}
+        name={field.name}
+        type={field.type}
+        autoComplete={field.autoComplete}
+        maxLength={field.max}
+        required={field.required}
         defaultValue={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         className={inputClass}
       />
       <FieldError id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
+/**
+ * The box that gives consent, with its words and "(required)". Never ticked
+ * by the site (CASL): ticked only when the form comes back with the person's
+ * own tick (issue 42).
+ */
+export function ConsentBox(props: { form: string; checked: boolean; error?: string; describedBy?: string; children: ReactNode }) {
+  const id = `${props.form}-consent`;
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        name="consent"
+        type="checkbox"
+        value="yes"
+        required
+        defaultChecked={props.checked}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.describedBy}
+        className="mt-1 size-5 shrink-0 accent-accent"
+      />
+      <label htmlFor={id} className="text-base leading-7 text-ink">
+        {props.children} <span className="text-muted">(required)</span>
+      </label>
     </div>
   );
 }

@@ -5,21 +5,16 @@
  * asks for nothing but a separate subscription (double opt-in).
  */
 import { FieldError } from "../field-error";
-import { FormProblems, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
+import { EMAIL_INPUT, FormProblems, NAME_INPUT, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
+import type { InputSpec, PublicFormOutcome, PublicFormState } from "./form-parts";
 import { inputClass, labelClass } from "./form-styles";
 import { ALERTS_WORDING, EMPTY_REGISTRATION, type RegistrationValues } from "~/lib/forms/registration";
 
-export type RegistrationFormState = {
-  outcome: "sent" | "refused" | "invalid" | "again" | "closed" | "error";
-  status: { tone: "success" | "error"; text: string };
-  errors?: Record<string, string>;
-  values?: RegistrationValues;
-  token: string;
-};
+export type RegistrationFormState = PublicFormState<RegistrationValues, PublicFormOutcome | "closed">;
 
-const FIELDS: { name: "name" | "email" | "organisation" | "job_title"; label: string; required: boolean; type: string; autoComplete: string; max: number }[] = [
-  { name: "name", label: "Name", required: true, type: "text", autoComplete: "name", max: 200 },
-  { name: "email", label: "E-mail", required: true, type: "email", autoComplete: "email", max: 320 },
+const FIELDS: InputSpec<"name" | "email" | "organisation" | "job_title">[] = [
+  NAME_INPUT,
+  EMAIL_INPUT,
   { name: "organisation", label: "Organisation", required: true, type: "text", autoComplete: "organization", max: 200 },
   { name: "job_title", label: "Title", required: false, type: "text", autoComplete: "organization-title", max: 200 },
 ];
@@ -47,18 +42,7 @@ export function RegistrationForm({ action, state, token, full }: { action: strin
       <form method="post" action={`${action}#register`} noValidate aria-labelledby="register-title" className="relative mt-6 space-y-6">
         <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
         {FIELDS.map((f) => (
-          <TextInput
-            key={f.name}
-            form="register"
-            name={f.name}
-            label={f.label}
-            required={f.required}
-            type={f.type}
-            autoComplete={f.autoComplete}
-            maxLength={f.max}
-            value={values[f.name]}
-            error={errors[f.name]}
-          />
+          <TextInput key={f.name} form="register" field={f} value={values[f.name]} error={errors[f.name]} />
         ))}
         <div>
           <label htmlFor="register-accessibility_needs" className={labelClass}>

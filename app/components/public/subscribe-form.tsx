@@ -9,16 +9,11 @@
  */
 import { FIRM } from "~/config/firm";
 import { FieldError } from "../field-error";
-import { FormProblems, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
+import { ConsentBox, EMAIL_INPUT, FormProblems, RobotFieldAndToken, SentStatus, SubmitButton, TextInput } from "./form-parts";
+import type { PublicFormState } from "./form-parts";
 import { CONSENT_WORDING, EMPTY_SUBSCRIBE, SUBSCRIPTION_TOPICS, TOPIC_LABELS, type SubscribeValues } from "~/lib/forms/subscribe";
 
-export type SubscribeFormState = {
-  outcome: "sent" | "refused" | "invalid" | "again" | "error";
-  status: { tone: "success" | "error"; text: string };
-  errors?: Record<string, string>;
-  values?: SubscribeValues;
-  token: string;
-};
+export type SubscribeFormState = PublicFormState<SubscribeValues>;
 
 const FIELD_LABELS: Record<string, string> = { email: "E-mail", topics: "Topics", consent: "Consent" };
 const linkClass = "font-semibold text-accent underline underline-offset-4";
@@ -56,17 +51,7 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
       />
       <form method="post" action="/subscribe#subscribe" noValidate aria-labelledby="subscribe-title" className="relative mt-6 space-y-7">
         <p className="text-sm text-muted">Fields marked (required) must be filled in.</p>
-        <TextInput
-          form="subscribe"
-          name="email"
-          label="E-mail"
-          required
-          type="email"
-          autoComplete="email"
-          maxLength={320}
-          value={values.email}
-          error={errors.email}
-        />
+        <TextInput form="subscribe" field={EMAIL_INPUT} value={values.email} error={errors.email} />
         <fieldset aria-describedby={describe("topics", "subscribe-topics-hint")}>
           <legend className="font-semibold text-ink">
             Topics <span className="font-normal text-muted">(required)</span>
@@ -74,44 +59,14 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
           <p id="subscribe-topics-hint" className="mt-1 text-sm text-muted">
             Choose at least one.
           </p>
-          <div className="mt-3 space-y-2">
-            {SUBSCRIPTION_TOPICS.map((topic) => (
-              <div key={topic} className="flex items-center gap-3">
-                <input
-                  id={`subscribe-topic-${topic}`}
-                  name="topics"
-                  type="checkbox"
-                  value={topic}
-                  defaultChecked={values.topics.includes(topic)}
-                  className="size-5 shrink-0 accent-accent"
-                />
-                <label htmlFor={`subscribe-topic-${topic}`} className="text-base text-ink">
-                  {TOPIC_LABELS[topic]}
-                </label>
-              </div>
-            ))}
-          </div>
+          <TopicBoxes form="subscribe" chosen={values.topics} labelClass="text-base text-ink" />
           <FieldError id="subscribe-topics-error" error={errors.topics} />
         </fieldset>
         <RobotFieldAndToken form="subscribe" token={token} />
         <div className="border-l-4 border-brass bg-soft px-5 py-4">
-          <div className="flex items-start gap-3">
-            {/* Never ticked by the site (CASL): ticked only when the form comes back with the person's own tick (issue 42). */}
-            <input
-              id="subscribe-consent"
-              name="consent"
-              type="checkbox"
-              value="yes"
-              required
-              defaultChecked={values.consent}
-              aria-invalid={errors.consent ? true : undefined}
-              aria-describedby={describe("consent", "subscribe-consent-more")}
-              className="mt-1 size-5 shrink-0 accent-accent"
-            />
-            <label htmlFor="subscribe-consent" className="text-base leading-7 text-ink">
-              {CONSENT_WORDING} <span className="text-muted">(required)</span>
-            </label>
-          </div>
+          <ConsentBox form="subscribe" checked={values.consent} error={errors.consent} describedBy={describe("consent", "subscribe-consent-more")}>
+            {CONSENT_WORDING}
+          </ConsentBox>
           <p id="subscribe-consent-more" className="mt-3 text-sm leading-6 text-ink">
             We will first send a message asking you to confirm. What we keep, why and for how long is explained in our{" "}
             <a href="/privacy#subscriptions" className={linkClass}>
@@ -130,6 +85,29 @@ export function SubscribeForm({ state, token }: { state?: SubscribeFormState; to
           .
         </p>
       </form>
+    </div>
+  );
+}
+
+/** A box for each topic, ticked when chosen (the sign-up form and the preferences page); `form` is the prefix of their ids. */
+export function TopicBoxes({ form, chosen, labelClass }: { form: string; chosen: readonly string[]; labelClass?: string }) {
+  return (
+    <div className="mt-3 space-y-2">
+      {SUBSCRIPTION_TOPICS.map((topic) => (
+        <div key={topic} className="flex items-center gap-3">
+          <input
+            id={`${form}-topic-${topic}`}
+            name="topics"
+            type="checkbox"
+            value={topic}
+            defaultChecked={chosen.includes(topic)}
+            className="size-5 shrink-0 accent-accent"
+          />
+          <label htmlFor={`${form}-topic-${topic}`} className={labelClass}>
+            {TOPIC_LABELS[topic]}
+          </label>
+        </div>
+      ))}
     </div>
   );
 }

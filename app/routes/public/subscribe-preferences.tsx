@@ -13,8 +13,9 @@ import { checkPreferencesToken, tokenSubscriberId } from "~/.server/subscription
 import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
+import { TopicBoxes } from "~/components/public/subscribe-form";
 import { fieldErrors, formText, formValues } from "~/lib/forms/form-data";
-import { preferencesSchema, SUBSCRIBE_MSG, SUBSCRIPTION_TOPICS, TOPIC_LABELS } from "~/lib/forms/subscribe";
+import { preferencesSchema, SUBSCRIBE_MSG } from "~/lib/forms/subscribe";
 import type { RouteHandle } from "~/lib/route-handle";
 import { actionOrLoaderHeaders } from "~/lib/http";
 
@@ -120,21 +121,7 @@ export default function SubscribePreferences({ loaderData, actionData }: Route.C
             <form method="post" className="mt-8 space-y-6">
               <fieldset>
                 <legend className="font-semibold text-ink">Topics you receive</legend>
-                <div className="mt-3 space-y-2">
-                  {SUBSCRIPTION_TOPICS.map((topic) => (
-                    <div key={topic} className="flex items-center gap-3">
-                      <input
-                        id={`prefs-topic-${topic}`}
-                        name="topics"
-                        type="checkbox"
-                        value={topic}
-                        defaultChecked={view.topics.includes(topic)}
-                        className="size-5 shrink-0 accent-accent"
-                      />
-                      <label htmlFor={`prefs-topic-${topic}`}>{TOPIC_LABELS[topic]}</label>
-                    </div>
-                  ))}
-                </div>
+                <TopicBoxes form="prefs" chosen={view.topics} />
               </fieldset>
               <button type="submit" name="intent" value="topics" className={primary}>
                 Save topics
