@@ -51,6 +51,13 @@ export const PRACTICE_PAGES: Record<PracticeArea, { path: string; title: string;
   },
 };
 
+/** Each area by its page's title ("Insurance Defence"): how the enquiry and subscription forms name the areas. */
+export const PRACTICE_TITLES: Record<PracticeArea, string> = {
+  insurance: PRACTICE_PAGES.insurance.title,
+  construction: PRACTICE_PAGES.construction.title,
+  cyber: PRACTICE_PAGES.cyber.title,
+};
+
 /** Members whose areas of practice contain the page's area. */
 export function membersOfArea<T extends { AOP: readonly string[] }>(members: readonly T[], area: PracticeArea): T[] {
   return members.filter((m) => m.AOP.some((a) => a.toLowerCase() === area));

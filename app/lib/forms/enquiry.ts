@@ -5,18 +5,13 @@
  */
 import { z } from "zod";
 import { FIRM } from "~/config/firm";
-import { PRACTICE_AREAS, PRACTICE_PAGES } from "../practice";
+import { PRACTICE_AREAS, PRACTICE_TITLES } from "../practice";
 import { hasNoNul, nulMessage, text } from "./fields";
 
 /** What a visitor can choose as the subject of an enquiry. */
 export const ENQUIRY_AREAS = [...PRACTICE_AREAS, "other"] as const;
 export type EnquiryArea = (typeof ENQUIRY_AREAS)[number];
-export const ENQUIRY_AREA_LABELS: Record<EnquiryArea, string> = {
-  insurance: PRACTICE_PAGES.insurance.title,
-  construction: PRACTICE_PAGES.construction.title,
-  cyber: PRACTICE_PAGES.cyber.title,
-  other: "Something else / not sure",
-};
+export const ENQUIRY_AREA_LABELS: Record<EnquiryArea, string> = { ...PRACTICE_TITLES, other: "Something else / not sure" };
 
 export const ENQUIRY_MESSAGE_MAX = 5000;
 export const ENQUIRY_MESSAGE_MIN = 10;

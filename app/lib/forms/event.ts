@@ -6,7 +6,7 @@
  * Shared by the browser's check and the server's.
  */
 import { z } from "zod";
-import { EVENT_FORMATS, type EventFormat } from "../events";
+import { EVENT_FORMATS, type EventFormat, type VenueInput } from "../events";
 import { PRACTICE_AREAS } from "../practice";
 import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
 import { ARTICLE_STATUS_LABELS, htmlHasText, type ArticleStatus } from "./article";
@@ -330,21 +330,15 @@ export function eventValuesFromForm(v: Record<string, string | string[]>): Event
 const hoursText = (minutes: number) => (minutes ? String(minutes / 60) : "");
 
 export function eventValuesFromRow(
-  e: {
+  e: VenueInput & {
     title: string;
     summary: string;
     copy: string;
-    format: string;
     practice_area: string;
     starts_at: Date;
     ends_at: Date;
     registration_closes_at: Date | null;
     capacity: number | null;
-    venue_name: string;
-    venue_street: string;
-    venue_city: string;
-    venue_region: string;
-    venue_postal_code: string;
     webinar_url: string;
     cpd_substantive_minutes: number;
     cpd_professionalism_minutes: number;

@@ -5,17 +5,12 @@
  */
 import { z } from "zod";
 import { FIRM, fullAddress } from "~/config/firm";
-import { PRACTICE_AREAS, PRACTICE_PAGES } from "../practice";
+import { PRACTICE_AREAS, PRACTICE_TITLES } from "../practice";
 import { text } from "./fields";
 
 export const SUBSCRIPTION_TOPICS = [...PRACTICE_AREAS, "news"] as const;
 export type SubscriptionTopic = (typeof SUBSCRIPTION_TOPICS)[number];
-export const TOPIC_LABELS: Record<SubscriptionTopic, string> = {
-  insurance: PRACTICE_PAGES.insurance.title,
-  construction: PRACTICE_PAGES.construction.title,
-  cyber: PRACTICE_PAGES.cyber.title,
-  news: "Firm news",
-};
+export const TOPIC_LABELS: Record<SubscriptionTopic, string> = { ...PRACTICE_TITLES, news: "Firm news" };
 
 export function isTopic(value: unknown): value is SubscriptionTopic {
   return typeof value === "string" && (SUBSCRIPTION_TOPICS as readonly string[]).includes(value);
