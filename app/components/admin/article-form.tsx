@@ -7,14 +7,19 @@ import { ARTICLE_CATEGORIES } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
 import { AuthorsField, SearchAndSocialFields, SummaryField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
-import { bindFields, describedBy, FieldError, TextField, useFocusFirstInvalid } from "./fields";
+import { bindFields, RadioGroup, SelectField, TextField, useFocusFirstInvalid } from "./fields";
 import { EditorForm } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { ImageInput } from "./image-input";
 import { PublishStateFields } from "./publish-state-fields";
-import { btnPrimary, inputClass, labelClass } from "./styles";
+import { btnPrimary } from "./styles";
 
 const CATEGORY_LABELS: Record<string, string> = { insurance: "Insurance", construction: "Construction", cyber: "Cyber", events: "Events" };
+const CATEGORY_OPTIONS = ARTICLE_CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] }));
+const NEWS_OPTIONS = [
+  { value: "yes", label: "Yes" },
+  { value: "no", label: "No" },
+] as const;
 
 export function ArticleForm(props: {
   mode: "create" | "edit";
@@ -60,57 +65,16 @@ export function ArticleForm(props: {
     <EditorForm formRef={formRef} onSubmit={onSubmit} version={props.version}>
       <TextField {...field("title")} label="Title" required maxLength={300} />
       <ImageInput label="Photo" required={props.mode === "create"} error={errors.photo} current={props.currentImage} />
-      <div>
-        <label htmlFor="field-category" className={labelClass}>
-          Category<span className="font-normal text-muted"> (required)</span>
-        </label>
-        <select
-          id="field-category"
-          name="category"
-          defaultValue={v.category}
-          aria-required
-          aria-invalid={errors.category ? true : undefined}
-          aria-describedby={describedBy(errors.category && "field-category-error")}
-          className={inputClass}
-        >
-          <option value="">Choose a category…</option>
-          {ARTICLE_CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {CATEGORY_LABELS[c]}
-            </option>
-          ))}
-        </select>
-        <FieldError id="field-category-error" error={errors.category} />
-      </div>
-      <fieldset
-        role="radiogroup"
-        aria-invalid={errors.news ? true : undefined}
-        aria-describedby={errors.news ? "field-news-error" : undefined}
-      >
-        <legend className={labelClass}>
-          News<span className="font-normal text-muted"> (required)</span>
-        </legend>
-        <div className="mt-1 flex gap-6">
-          {(["yes", "no"] as const).map((option) => (
-            <label key={option} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="news"
-                value={option}
-                defaultChecked={v.news === option}
-                data-invalid={errors.news && option === "yes" ? true : undefined}
-                className="size-4"
-                onChange={() => {
-                  setNews(option);
-                  if (option === "no") setPinned(false);
-                }}
-              />
-              {option === "yes" ? "Yes" : "No"}
-            </label>
-          ))}
-        </div>
-        <FieldError id="field-news-error" error={errors.news} />
-      </fieldset>
+      <SelectField {...field("category")} label="Category" required prompt="Choose a category…" options={CATEGORY_OPTIONS} />
+      <RadioGroup
+        {...field("news")}
+        legend="News"
+        options={NEWS_OPTIONS}
+        onChange={(option) => {
+          setNews(option);
+          if (option === "no") setPinned(false);
+        }}
+      />
       <div>
         <label className="flex items-center gap-2 font-semibold">
           <input

@@ -12,20 +12,23 @@ import { PRACTICE_AREAS } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
 import { AuthorsField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
-import { bindFields, describedBy, FieldError, TextField, useFocusFirstInvalid } from "./fields";
+import { bindFields, RadioGroup, SelectField, TextField, useFocusFirstInvalid } from "./fields";
 import { EditorForm } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { PublishStateFields } from "./publish-state-fields";
 import { RepeatingRows } from "./repeating-rows";
 import { RecordingField, type RecordingUpload } from "./recording-field";
 import { useAnnounce } from "./status";
-import { btnPrimary, inputClass, labelClass } from "./styles";
+import { btnPrimary, labelClass } from "./styles";
 import { captionsFileProblem, RECORDING_MSG, recordingFileProblem } from "~/lib/recordings";
 
 const GUEST_COLUMNS = [
   { key: "name", label: "Name", maxLength: 200, wide: true },
   { key: "organisation", label: "Organisation", maxLength: 200, wide: true },
 ] as const;
+
+const FORMAT_OPTIONS = EVENT_FORMATS.map((value) => ({ value, label: FORMAT_LABELS[value] }));
+const AREA_OPTIONS = PRACTICE_AREAS.map((value) => ({ value, label: practiceAreaLabel(value) }));
 
 const sectionClass = "space-y-6 rounded border border-line p-4";
 const legendClass = `${labelClass} px-1 text-lg`;
@@ -160,54 +163,8 @@ export function EventForm(props: {
 
       <fieldset className={sectionClass}>
         <legend className={legendClass}>Format and place</legend>
-        <fieldset
-          role="radiogroup"
-          aria-invalid={errors.format ? true : undefined}
-          aria-describedby={errors.format ? "field-format-error" : undefined}
-        >
-          <legend className={labelClass}>
-            Format<span className="font-normal text-muted"> (required)</span>
-          </legend>
-          <div className="mt-1 flex flex-wrap gap-6">
-            {EVENT_FORMATS.map((option) => (
-              <label key={option} className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="format"
-                  value={option}
-                  defaultChecked={v.format === option}
-                  data-invalid={errors.format && option === EVENT_FORMATS[0] ? true : undefined}
-                  className="size-4"
-                  onChange={() => setFormat(option)}
-                />
-                {FORMAT_LABELS[option]}
-              </label>
-            ))}
-          </div>
-          <FieldError id="field-format-error" error={errors.format} />
-        </fieldset>
-        <div>
-          <label htmlFor="field-practice_area" className={labelClass}>
-            Practice area<span className="font-normal text-muted"> (required)</span>
-          </label>
-          <select
-            id="field-practice_area"
-            name="practice_area"
-            defaultValue={v.practice_area}
-            aria-required
-            aria-invalid={errors.practice_area ? true : undefined}
-            aria-describedby={describedBy(errors.practice_area && "field-practice_area-error")}
-            className={inputClass}
-          >
-            <option value="">Choose a practice area…</option>
-            {PRACTICE_AREAS.map((a) => (
-              <option key={a} value={a}>
-                {practiceAreaLabel(a)}
-              </option>
-            ))}
-          </select>
-          <FieldError id="field-practice_area-error" error={errors.practice_area} />
-        </div>
+        <RadioGroup {...field("format")} legend="Format" options={FORMAT_OPTIONS} wrap onChange={setFormat} />
+        <SelectField {...field("practice_area")} label="Practice area" required prompt="Choose a practice area…" options={AREA_OPTIONS} />
         <div hidden={!showVenue} className="space-y-6">
           <p className="text-sm text-muted">The venue: required for an event held in person (in person or hybrid).</p>
           <TextField {...field("venue_name")} label="Venue" maxLength={200} />

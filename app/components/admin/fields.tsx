@@ -27,38 +27,133 @@ type TextFieldProps = {
   className?: string;
 };
 
+/** The aria attributes of a field's control: invalid with an error, required, and described by its hint and its error. */
+export function fieldAria(id: string, field: { error?: string; hint?: unknown; required?: boolean }) {
+  return {
+    "aria-invalid": field.error ? true : undefined,
+    "aria-required": field.required ? true : undefined,
+    "aria-describedby": describedBy(field.hint && `${id}-hint`, field.error && `${id}-error`),
+  };
+}
+
+/**
+ * A field around its control (children, with fieldAria): the label, marked
+ * (required) when it is, then the control, the hint, the error and `after`.
+ */
+export function FieldFrame(props: {
+  id: string;
+  label: ReactNode;
+  required?: boolean;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className={props.className}>
+      <label htmlFor={props.id} className={labelClass}>
+        {props.label}
+        {props.required ? <span className="font-normal text-muted"> (required)</span> : null}
+      </label>
+      {props.children}
+      {props.hint ? (
+        <p id={`${props.id}-hint`} className="mt-1 text-sm text-muted">
+          {props.hint}
+        </p>
+      ) : null}
+      <FieldError id={`${props.id}-error`} error={props.error} />
+      {props.after}
+    </div>
+  );
+}
+
 export function TextField(props: TextFieldProps) {
   const id = props.id ?? `field-${props.name}`;
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
   const common = {
     id,
     name: props.name,
     defaultValue: props.defaultValue,
-    "aria-invalid": props.error ? true : undefined,
-    "aria-required": props.required ? true : undefined,
-    "aria-describedby": describedBy(props.hint && hintId, props.error && errorId),
+    ...fieldAria(id, props),
     maxLength: props.maxLength,
     className: inputClass,
   };
   return (
-    <div className={props.className}>
-      <label htmlFor={id} className={labelClass}>
-        {props.label}
-        {props.required ? <span className="font-normal text-muted"> (required)</span> : null}
-      </label>
+    <FieldFrame id={id} label={props.label} required={props.required} hint={props.hint} error={props.error} className={props.className}>
       {props.multiline ? (
         <textarea {...common} rows={props.rows ?? 6} />
       ) : (
         <input {...common} type={props.type ?? "text"} inputMode={props.inputMode} autoComplete={props.autoComplete ?? "off"} />
       )}
-      {props.hint ? (
-        <p id={hintId} className="mt-1 text-sm text-muted">
-          {props.hint}
-        </p>
-      ) : null}
+    </FieldFrame>
+  );
+}
+
+/** A choice from a list: the prompt ("Choose a category…") first, with no value. */
+export function SelectField(props: {
+  name: string;
+  label: string;
+  prompt: string;
+  options: readonly { value: string; label: string }[];
+  defaultValue: string;
+  error?: string;
+  required?: boolean;
+}) {
+  const id = `field-${props.name}`;
+  return (
+    <FieldFrame id={id} label={props.label} required={props.required} error={props.error}>
+      <select id={id} name={props.name} defaultValue={props.defaultValue} {...fieldAria(id, props)} className={inputClass}>
+        <option value="">{props.prompt}</option>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  );
+}
+
+/**
+ * A required choice of one (radio buttons) under its legend. With an error
+ * the group is marked invalid and its first button takes the focus
+ * (focusFirstInvalid).
+ */
+export function RadioGroup<T extends string>(props: {
+  name: string;
+  legend: string;
+  options: readonly { value: T; label: string }[];
+  defaultValue: string;
+  error?: string;
+  /** The buttons wrap onto more lines when the row is too narrow. */
+  wrap?: boolean;
+  onChange: (value: T) => void;
+}) {
+  const errorId = `field-${props.name}-error`;
+  return (
+    <fieldset role="radiogroup" aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? errorId : undefined}>
+      <legend className={labelClass}>
+        {props.legend}
+        <span className="font-normal text-muted"> (required)</span>
+      </legend>
+      <div className={props.wrap ? "mt-1 flex flex-wrap gap-6" : "mt-1 flex gap-6"}>
+        {props.options.map((option, i) => (
+          <label key={option.value} className="flex items-center gap-2">
+            <input
+              type="radio"
+              name={props.name}
+              value={option.value}
+              defaultChecked={props.defaultValue === option.value}
+              data-invalid={props.error && i === 0 ? true : undefined}
+              className="size-4"
+              onChange={() => props.onChange(option.value)}
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
       <FieldError id={errorId} error={props.error} />
-    </div>
+    </fieldset>
   );
 }
 

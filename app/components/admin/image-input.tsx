@@ -1,8 +1,8 @@
 /** A picture field: the chosen file's size in KB and a preview; the current picture when editing. */
 import { useEffect, useState } from "react";
-import { IMAGE_ACCEPT, MAX_IMAGE_BYTES } from "~/lib/forms/messages";
+import { IMAGE_ACCEPT, IMAGE_FORMATS_TEXT, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/lib/forms/messages";
 import { describedBy, FieldError } from "./fields";
-import { inputClass, labelClass } from "./styles";
+import { imageInputClass, labelClass } from "./styles";
 
 export function ImageInput(props: {
   name?: string;
@@ -34,20 +34,21 @@ export function ImageInput(props: {
         name={name}
         type="file"
         accept={IMAGE_ACCEPT}
-        className={`${inputClass} file:mr-3 file:rounded file:border-0 file:bg-soft file:px-3 file:py-1 file:font-semibold`}
+        className={imageInputClass}
         aria-invalid={error ? true : undefined}
         aria-required={props.required ? true : undefined}
         aria-describedby={describedBy(`${id}-hint`, chosen && `${id}-size`, error && `${id}-error`)}
         onChange={(e) => {
           const file = e.target.files?.[0];
           setChosen(file ? { url: URL.createObjectURL(file), kb: Math.max(1, Math.round(file.size / 1024)), name: file.name } : null);
-          const tooBig = file && file.size > MAX_IMAGE_BYTES ? "The picture is larger than 10 MB. Choose a smaller file." : null;
+          const tooBig = file && file.size > MAX_IMAGE_BYTES ? IMAGE_TOO_LARGE : null;
           setLocalError(tooBig);
           props.onLocalError?.(tooBig);
         }}
       />
       <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
-        {props.hint ? `${props.hint} ` : ""}JPEG, PNG, WebP or AVIF, at most 10 MB.
+        {props.hint ? `${props.hint} ` : ""}
+        {IMAGE_FORMATS_TEXT}
       </p>
       {chosen ? (
         <p id={`${id}-size`} className="mt-1 text-sm text-ink" data-testid="file-size">

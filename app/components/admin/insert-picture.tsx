@@ -9,9 +9,9 @@
 import { useId, useRef, useState } from "react";
 import { BODY_PICTURE_TEXT, checkAlt, MAX_ALT } from "~/lib/body-pictures";
 import { AUTOSAVE_TEXT } from "~/lib/forms/autosave";
-import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, MSG } from "~/lib/forms/messages";
-import { describedBy, FieldError } from "./fields";
-import { btnPrimary, btnSecondary, inputClass, labelClass } from "./styles";
+import { IMAGE_ACCEPT, IMAGE_FORMATS_TEXT, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MSG } from "~/lib/forms/messages";
+import { fieldAria, FieldFrame } from "./fields";
+import { btnPrimary, btnSecondary, imageInputClass, inputClass } from "./styles";
 
 export const BODY_PICTURE_URL = "/dashboard/articles/pictures";
 
@@ -44,7 +44,7 @@ export function InsertPictureDialog({ onInsert, onClose }: { onInsert: (picture:
     const alt = checkAlt(altInput.current?.value);
     const found: Record<string, string> = {};
     if (!file || file.size === 0) found.picture = BODY_PICTURE_TEXT.fileRequired;
-    else if (file.size > MAX_IMAGE_BYTES) found.picture = "The picture is larger than 10 MB. Choose a smaller file.";
+    else if (file.size > MAX_IMAGE_BYTES) found.picture = IMAGE_TOO_LARGE;
     if (!alt.ok) found.alt = alt.message;
     if (Object.keys(found).length || !file || !alt.ok) return showErrors(found);
     const body = new FormData();
@@ -107,37 +107,29 @@ export function InsertPictureDialog({ onInsert, onClose }: { onInsert: (picture:
         The picture goes where the cursor is in the article body.
       </p>
       <div className="mt-4 space-y-4">
-        <div>
-          <label htmlFor={fileId} className={labelClass}>
-            Picture<span className="font-normal text-muted"> (required)</span>
-          </label>
+        <FieldFrame id={fileId} label="Picture" required hint={IMAGE_FORMATS_TEXT} error={errors.picture}>
           <input
             ref={fileInput}
             id={fileId}
             type="file"
             accept={IMAGE_ACCEPT}
-            aria-required
-            aria-invalid={errors.picture ? true : undefined}
-            aria-describedby={describedBy(`${fileId}-hint`, errors.picture && `${fileId}-error`)}
-            className={`${inputClass} file:mr-3 file:rounded file:border-0 file:bg-soft file:px-3 file:py-1 file:font-semibold`}
+            {...fieldAria(fileId, { error: errors.picture, hint: true, required: true })}
+            className={imageInputClass}
           />
-          <p id={`${fileId}-hint`} className="mt-1 text-sm text-muted">
-            JPEG, PNG, WebP or AVIF, at most 10 MB.
-          </p>
-          <FieldError id={`${fileId}-error`} error={errors.picture} />
-        </div>
-        <div>
-          <label htmlFor={altId} className={labelClass}>
-            Description (alt text)<span className="font-normal text-muted"> (required)</span>
-          </label>
+        </FieldFrame>
+        <FieldFrame
+          id={altId}
+          label="Description (alt text)"
+          required
+          hint="What the picture shows, for people who cannot see it."
+          error={errors.alt}
+        >
           <input
             ref={altInput}
             id={altId}
             type="text"
             maxLength={MAX_ALT}
-            aria-required
-            aria-invalid={errors.alt ? true : undefined}
-            aria-describedby={describedBy(`${altId}-hint`, errors.alt && `${altId}-error`)}
+            {...fieldAria(altId, { error: errors.alt, hint: true, required: true })}
             className={inputClass}
             onKeyDown={(e) => {
               // Enter inserts the picture; it must not send the article form around the dialog.
@@ -147,11 +139,7 @@ export function InsertPictureDialog({ onInsert, onClose }: { onInsert: (picture:
               }
             }}
           />
-          <p id={`${altId}-hint`} className="mt-1 text-sm text-muted">
-            What the picture shows, for people who cannot see it.
-          </p>
-          <FieldError id={`${altId}-error`} error={errors.alt} />
-        </div>
+        </FieldFrame>
         <p role="status" aria-live="polite" className={`text-sm font-semibold ${busy ? "text-ink" : "text-error"}`}>
           {message}
         </p>

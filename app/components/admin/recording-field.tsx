@@ -19,8 +19,8 @@ import {
   recordingPath,
   sizeText,
 } from "~/lib/recordings";
-import { describedBy, FieldError, TextField } from "./fields";
-import { fileInputClass, labelClass, linkClass } from "./styles";
+import { fieldAria, FieldError, FieldFrame, TextField } from "./fields";
+import { fileInputClass, linkClass } from "./styles";
 
 export type RecordingUpload = { percent: number } | null;
 
@@ -76,33 +76,36 @@ export function RecordingField({
       {props.eventId === undefined ? (
         <p className="text-sm text-muted">To upload a recording file, add the event first, then open it again.</p>
       ) : props.hydrated ? (
-        <div>
-          <label htmlFor="field-recording_file" className={labelClass}>
-            {props.file ? "Replace with another file" : "Recording file"}
-          </label>
+        <FieldFrame
+          id="field-recording_file"
+          label={props.file ? "Replace with another file" : "Recording file"}
+          hint={
+            <>
+              MP4, M4A, MP3 or WebM, up to {sizeText(props.maxBytes)}: uploaded when you save
+              {props.file ? ", in place of the file above" : ""}.
+            </>
+          }
+          error={error}
+          after={
+            props.upload ? (
+              <div role="status" className="mt-2">
+                <label htmlFor="recording-progress" className="text-sm font-semibold">
+                  Uploading the recording… {props.upload.percent}%
+                </label>
+                <progress id="recording-progress" max={100} value={props.upload.percent} className="mt-1 block w-full" />
+              </div>
+            ) : null
+          }
+        >
           <input
             ref={fileInput}
             id="field-recording_file"
             type="file"
             accept={RECORDING_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy("field-recording_file-hint", error && "field-recording_file-error")}
+            {...fieldAria("field-recording_file", { error, hint: true })}
             className={fileInputClass}
           />
-          <p id="field-recording_file-hint" className="mt-1 text-sm text-muted">
-            MP4, M4A, MP3 or WebM, up to {sizeText(props.maxBytes)}: uploaded when you save
-            {props.file ? ", in place of the file above" : ""}.
-          </p>
-          <FieldError id="field-recording_file-error" error={error} />
-          {props.upload ? (
-            <div role="status" className="mt-2">
-              <label htmlFor="recording-progress" className="text-sm font-semibold">
-                Uploading the recording… {props.upload.percent}%
-              </label>
-              <progress id="recording-progress" max={100} value={props.upload.percent} className="mt-1 block w-full" />
-            </div>
-          ) : null}
-        </div>
+        </FieldFrame>
       ) : (
         <div>
           <p className="text-sm font-semibold">Uploading a recording file needs JavaScript in your browser.</p>
@@ -137,25 +140,26 @@ export function RecordingField({
               </label>
             </div>
           ) : null}
-          <div>
-            <label htmlFor="field-captions_file" className={labelClass}>
-              {props.captions ? "Replace the captions with another file" : "Captions or transcript file (.vtt)"}
-            </label>
+          <FieldFrame
+            id="field-captions_file"
+            label={props.captions ? "Replace the captions with another file" : "Captions or transcript file (.vtt)"}
+            hint={
+              <>
+                For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows
+                it as captions; the page also shows its words as a transcript, which is what an audio recording needs.
+              </>
+            }
+            error={captionsError}
+          >
             <input
               id="field-captions_file"
               name="captions_file"
               type="file"
               accept={CAPTIONS_ACCEPT}
-              aria-invalid={captionsError ? true : undefined}
-              aria-describedby={describedBy("field-captions_file-hint", captionsError && "field-captions_file-error")}
+              {...fieldAria("field-captions_file", { error: captionsError, hint: true })}
               className={fileInputClass}
             />
-            <p id="field-captions_file-hint" className="mt-1 text-sm text-muted">
-              For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows it
-              as captions; the page also shows its words as a transcript, which is what an audio recording needs.
-            </p>
-            <FieldError id="field-captions_file-error" error={captionsError} />
-          </div>
+          </FieldFrame>
         </div>
       )}
       <TextField

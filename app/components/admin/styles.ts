@@ -13,3 +13,5 @@ export const linkClass = "font-semibold text-accent underline underline-offset-2
 /** A file chooser whose button looks like the dashboard's secondary buttons (the recording and captions fields). */
 export const fileInputClass =
   "mt-1 block w-full max-w-full text-sm file:mr-3 file:rounded file:border file:border-line file:bg-white file:px-3 file:py-2 file:font-semibold";
+/** A picture's file chooser (the photo fields and the "Insert picture" dialog). */
+export const imageInputClass = `${inputClass} file:mr-3 file:rounded file:border-0 file:bg-soft file:px-3 file:py-1 file:font-semibold`;

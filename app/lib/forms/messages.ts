@@ -40,3 +40,6 @@ export type Status = { tone: StatusTone; text: string };
 /** Pictures: the same limit as the server (app/.server/pictures/images.ts). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/avif";
+/** What a picture field accepts (its hint), and its message when the chosen file is larger. */
+export const IMAGE_FORMATS_TEXT = "JPEG, PNG, WebP or AVIF, at most 10 MB.";
+export const IMAGE_TOO_LARGE = "The picture is larger than 10 MB. Choose a smaller file.";
