@@ -11,20 +11,21 @@
  * and raises `sequence` (RFC 5545): calendars update the entry they hold.
  * Its reminders are sent again for the new time.
  */
-import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNull, sql } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import type { ArticleState } from "./visibility";
-import { fieldChanges, recordAudit, recordScheduledPublish, type Actor, recordMovedToTrash } from "./audit";
+import { fieldChanges, recordAudit, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { checkVersion, recordRevision } from "./revisions";
+import { publishDue } from "./scheduled-publishing";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow } from "./schema";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { recordPathMove } from "./redirects";
 import { eventPath } from "~/lib/events";
 import { stateColumns } from "./articles";
-import { eventBySlug, type Event, type EventInput, type SpeakerInput } from "./events";
+import { eventBySlug, setSpeakers, type Event, type EventInput, type SpeakerInput } from "./events";
 
 export const ADMIN_EVENTS_PAGE_SIZE = 50;
 
@@ -80,18 +81,14 @@ async function speakerNames(tx: Db, speakers: readonly SpeakerInput[]): Promise<
     .join("; ");
 }
 
-async function writeSpeakers(tx: Db, eventId: number, speakers: readonly SpeakerInput[]) {
-  await tx.delete(eventSpeakers).where(eq(eventSpeakers.event_id, eventId));
-  if (speakers.length)
-    await tx
-      .insert(eventSpeakers)
-      .values(
-        speakers.map((s, position) =>
-          "memberId" in s
-            ? { event_id: eventId, position, member_id: s.memberId }
-            : { event_id: eventId, position, guest_name: s.guestName, guest_organisation: s.guestOrganisation },
-        ),
-      );
+/** The event (not in the Trash), its row locked until the transaction ends; undefined when there is none. */
+async function lockEvent(tx: Db, id: number): Promise<Event | undefined> {
+  const [row] = await tx
+    .select()
+    .from(events)
+    .where(and(eq(events.id, id), isNull(events.deleted_at)))
+    .for("update");
+  return row;
 }
 
 /** The columns a save writes, as the row has them now (a restore of History keeps all but the texts). */
@@ -183,7 +180,7 @@ export async function addEvent(
         .insert(events)
         .values({ ...columns, status, published_at, slug })
         .returning();
-      await writeSpeakers(tx, created.id, speakers);
+      await setSpeakers(tx, created.id, speakers);
       const names = await speakerNames(tx, speakers);
       await recordAudit(tx, actor, {
         action: created.status === "published" ? "publish" : "create",
@@ -250,11 +247,7 @@ export async function saveEvent(
   const { state, speakers, expectedVersion, ...columns } = input;
   const result = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(events)
-        .where(and(eq(events.id, id), isNull(events.deleted_at)))
-        .for("update");
+      const before = await lockEvent(tx, id);
       if (!before) return undefined;
       await checkVersion(tx, "event", id, before.version, expectedVersion);
       const speakersBefore = await speakerNames(tx, await eventSpeakerInputs(id, tx));
@@ -283,7 +276,7 @@ export async function saveEvent(
         })
         .where(eq(events.id, id))
         .returning();
-      await writeSpeakers(tx, id, speakers);
+      await setSpeakers(tx, id, speakers);
       // A public event renamed: its old address (and its calendar file's) answers 301 to the new one, as an
       // article's does (drizzle/0018: only while public, so a title not out yet is never told).
       if (after.slug !== before.slug && after.status === "published") {
@@ -331,11 +324,7 @@ export async function saveEvent(
  */
 export async function cancelEvent(id: number, actor: Actor, notify?: Notify): Promise<Event | "already" | undefined> {
   const result = await db().transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(events)
-      .where(and(eq(events.id, id), isNull(events.deleted_at)))
-      .for("update");
+    const before = await lockEvent(tx, id);
     if (!before) return undefined;
     if (before.event_status === "cancelled") return "already" as const;
     const [after] = await tx
@@ -384,20 +373,7 @@ export async function trashEvent(id: number, actor: Actor): Promise<Event | unde
   return row;
 }
 
-/** Scheduled events whose publish time has come go live (the `scheduled-publishing` job; a conditional update, so once). */
-export async function publishDueEvents(actor: Actor, now = new Date()): Promise<Event[]> {
-  const published = await db().transaction(async (tx) => {
-    const rows = await tx
-      .update(events)
-      .set({ status: "published", updated_at: now, version: sql`${events.version} + 1` })
-      .where(and(eq(events.status, "scheduled"), lte(events.published_at, now), isNull(events.deleted_at)))
-      .returning();
-    for (const row of rows) {
-      await recordScheduledPublish(tx, actor, "event", row);
-      await recordRevision(tx, "event", revisionOf(row, await speakerNames(tx, await eventSpeakerInputs(row.id, tx))), actor, now);
-    }
-    return rows;
-  });
-  if (published.length) contentChanged("events");
-  return published;
+/** Scheduled events whose publish time has come go live (the `scheduled-publishing` job: publishDue). */
+export function publishDueEvents(actor: Actor, now = new Date()): Promise<Event[]> {
+  return publishDue("event", actor, now, async (tx, row) => revisionOf(row, await speakerNames(tx, await eventSpeakerInputs(row.id, tx))));
 }
