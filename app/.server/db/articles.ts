@@ -3,7 +3,7 @@ import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
-import { fieldChanges, recordAudit, type Actor, recordMovedToTrash } from "./audit";
+import { fieldChanges, recordAudit, saveAction, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged, onContentChange } from "./content-events";
 import { db } from "./client";
 import { articles, type ArticleRow } from "./schema";
@@ -315,15 +315,9 @@ export async function updateArticle(
         .where(eq(articles.id, id))
         .returning();
       const authors = input.authors === undefined ? authorsBefore : await setAuthors(tx, id, input.authors);
-      // Going live is a publish, leaving the public site an unpublish; anything else an update (the diff is kept in each case).
-      const action =
-        before.status !== "published" && after.status === "published"
-          ? "publish"
-          : before.status === "published" && after.status !== "published"
-            ? "unpublish"
-            : "update";
+      // The diff is kept whatever the action.
       await recordAudit(tx, actor, {
-        action,
+        action: saveAction(before, after),
         itemType: "article",
         itemId: id,
         itemLabel: after.title,

@@ -15,7 +15,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, sql } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import type { ArticleState } from "./visibility";
-import { fieldChanges, recordAudit, type Actor, recordMovedToTrash } from "./audit";
+import { fieldChanges, recordAudit, saveAction, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { checkVersion, recordRevision } from "./revisions";
@@ -295,14 +295,8 @@ export async function saveEvent(
       // More places (or no limit now) on an upcoming event: those waiting take them first, in their order.
       const promoted = await promoteWaiting(tx, after);
       if (promoted.length && notify?.promoted) await notify.promoted(tx, after, promoted);
-      const action =
-        before.status !== "published" && after.status === "published"
-          ? "publish"
-          : before.status === "published" && after.status !== "published"
-            ? "unpublish"
-            : "update";
       await recordAudit(tx, actor, {
-        action,
+        action: saveAction(before, after),
         itemType: "event",
         itemId: id,
         itemLabel: after.title,
