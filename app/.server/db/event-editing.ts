@@ -23,7 +23,7 @@ import { publishDue } from "./scheduled-publishing";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow } from "./schema";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { recordPathMove } from "./redirects";
-import { eventPath } from "~/lib/events";
+import { eventPath, venueAddress } from "~/lib/events";
 import { stateColumns } from "./articles";
 import { eventBySlug, setSpeakers, type Event, type EventInput, type SpeakerInput } from "./events";
 
@@ -101,11 +101,7 @@ export function eventFieldsOf(e: Event): EventFields {
     ends_at: e.ends_at,
     format: e.format,
     practice_area: e.practice_area,
-    venue_name: e.venue_name,
-    venue_street: e.venue_street,
-    venue_city: e.venue_city,
-    venue_region: e.venue_region,
-    venue_postal_code: e.venue_postal_code,
+    ...venueAddress(e),
     webinar_url: e.webinar_url,
     capacity: e.capacity,
     registration_closes_at: e.registration_closes_at,
