@@ -115,6 +115,16 @@ export function saveAction(before: { status: string }, after: { status: string }
   return "update";
 }
 
+/** An entry a staff member makes about their own account on My account (from `ip`): the account is both who and what. */
+export function recordOwnAccountEntry(
+  tx: Db,
+  staff: { userId: string; email: string },
+  ip: string,
+  entry: { action: AuditAction; itemType: "staff" | "session"; changes: Changes },
+): Promise<void> {
+  return recordAudit(tx, { userId: staff.userId, label: staff.email, ip }, { ...entry, itemId: staff.userId, itemLabel: staff.email });
+}
+
 /** Records that the scheduled-publishing job put a scheduled article or event live. */
 export function recordScheduledPublish(
   tx: Db,
