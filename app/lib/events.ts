@@ -192,6 +192,12 @@ export type VenueInput = {
   venue_postal_code: string;
 };
 
+/** The venue's name and address as the event has them: a save and the form carry them unchanged. */
+export function venueAddress(event: VenueInput): Omit<VenueInput, "format"> {
+  const { venue_name, venue_street, venue_city, venue_region, venue_postal_code } = event;
+  return { venue_name, venue_street, venue_city, venue_region, venue_postal_code };
+}
+
 /** The venue and its address on one line ("" for a webinar). */
 export function venueText(event: VenueInput): string {
   if (event.format === "webinar") return "";

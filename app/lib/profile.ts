@@ -6,6 +6,9 @@
  * Pure: used by the form (browser and action), the public pages and the PDF.
  */
 
+/** A member's name, title, contact details and bio: the first fields of a profile (saved, in the form, in the PDF bio). */
+export type ProfileBasics = { full_name: string; title: string; email: string; extension: number | null; mobile: string; desc: string };
+
 export type Admission = { jurisdiction: string; year: number };
 export type Education = { degree: string; school: string; year: number | null };
 

@@ -7,10 +7,11 @@
 import { APIError } from "better-auth/api";
 import QRCode from "qrcode";
 import { FIRM } from "~/config/firm";
-import { recordAudit, type Actor } from "../db/audit";
+import { recordAudit, type Actor, type AuditAction, type Changes } from "../db/audit";
 import { authHeaders, getAuth, withAuthTransaction } from "../auth/auth";
 import { type StaffSession } from "../auth/staff-session";
 import { noteSessionAddress } from "../db/staff-sessions";
+import type { Db } from "../db/client";
 
 export const TWO_FACTOR_MSG = {
   wrongPassword: "The current password is not correct.",
@@ -50,6 +51,11 @@ function isWrongPassword(error: unknown) {
 
 class NoTwoFactorKey extends Error {}
 
+/** A change to one's own sign-in (two-factor, recovery codes, passkeys) in the audit trail: the account is the item. */
+function recordOwnChange(tx: Db, actor: Actor, staff: StaffSession, action: AuditAction, changes: Changes) {
+  return recordAudit(tx, actor, { action, itemType: "staff", itemId: staff.userId, itemLabel: staff.email, changes });
+}
+
 /** Step 1 of setting up: the password checked, a secret made (not in use until confirmed), recorded with it. */
 export async function startTwoFactor(
   request: Request,
@@ -63,12 +69,8 @@ export async function startTwoFactor(
       const uri = (result as { totpURI?: string }).totpURI;
       // No key to show: nothing of it is kept (no change without its entry).
       if (!uri) throw new NoTwoFactorKey();
-      await recordAudit(tx, actor, {
-        action: "two-factor",
-        itemType: "staff",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { two_factor: { after: "set-up started (not on until confirmed with a code)" } },
+      await recordOwnChange(tx, actor, staff, "two-factor", {
+        two_factor: { after: "set-up started (not on until confirmed with a code)" },
       });
       return uri;
     });
@@ -98,13 +100,7 @@ export async function confirmTwoFactor(
         returnHeaders: true,
       });
       const codes = await getAuth().api.viewBackupCodes({ body: { userId: staff.userId } });
-      await recordAudit(tx, actor, {
-        action: "two-factor",
-        itemType: "staff",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { two_factor: { before: "off", after: "on" } },
-      });
+      await recordOwnChange(tx, actor, staff, "two-factor", { two_factor: { before: "off", after: "on" } });
       return { result, codes };
     }));
   } catch (error) {
@@ -127,13 +123,7 @@ export async function disableTwoFactor(request: Request, staff: StaffSession, ac
   try {
     const result = await withAuthTransaction(async (tx) => {
       const result = await getAuth().api.disableTwoFactor({ body: { password }, headers: authHeaders(request), returnHeaders: true });
-      await recordAudit(tx, actor, {
-        action: "two-factor",
-        itemType: "staff",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { two_factor: { before: "on", after: "off" } },
-      });
+      await recordOwnChange(tx, actor, staff, "two-factor", { two_factor: { before: "on", after: "off" } });
       return result;
     });
     return { ok: true as const, headers: setCookies(result.headers) };
@@ -147,13 +137,7 @@ export async function newRecoveryCodes(request: Request, staff: StaffSession, ac
   try {
     const result = await withAuthTransaction(async (tx) => {
       const result = await getAuth().api.generateBackupCodes({ body: { password }, headers: authHeaders(request) });
-      await recordAudit(tx, actor, {
-        action: "two-factor",
-        itemType: "staff",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { recovery_codes: { after: "replaced" } },
-      });
+      await recordOwnChange(tx, actor, staff, "two-factor", { recovery_codes: { after: "replaced" } });
       return result;
     });
     return { ok: true as const, codes: (result as { backupCodes?: string[] }).backupCodes ?? [] };
@@ -185,13 +169,7 @@ export async function addPasskey(request: Request, staff: StaffSession, actor: A
   try {
     await withAuthTransaction(async (tx) => {
       await getAuth().api.verifyPasskeyRegistration({ body: { response, name }, headers: authHeaders(request) });
-      await recordAudit(tx, actor, {
-        action: "passkey",
-        itemType: "staff",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { passkey: { after: `added: ${name}` } },
-      });
+      await recordOwnChange(tx, actor, staff, "passkey", { passkey: { after: `added: ${name}` } });
     });
   } catch (error) {
     if (error instanceof APIError) return false;
@@ -206,13 +184,7 @@ export async function removePasskey(request: Request, staff: StaffSession, actor
   if (!found) return false;
   await withAuthTransaction(async (tx) => {
     await getAuth().api.deletePasskey({ body: { id }, headers: authHeaders(request) });
-    await recordAudit(tx, actor, {
-      action: "passkey",
-      itemType: "staff",
-      itemId: staff.userId,
-      itemLabel: staff.email,
-      changes: { passkey: { before: found.name, after: "removed" } },
-    });
+    await recordOwnChange(tx, actor, staff, "passkey", { passkey: { before: found.name, after: "removed" } });
   });
   return true;
 }

@@ -228,6 +228,41 @@ function parseLine(text: string, lineNo: number): Record<string, unknown> {
   throw new BackupError(`The archive is damaged: line ${lineNo} is not a JSON object.`);
 }
 
+/** A row line's data, or BackupError when it has none. */
+function rowData(line: Record<string, unknown>, lineNo: number): Record<string, unknown> {
+  const row = line.row as Record<string, unknown> | undefined;
+  if (!row || typeof row !== "object") throw new BackupError(`The archive is damaged: row without data (line ${lineNo}).`);
+  return row;
+}
+
+/**
+ * Writes one archived row into `table`, naming only the columns `names` (columns added since take their defaults);
+ * jsonb_populate_record converts each JSON value to the column's own type. Refused (BackupError) when the archive
+ * has a column this database does not. `keepId`: the row's own id is written into an identity column.
+ */
+async function insertArchivedRow(
+  tx: Db,
+  table: string,
+  row: Record<string, unknown>,
+  names: string[],
+  known: Set<string>,
+  keepId: boolean,
+): Promise<void> {
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length) {
+    throw new BackupError(
+      `The archive has column(s) ${unknown.join(", ")} in ${table} that this database does not; update the site before importing.`,
+    );
+  }
+  const list = sql.join(
+    names.map((n) => sql.identifier(n)),
+    sql`, `,
+  );
+  await tx.execute(
+    sql`insert into ${sql.identifier(table)} (${list}) ${keepId ? sql`overriding system value ` : sql``}select ${list} from jsonb_populate_record(null::${sql.identifier(table)}, ${JSON.stringify(row)}::jsonb)`,
+  );
+}
+
 /**
  * Restores an archive written by exportBackup into an empty database.
  * Refused (BackupError, nothing written) when any content row exists.
@@ -294,22 +329,10 @@ export async function importBackup(
             continue;
           }
           if (line.type === "row" && line.table === AUDIT_TABLE) {
-            const row = line.row as Record<string, unknown> | undefined;
-            if (!row || typeof row !== "object") throw new BackupError(`The archive is damaged: row without data (line ${lineNo}).`);
+            const row = rowData(line, lineNo);
             // A new id (the table's own identity), the rest as recorded; entries keep their order.
             const names = Object.keys(row).filter((n) => n !== "id");
-            const unknown = names.filter((n) => !auditColumns.has(n));
-            if (unknown.length)
-              throw new BackupError(
-                `The archive has column(s) ${unknown.join(", ")} in ${AUDIT_TABLE} that this database does not; update the site before importing.`,
-              );
-            const list = sql.join(
-              names.map((n) => sql.identifier(n)),
-              sql`, `,
-            );
-            await tx.execute(
-              sql`insert into ${sql.identifier(AUDIT_TABLE)} (${list}) select ${list} from jsonb_populate_record(null::${sql.identifier(AUDIT_TABLE)}, ${JSON.stringify(row)}::jsonb)`,
-            );
+            await insertArchivedRow(tx, AUDIT_TABLE, row, names, auditColumns, false);
             auditEntries++;
             continue;
           }
@@ -317,27 +340,11 @@ export async function importBackup(
             const table = line.table as BackupTable;
             if (!TABLE_NAMES.includes(table))
               throw new BackupError(`The archive names an unknown table ${JSON.stringify(line.table)} (line ${lineNo}).`);
-            const row = line.row as Record<string, unknown> | undefined;
-            if (!row || typeof row !== "object") throw new BackupError(`The archive is damaged: row without data (line ${lineNo}).`);
+            const row = rowData(line, lineNo);
             // Archives made before drafts existed: every article there was live, its creation its publish time.
             if (table === "articles" && !("status" in row))
               Object.assign(row, { status: "published", published_at: row.created_at ?? null });
-            const names = Object.keys(row);
-            const unknown = names.filter((n) => !columns[table].has(n));
-            if (unknown.length) {
-              throw new BackupError(
-                `The archive has column(s) ${unknown.join(", ")} in ${table} that this database does not; update the site before importing.`,
-              );
-            }
-            // jsonb_populate_record converts each JSON value to the column's own type;
-            // only the archive's columns are named, so columns added since take their defaults.
-            const list = sql.join(
-              names.map((n) => sql.identifier(n)),
-              sql`, `,
-            );
-            await tx.execute(
-              sql`insert into ${sql.identifier(table)} (${list}) ${IDENTITY_TABLES.has(table) ? sql`overriding system value ` : sql``}select ${list} from jsonb_populate_record(null::${sql.identifier(table)}, ${JSON.stringify(row)}::jsonb)`,
-            );
+            await insertArchivedRow(tx, table, row, Object.keys(row), columns[table], IDENTITY_TABLES.has(table));
             rows[table]++;
             continue;
           }

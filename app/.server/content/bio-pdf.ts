@@ -26,7 +26,7 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { FIRM, fullAddress } from "~/config/firm";
 import { PRACTICE_AREAS, PRACTICE_PAGES, type PracticeArea } from "~/lib/practice";
-import { hasCertification, specialistText, spokenLanguages, type Admission, type Education } from "~/lib/profile";
+import { hasCertification, specialistText, spokenLanguages, type Admission, type Education, type ProfileBasics } from "~/lib/profile";
 import { derivedPicture, MAX_PIXELS } from "../pictures/images";
 import { createLimiter } from "../http/limiter";
 import { log } from "../log";
@@ -38,15 +38,9 @@ import { articleText, sanitizeMattersHtml } from "./sanitize";
 export const BIO_LAYOUT_VERSION = 2;
 
 /** What the PDF prints (and what its cache key is made of). */
-export type BioInput = {
+export type BioInput = ProfileBasics & {
   id: number;
   slug: string;
-  full_name: string;
-  title: string;
-  email: string;
-  extension: number | null;
-  mobile: string;
-  desc: string;
   img: string;
   AOP: readonly string[];
   area_details: readonly string[];

@@ -67,22 +67,25 @@ export function activityFiltersOf(
   };
 }
 
+/** An entry as the screen and the CSV export show it: when, who (as recorded) and from where, what, on which item, and the changes. */
+const entryColumns = {
+  at: auditLog.at,
+  actorLabel: auditLog.actor_label,
+  ip: auditLog.ip,
+  action: auditLog.action,
+  itemType: auditLog.item_type,
+  itemId: auditLog.item_id,
+  itemLabel: auditLog.item_label,
+  changes: auditLog.changes,
+};
+
 /** The most entries one CSV export holds (the newest; the screen's filters narrow it). */
 export const ACTIVITY_EXPORT_MAX = 100_000;
 
 /** The entries the filters select, newest first, for the CSV export: who, from where, what, on which item, and the changes. */
 export async function activityForExport(filters: ActivityFilters) {
   return db()
-    .select({
-      at: auditLog.at,
-      actorLabel: auditLog.actor_label,
-      ip: auditLog.ip,
-      action: auditLog.action,
-      itemType: auditLog.item_type,
-      itemId: auditLog.item_id,
-      itemLabel: auditLog.item_label,
-      changes: auditLog.changes,
-    })
+    .select(entryColumns)
     .from(auditLog)
     .where(where(filters))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
@@ -145,16 +148,9 @@ export async function listActivity(
   const rows = await db()
     .select({
       id: auditLog.id,
-      at: auditLog.at,
       actorId: auditLog.actor_id,
-      actorLabel: auditLog.actor_label,
       actorName: user.name,
-      ip: auditLog.ip,
-      action: auditLog.action,
-      itemType: auditLog.item_type,
-      itemId: auditLog.item_id,
-      itemLabel: auditLog.item_label,
-      changes: auditLog.changes,
+      ...entryColumns,
       // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
       teamSlug: sql<
         string | null

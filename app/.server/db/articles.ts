@@ -1,15 +1,16 @@
 /** Queries for articles (table `articles`). */
-import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
 import type { ArticleFilter } from "~/lib/practice";
-import { fieldChanges, recordAudit, recordScheduledPublish, type Actor, recordMovedToTrash } from "./audit";
+import { fieldChanges, recordAudit, saveAction, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged, onContentChange } from "./content-events";
 import { db } from "./client";
 import { articles, type ArticleRow } from "./schema";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { articleIsPublic, articleNotTrashed, type ArticleState } from "./visibility";
 import { checkVersion, recordRevision } from "./revisions";
+import { publishDue } from "./scheduled-publishing";
 import { articleDateText } from "~/lib/dates";
 import { articlesByAuthor, authorNames, authorsOf, setAuthors } from "./article-authors";
 
@@ -314,15 +315,9 @@ export async function updateArticle(
         .where(eq(articles.id, id))
         .returning();
       const authors = input.authors === undefined ? authorsBefore : await setAuthors(tx, id, input.authors);
-      // Going live is a publish, leaving the public site an unpublish; anything else an update (the diff is kept in each case).
-      const action =
-        before.status !== "published" && after.status === "published"
-          ? "publish"
-          : before.status === "published" && after.status !== "published"
-            ? "unpublish"
-            : "update";
+      // The diff is kept whatever the action.
       await recordAudit(tx, actor, {
-        action,
+        action: saveAction(before, after),
         itemType: "article",
         itemId: id,
         itemLabel: after.title,
@@ -362,26 +357,7 @@ export async function countArticles(): Promise<number> {
   return row?.n ?? 0;
 }
 
-/**
- * Scheduled articles whose time has come go live (the `scheduled-publishing`
- * job; safe to repeat: a conditional update, so two processes never publish
- * one twice). Each is recorded in the audit trail with the job as actor.
- */
-export async function publishDueArticles(actor: Actor, now = new Date()): Promise<Article[]> {
-  const published = await db().transaction(async (tx) => {
-    const rows = await tx
-      .update(articles)
-      .set({ status: "published", updated_at: now, version: sql`${articles.version} + 1` })
-      // An article in the Trash stays as it is (scheduled) until it is restored.
-      .where(and(eq(articles.status, "scheduled"), lte(articles.published_at, now), isNull(articles.deleted_at)))
-      .returning();
-    for (const row of rows) {
-      await recordScheduledPublish(tx, actor, "article", row);
-      // The new version has its revision, so History and an editor's conflict message name "scheduled publishing".
-      await recordRevision(tx, "article", { ...row, authors: await authorsOf(tx, row.id) }, actor, now);
-    }
-    return rows;
-  });
-  if (published.length) contentChanged("articles");
-  return published;
+/** Scheduled articles whose time has come go live (the `scheduled-publishing` job: publishDue). */
+export function publishDueArticles(actor: Actor, now = new Date()): Promise<Article[]> {
+  return publishDue("article", actor, now, async (tx, row) => ({ ...row, authors: await authorsOf(tx, row.id) }));
 }

@@ -108,6 +108,23 @@ export function recordMovedToTrash(
   return recordAudit(tx, actor, { action: "delete", itemType, itemId, itemLabel, changes: { trash: { after: "moved to the Trash" } } });
 }
 
+/** A save's action for an article or event: going live is a publish, leaving the public site an unpublish, anything else an update. */
+export function saveAction(before: { status: string }, after: { status: string }): "publish" | "unpublish" | "update" {
+  if (before.status !== "published" && after.status === "published") return "publish";
+  if (before.status === "published" && after.status !== "published") return "unpublish";
+  return "update";
+}
+
+/** An entry a staff member makes about their own account on My account (from `ip`): the account is both who and what. */
+export function recordOwnAccountEntry(
+  tx: Db,
+  staff: { userId: string; email: string },
+  ip: string,
+  entry: { action: AuditAction; itemType: "staff" | "session"; changes: Changes },
+): Promise<void> {
+  return recordAudit(tx, { userId: staff.userId, label: staff.email, ip }, { ...entry, itemId: staff.userId, itemLabel: staff.email });
+}
+
 /** Records that the scheduled-publishing job put a scheduled article or event live. */
 export function recordScheduledPublish(
   tx: Db,

@@ -11,20 +11,21 @@
  * and raises `sequence` (RFC 5545): calendars update the entry they hold.
  * Its reminders are sent again for the new time.
  */
-import { and, asc, desc, eq, ilike, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNull, sql } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import type { ArticleState } from "./visibility";
-import { fieldChanges, recordAudit, recordScheduledPublish, type Actor, recordMovedToTrash } from "./audit";
+import { fieldChanges, recordAudit, saveAction, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
 import { db, type Db } from "./client";
 import { checkVersion, recordRevision } from "./revisions";
+import { publishDue } from "./scheduled-publishing";
 import { eventRegistrations, events, eventSpeakers, team, type EventRegistrationRow } from "./schema";
 import { escapeLike, freeSlug, withSlugRetry } from "./slugs";
 import { recordPathMove } from "./redirects";
-import { eventPath } from "~/lib/events";
+import { eventPath, venueAddress } from "~/lib/events";
 import { stateColumns } from "./articles";
-import { eventBySlug, type Event, type EventInput, type SpeakerInput } from "./events";
+import { eventBySlug, setSpeakers, type Event, type EventInput, type SpeakerInput } from "./events";
 
 export const ADMIN_EVENTS_PAGE_SIZE = 50;
 
@@ -80,18 +81,14 @@ async function speakerNames(tx: Db, speakers: readonly SpeakerInput[]): Promise<
     .join("; ");
 }
 
-async function writeSpeakers(tx: Db, eventId: number, speakers: readonly SpeakerInput[]) {
-  await tx.delete(eventSpeakers).where(eq(eventSpeakers.event_id, eventId));
-  if (speakers.length)
-    await tx
-      .insert(eventSpeakers)
-      .values(
-        speakers.map((s, position) =>
-          "memberId" in s
-            ? { event_id: eventId, position, member_id: s.memberId }
-            : { event_id: eventId, position, guest_name: s.guestName, guest_organisation: s.guestOrganisation },
-        ),
-      );
+/** The event (not in the Trash), its row locked until the transaction ends; undefined when there is none. */
+async function lockEvent(tx: Db, id: number): Promise<Event | undefined> {
+  const [row] = await tx
+    .select()
+    .from(events)
+    .where(and(eq(events.id, id), isNull(events.deleted_at)))
+    .for("update");
+  return row;
 }
 
 /** The columns a save writes, as the row has them now (a restore of History keeps all but the texts). */
@@ -104,11 +101,7 @@ export function eventFieldsOf(e: Event): EventFields {
     ends_at: e.ends_at,
     format: e.format,
     practice_area: e.practice_area,
-    venue_name: e.venue_name,
-    venue_street: e.venue_street,
-    venue_city: e.venue_city,
-    venue_region: e.venue_region,
-    venue_postal_code: e.venue_postal_code,
+    ...venueAddress(e),
     webinar_url: e.webinar_url,
     capacity: e.capacity,
     registration_closes_at: e.registration_closes_at,
@@ -183,7 +176,7 @@ export async function addEvent(
         .insert(events)
         .values({ ...columns, status, published_at, slug })
         .returning();
-      await writeSpeakers(tx, created.id, speakers);
+      await setSpeakers(tx, created.id, speakers);
       const names = await speakerNames(tx, speakers);
       await recordAudit(tx, actor, {
         action: created.status === "published" ? "publish" : "create",
@@ -250,11 +243,7 @@ export async function saveEvent(
   const { state, speakers, expectedVersion, ...columns } = input;
   const result = await withSlugRetry(() =>
     db().transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(events)
-        .where(and(eq(events.id, id), isNull(events.deleted_at)))
-        .for("update");
+      const before = await lockEvent(tx, id);
       if (!before) return undefined;
       await checkVersion(tx, "event", id, before.version, expectedVersion);
       const speakersBefore = await speakerNames(tx, await eventSpeakerInputs(id, tx));
@@ -283,7 +272,7 @@ export async function saveEvent(
         })
         .where(eq(events.id, id))
         .returning();
-      await writeSpeakers(tx, id, speakers);
+      await setSpeakers(tx, id, speakers);
       // A public event renamed: its old address (and its calendar file's) answers 301 to the new one, as an
       // article's does (drizzle/0018: only while public, so a title not out yet is never told).
       if (after.slug !== before.slug && after.status === "published") {
@@ -302,14 +291,8 @@ export async function saveEvent(
       // More places (or no limit now) on an upcoming event: those waiting take them first, in their order.
       const promoted = await promoteWaiting(tx, after);
       if (promoted.length && notify?.promoted) await notify.promoted(tx, after, promoted);
-      const action =
-        before.status !== "published" && after.status === "published"
-          ? "publish"
-          : before.status === "published" && after.status !== "published"
-            ? "unpublish"
-            : "update";
       await recordAudit(tx, actor, {
-        action,
+        action: saveAction(before, after),
         itemType: "event",
         itemId: id,
         itemLabel: after.title,
@@ -331,11 +314,7 @@ export async function saveEvent(
  */
 export async function cancelEvent(id: number, actor: Actor, notify?: Notify): Promise<Event | "already" | undefined> {
   const result = await db().transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(events)
-      .where(and(eq(events.id, id), isNull(events.deleted_at)))
-      .for("update");
+    const before = await lockEvent(tx, id);
     if (!before) return undefined;
     if (before.event_status === "cancelled") return "already" as const;
     const [after] = await tx
@@ -384,20 +363,7 @@ export async function trashEvent(id: number, actor: Actor): Promise<Event | unde
   return row;
 }
 
-/** Scheduled events whose publish time has come go live (the `scheduled-publishing` job; a conditional update, so once). */
-export async function publishDueEvents(actor: Actor, now = new Date()): Promise<Event[]> {
-  const published = await db().transaction(async (tx) => {
-    const rows = await tx
-      .update(events)
-      .set({ status: "published", updated_at: now, version: sql`${events.version} + 1` })
-      .where(and(eq(events.status, "scheduled"), lte(events.published_at, now), isNull(events.deleted_at)))
-      .returning();
-    for (const row of rows) {
-      await recordScheduledPublish(tx, actor, "event", row);
-      await recordRevision(tx, "event", revisionOf(row, await speakerNames(tx, await eventSpeakerInputs(row.id, tx))), actor, now);
-    }
-    return rows;
-  });
-  if (published.length) contentChanged("events");
-  return published;
+/** Scheduled events whose publish time has come go live (the `scheduled-publishing` job: publishDue). */
+export function publishDueEvents(actor: Actor, now = new Date()): Promise<Event[]> {
+  return publishDue("event", actor, now, async (tx, row) => revisionOf(row, await speakerNames(tx, await eventSpeakerInputs(row.id, tx))));
 }

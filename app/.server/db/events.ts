@@ -32,7 +32,8 @@ export type EventInput = Omit<
   "id" | "slug" | "created_at" | "updated_at" | "version" | "deleted_at" | "sequence" | "previous_starts_at" | "event_status"
 > & { speakers?: readonly SpeakerInput[] };
 
-async function setSpeakers(tx: Db, eventId: number, speakers: readonly SpeakerInput[]) {
+/** Replaces an event's speakers with `speakers`, in their order. */
+export async function setSpeakers(tx: Db, eventId: number, speakers: readonly SpeakerInput[]) {
   await tx.delete(eventSpeakers).where(eq(eventSpeakers.event_id, eventId));
   if (!speakers.length) return;
   await tx

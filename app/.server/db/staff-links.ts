@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, eq, gt, lt } from "drizzle-orm";
-import { recordAudit } from "./audit";
+import { recordAudit, type AuditAction, type Changes } from "./audit";
 import { hashPassword } from "../auth/password";
 import { type Role } from "../auth/roles";
 import { db, type Db } from "./client";
@@ -19,6 +19,26 @@ export const RESET_HOURS = 1;
 export const RESETS_PER_HOUR = 3;
 
 export type TokenKind = "invitation" | "reset";
+
+/**
+ * An invitation's or reset's entry in the audit trail, about the account and under its address: `userId` is the
+ * account's own id once the link's holder has shown it is theirs (accepted, password set), null while who asked is not known.
+ */
+function recordLinkEntry(
+  tx: Db,
+  target: { id: string; email: string },
+  userId: string | null,
+  ip: string,
+  action: AuditAction,
+  changes: Changes,
+) {
+  return recordAudit(
+    tx,
+    { userId, label: target.email, ip },
+    { action, itemType: "staff", itemId: target.id, itemLabel: target.email, changes },
+  );
+}
+
 function tokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
@@ -98,21 +118,11 @@ export async function acceptInvitation(
       .update(user)
       .set({ name: input.name, status: "active", emailVerified: true, updatedAt: new Date() })
       .where(eq(user.id, target.id));
-    await recordAudit(
-      tx,
-      { userId: target.id, label: target.email, ip },
-      {
-        action: "invitation",
-        itemType: "staff",
-        itemId: target.id,
-        itemLabel: target.email,
-        changes: {
-          invitation: { before: "sent", after: "accepted" },
-          status: { before: "invited", after: "active" },
-          password: { hidden: true },
-        },
-      },
-    );
+    await recordLinkEntry(tx, target, target.id, ip, "invitation", {
+      invitation: { before: "sent", after: "accepted" },
+      status: { before: "invited", after: "active" },
+      password: { hidden: true },
+    });
     return { email: target.email };
   });
 }
@@ -132,17 +142,7 @@ export async function renewExpiredInvitation(token: string, ip: string): Promise
       .for("update");
     if (!target || target.status !== "invited") return null;
     const fresh = await issueToken(tx, "invitation", target.id);
-    await recordAudit(
-      tx,
-      { userId: null, label: target.email, ip },
-      {
-        action: "invitation",
-        itemType: "staff",
-        itemId: target.id,
-        itemLabel: target.email,
-        changes: { invitation: { before: "expired", after: "sent again" } },
-      },
-    );
+    await recordLinkEntry(tx, target, null, ip, "invitation", { invitation: { before: "expired", after: "sent again" } });
     return { email: target.email, role: target.role as Role, token: fresh };
   });
 }
@@ -174,17 +174,9 @@ export async function requestPasswordReset(email: string, ip = ""): Promise<{ em
       );
     if (Number(recent?.n ?? 0) >= RESETS_PER_HOUR) return null;
     const token = await issueToken(tx, "reset", target.id);
-    await recordAudit(
-      tx,
-      { userId: null, label: target.email, ip },
-      {
-        action: "password-reset",
-        itemType: "staff",
-        itemId: target.id,
-        itemLabel: target.email,
-        changes: { reset_link: { after: `sent (Forgot password?), works for ${RESET_HOURS} hour` } },
-      },
-    );
+    await recordLinkEntry(tx, target, null, ip, "password-reset", {
+      reset_link: { after: `sent (Forgot password?), works for ${RESET_HOURS} hour` },
+    });
     return { email: target.email, token };
   });
 }
@@ -197,17 +189,10 @@ export async function completePasswordReset(token: string, password: string, ip:
     if (!target) return null;
     await setPassword(tx, target.id, hash);
     const ended = await tx.delete(session).where(eq(session.userId, target.id)).returning({ id: session.id });
-    await recordAudit(
-      tx,
-      { userId: target.id, label: target.email, ip },
-      {
-        action: "password-reset",
-        itemType: "staff",
-        itemId: target.id,
-        itemLabel: target.email,
-        changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
-      },
-    );
+    await recordLinkEntry(tx, target, target.id, ip, "password-reset", {
+      password: { hidden: true },
+      sessions_ended: { after: ended.length },
+    });
     return { email: target.email };
   });
 }

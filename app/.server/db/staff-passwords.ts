@@ -1,10 +1,11 @@
 /** Staff passwords: set (from a link or a change), checked, and one's own changed; with the audit entry in the same transaction. */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { generateId } from "better-auth";
-import { recordAudit } from "./audit";
+import { recordOwnAccountEntry } from "./audit";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { db, type Db } from "./client";
-import { account, session } from "./schema";
+import { account } from "./schema";
+import { deleteOtherSessions } from "./staff-sessions";
 
 export async function setPassword(tx: Db, userId: string, hash: string) {
   const updated = await tx
@@ -36,21 +37,12 @@ export async function changeOwnPassword(
   const hash = await hashPassword(password);
   return db().transaction(async (tx) => {
     await setPassword(tx, staff.userId, hash);
-    const ended = await tx
-      .delete(session)
-      .where(and(eq(session.userId, staff.userId), ne(session.token, staff.sessionToken)))
-      .returning({ id: session.id });
-    await recordAudit(
-      tx,
-      { userId: staff.userId, label: staff.email, ip },
-      {
-        action: "password-change",
-        itemType: "staff",
-        itemId: staff.userId,
-        itemLabel: staff.email,
-        changes: { password: { hidden: true }, sessions_ended: { after: ended.length } },
-      },
-    );
-    return ended.length;
+    const ended = await deleteOtherSessions(tx, staff);
+    await recordOwnAccountEntry(tx, staff, ip, {
+      action: "password-change",
+      itemType: "staff",
+      changes: { password: { hidden: true }, sessions_ended: { after: ended } },
+    });
+    return ended;
   });
 }

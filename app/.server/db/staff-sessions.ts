@@ -1,6 +1,6 @@
 /** One's own staff sessions (My account): listed, the others ended, and where a new one was opened from. */
 import { and, desc, eq, gt, ne } from "drizzle-orm";
-import { recordAudit } from "./audit";
+import { recordOwnAccountEntry } from "./audit";
 import { db, type Db } from "./client";
 import { session } from "./schema";
 
@@ -31,27 +31,26 @@ export async function listOwnSessions(userId: string, currentToken: string): Pro
     .sort((a, b) => Number(b.current) - Number(a.current));
 }
 
+/** Ends every session of the account but the current one (in `tx`); how many it ended. */
+export async function deleteOtherSessions(tx: Db, staff: { userId: string; sessionToken: string }): Promise<number> {
+  const ended = await tx
+    .delete(session)
+    .where(and(eq(session.userId, staff.userId), ne(session.token, staff.sessionToken)))
+    .returning({ id: session.id });
+  return ended.length;
+}
+
 /** "Sign out everywhere else": ends every session of the account but this one. */
 export async function endOtherSessions(staff: { userId: string; email: string; sessionToken: string }, ip: string): Promise<number> {
   return db().transaction(async (tx) => {
-    const ended = await tx
-      .delete(session)
-      .where(and(eq(session.userId, staff.userId), ne(session.token, staff.sessionToken)))
-      .returning({ id: session.id });
-    if (ended.length) {
-      await recordAudit(
-        tx,
-        { userId: staff.userId, label: staff.email, ip },
-        {
-          action: "sign-out",
-          itemType: "session",
-          itemId: staff.userId,
-          itemLabel: staff.email,
-          changes: { sessions_ended: { after: ended.length } },
-        },
-      );
-    }
-    return ended.length;
+    const ended = await deleteOtherSessions(tx, staff);
+    if (ended)
+      await recordOwnAccountEntry(tx, staff, ip, {
+        action: "sign-out",
+        itemType: "session",
+        changes: { sessions_ended: { after: ended } },
+      });
+    return ended;
   });
 }
 

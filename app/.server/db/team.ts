@@ -1,6 +1,7 @@
 /** Queries for team members (table `team`). */
 import { and, asc, eq, ilike, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { lawyerSlug } from "~/lib/slug";
+import type { ProfileBasics } from "~/lib/profile";
 import { sortTeam } from "~/lib/team-order";
 import { fieldChanges, recordAudit, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
@@ -13,13 +14,7 @@ import { checkVersion, recordRevision } from "./revisions";
 
 export type TeamMember = TeamMemberRow;
 
-export type TeamMemberInput = {
-  full_name: string;
-  title: string;
-  email: string;
-  extension: number | null;
-  mobile: string;
-  desc: string;
+export type TeamMemberInput = ProfileBasics & {
   img: string;
   AOP: string[];
   area_details: string[];

@@ -97,25 +97,11 @@ export type ImportReport = {
   problems: ReportProblem[];
 };
 
-/** What the index keeps of an item: everything but the body. */
-type Indexed = {
-  id: number;
-  type: string;
-  status: string;
-  title: string;
-  link: string;
-  guid: string;
-  slug: string;
-  dateGmt: string;
-  date: string;
-  creator: string;
-  parent: number;
-  attachmentUrl: string;
+/** What the index keeps of an item: everything but the body (the excerpt cut short, whether it has a password, two of its meta). */
+type Indexed = Omit<WxrItem, "content" | "meta" | "password"> & {
   alt: string;
   thumbnailId: number;
-  terms: WxrItem["terms"];
   hash: string;
-  excerpt: string;
   password: boolean;
 };
 

@@ -6,7 +6,7 @@
  * Shared by the browser's check and the server's.
  */
 import { z } from "zod";
-import { EVENT_FORMATS, type EventFormat, type VenueInput } from "../events";
+import { EVENT_FORMATS, venueAddress, type EventFormat, type VenueInput } from "../events";
 import { PRACTICE_AREAS } from "../practice";
 import { parseFirmLocal, toFirmLocalInput } from "../firm-time";
 import { ARTICLE_STATUS_LABELS, htmlHasText, type ArticleStatus } from "./article";
@@ -361,11 +361,7 @@ export function eventValuesFromRow(
     ends_at: toFirmLocalInput(e.ends_at),
     registration_closes_at: e.registration_closes_at ? toFirmLocalInput(e.registration_closes_at) : "",
     capacity: e.capacity === null ? "" : String(e.capacity),
-    venue_name: e.venue_name,
-    venue_street: e.venue_street,
-    venue_city: e.venue_city,
-    venue_region: e.venue_region,
-    venue_postal_code: e.venue_postal_code,
+    ...venueAddress(e),
     webinar_url: e.webinar_url,
     cpd_substantive: hoursText(e.cpd_substantive_minutes),
     cpd_professionalism: hoursText(e.cpd_professionalism_minutes),

@@ -10,6 +10,7 @@ import {
   SPECIALIST_MESSAGE,
   type Admission,
   type Education,
+  type ProfileBasics,
 } from "../profile";
 import { email, extension, hasNoNul, nulMessage, text } from "./fields";
 import { hasMissing } from "./form-data";
@@ -381,28 +382,24 @@ function zipRows(...lists: string[][]): string[][] {
   return Array.from({ length: n }, (_, i) => lists.map((l) => l[i] ?? "")).filter((row) => row.some((c) => c.trim()));
 }
 
-export function teamValuesFromMember(m: {
-  full_name: string;
-  title: string;
-  email: string;
-  extension: number | null;
-  mobile: string;
-  desc: string;
-  AOP: string[];
-  area_details: string[];
-  staff: { name: string; title: string; email: string; extension: string | number }[];
-  admissions?: Admission[];
-  languages?: string[];
-  other_languages?: string;
-  education?: Education[];
-  matters?: string;
-  memberships?: string[];
-  specialist_area?: string;
-  specialist_year?: number | null;
-  visible?: boolean;
-  visible_from?: Date | string | null;
-  hidden_from?: Date | string | null;
-}): TeamFormValues {
+export function teamValuesFromMember(
+  m: ProfileBasics & {
+    AOP: string[];
+    area_details: string[];
+    staff: { name: string; title: string; email: string; extension: string | number }[];
+    admissions?: Admission[];
+    languages?: string[];
+    other_languages?: string;
+    education?: Education[];
+    matters?: string;
+    memberships?: string[];
+    specialist_area?: string;
+    specialist_year?: number | null;
+    visible?: boolean;
+    visible_from?: Date | string | null;
+    hidden_from?: Date | string | null;
+  },
+): TeamFormValues {
   return {
     full_name: m.full_name,
     title: m.title,
