@@ -49,6 +49,29 @@ export function activeFilterCount(f: TeamFilters): number {
   return [f.practice !== null, f.language !== null, f.role !== null, f.q !== ""].filter(Boolean).length;
 }
 
+/** The practice-area filter's choices: each area by its page's title. */
+const PRACTICE_OPTIONS = PRACTICE_AREAS.map((area) => ({ value: area, label: PRACTICE_PAGES[area].title }));
+
+/** One filter's labelled <select> (`team-<name>`): "All …" (no filter) first, then the choices. */
+function FilterSelect(props: { name: string; label: string; allText: string; value: string | null; options: readonly { value: string; label: string }[] }) {
+  const id = `team-${props.name}`;
+  return (
+    <div>
+      <label htmlFor={id} className={LABEL}>
+        {props.label}
+      </label>
+      <select id={id} name={props.name} defaultValue={props.value ?? ""} className={FIELD}>
+        <option value="">{props.allText}</option>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function TeamDirectory(props: TeamDirectoryProps) {
   const f = props.filters;
   const active = activeFilterCount(f);
@@ -59,6 +82,7 @@ export function TeamDirectory(props: TeamDirectoryProps) {
     f.language && !props.languages.some((l) => l.code === f.language)
       ? [...props.languages, { code: f.language, label: LANGUAGES.find((l) => l.code === f.language)?.label ?? f.language }]
       : props.languages;
+  const languageOptions = languages.map((l) => ({ value: l.code, label: l.label }));
   return (
     <div>
       <form
@@ -90,46 +114,10 @@ export function TeamDirectory(props: TeamDirectoryProps) {
           </summary>
           <div data-team-fields="" className="mt-4 grid gap-4 sm:grid-cols-2 lg:mt-0 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]">
         {props.practiceFilter ? (
-          <div>
-            <label htmlFor="team-practice" className={LABEL}>
-              Practice area
-            </label>
-            <select id="team-practice" name="practice" defaultValue={f.practice ?? ""} className={FIELD}>
-              <option value="">All practice areas</option>
-              {PRACTICE_AREAS.map((area) => (
-                <option key={area} value={area}>
-                  {PRACTICE_PAGES[area].title}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect name="practice" label="Practice area" allText="All practice areas" value={f.practice} options={PRACTICE_OPTIONS} />
         ) : null}
-        <div>
-          <label htmlFor="team-language" className={LABEL}>
-            Language
-          </label>
-          <select id="team-language" name="language" defaultValue={f.language ?? ""} className={FIELD}>
-            <option value="">All languages</option>
-            {languages.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="team-role" className={LABEL}>
-            Role
-          </label>
-          <select id="team-role" name="role" defaultValue={f.role ?? ""} className={FIELD}>
-            <option value="">All roles</option>
-            {ROLES.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect name="language" label="Language" allText="All languages" value={f.language} options={languageOptions} />
+        <FilterSelect name="role" label="Role" allText="All roles" value={f.role} options={ROLES} />
         <div>
           <label htmlFor="team-q" className={LABEL}>
             Name
