@@ -40,6 +40,7 @@ import { isAudioRecording, isCaptionsKey, isRecordingKey, recordingPath } from "
 import { breadcrumbJsonLd, eventJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 import { BackLink } from "~/components/public/back-link";
+import { ArticleBanner } from "~/components/public/page-banner";
 
 /**
  * The page cache keeps this page (lib/route-handle.ts) a few seconds (it holds the form); the one query parameter it
@@ -179,23 +180,13 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
     <main id="main" tabIndex={-1} className="outline-none">
       {loaderData.preview ? <PreviewBanner text={loaderData.preview} /> : null}
       <article>
-        <header className="on-dark banner-bg bg-ink text-white">
-          <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
-            <BackLink href="/events" place="banner">
-              Events &amp; Webinars
-            </BackLink>
-            <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
-              <span>{e.format}</span>
-              <span>{e.areaLabel}</span>
-            </p>
-            <h1 className="mt-3 text-4xl leading-tight font-semibold text-balance sm:text-5xl">{e.title}</h1>
-            {e.cancelled ? <p className="mt-5 text-lg font-semibold text-white">This event is cancelled.</p> : null}
-            {e.moved ? <p className="mt-5 text-white/85">This event has moved. It was first planned for {e.moved}.</p> : null}
-            <p className="mt-5 text-lg text-white/90">
-              {e.date}, {e.time}
-            </p>
-          </div>
-        </header>
+        <ArticleBanner back={{ href: "/events", text: "Events & Webinars" }} kicker={[e.format, e.areaLabel]} title={e.title}>
+          {e.cancelled ? <p className="mt-5 text-lg font-semibold text-white">This event is cancelled.</p> : null}
+          {e.moved ? <p className="mt-5 text-white/85">This event has moved. It was first planned for {e.moved}.</p> : null}
+          <p className="mt-5 text-lg text-white/90">
+            {e.date}, {e.time}
+          </p>
+        </ArticleBanner>
         <div className="mx-auto max-w-3xl px-5 py-12">
           <dl className="grid gap-x-8 gap-y-4 border-b border-line pb-8 sm:grid-cols-[10rem_1fr]">
             <dt className="font-semibold">When</dt>

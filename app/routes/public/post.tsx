@@ -18,6 +18,7 @@ import { DEFAULT_SOCIAL_IMAGE, socialImagePath } from "~/lib/social";
 import { articleJsonLd, breadcrumbJsonLd } from "~/lib/structured-data";
 import type { RouteHandle } from "~/lib/route-handle";
 import { BackLink } from "~/components/public/back-link";
+import { ArticleBanner } from "~/components/public/page-banner";
 
 /** The page cache keeps this page (lib/route-handle.ts); it reads no query parameter. Visit statistics count it by its path. */
 export const handle = { pageCache: { params: [] }, statistics: "path" } satisfies RouteHandle;
@@ -99,34 +100,24 @@ export default function Post({ loaderData }: Route.ComponentProps) {
     <main id="main" tabIndex={-1} className="outline-none">
       {loaderData.preview ? <PreviewBanner text={loaderData.preview} /> : null}
       <article>
-        <header className="on-dark banner-bg bg-ink text-white">
-          <div className="mx-auto max-w-3xl px-5 pt-14 pb-14 lg:pt-16">
-            <BackLink href="/insights" place="banner">
-              News &amp; Insights
-            </BackLink>
-            <p className="mt-8 flex flex-wrap gap-x-4 text-xs font-semibold tracking-[0.18em] text-brass-light uppercase">
-              <span>{categoryLabel(a.category)}</span>
-              {a.news ? <span>News</span> : null}
+        <ArticleBanner back={{ href: "/insights", text: "News & Insights" }} kicker={[categoryLabel(a.category), ...(a.news ? ["News"] : [])]} title={a.title}>
+          {a.authors.length ? (
+            <p className="mt-5 text-white/85">
+              By{" "}
+              {a.authors.map((author, i) => (
+                <span key={author.slug}>
+                  {i === 0 ? "" : i === a.authors.length - 1 ? " and " : ", "}
+                  <a href={`/lawyer/${encodeURIComponent(author.slug)}`} className="font-semibold text-white underline decoration-brass-light underline-offset-4 hover:decoration-2">
+                    {author.full_name}
+                  </a>
+                </span>
+              ))}
             </p>
-            <h1 className="mt-3 text-4xl leading-tight font-semibold text-balance sm:text-5xl">{a.title}</h1>
-            {a.authors.length ? (
-              <p className="mt-5 text-white/85">
-                By{" "}
-                {a.authors.map((author, i) => (
-                  <span key={author.slug}>
-                    {i === 0 ? "" : i === a.authors.length - 1 ? " and " : ", "}
-                    <a href={`/lawyer/${encodeURIComponent(author.slug)}`} className="font-semibold text-white underline decoration-brass-light underline-offset-4 hover:decoration-2">
-                      {author.full_name}
-                    </a>
-                  </span>
-                ))}
-              </p>
-            ) : a.byline ? (
-              <p className="mt-5 text-white/85">By {a.byline}</p>
-            ) : null}
-            {a.date ? <p className={a.authors.length || a.byline ? "mt-1 text-white/85" : "mt-5 text-white/85"}>{a.date}</p> : null}
-          </div>
-        </header>
+          ) : a.byline ? (
+            <p className="mt-5 text-white/85">By {a.byline}</p>
+          ) : null}
+          {a.date ? <p className={a.authors.length || a.byline ? "mt-1 text-white/85" : "mt-5 text-white/85"}>{a.date}</p> : null}
+        </ArticleBanner>
         <div className="mx-auto max-w-3xl px-5 py-12">
           {hasImage(a.img) ? (
             <Picture
