@@ -217,14 +217,7 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
                 </ul>
               ) : null}
               {m.area_details.length > 0 ? (
-                <ul className="mt-6 grid gap-x-8 gap-y-2 sm:grid-cols-2">
-                  {m.area_details.map((detail) => (
-                    <li key={detail} className="flex gap-3 leading-7">
-                      <span aria-hidden="true" className="mt-3 h-px w-4 shrink-0 bg-brass" />
-                      {detail}
-                    </li>
-                  ))}
-                </ul>
+                <DashList items={m.area_details} className="mt-6 grid gap-x-8 gap-y-2 sm:grid-cols-2" itemClassName="flex gap-3 leading-7" />
               ) : null}
             </section>
           ) : null}
@@ -349,17 +342,24 @@ function Credentials(props: {
           <h2 id={b.id} className="text-2xl font-semibold">
             {b.title}
           </h2>
-          <ul className="mt-4 space-y-2 leading-7">
-            {b.items.map((item) => (
-              <li key={item} className="flex gap-3">
-                <span aria-hidden="true" className="mt-3 h-px w-4 shrink-0 bg-brass" />
-                {item}
-              </li>
-            ))}
-          </ul>
+          <DashList items={b.items} className="mt-4 space-y-2 leading-7" itemClassName="flex gap-3" />
         </section>
       ))}
     </div>
+  );
+}
+
+/** A list whose items each start with a short brass rule (a practice's details, the credentials). */
+function DashList({ items, className, itemClassName }: { items: string[]; className: string; itemClassName: string }) {
+  return (
+    <ul className={className}>
+      {items.map((item) => (
+        <li key={item} className={itemClassName}>
+          <span aria-hidden="true" className="mt-3 h-px w-4 shrink-0 bg-brass" />
+          {item}
+        </li>
+      ))}
+    </ul>
   );
 }
 
