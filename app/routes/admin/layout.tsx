@@ -28,6 +28,7 @@ import { readFlash } from "~/.server/admin/flash.server";
 import { AnnounceContext, StatusRegion, useActionStatus } from "~/components/admin/status";
 import { useHydrated } from "~/components/admin/hydrated";
 import { btnPrimary } from "~/components/admin/styles";
+import { SkipLink } from "~/components/skip-link";
 import { MSG, type Status } from "~/lib/forms/messages";
 import { HYDRATE } from "~/lib/hydrate";
 
@@ -71,12 +72,7 @@ type NavItem = { to: string; label: string };
 function Frame({ email, nav = [], children }: { email?: string; nav?: NavItem[]; children: React.ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded bg-accent px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to main content
-      </a>
+      <SkipLink />
       <header className="on-dark bg-ink text-white">
         <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-2">
           <div className="flex min-w-0 items-center gap-2">

@@ -5,6 +5,7 @@ import { INLINE_CSS } from "~/.server/http/inline-css";
 import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
+import { SkipLink } from "~/components/skip-link";
 
 /**
  * The public site's frame. Public pages are rendered on the server and run no
@@ -35,12 +36,7 @@ function Frame({ children, year }: { children: React.ReactNode; year: number }) 
   const home = useRouteLoaderData<HomeData>("routes/public/home");
   return (
     <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded bg-accent px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to main content
-      </a>
+      <SkipLink />
       <SiteHeader isHome={isHome} currentPath={pathname} topBar={isHome && home ? { hoursText: home.hoursText } : undefined} />
       <div className="flex-1">{children}</div>
       <SiteFooter year={year} currentPath={pathname} />
