@@ -4,7 +4,8 @@ import { ErrorPage } from "~/components/error-page";
 /**
  * The error boundary of public pages: rendered inside the site frame. A 404
  * gets `notFound` (or the generic page-not-found text); anything else a
- * friendly 500 page with nothing internal shown.
+ * friendly 500 page with nothing internal shown. A page with no words of its
+ * own exports it as is (`export const ErrorBoundary = PublicRouteError`).
  */
 export function PublicRouteError({ notFound }: { notFound?: { title: string; message: string } }) {
   const error = useRouteError();

@@ -64,6 +64,4 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

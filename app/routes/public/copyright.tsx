@@ -51,6 +51,4 @@ export default function Copyright() {
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

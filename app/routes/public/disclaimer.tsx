@@ -56,6 +56,4 @@ export default function Disclaimer() {
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

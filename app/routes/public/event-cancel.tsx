@@ -14,6 +14,7 @@ import { keepMail } from "~/.server/mail/mail";
 import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
+import { SubmitButton } from "~/components/public/form-parts";
 import { eventDateText, eventPath, eventTimeText } from "~/lib/events";
 import { REGISTRATION_MSG } from "~/lib/forms/registration";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -93,12 +94,7 @@ export default function EventCancel({ loaderData, actionData }: Route.ComponentP
             <p className="mt-4 text-lg leading-8 text-ink">Press the button to cancel your registration. Your place will go to the first person on the waiting list.</p>
             <form method="post" className="mt-6">
               <input type="hidden" name="cancel" value="yes" />
-              <button
-                type="submit"
-                className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
-              >
-                Cancel my registration
-              </button>
+              <SubmitButton>Cancel my registration</SubmitButton>
             </form>
           </>
         ) : (
@@ -116,6 +112,4 @@ export default function EventCancel({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

@@ -125,6 +125,4 @@ function EventList({ heading, events }: { heading: string; events: EventCardView
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

@@ -26,6 +26,4 @@ export default function NotFound() {
   return null;
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

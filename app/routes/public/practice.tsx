@@ -225,6 +225,4 @@ function HowCanWeHelp({ text }: { text: string }) {
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

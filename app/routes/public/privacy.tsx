@@ -159,6 +159,4 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

@@ -12,6 +12,7 @@ import { recordConversion } from "~/.server/statistics/stats-ingest";
 import { personalLinkMeta } from "~/components/public/meta";
 import { PageBanner } from "~/components/public/page-banner";
 import { PublicRouteError } from "~/components/public/public-error";
+import { SubmitButton } from "~/components/public/form-parts";
 import { SUBSCRIBE_MSG } from "~/lib/forms/subscribe";
 import type { RouteHandle } from "~/lib/route-handle";
 import { actionOrLoaderHeaders } from "~/lib/http";
@@ -82,12 +83,7 @@ export default function SubscribeConfirm({ loaderData, actionData }: Route.Compo
         </p>
         {outcome === "ready" ? (
           <form method="post" className="mt-6">
-            <button
-              type="submit"
-              className="inline-flex items-center gap-2 bg-accent px-7 py-3.5 text-sm font-semibold tracking-[0.16em] text-white uppercase hover:bg-accent-dark"
-            >
-              Confirm my subscription
-            </button>
+            <SubmitButton>Confirm my subscription</SubmitButton>
           </form>
         ) : (
           <p className="mt-6">
@@ -107,6 +103,4 @@ export default function SubscribeConfirm({ loaderData, actionData }: Route.Compo
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

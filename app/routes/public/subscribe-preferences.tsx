@@ -149,6 +149,4 @@ export default function SubscribePreferences({ loaderData, actionData }: Route.C
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

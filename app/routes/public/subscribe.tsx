@@ -50,6 +50,4 @@ export default function Subscribe({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;

@@ -66,6 +66,4 @@ export default function Team({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  return <PublicRouteError />;
-}
+export const ErrorBoundary = PublicRouteError;
