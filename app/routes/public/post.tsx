@@ -100,7 +100,7 @@ export default function Post({ loaderData }: Route.ComponentProps) {
     <main id="main" tabIndex={-1} className="outline-none">
       {loaderData.preview ? <PreviewBanner text={loaderData.preview} /> : null}
       <article>
-        <ArticleBanner back={{ href: "/insights", text: "News & Insights" }} kicker={[categoryLabel(a.category), ...(a.news ? ["News"] : [])]} title={a.title}>
+        <ArticleBanner back={{ href: "/insights", text: "News & Insights" }} kicker={a.news ? [categoryLabel(a.category), "News"] : [categoryLabel(a.category)]} title={a.title}>
           {a.authors.length ? (
             <p className="mt-5 text-white/85">
               By{" "}
