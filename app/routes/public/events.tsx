@@ -7,7 +7,7 @@ import { Pagination } from "~/components/public/pagination";
 import { PublicRouteError } from "~/components/public/public-error";
 import { StatusMessage } from "~/components/public/status";
 import { FIRM } from "~/config/firm";
-import { EVENT_FORMATS, eventCardView, eventsHref, FORMAT_LABELS, parseEventFilters, practiceAreaLabel, type EventCardView } from "~/lib/events";
+import { eventCardView, eventsHref, FORMAT_LABELS, parseEventFilters, practiceAreaLabel, type EventCardView, type EventFilters } from "~/lib/events";
 import { parsePage } from "~/lib/pagination";
 import { PRACTICE_AREAS } from "~/lib/practice";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -43,16 +43,23 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 const filterLink =
   "inline-block border-b-2 border-transparent py-3 text-sm font-semibold tracking-[0.12em] text-muted uppercase hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent";
 
+/** The choices of each filter row, "all" (no filter) first: the value in the address and the link's text. */
+const AREA_CHOICES: Record<string, string> = { all: "All areas", ...Object.fromEntries(PRACTICE_AREAS.map((a) => [a, a])) };
+const FORMAT_CHOICES: Record<string, string> = { all: "All formats", ...FORMAT_LABELS };
+
+/** One row of filter links (practice area or format); each link keeps the other row's choice. */
 function FilterRow({
+  name,
+  filters,
   label,
   title,
-  current,
-  options,
+  choices,
 }: {
+  name: keyof EventFilters;
+  filters: EventFilters;
   label: string;
   title: string;
-  current: string;
-  options: { value: string; text: string; href: string }[];
+  choices: Record<string, string>;
 }) {
   return (
     <nav aria-label={label} className="mt-6 border-b border-line first:mt-0">
@@ -60,10 +67,14 @@ function FilterRow({
         {title}
       </p>
       <ul className="-mb-px flex flex-wrap gap-x-6 gap-y-1" data-arrow-keys="">
-        {options.map((o) => (
-          <li key={o.value}>
-            <a href={o.href} aria-current={o.value === current ? "page" : undefined} className={filterLink}>
-              {o.text}
+        {Object.entries(choices).map(([value, text]) => (
+          <li key={value}>
+            <a
+              href={eventsHref({ ...filters, [name]: value } as EventFilters)}
+              aria-current={value === filters[name] ? "page" : undefined}
+              className={filterLink}
+            >
+              {text}
             </a>
           </li>
         ))}
@@ -84,24 +95,8 @@ export default function Events({ loaderData }: Route.ComponentProps) {
         text="Seminars and webinars for claims teams, owners, contractors and in-house counsel. Ontario lawyers attending may claim CPD hours."
       />
       <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8" data-keep-focus="filters">
-        <FilterRow
-          label="Filter events by practice area"
-          title="Practice area"
-          current={filters.area}
-          options={[
-            { value: "all", text: "All areas", href: eventsHref({ ...filters, area: "all" }) },
-            ...PRACTICE_AREAS.map((a) => ({ value: a, text: a, href: eventsHref({ ...filters, area: a }) })),
-          ]}
-        />
-        <FilterRow
-          label="Filter events by format"
-          title="Format"
-          current={filters.format}
-          options={[
-            { value: "all", text: "All formats", href: eventsHref({ ...filters, format: "all" }) },
-            ...EVENT_FORMATS.map((f) => ({ value: f, text: FORMAT_LABELS[f], href: eventsHref({ ...filters, format: f }) })),
-          ]}
-        />
+        <FilterRow name="area" filters={filters} label="Filter events by practice area" title="Practice area" choices={AREA_CHOICES} />
+        <FilterRow name="format" filters={filters} label="Filter events by format" title="Format" choices={FORMAT_CHOICES} />
         {events.length === 0 ? (
           <StatusMessage>{EMPTY_EVENTS}</StatusMessage>
         ) : (
