@@ -70,7 +70,7 @@ function FilterRow({
         {Object.entries(choices).map(([value, text]) => (
           <li key={value}>
             <a
-              href={eventsHref({ ...filters, [name]: value } as EventFilters)}
+              href={eventsHref({ ...filters, [name]: value })}
               aria-current={value === filters[name] ? "page" : undefined}
               className={filterLink}
             >
