@@ -14,7 +14,17 @@
 import type { Page } from "playwright-core";
 import { beforeAll } from "vitest";
 import { describe, expect, it, onTestFinished } from "./fixture";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, articleForTest, axe, deleteFromList, sendForm, signInAsStaff, testJpeg } from "./support";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  articleForTest,
+  axe,
+  dashboardReady,
+  deleteFromList,
+  sendForm,
+  signInAsStaff,
+  testJpeg,
+} from "./support";
 
 const stamp = Date.now();
 let jpeg: Buffer;
@@ -24,11 +34,6 @@ beforeAll(async () => {
 });
 
 const VIEWPORT = { viewport: { width: 1280, height: 900 } };
-
-async function ready(p: Page) {
-  await p.locator('main[data-hydrated="true"]').waitFor();
-  await p.waitForLoadState("networkidle");
-}
 
 async function status(p: Page, text: string) {
   await p.getByTestId("status").getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
@@ -93,7 +98,7 @@ describe("staff dashboard", () => {
   it("shows the four cards and the frame", async ({ base, staffPage }) => {
     const { page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard`);
-    await ready(page);
+    await dashboardReady(page);
     for (const card of ["Manage Team", "Manage Articles", "Update Office Hours", "Update Page Headers"]) {
       expect(await page.getByRole("link", { name: new RegExp(card) }).count(), card).toBeGreaterThan(0);
     }
@@ -107,11 +112,11 @@ describe("staff dashboard", () => {
     const member = `Edna Tester${stamp}`;
     onTestFinished(() => deleteFromList("lawyers", member));
     await page.goto(`${base}/dashboard/lawyers`);
-    await ready(page);
+    await dashboardReady(page);
     await noViolations(page);
     await page.getByRole("link", { name: "ADD NEW TEAM MEMBER" }).click();
     await page.waitForURL(`${base}/dashboard/lawyers/new`);
-    await ready(page);
+    await dashboardReady(page);
     await noViolations(page);
 
     await page.getByRole("button", { name: "ADD TEAM MEMBER" }).click();
@@ -169,10 +174,10 @@ describe("staff dashboard", () => {
     expect(await page.locator("#field-full_name").inputValue()).toBe(""); // a fresh form
     // Saved with what was chosen: the edit form shows it back.
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(member)}`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("link", { name: `Edit ${member}` }).click();
     await page.waitForURL(/\/dashboard\/lawyer\//);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.locator("#field-mobile").inputValue()).toBe("416 555 0199");
     expect(await page.getByRole("button", { name: "Remove Cyber" }).count()).toBe(1);
     expect(await page.getByRole("button", { name: "Remove Insurance" }).count()).toBe(0);
@@ -184,11 +189,11 @@ describe("staff dashboard", () => {
     const { page } = await staffPage(VIEWPORT);
     const member = await memberForTest(page, "Edit");
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(member.toUpperCase())}`);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.getByRole("list", { name: "Team members" }).getByRole("listitem").count()).toBe(1);
     await page.getByRole("link", { name: `Edit ${member}` }).click();
     await page.waitForURL(/\/dashboard\/lawyer\//);
-    await ready(page);
+    await dashboardReady(page);
     await noViolations(page);
     expect(await page.locator("#field-mobile").inputValue()).toBe("416 555 0199");
     await page.getByRole("img", { name: `Current photo of ${member}` }).waitFor();
@@ -204,7 +209,7 @@ describe("staff dashboard", () => {
     await page.getByRole("button", { name: "SAVE CHANGES" }).click();
     await status(page, `${member} updated successfully`);
     await page.reload();
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.locator("#field-title").inputValue()).toBe("Partner");
     expect(await page.locator("#field-mobile").inputValue()).toBe("647 555 0123");
 
@@ -220,11 +225,11 @@ describe("staff dashboard", () => {
     const { page } = await staffPage(VIEWPORT);
     const member = await memberForTest(page, "Delete");
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(member)}`);
-    await ready(page);
+    await dashboardReady(page);
     // The confirmation panel used without JavaScript.
     const id = await page.locator('input[name="confirm"]').first().inputValue();
     await page.goto(`${base}/dashboard/lawyers?q=${encodeURIComponent(member)}&confirm=${id}`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("region", { name: "Are you sure you want to delete this?" }).waitFor();
     await noViolations(page);
     await page
@@ -279,11 +284,11 @@ describe("staff dashboard", () => {
     const article = `Dashboard test article ${stamp}`;
     onTestFinished(() => deleteFromList("articles", article));
     await page.goto(`${base}/dashboard/articles`);
-    await ready(page);
+    await dashboardReady(page);
     await noViolations(page);
     await page.getByRole("link", { name: "ADD NEW ARTICLE" }).click();
     await page.waitForURL(`${base}/dashboard/articles/new`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByTestId("rich-text-editor").waitFor();
     await noViolations(page);
 
@@ -320,10 +325,10 @@ describe("staff dashboard", () => {
     expect(await page.locator("#field-title").inputValue()).toBe("");
     // Saved as written: pinned, with the bold opening.
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(article)}`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("link", { name: `Edit ${article}` }).click();
     await page.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.getByLabel("Pin to top").isChecked()).toBe(true);
     expect(await page.getByTestId("rich-text-editor").locator("strong").textContent()).toBe("Strong opening.");
   });
@@ -332,10 +337,10 @@ describe("staff dashboard", () => {
     const { page } = await staffPage(VIEWPORT);
     const article = await articleForTest(page, `Dashboard test article edit ${stamp}`);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(article.toLowerCase())}`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("link", { name: `Edit ${article}` }).click();
     await page.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByTestId("rich-text-editor").waitFor();
     await noViolations(page);
     expect(await page.getByLabel("Pin to top").isChecked()).toBe(true);
@@ -361,7 +366,7 @@ describe("staff dashboard", () => {
     expect(text).toContain("Strong opening.");
 
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(edited)}`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("button", { name: `Delete ${edited}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
     await status(page, "Article has been deleted successfully.");
@@ -371,7 +376,7 @@ describe("staff dashboard", () => {
   it("updates office hours (blank refused) and restores them", async ({ base, staffPage }) => {
     const { page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard/hours/edit`);
-    await ready(page);
+    await dashboardReady(page);
     await noViolations(page);
     const start = await page.getByLabel("Start time").inputValue();
     const end = await page.getByLabel("End time").inputValue();
@@ -393,7 +398,7 @@ describe("staff dashboard", () => {
     ]);
     await status(page, "Hours updated successfully!");
     await page.reload();
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.getByLabel("Start time").inputValue()).toBe(start);
     expect(await page.getByLabel("End time").inputValue()).toBe(end);
   });
@@ -401,7 +406,7 @@ describe("staff dashboard", () => {
   it("updates one page header on its own and restores it", async ({ base, newPage, staffPage }) => {
     const { page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard/headers/edit`);
-    await ready(page);
+    await dashboardReady(page);
     await noViolations(page);
     const field = page.getByLabel("Header text for the team page");
     const before = await field.inputValue();
@@ -420,14 +425,14 @@ describe("staff dashboard", () => {
     await page.getByRole("button", { name: "Save the team page header" }).click();
     await status(page, "Header for team page has been updated successfully.");
     await page.reload();
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.getByLabel("Header text for the team page").inputValue()).toBe(before);
   });
 
   it("LOGOUT ends the session on the server: the old cookie no longer opens the dashboard", async ({ base, newPage, staffPage }) => {
     const { context, page } = await staffPage(VIEWPORT);
     await page.goto(`${base}/dashboard`);
-    await ready(page);
+    await dashboardReady(page);
     const cookies = await context.cookies();
     expect(cookies.some((c) => c.name.includes("session_token"))).toBe(true);
     await page.getByRole("button", { name: "LOGOUT" }).click();

@@ -39,7 +39,7 @@ import { setStorage } from "~/.server/storage/storage";
 import { systemActor } from "~/.server/db/audit";
 import { firmDateTimeText, parseFirmLocal, toFirmLocalInput } from "~/lib/firm-time";
 import { postgresAvailable, startCluster, type ClusterWithoutProxy } from "../support/cluster";
-import { articleForTest, deleteFromList } from "./support";
+import { articleForTest, dashboardReady, deleteFromList } from "./support";
 
 let cluster: ClusterWithoutProxy | undefined;
 let skipReason = "";
@@ -71,10 +71,6 @@ async function signedIn(staffPage: StaffPage, c: ClusterWithoutProxy): Promise<P
   return (await staffPage({ viewport: { width: 1280, height: 900 } }, "owner", c.instances[0].url)).page;
 }
 
-async function ready(p: Page) {
-  await p.locator('main[data-hydrated="true"]').waitFor();
-  await p.waitForLoadState("networkidle");
-}
 /** Waits for a status message, up to 60 s (CI once waited 30 s in vain for the History restore's); if it never comes, the error says what the page showed instead. */
 async function status(p: Page, text: string | RegExp) {
   try {
@@ -109,10 +105,10 @@ async function typeBody(p: Page, text: string) {
 /** Opens an article's edit form from the Manage Articles list on `origin`; its id. */
 async function openEdit(p: Page, origin: string, title: string): Promise<number> {
   await p.goto(`${origin}/dashboard/articles?q=${encodeURIComponent(title)}`);
-  await ready(p);
+  await dashboardReady(p);
   await p.getByRole("link", { name: `Edit ${title}` }).click();
   await p.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-  await ready(p);
+  await dashboardReady(p);
   await p.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor(); // the body editor, mounted after hydration
   return Number(/\/articles\/(\d+)\/edit$/.exec(p.url())![1]);
 }
@@ -183,7 +179,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     const page = await signedIn(staffPage, c);
     onTestFinished(() => deleteFromList("articles", FIRST.title, one));
     await page.goto(`${one}/dashboard/articles/new`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByTestId("rich-text-editor").waitFor();
     await page.locator("#field-title").fill(FIRST.title);
     await page.locator("#field-category").selectOption("insurance");
@@ -272,7 +268,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
       await v.waitForURL(new RegExp(`/post/${slugOf(FIRST.title)}$`));
       expect(await v.locator("h1").textContent()).toBe(FIRST.title);
       await page.goto(`${one}/dashboard/history/article/${articleId}`);
-      await ready(page);
+      await dashboardReady(page);
       const versions = await page.getByRole("navigation", { name: "Versions" }).getByRole("listitem").allTextContents();
       expect(versions.filter((t) => t.includes("scheduled publishing,"))).toHaveLength(1);
     },
@@ -320,7 +316,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
 
     const setVisibility = async (choice: "Hidden" | "Visible") => {
       await page.goto(`${one}/dashboard/lawyer/${slug}`);
-      await ready(page);
+      await dashboardReady(page);
       await page.getByLabel(choice, { exact: true }).check();
       await page.getByRole("button", { name: "SAVE CHANGES" }).click();
       await status(page, `${name} updated successfully`);
@@ -684,7 +680,7 @@ describe("History on two instances, in Chromium", () => {
       const articleId = await openEdit(page, one, FIRST.title);
       for (const wording of [SECOND, THIRD]) {
         await page.goto(`${one}/dashboard/articles/${articleId}/edit`);
-        await ready(page);
+        await dashboardReady(page);
         await page.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor();
         await page.locator("#field-title").fill(wording.title);
         await typeBody(page, wording.body);
@@ -698,7 +694,7 @@ describe("History on two instances, in Chromium", () => {
       // From the edit screen's History link: the oldest version, restored.
       await page.getByRole("link", { name: "History", exact: true }).click();
       await page.waitForURL(new RegExp(`/dashboard/history/article/${articleId}$`));
-      await ready(page);
+      await dashboardReady(page);
       // A client-side navigation: the URL changes (and the old screen's main is hydrated) before History renders,
       // so its list is waited for before it is counted (CI once counted 0 versions here and expected "version 1").
       const versions = page.getByRole("navigation", { name: "Versions" }).getByRole("listitem");

@@ -10,17 +10,13 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it, onTestFinished } from "./fixture";
-import { articleForTest, axe, deleteFromList, testJpeg } from "./support";
+import { articleForTest, axe, dashboardReady, deleteFromList, testJpeg } from "./support";
 
 const stamp = Date.now();
 
 /** The signed-in pages of this file: a desktop window (`staffPage`). */
 const SIGNED_IN = { viewport: { width: 1280, height: 900 } };
 
-async function ready(p: Page) {
-  await p.locator('main[data-hydrated="true"]').waitFor();
-  await p.waitForLoadState("networkidle");
-}
 async function status(p: Page, text: string | RegExp) {
   await p.getByTestId("status").getByText(text).first().waitFor({ timeout: 15_000 });
 }
@@ -38,10 +34,10 @@ async function draftForTest(p: Page, base: string, label: string): Promise<strin
 /** Opens a draft's edit form from the Manage Articles list. */
 async function openEdit(p: Page, base: string, title: string) {
   await p.goto(`${base}/dashboard/articles?q=${encodeURIComponent(title)}`);
-  await ready(p);
+  await dashboardReady(p);
   await p.getByRole("link", { name: `Edit ${title}` }).click();
   await p.waitForURL(/\/dashboard\/articles\/\d+\/edit$/);
-  await ready(p);
+  await dashboardReady(p);
   await p.locator('[role="textbox"][aria-multiline="true"][aria-labelledby]').waitFor(); // the body editor, mounted after hydration
 }
 
@@ -52,7 +48,7 @@ describe("editorial workflow", () => {
     const SLUG = TITLE.replace(/\s+/g, "-");
     onTestFinished(() => deleteFromList("articles", TITLE, base));
     await page.goto(`${base}/dashboard/articles/new`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByTestId("rich-text-editor").waitFor();
     await page.locator("#field-title").fill(TITLE);
     await page.locator("#field-category").selectOption("cyber");
@@ -72,7 +68,7 @@ describe("editorial workflow", () => {
     expect(await v.locator("main").textContent()).not.toContain(TITLE);
 
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.locator("main").textContent()).toContain("Draft");
     await openEdit(page, base, TITLE);
     expect(await axe(page)).toEqual([]);
@@ -114,25 +110,25 @@ describe("editorial workflow", () => {
     const { page } = await staffPage(SIGNED_IN);
     const TITLE = await draftForTest(page, base, "trash");
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("button", { name: `Delete ${TITLE}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
     await status(page, "Article has been deleted successfully.");
 
     await page.goto(`${base}/dashboard/trash`);
-    await ready(page);
+    await dashboardReady(page);
     expect(await axe(page)).toEqual([]);
     await page.getByRole("button", { name: `Restore ${TITLE}` }).click();
     await status(page, `“${TITLE}” was restored.`);
     await page.goto(`${base}/dashboard/articles?q=${encodeURIComponent(TITLE)}`);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.getByRole("link", { name: `Edit ${TITLE}` }).count()).toBe(1);
 
     await page.getByRole("button", { name: `Delete ${TITLE}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
     await status(page, "Article has been deleted successfully.");
     await page.goto(`${base}/dashboard/trash`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("button", { name: `Delete permanently ${TITLE}` }).click();
     await page.getByText(`Delete “${TITLE}” permanently? This cannot be undone.`).waitFor();
     await page.getByRole("button", { name: "Delete permanently", exact: true }).click();

@@ -19,15 +19,10 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
 import { runA11yCheckers } from "./a11y-checkers";
-import { pastEventRegistrationsPath } from "./support";
+import { dashboardReady, pastEventRegistrationsPath } from "./support";
 
 const SHOTS = process.env.EVENT_REGISTRATIONS_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "event-registrations-"));
 const WIDTHS = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 900 } } as const;
-
-async function ready(page: Page) {
-  await page.locator('main[data-hydrated="true"]').waitFor();
-  await page.waitForLoadState("networkidle");
-}
 
 async function statusSays(page: Page, text: string | RegExp) {
   const region = page.getByTestId("status");
@@ -72,16 +67,16 @@ describe("an event's registrations", { timeout: 240_000 }, () => {
     const { page } = await staffPage({ viewport: WIDTHS.laptop, acceptDownloads: true }, "admin");
     // From the dashboard as a person goes: Events, the past event's Edit, its Registrations link.
     await page.goto(`${base}/dashboard`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Events", exact: true }).click();
     await page.waitForURL(/\/dashboard\/events$/);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("link", { name: "Edit Ethics of Defence Reporting to Insurers" }).click();
     await page.waitForURL(/\/edit$/);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("link", { name: "Registrations" }).click();
     await page.waitForURL(/\/registrations$/);
-    await ready(page);
+    await dashboardReady(page);
     // The address changes as the navigation starts; the screen follows once its data and module are in.
     await page.getByRole("heading", { level: 1, name: "Registrations: Ethics of Defence Reporting to Insurers", exact: true }).waitFor();
     await page.getByText(/^\w+day, \w+ \d+, \d{4}, 12:00 p\.m\. ET · Hybrid$/).waitFor();
@@ -94,13 +89,13 @@ describe("an event's registrations", { timeout: 240_000 }, () => {
     await page.getByLabel("Search by name, e-mail or organisation").fill("Granite");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL(/\?q=Granite(&|$)/);
-    await ready(page);
+    await dashboardReady(page);
     await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
     expect(await page.locator("tbody th").textContent()).toContain("Samira Haddad");
     await page.getByLabel("Search by name, e-mail or organisation").fill("");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL((url) => !url.search.includes("Granite"));
-    await ready(page);
+    await dashboardReady(page);
     await expect.poll(() => page.locator("tbody tr").count()).toBe(6);
 
     // Two people ticked and marked as attended; one of them undone.
@@ -166,7 +161,7 @@ describe("an event's registrations", { timeout: 240_000 }, () => {
     const coordinator = await staffPage({}, "events");
     const opened = await coordinator.page.goto(base + screen);
     expect(opened?.status()).toBe(200);
-    await ready(coordinator.page);
+    await dashboardReady(coordinator.page);
     expect(await coordinator.page.locator("h1").textContent()).toBe("Registrations: Ethics of Defence Reporting to Insurers");
   });
 });

@@ -11,15 +11,10 @@
  */
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { describe, expect, it, onTestFinished, ownServer, type OpenPage } from "./fixture";
-import { ADMIN_EMAIL, axe, newPage, signInContext } from "./support";
+import { ADMIN_EMAIL, axe, dashboardReady, newPage, signInContext } from "./support";
 
 /** The file's own server (its base): the staff account's passkeys are its own. */
 const server = ownServer();
-
-async function ready(page: Page) {
-  await page.locator('main[data-hydrated="true"]').waitFor();
-  await page.waitForLoadState("networkidle");
-}
 
 async function status(page: Page, text: string | RegExp) {
   const region = page.getByTestId("status");
@@ -32,12 +27,12 @@ async function removeAllPasskeys(browser: Browser) {
   try {
     await signInContext(context, server.url);
     await page.goto(`${server.url}/dashboard/account`);
-    await ready(page);
+    await dashboardReady(page);
     const remove = page.getByRole("button", { name: /^Remove the passkey / });
     while ((await remove.count()) > 0) {
       await remove.first().click();
       await status(page, "The passkey has been removed.");
-      await ready(page);
+      await dashboardReady(page);
     }
   } finally {
     await context.close();
@@ -68,7 +63,7 @@ async function signedInWithAuthenticator(
 
 async function addPasskey(page: Page) {
   await page.goto(`${server.url}/dashboard/account`);
-  await ready(page);
+  await dashboardReady(page);
   await page.getByText("You have no passkey yet.").waitFor();
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await status(page, "The passkey has been added. You can now sign in with it.");
@@ -100,10 +95,10 @@ describe("passkeys", () => {
     expect(await axe(page)).toEqual([]);
     await button.click();
     await page.waitForURL(`${base}/dashboard/account`);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.getByRole("table", { name: "Your active sessions" }).getByText("(this browser)").count()).toBe(1);
     await page.goto(`${base}/dashboard/activity?action=sign-in`);
-    await ready(page);
+    await dashboardReady(page);
     const latest = page.getByTestId("activity-entry").first();
     expect(await latest.textContent()).toContain(ADMIN_EMAIL);
     expect(await latest.textContent()).toContain("method: “passkey”");

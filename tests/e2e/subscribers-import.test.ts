@@ -11,14 +11,10 @@ import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { runA11yCheckers } from "./a11y-checkers";
 import { describe, expect, it } from "./fixture";
+import { dashboardReady } from "./support";
 
 const stamp = Date.now();
 const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-
-async function ready(p: Page) {
-  await p.locator('main[data-hydrated="true"]').waitFor();
-  await p.waitForLoadState("networkidle");
-}
 
 async function fits(p: Page, width: number) {
   expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -39,7 +35,7 @@ describe("Import contacts (CASL) and Ask for consent", () => {
       `late.${stamp}@client.example,implied,${ago(400)},Telephone enquiry,enquiry`,
     ].join("\n");
     await page.goto(`${base}/dashboard/subscribers`);
-    await ready(page);
+    await dashboardReady(page);
     await page.getByRole("table", { name: "The CSV file’s columns" }).waitFor();
     // A file over the limit is refused in words before it is sent (nginx would answer its own 413 page past 13 MB).
     const topic = page.getByRole("group", { name: "Topics for the imported subscribers" }).getByRole("checkbox").first();
@@ -102,10 +98,10 @@ describe("Import contacts (CASL) and Ask for consent", () => {
     await page.getByRole("button", { name: "Show" }).click();
     await page.getByRole("link", { name: `implied.${stamp}@client.example` }).click();
     await page.waitForURL(/\/dashboard\/subscribers\/\d+$/);
-    await ready(page);
+    await dashboardReady(page);
     expect(await page.locator("[data-consent]").textContent()).toMatch(/^Implied, until \w+day, \w+ \d+, \d{4}: not mailed after that/);
     await page.goto(`${base}/dashboard/subscribers`);
-    await ready(page);
+    await dashboardReady(page);
 
     // Ask for consent: the warning, the number, one confirmation.
     const section = page.locator("section", { has: page.getByRole("heading", { name: "Ask imported contacts for consent" }) });

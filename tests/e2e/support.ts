@@ -170,6 +170,18 @@ export function sharedServerUrl(): string {
 }
 
 /** A staff account's sign-in. */
+/**
+ * The dashboard screen at the page's address is hydrated and its requests are done. Call it once the address is
+ * the new one (after `waitForURL`): after a client-side navigation the address changes before the new screen
+ * renders, and the screen before it was hydrated too, so this waits for the main that says which address it shows.
+ */
+export async function dashboardReady(page: Page): Promise<void> {
+  const { pathname, search } = new URL(page.url());
+  const screen = (pathname + search).replace(/["\\]/g, "\\$&");
+  await page.locator(`main[data-hydrated="true"][data-screen="${screen}"]`).waitFor();
+  await page.waitForLoadState("networkidle");
+}
+
 export type StaffAccount = { email: string; password: string };
 const TEST_STAFF: StaffAccount = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
 

@@ -150,7 +150,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <Frame email={loaderData.email} nav={loaderData.nav}>
       <AnnounceContext.Provider value={announce}>
-        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none" data-hydrated={hydrated ? "true" : undefined}>
+        {/* data-screen: the address this main shows, once hydrated (a browser test waits for the screen it went to, not the one before). */}
+        <main
+          id="main"
+          tabIndex={-1}
+          className="flex-1 focus:outline-none"
+          data-hydrated={hydrated ? "true" : undefined}
+          data-screen={hydrated ? location.pathname + location.search : undefined}
+        >
           <StatusRegion status={status} />
           <Outlet />
         </main>
