@@ -165,10 +165,172 @@ function ListTable({
   );
 }
 
+/** A duration, or a dash when nothing was timed. */
+const timeText = (ms: number | null) => (ms === null ? "—" : durationText(ms));
+
 const COUNT = (title: string): Column => ({ title, value: (r) => number(r.count) });
 const PREVIOUS: Column = { title: "Previous period", value: (r) => number(r.previous) };
 const VISITORS: Column = { title: "Visitors", value: (r) => number(r.visitors) };
-const TIME: Column = { title: "Avg. time on page", value: (r) => (r.avgTimeMs === null ? "—" : durationText(r.avgTimeMs)) };
+const TIME: Column = { title: "Avg. time on page", value: (r) => timeText(r.avgTimeMs) };
+
+/** An entry page of a conversion; empty when the visit was not counted. */
+const entryPageLabel = (key: string) => key || "Unknown (not counted, or JavaScript off)";
+
+/** The lists shown as tables, in order; `label` names a row from its key where the key alone does not read well. */
+const LIST_TABLES: {
+  id: string;
+  title: string;
+  list: StatsList;
+  label?: (key: string) => string;
+  first: string;
+  columns: Column[];
+  empty: string;
+  note?: string;
+}[] = [
+  {
+    id: "stats-pages",
+    title: "Top pages",
+    list: "page",
+    first: "Page",
+    columns: [COUNT("Views"), VISITORS, TIME, PREVIOUS],
+    empty: "No page views in this period.",
+  },
+  {
+    id: "stats-lawyers",
+    title: "Top lawyer profiles",
+    list: "lawyers",
+    first: "Lawyer",
+    columns: [COUNT("Views"), VISITORS, TIME, PREVIOUS],
+    empty: "No profile views in this period.",
+  },
+  {
+    id: "stats-insights",
+    title: "Top insights",
+    list: "insights",
+    first: "Article",
+    columns: [COUNT("Views"), VISITORS, TIME, PREVIOUS],
+    empty: "No article views in this period.",
+  },
+  {
+    id: "stats-entries",
+    title: "Entry pages",
+    list: "entry",
+    first: "Page a visit began on",
+    columns: [COUNT("Visits"), PREVIOUS],
+    empty: "No visits in this period.",
+  },
+  {
+    id: "stats-referrers",
+    title: "Referrers",
+    list: "referrer",
+    label: referrerLabel,
+    first: "Came from",
+    columns: [COUNT("Visits"), PREVIOUS],
+    empty: "No visits from other sites in this period.",
+    note: "Search engines are grouped under their name whatever their country's address.",
+  },
+  {
+    id: "stats-campaigns",
+    title: "Campaigns",
+    list: "campaign",
+    first: "Source / medium / campaign",
+    columns: [COUNT("Visits"), PREVIOUS],
+    empty: "No visits from tagged links (utm_source, utm_medium, utm_campaign) in this period.",
+  },
+  {
+    id: "stats-search",
+    title: "Site search terms",
+    list: "search",
+    first: "Term",
+    columns: [COUNT("Searches"), PREVIOUS],
+    empty: "No searches that found something in this period.",
+  },
+  {
+    id: "stats-search-none",
+    title: "Searches that found nothing",
+    list: "search-none",
+    first: "Term",
+    columns: [COUNT("Searches"), PREVIOUS],
+    empty: "No search came back empty in this period.",
+  },
+  {
+    id: "stats-outbound",
+    title: "Calls, e-mails and downloads",
+    list: "outbound",
+    label: (key) => {
+      const kind = outboundKind(key);
+      return `${kind ? OUTBOUND_LABELS[kind] : "Link"}: ${key.replace(/^(tel|mailto):/i, "")}`;
+    },
+    first: "Action",
+    columns: [COUNT("Clicks"), PREVIOUS],
+    empty: "No phone, e-mail, contact card or PDF link was used in this period.",
+  },
+  {
+    id: "stats-enquiries",
+    title: "Enquiries sent, by the page the visit began on",
+    list: "conversion:enquiry",
+    label: entryPageLabel,
+    first: "Entry page",
+    columns: [COUNT("Enquiries"), PREVIOUS],
+    empty: "No enquiry was sent in this period.",
+  },
+  {
+    id: "stats-subscriptions",
+    title: "Subscriptions confirmed, by the page the visit began on",
+    list: "conversion:subscription",
+    label: entryPageLabel,
+    first: "Entry page",
+    columns: [COUNT("Subscriptions"), PREVIOUS],
+    empty: "No subscription was confirmed in this period.",
+  },
+  {
+    id: "stats-devices",
+    title: "Devices",
+    list: "device",
+    label: (key) => key.charAt(0).toUpperCase() + key.slice(1),
+    first: "Device",
+    columns: [COUNT("Page views"), VISITORS, PREVIOUS],
+    empty: "No page views in this period.",
+  },
+  {
+    id: "stats-browsers",
+    title: "Browsers",
+    list: "browser",
+    first: "Browser",
+    columns: [COUNT("Page views"), VISITORS, PREVIOUS],
+    empty: "No page views in this period.",
+  },
+];
+
+/** A summary figure: this period's and the previous one's, as numbers (for the change) and as shown. */
+function figure(
+  label: string,
+  current: number | null,
+  previous: number | null,
+  show: (n: number | null) => string = (n) => number(n ?? 0),
+) {
+  return { label, current: current ?? 0, previous: previous ?? 0, text: show(current), previousText: show(previous) };
+}
+
+/** One of the custom range's dates; on a wrong range it keeps what was typed and points to the message. */
+function CustomDate({ name, label, value, invalid }: { name: "from" | "to"; label: string; value: string; invalid: boolean }) {
+  return (
+    <div>
+      <label htmlFor={`stats-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={`stats-${name}`}
+        type="date"
+        name={name}
+        defaultValue={value}
+        aria-describedby={invalid ? "stats-range-error" : undefined}
+        aria-invalid={invalid ? true : undefined}
+        className={inputClass}
+      />
+    </div>
+  );
+}
 
 export default function Statistics({ loaderData }: Route.ComponentProps) {
   const { range, report, error, typed, optedOut, rolledAtText, query } = loaderData;
@@ -190,51 +352,14 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
     range.days === 1
       ? `${dayLabel(range.from)}, compared with ${dayLabel(range.previousFrom)}`
       : `${dayLabel(range.from)} to ${dayLabel(range.to)} (${range.days} days), compared with ${dayLabel(range.previousFrom)} to ${dayLabel(range.previousTo)}`;
-  const figures: { label: string; current: number; previous: number; text: string; previousText: string }[] = [
-    {
-      label: "Visitors",
-      current: totals.visitors,
-      previous: previous.visitors,
-      text: number(totals.visitors),
-      previousText: number(previous.visitors),
-    },
-    {
-      label: "Page views",
-      current: totals.views,
-      previous: previous.views,
-      text: number(totals.views),
-      previousText: number(previous.views),
-    },
-    {
-      label: "Visits",
-      current: totals.visits,
-      previous: previous.visits,
-      text: number(totals.visits),
-      previousText: number(previous.visits),
-    },
-    {
-      label: "Avg. time on page",
-      current: totals.avgTimeMs ?? 0,
-      previous: previous.avgTimeMs ?? 0,
-      text: totals.avgTimeMs === null ? "—" : durationText(totals.avgTimeMs),
-      previousText: previous.avgTimeMs === null ? "—" : durationText(previous.avgTimeMs),
-    },
-    {
-      label: "Enquiries sent",
-      current: lists["conversion:enquiry"].total,
-      previous: lists["conversion:enquiry"].previousTotal,
-      text: number(lists["conversion:enquiry"].total),
-      previousText: number(lists["conversion:enquiry"].previousTotal),
-    },
-    {
-      label: "Subscriptions confirmed",
-      current: lists["conversion:subscription"].total,
-      previous: lists["conversion:subscription"].previousTotal,
-      text: number(lists["conversion:subscription"].total),
-      previousText: number(lists["conversion:subscription"].previousTotal),
-    },
+  const figures = [
+    figure("Visitors", totals.visitors, previous.visitors),
+    figure("Page views", totals.views, previous.views),
+    figure("Visits", totals.visits, previous.visits),
+    figure("Avg. time on page", totals.avgTimeMs, previous.avgTimeMs, timeText),
+    figure("Enquiries sent", lists["conversion:enquiry"].total, lists["conversion:enquiry"].previousTotal),
+    figure("Subscriptions confirmed", lists["conversion:subscription"].total, lists["conversion:subscription"].previousTotal),
   ];
-  const list = (name: StatsList) => lists[name];
   return (
     <AdminPage
       title="Statistics"
@@ -258,34 +383,18 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
           </div>
         </fieldset>
         <div className="mt-4 grid gap-4 sm:grid-cols-3">
-          <div>
-            <label htmlFor="stats-from" className={labelClass}>
-              From (custom)
-            </label>
-            <input
-              id="stats-from"
-              type="date"
-              name="from"
-              defaultValue={error ? typed.from : range.preset === "custom" ? range.from : ""}
-              aria-describedby={error ? "stats-range-error" : undefined}
-              aria-invalid={error ? true : undefined}
-              className={inputClass}
-            />
-          </div>
-          <div>
-            <label htmlFor="stats-to" className={labelClass}>
-              To (custom)
-            </label>
-            <input
-              id="stats-to"
-              type="date"
-              name="to"
-              defaultValue={error ? typed.to : range.preset === "custom" ? range.to : ""}
-              aria-describedby={error ? "stats-range-error" : undefined}
-              aria-invalid={error ? true : undefined}
-              className={inputClass}
-            />
-          </div>
+          <CustomDate
+            name="from"
+            label="From (custom)"
+            value={error ? typed.from : range.preset === "custom" ? range.from : ""}
+            invalid={!!error}
+          />
+          <CustomDate
+            name="to"
+            label="To (custom)"
+            value={error ? typed.to : range.preset === "custom" ? range.to : ""}
+            invalid={!!error}
+          />
           <div className="flex items-end">
             <button type="submit" className={btnPrimary}>
               <Filter aria-hidden="true" className="size-4" /> Show
@@ -368,126 +477,13 @@ export default function Statistics({ loaderData }: Route.ComponentProps) {
       </section>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <ListTable
-          id="stats-pages"
-          title="Top pages"
-          list={list("page")}
-          first="Page"
-          columns={[COUNT("Views"), VISITORS, TIME, PREVIOUS]}
-          empty="No page views in this period."
-        />
-        <ListTable
-          id="stats-lawyers"
-          title="Top lawyer profiles"
-          list={list("lawyers")}
-          first="Lawyer"
-          columns={[COUNT("Views"), VISITORS, TIME, PREVIOUS]}
-          empty="No profile views in this period."
-        />
-        <ListTable
-          id="stats-insights"
-          title="Top insights"
-          list={list("insights")}
-          first="Article"
-          columns={[COUNT("Views"), VISITORS, TIME, PREVIOUS]}
-          empty="No article views in this period."
-        />
-        <ListTable
-          id="stats-entries"
-          title="Entry pages"
-          list={list("entry")}
-          first="Page a visit began on"
-          columns={[COUNT("Visits"), PREVIOUS]}
-          empty="No visits in this period."
-        />
-        <ListTable
-          id="stats-referrers"
-          title="Referrers"
-          list={{ ...list("referrer"), rows: list("referrer").rows.map((r) => ({ ...r, label: referrerLabel(r.key) })) }}
-          first="Came from"
-          columns={[COUNT("Visits"), PREVIOUS]}
-          empty="No visits from other sites in this period."
-          note="Search engines are grouped under their name whatever their country's address."
-        />
-        <ListTable
-          id="stats-campaigns"
-          title="Campaigns"
-          list={list("campaign")}
-          first="Source / medium / campaign"
-          columns={[COUNT("Visits"), PREVIOUS]}
-          empty="No visits from tagged links (utm_source, utm_medium, utm_campaign) in this period."
-        />
-        <ListTable
-          id="stats-search"
-          title="Site search terms"
-          list={list("search")}
-          first="Term"
-          columns={[COUNT("Searches"), PREVIOUS]}
-          empty="No searches that found something in this period."
-        />
-        <ListTable
-          id="stats-search-none"
-          title="Searches that found nothing"
-          list={list("search-none")}
-          first="Term"
-          columns={[COUNT("Searches"), PREVIOUS]}
-          empty="No search came back empty in this period."
-        />
-        <ListTable
-          id="stats-outbound"
-          title="Calls, e-mails and downloads"
-          list={{
-            ...list("outbound"),
-            rows: list("outbound").rows.map((r) => {
-              const kind = outboundKind(r.key);
-              return { ...r, label: `${kind ? OUTBOUND_LABELS[kind] : "Link"}: ${r.key.replace(/^(tel|mailto):/i, "")}` };
-            }),
-          }}
-          first="Action"
-          columns={[COUNT("Clicks"), PREVIOUS]}
-          empty="No phone, e-mail, contact card or PDF link was used in this period."
-        />
-        <ListTable
-          id="stats-enquiries"
-          title="Enquiries sent, by the page the visit began on"
-          list={{
-            ...list("conversion:enquiry"),
-            rows: list("conversion:enquiry").rows.map((r) => ({ ...r, label: r.key || "Unknown (not counted, or JavaScript off)" })),
-          }}
-          first="Entry page"
-          columns={[COUNT("Enquiries"), PREVIOUS]}
-          empty="No enquiry was sent in this period."
-        />
-        <ListTable
-          id="stats-subscriptions"
-          title="Subscriptions confirmed, by the page the visit began on"
-          list={{
-            ...list("conversion:subscription"),
-            rows: list("conversion:subscription").rows.map((r) => ({ ...r, label: r.key || "Unknown (not counted, or JavaScript off)" })),
-          }}
-          first="Entry page"
-          columns={[COUNT("Subscriptions"), PREVIOUS]}
-          empty="No subscription was confirmed in this period."
-        />
-        <ListTable
-          id="stats-devices"
-          title="Devices"
-          list={{
-            ...list("device"),
-            rows: list("device").rows.map((r) => ({ ...r, label: r.key.charAt(0).toUpperCase() + r.key.slice(1) })),
-          }}
-          first="Device"
-          columns={[COUNT("Page views"), VISITORS, PREVIOUS]}
-          empty="No page views in this period."
-        />
-        <ListTable
-          id="stats-browsers"
-          title="Browsers"
-          list={list("browser")}
-          first="Browser"
-          columns={[COUNT("Page views"), VISITORS, PREVIOUS]}
-          empty="No page views in this period."
-        />
+        {LIST_TABLES.map(({ list: name, label, ...table }) => (
+          <ListTable
+            key={table.id}
+            {...table}
+            list={label ? { ...lists[name], rows: lists[name].rows.map((r) => ({ ...r, label: label(r.key) })) } : lists[name]}
+          />
+        ))}
       </div>
 
       <section aria-labelledby="stats-browser-title" className="mt-6 rounded border border-line bg-white p-5">
