@@ -1,6 +1,5 @@
 /** /dashboard/hours/edit: office hours start and end (free text, not blank). */
-import { useEffect, useRef } from "react";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/hours";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
@@ -8,8 +7,9 @@ import { getOfficeHours, updateOfficeHours } from "~/.server/db/office-hours";
 import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
 import { useClientCheck } from "~/components/admin/client-check";
-import { bindFields, focusFirstInvalid, TextField } from "~/components/admin/fields";
+import { bindFields, TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
+import { CheckedForm } from "~/components/admin/checked-form";
 import { btnPrimary } from "~/components/admin/styles";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { hoursSchema } from "~/lib/forms/hours";
@@ -60,28 +60,16 @@ export default function Hours({ loaderData, actionData }: Route.ComponentProps) 
   const errors = clientErrors ?? failed?.errors ?? {};
   const values = failed?.values ?? loaderData.hours;
   const field = bindFields(values, errors);
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (failed?.errors) focusFirstInvalid(formRef.current);
-  }, [failed?.errors]);
   return (
     <AdminPage title="Update Office Hours" back={{ to: "/dashboard", label: "Dashboard" }}>
       <p className="mb-6 text-muted">Shown on the home page as the weekday opening hours (Monday to Friday).</p>
-      <Form
-        key={key}
-        ref={formRef}
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        aria-labelledby="page-title"
-        className="max-w-md space-y-6"
-      >
+      <CheckedForm key={key} errors={failed?.errors} onSubmit={onSubmit} labelledBy="page-title" className="max-w-md space-y-6">
         <TextField {...field("start_time")} label="Start time" required maxLength={40} hint="For example 9:00" />
         <TextField {...field("end_time")} label="End time" required maxLength={40} hint="For example 5:00" />
         <button type="submit" className={btnPrimary}>
           SAVE HOURS
         </button>
-      </Form>
+      </CheckedForm>
     </AdminPage>
   );
 }

@@ -7,7 +7,6 @@
  */
 import { ScrollRegion } from "~/components/scroll-region";
 import { Mail, ShieldCheck, UserPlus } from "lucide-react";
-import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
 import { staffAction, type StaffData } from "~/.server/admin/staff.server";
@@ -17,8 +16,9 @@ import { can, canManageRole, ROLE_LABELS, ROLES } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ColumnHeads } from "~/components/admin/column-heads";
 import { useClientCheck } from "~/components/admin/client-check";
-import { focusFirstInvalid, TextField } from "~/components/admin/fields";
+import { TextField } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
+import { CheckedForm } from "~/components/admin/checked-form";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
 import { inviteSchema } from "~/lib/forms/staff";
 import { staffOf } from "~/.server/admin/guard.server";
@@ -82,10 +82,6 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
   const busy = navigation.state === "submitting";
   const { clientErrors, onSubmit } = useClientCheck({ schema: inviteSchema });
   const errors = clientErrors ?? failed?.errors ?? {};
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (failed?.errors) focusFirstInvalid(formRef.current);
-  }, [failed?.errors]);
   const { accounts, roles } = loaderData;
   return (
     <AdminPage title="Staff" back={{ to: "/dashboard", label: "Dashboard" }}>
@@ -94,13 +90,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <UserPlus aria-hidden="true" className="size-5 text-accent" /> Invite someone
         </h2>
         <p className="mt-1 text-muted">They receive an e-mail with a link to choose their password. The link works once, for 72 hours.</p>
-        <Form
+        <CheckedForm
           key={key}
-          ref={formRef}
-          method="post"
-          noValidate
+          errors={failed?.errors}
           onSubmit={onSubmit}
-          aria-labelledby="invite-title"
+          labelledBy="invite-title"
           className="mt-4 flex flex-wrap items-start gap-4"
         >
           <input type="hidden" name="intent" value="invite" />
@@ -145,7 +139,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <button type="submit" className={`${btnPrimary} mt-7`} disabled={busy}>
             <Mail aria-hidden="true" className="size-4" /> INVITE
           </button>
-        </Form>
+        </CheckedForm>
       </section>
 
       {loaderData.canSecurity ? (
