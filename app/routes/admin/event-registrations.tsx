@@ -224,6 +224,9 @@ function BackTo({ list, page }: { list: { q: string; status: string }; page: num
   );
 }
 
+/** The registrations table's columns after the box to choose a row (and before "Certificate", once the event has ended). */
+const REGISTRATION_COLUMNS = ["Status", "Name and e-mail", "Organisation", "Title", "Accessibility needs", "Registered"];
+
 function RegistrationTable({ data, here }: { data: Data; here: string }) {
   const { event, rows, q, status, page } = data;
   const markable = event.started && rows.some((r) => r.status === "registered" || r.status === "attended");
@@ -242,29 +245,11 @@ function RegistrationTable({ data, here }: { data: Data; here: string }) {
                   <span className="sr-only">Choose</span>
                 </th>
               ) : null}
-              <th scope="col" className="px-3 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Name and e-mail
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Organisation
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Title
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Accessibility needs
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Registered
-              </th>
-              {event.ended ? (
-                <th scope="col" className="px-3 py-2">
-                  Certificate
+              {[...REGISTRATION_COLUMNS, ...(event.ended ? ["Certificate"] : [])].map((name) => (
+                <th key={name} scope="col" className="px-3 py-2">
+                  {name}
                 </th>
-              ) : null}
+              ))}
             </tr>
           </thead>
           <tbody className="divide-y divide-line">
