@@ -9,6 +9,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/activity";
 import { activityFiltersOf, activityPeople, ACTIVITY_ACTIONS, ACTIVITY_ITEMS, listActivity } from "~/.server/db/activity";
 import { AdminPage } from "~/components/admin/admin-page";
+import { FilterSelect } from "~/components/admin/filter-select";
 import { Pagination } from "~/components/public/pagination";
 import { parsePage } from "~/lib/pagination";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
@@ -58,21 +59,6 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
     const s = params.toString();
     return `/dashboard/activity${s ? `?${s}` : ""}`;
   };
-  const select = (name: string, label: string, options: { value: string; label: string }[], value: string, all: string) => (
-    <div>
-      <label htmlFor={`filter-${name}`} className={labelClass}>
-        {label}
-      </label>
-      <select id={`filter-${name}`} name={name} defaultValue={value} className={inputClass}>
-        <option value="">{all}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
   return (
     <AdminPage title="Activity" back={{ to: "/dashboard", label: "Dashboard" }}>
       <Form
@@ -80,15 +66,26 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
         className="mb-6 grid gap-4 rounded border border-line bg-white p-5 sm:grid-cols-2 lg:grid-cols-3"
         aria-label="Filter the activity"
       >
-        {select(
-          "person",
-          "Person",
-          [...people.map((p) => ({ value: p.id, label: p.label })), { value: "system", label: "No account (system, unknown names)" }],
-          values.person,
-          "Everyone",
-        )}
-        {select("item", "Kind of item", loaderData.items, values.item, "All kinds")}
-        {select("action", "Action", loaderData.actions, values.action, "All actions")}
+        <FilterSelect
+          id="filter-person"
+          name="person"
+          label="Person"
+          value={values.person}
+          all="Everyone"
+          options={[
+            ...people.map((p) => ({ value: p.id, label: p.label })),
+            { value: "system", label: "No account (system, unknown names)" },
+          ]}
+        />
+        <FilterSelect id="filter-item" name="item" label="Kind of item" value={values.item} all="All kinds" options={loaderData.items} />
+        <FilterSelect
+          id="filter-action"
+          name="action"
+          label="Action"
+          value={values.action}
+          all="All actions"
+          options={loaderData.actions}
+        />
         <div>
           <label htmlFor="filter-from" className={labelClass}>
             From

@@ -8,8 +8,9 @@ import type { Route } from "./+types/enquiries";
 import { countEnquiriesByState, ENQUIRIES_PAGE_SIZE, listEnquiries } from "~/.server/db/enquiries";
 import { getEnv } from "~/.server/env";
 import { AdminPage } from "~/components/admin/admin-page";
+import { FilterSelect } from "~/components/admin/filter-select";
 import { Pager } from "~/components/admin/pager";
-import { btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
+import { btnSecondary, linkClass } from "~/components/admin/styles";
 import { ENQUIRY_AREA_LABELS, ENQUIRY_STATE_LABELS, ENQUIRY_STATES, type EnquiryArea, type EnquiryState } from "~/lib/forms/enquiry";
 import { staffDateTime } from "~/lib/dates";
 import { pageCount, parsePage } from "~/lib/pagination";
@@ -66,19 +67,20 @@ export default function Enquiries({ loaderData }: Route.ComponentProps) {
         when the sender asks.
       </p>
       <Form method="get" aria-label="Which enquiries to show" className="mb-6 flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="state" className={labelClass}>
-            Show
-          </label>
-          <select id="state" name="state" defaultValue={state} className={inputClass}>
-            <option value="">All ({all})</option>
-            {ENQUIRY_STATES.map((s) => (
-              <option key={s} value={s}>
+        <FilterSelect
+          id="state"
+          label="Show"
+          value={state}
+          all={<>All ({all})</>}
+          options={ENQUIRY_STATES.map((s) => ({
+            value: s,
+            label: (
+              <>
                 {ENQUIRY_STATE_LABELS[s]} ({counts[s] ?? 0})
-              </option>
-            ))}
-          </select>
-        </div>
+              </>
+            ),
+          }))}
+        />
         <button type="submit" className={btnSecondary}>
           Show
         </button>

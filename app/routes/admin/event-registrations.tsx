@@ -23,6 +23,8 @@ import { certificateProgress } from "~/.server/events/certificate-job";
 import { servicesContext } from "~/.server/http/request-context";
 import { parseId } from "~/.server/http/form-post";
 import { AdminPage } from "~/components/admin/admin-page";
+import { RuledSection } from "~/components/admin/ruled-section";
+import { CountsSection } from "~/components/admin/counts-section";
 import { ProgressLines } from "~/components/admin/progress-lines";
 import { useProgress } from "~/components/admin/use-progress";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
@@ -135,28 +137,16 @@ export default function EventRegistrations({ loaderData }: Route.ComponentProps)
         {event.cancelled ? <strong className="ml-2 text-error">Cancelled</strong> : null}
       </p>
 
-      <section aria-labelledby="counts-title" className="mb-8">
-        <h2 id="counts-title" className="text-xl font-semibold">
-          Counts
-        </h2>
-        <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-5">
-          {REGISTRATION_STATUSES.map((s) => (
-            <div key={s} className="rounded border border-line bg-white px-4 py-3">
-              <dt className="text-sm text-muted">{STATUS_LABELS[s]}</dt>
-              <dd className="text-2xl font-semibold">{counts[s]}</dd>
-            </div>
-          ))}
-          <div className="rounded border border-line bg-white px-4 py-3">
-            <dt className="text-sm text-muted">All</dt>
-            <dd className="text-2xl font-semibold">{all}</dd>
-          </div>
-        </dl>
+      <CountsSection
+        counts={[...REGISTRATION_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: counts[s] })), { label: "All", value: all }]}
+        columns="sm:grid-cols-5"
+      >
         <p className="mt-3 text-sm text-muted">
           {counts.erased
             ? `The personal data of ${counts.erased} ${counts.erased === 1 ? "registrant were" : "registrants were"} erased, as planned after the event; they are still counted above.`
             : `Registrants' personal data are erased automatically on ${event.erasedOn}.`}
         </p>
-      </section>
+      </CountsSection>
 
       <Form method="get" role="search" aria-label="Which registrations to show" className="mb-6 flex flex-wrap items-end gap-3">
         <div className="min-w-0 flex-1 basis-56">
@@ -319,10 +309,7 @@ function RegistrationTable({ data, here }: { data: Data; here: string }) {
 
 function AttendanceImport({ list, page }: { list: { q: string; status: string }; page: number }) {
   return (
-    <section aria-labelledby="import-title" className="mt-12 border-t border-line pt-8">
-      <h2 id="import-title" className="text-xl font-semibold">
-        Import attendance
-      </h2>
+    <RuledSection id="import-title" title="Import attendance">
       <p className="mt-2 text-muted">
         The webinar platform&apos;s attendance report as a CSV file (Zoom, Teams, Webex…). Its e-mail column is matched to the
         registrations, whatever the capitals; each registered person found is marked as attended. You are told which addresses matched
@@ -341,7 +328,7 @@ function AttendanceImport({ list, page }: { list: { q: string; status: string };
           <FileUp aria-hidden="true" className="size-4" /> Import attendance
         </button>
       </Form>
-    </section>
+    </RuledSection>
   );
 }
 
@@ -359,10 +346,7 @@ function Certificates({
   page: number;
 }) {
   return (
-    <section aria-labelledby="certificates-title" className="mt-12 border-t border-line pt-8">
-      <h2 id="certificates-title" className="text-xl font-semibold">
-        Certificates of attendance
-      </h2>
+    <RuledSection id="certificates-title" title="Certificates of attendance">
       <p className="mt-2 text-muted">
         Each attendee is e-mailed a one-page PDF once: the program, its date and time, the CPD hours by kind and the firm&apos;s details as
         provider, which a lawyer keeps for a Law Society of Ontario audit.{" "}
@@ -380,7 +364,7 @@ function Certificates({
           <Mail aria-hidden="true" className="size-4" /> Send certificates
         </button>
       </Form>
-    </section>
+    </RuledSection>
   );
 }
 

@@ -17,7 +17,8 @@ import { getEnv } from "~/.server/env";
 import { OTHER_PATH, PROBE_PATH } from "~/.server/redirects/not-found";
 import { describeSource, saveRule } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";
-import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
+import { FilterSelect } from "~/components/admin/filter-select";
+import { btnPrimary, btnSecondary, inputClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
 import { formText } from "~/lib/forms/form-data";
 import { MSG, type Status } from "~/lib/forms/messages";
@@ -98,18 +99,7 @@ export default function NotFoundLog({ loaderData, actionData }: Route.ComponentP
         Make a redirect with one click, or ignore an address. Addresses that hold a secret link are never kept.
       </p>
       <Form method="get" aria-label="Which days to show" className="mb-6 flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="days" className={labelClass}>
-            Period
-          </label>
-          <select id="days" name="days" defaultValue={days} className={inputClass}>
-            {PERIODS.map((p) => (
-              <option key={p} value={p}>
-                Last {p} days
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="days" label="Period" value={days} options={PERIODS.map((p) => ({ value: p, label: <>Last {p} days</> }))} />
         <button type="submit" className={btnSecondary}>
           Show
         </button>

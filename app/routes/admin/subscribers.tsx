@@ -18,6 +18,9 @@ import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TOO_LARGE } f
 import { useState, type FormEvent } from "react";
 import { can } from "~/.server/auth/roles";
 import { AdminPage } from "~/components/admin/admin-page";
+import { RuledSection } from "~/components/admin/ruled-section";
+import { CountsSection } from "~/components/admin/counts-section";
+import { FilterSelect } from "~/components/admin/filter-select";
 import { Pager } from "~/components/admin/pager";
 import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
@@ -89,18 +92,10 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
   const { counts, list } = loaderData;
   return (
     <AdminPage title="Subscribers" back={{ to: "/dashboard", label: "Dashboard" }}>
-      <section aria-labelledby="counts-title" className="mb-8">
-        <h2 id="counts-title" className="text-xl font-semibold">
-          Counts
-        </h2>
-        <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
-          {SUBSCRIBER_STATUSES.map((s) => (
-            <div key={s} className="rounded border border-line bg-white px-4 py-3">
-              <dt className="text-sm text-muted">{SUBSCRIBER_STATUS_LABELS[s]}</dt>
-              <dd className="text-2xl font-semibold">{counts.byStatus[s]}</dd>
-            </div>
-          ))}
-        </dl>
+      <CountsSection
+        counts={SUBSCRIBER_STATUSES.map((s) => ({ label: SUBSCRIBER_STATUS_LABELS[s], value: counts.byStatus[s] }))}
+        columns="sm:grid-cols-4"
+      >
         <p className="mt-3 text-sm text-muted">
           Confirmed, by topic: {SUBSCRIPTION_TOPICS.map((t) => `${TOPIC_LABELS[t]} ${counts.byTopic[t] ?? 0}`).join(" · ")}
         </p>
@@ -110,7 +105,7 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
             (never mailed until they confirm).
           </p>
         ) : null}
-      </section>
+      </CountsSection>
       {list ? (
         <>
           <SubscriberList list={list} />
@@ -125,6 +120,9 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
 }
 
 type List = NonNullable<Route.ComponentProps["loaderData"]["list"]>;
+
+const TOPIC_OPTIONS = SUBSCRIPTION_TOPICS.map((t) => ({ value: t, label: TOPIC_LABELS[t] }));
+const STATUS_OPTIONS = SUBSCRIBER_STATUSES.map((s) => ({ value: s, label: SUBSCRIBER_STATUS_LABELS[s] }));
 
 function SubscriberList({ list }: { list: List }) {
   const pageLink = (p: number) =>
@@ -143,32 +141,8 @@ function SubscriberList({ list }: { list: List }) {
           </label>
           <input id="q" name="q" type="search" defaultValue={list.q} className={inputClass} />
         </div>
-        <div>
-          <label htmlFor="topic" className={labelClass}>
-            Topic
-          </label>
-          <select id="topic" name="topic" defaultValue={list.topic} className={inputClass}>
-            <option value="">All topics</option>
-            {SUBSCRIPTION_TOPICS.map((t) => (
-              <option key={t} value={t}>
-                {TOPIC_LABELS[t]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="status" className={labelClass}>
-            Status
-          </label>
-          <select id="status" name="status" defaultValue={list.status} className={inputClass}>
-            <option value="">All</option>
-            {SUBSCRIBER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {SUBSCRIBER_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="topic" label="Topic" value={list.topic} all="All topics" options={TOPIC_OPTIONS} />
+        <FilterSelect id="status" label="Status" value={list.status} all="All" options={STATUS_OPTIONS} />
         <button type="submit" className={btnSecondary}>
           Show
         </button>
@@ -229,10 +203,7 @@ function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] })
     } else setFileError("");
   };
   return (
-    <section aria-labelledby="import-title" className="mt-12 border-t border-line pt-8">
-      <h2 id="import-title" className="text-xl font-semibold">
-        Import contacts
-      </h2>
+    <RuledSection id="import-title" title="Import contacts">
       <p className="mt-2 max-w-prose text-muted">
         A CSV file whose first row names the columns. Each row needs evidence of consent (CASL): its kind, its date and its source or
         wording. A row without it is refused and listed below with its reason. Implied consent is kept with its end (two years after a
@@ -302,7 +273,7 @@ function ImportSection({ lastImport }: { lastImport: LoaderData["lastImport"] })
         </button>
       </Form>
       {lastImport ? <ImportProgress initial={lastImport} /> : null}
-    </section>
+    </RuledSection>
   );
 }
 
@@ -312,10 +283,7 @@ function ConsentRequestSection({ state }: { state: NonNullable<LoaderData["conse
   const roomToday = Math.max(0, state.perDay - state.sentToday - state.waiting);
   const today = Math.min(state.askable, roomToday);
   return (
-    <section aria-labelledby="consent-title" className="mt-12 border-t border-line pt-8">
-      <h2 id="consent-title" className="text-xl font-semibold">
-        Ask imported contacts for consent
-      </h2>
+    <RuledSection id="consent-title" title="Ask imported contacts for consent">
       <p className="mt-2 max-w-prose">
         <strong>A request for consent sent by e-mail is itself a commercial electronic message under CASL.</strong> It is sent only to
         imported addresses whose implied consent has not ended, once each. If they confirm, their consent becomes express and no longer
@@ -350,6 +318,6 @@ function ConsentRequestSection({ state }: { state: NonNullable<LoaderData["conse
           Nobody else can be asked: every imported address on implied consent has been asked, or its consent has ended.
         </p>
       )}
-    </section>
+    </RuledSection>
   );
 }
