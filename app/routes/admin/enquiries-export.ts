@@ -9,11 +9,29 @@ import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal } from "~/.server/http/form-post";
 import { recordAudit } from "~/.server/db/audit";
 import { enquiriesForExport } from "~/.server/db/enquiries";
-import { csvBody, csvHeaders } from "~/lib/csv";
+import { csvBody, csvHeaders, type CsvValue } from "~/lib/csv";
 import { ENQUIRY_STATES, type EnquiryState } from "~/lib/forms/enquiry";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "enquiries" } satisfies RouteHandle;
+
+type ExportRow = Awaited<ReturnType<typeof enquiriesForExport>>[number];
+
+/** The file's columns, in order: each one's name (the header line) and its cell for an enquiry. */
+const COLUMNS: [string, (r: ExportRow) => CsvValue][] = [
+  ["id", (r) => r.id],
+  ["received_utc", (r) => r.created_at.toISOString()],
+  ["name", (r) => r.name],
+  ["email", (r) => r.email],
+  ["phone", (r) => r.phone],
+  ["practice_area", (r) => r.practice_area],
+  ["message", (r) => r.message],
+  ["consented_utc", (r) => r.consented_at.toISOString()],
+  ["state", (r) => r.state],
+  ["staff_note", (r) => r.staff_note],
+  ["handled_by", (r) => r.handled_by ?? ""],
+  ["handled_utc", (r) => r.handled_at?.toISOString() ?? ""],
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = actorOf(context, "The export could not be made.");
@@ -21,36 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const stateParam = new URL(request.url).searchParams.get("state") ?? "";
   const state = (ENQUIRY_STATES as readonly string[]).includes(stateParam) ? (stateParam as EnquiryState) : undefined;
   const rows = await enquiriesForExport(state);
-  const lines = [
-    [
-      "id",
-      "received_utc",
-      "name",
-      "email",
-      "phone",
-      "practice_area",
-      "message",
-      "consented_utc",
-      "state",
-      "staff_note",
-      "handled_by",
-      "handled_utc",
-    ],
-    ...rows.map((r) => [
-      r.id,
-      r.created_at.toISOString(),
-      r.name,
-      r.email,
-      r.phone,
-      r.practice_area,
-      r.message,
-      r.consented_at.toISOString(),
-      r.state,
-      r.staff_note,
-      r.handled_by ?? "",
-      r.handled_at?.toISOString() ?? "",
-    ]),
-  ];
+  const lines = [COLUMNS.map(([name]) => name), ...rows.map((r) => COLUMNS.map(([, cell]) => cell(r)))];
   await recordAudit(undefined, actor, { action: "export", itemType: "enquiry", itemLabel: `Enquiries (${rows.length})` });
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csvBody(lines), { headers: csvHeaders(`enquiries-${day}.csv`) });
