@@ -15,6 +15,7 @@ import { isRefusal, MAX_TEXT_FORM_BYTES, parseId, readForm, uploadedFile } from 
 import { countRedirectsByOrigin, listRedirects } from "~/.server/db/redirects";
 import { deleteRules, describeSource, enableRules, importCsvRules, saveRule, type RuleErrors } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";
+import { FilterSelect } from "~/components/admin/filter-select";
 import { bindFields, FieldError, TextField } from "~/components/admin/fields";
 import { Pager } from "~/components/admin/pager";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
@@ -236,19 +237,20 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
           </label>
           <input id="q" name="q" type="search" defaultValue={q} className={inputClass} />
         </div>
-        <div>
-          <label htmlFor="origin" className={labelClass}>
-            Made by
-          </label>
-          <select id="origin" name="origin" defaultValue={origin} className={inputClass}>
-            <option value="">All ({all})</option>
-            {Object.entries(ORIGIN_LABELS).map(([key, label]) => (
-              <option key={key} value={key}>
+        <FilterSelect
+          id="origin"
+          label="Made by"
+          value={origin}
+          all={<>All ({all})</>}
+          options={Object.entries(ORIGIN_LABELS).map(([key, label]) => ({
+            value: key,
+            label: (
+              <>
                 {label} ({counts[key] ?? 0})
-              </option>
-            ))}
-          </select>
-        </div>
+              </>
+            ),
+          }))}
+        />
         <button type="submit" className={btnSecondary}>
           Search
         </button>
