@@ -1,14 +1,13 @@
 /** /admin/forgot-password: asks for a reset link. The answer is the same sentence whether or not the account exists. */
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { requestPasswordReset } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
 import { addressBlocked } from "~/.server/auth/login-limits";
 import { sendPasswordReset } from "~/.server/auth/staff-mail";
-import { authCard, AuthPage } from "~/components/admin/auth-page";
-import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
-import { btnPrimary, linkClass } from "~/components/admin/styles";
+import { AuthForm, AuthPage } from "~/components/admin/auth-page";
+import { TextField } from "~/components/admin/fields";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import type { Status } from "~/lib/forms/messages";
 import { forgotSchema, STAFF_TEXT } from "~/lib/forms/staff";
@@ -68,10 +67,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const answer = actionData as ForgotData | undefined;
-  const formRef = useFocusFirstInvalid(answer?.errors);
   return (
     <AuthPage title="Forgot password" status={submitting ? null : answer?.status}>
-      <Form ref={formRef} method="post" className={authCard}>
+      <AuthForm errors={answer?.errors} submit="Send the link" link={{ to: "/admin", label: "Back to the login" }}>
         <p className="text-muted">Type the e-mail address of your staff account. We will send it a link to choose a new password.</p>
         <TextField
           name="email"
@@ -83,15 +81,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           error={answer?.errors?.email}
           maxLength={320}
         />
-        <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
-          Send the link
-        </button>
-        <p className="text-center">
-          <Link to="/admin" className={linkClass}>
-            Back to the login
-          </Link>
-        </p>
-      </Form>
+      </AuthForm>
     </AuthPage>
   );
 }

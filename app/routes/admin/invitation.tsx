@@ -12,8 +12,8 @@ import { acceptInvitation, checkLink, renewExpiredInvitation } from "~/.server/d
 import { log } from "~/.server/log";
 import { ROLE_LABELS } from "~/.server/auth/roles";
 import { mailStatus, sendInvitation } from "~/.server/auth/staff-mail";
-import { authCard, AuthPage } from "~/components/admin/auth-page";
-import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
+import { authCard, AuthForm, AuthPage } from "~/components/admin/auth-page";
+import { TextField } from "~/components/admin/fields";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { btnPrimary, linkClass } from "~/components/admin/styles";
 import { formValues } from "~/lib/forms/form-data";
@@ -89,7 +89,6 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const answer = actionData as InvitationData | undefined;
-  const formRef = useFocusFirstInvalid(answer?.errors);
   const state = answer?.state ?? loaderData.state;
   const message = messageOf(state);
   return (
@@ -98,7 +97,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
       status={submitting ? null : (answer?.status ?? (message ? { tone: "error", text: message } : null))}
     >
       {state === "valid" ? (
-        <Form ref={formRef} method="post" className={authCard}>
+        <AuthForm errors={answer?.errors} submit="Set my password">
           <p className="text-muted">
             You are invited as <strong className="text-ink">{loaderData.role.toLowerCase()}</strong> with the address{" "}
             <strong className="text-ink">{loaderData.email}</strong>.
@@ -114,10 +113,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
             error={answer?.errors?.name}
           />
           <NewPasswordFields errors={answer?.errors ?? {}} label="Choose a password" />
-          <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
-            Set my password
-          </button>
-        </Form>
+        </AuthForm>
       ) : (
         <div className={authCard}>
           <p>{message}</p>

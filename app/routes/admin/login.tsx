@@ -4,18 +4,17 @@
  * at /admin/two-factor), or a passkey (with JavaScript).
  */
 import { useCallback, useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
 import { getStaff } from "~/.server/auth/staff-session";
 import { readFlash } from "~/.server/admin/flash.server";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { log } from "~/.server/log";
 import { passkeySignIn, signIn } from "~/.server/auth/sign-in";
-import { authCard, AuthPage } from "~/components/admin/auth-page";
-import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
+import { AuthForm, AuthPage } from "~/components/admin/auth-page";
+import { TextField } from "~/components/admin/fields";
 import { PasskeyButton } from "~/components/admin/passkey-button";
 import { AnnounceContext } from "~/components/admin/status";
-import { btnPrimary, linkClass } from "~/components/admin/styles";
 import { fieldErrors, formValues } from "~/lib/forms/form-data";
 import { loginSchema, safeRedirect } from "~/lib/forms/login";
 import { MSG, type Status } from "~/lib/forms/messages";
@@ -104,7 +103,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const errors = actionData?.errors ?? {};
-  const formRef = useFocusFirstInvalid(actionData?.errors);
   const [clientStatus, setClientStatus] = useState<Status | null>(null);
   const announce = useCallback((s: Status | null) => setClientStatus(s), []);
   const submitting = navigation.state === "submitting";
@@ -112,7 +110,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AnnounceContext.Provider value={announce}>
       <AuthPage title="Staff login" status={status}>
-        <Form ref={formRef} method="post" className={authCard} onSubmit={() => setClientStatus(null)}>
+        <AuthForm
+          errors={actionData?.errors}
+          submit="Login"
+          link={{ to: "/admin/forgot-password", label: "Forgot password?" }}
+          onSubmit={() => setClientStatus(null)}
+        >
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
           <TextField
             name="email"
@@ -133,15 +136,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             error={errors.password}
             maxLength={256}
           />
-          <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
-            Login
-          </button>
-          <p className="text-center">
-            <Link to="/admin/forgot-password" className={linkClass}>
-              Forgot password?
-            </Link>
-          </p>
-        </Form>
+        </AuthForm>
         <div className="mt-4">
           <PasskeyButton
             optionsUrl="/admin/passkey"

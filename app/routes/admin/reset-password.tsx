@@ -1,13 +1,12 @@
 /** /admin/reset-password/:token: the e-mailed link (1 hour, single use) opens a form to choose a new password. */
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { checkLink, completePasswordReset } from "~/.server/db/staff-links";
 import { log } from "~/.server/log";
-import { authCard, AuthPage } from "~/components/admin/auth-page";
-import { useFocusFirstInvalid } from "~/components/admin/fields";
+import { authCard, AuthForm, AuthPage } from "~/components/admin/auth-page";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { btnPrimary, linkClass } from "~/components/admin/styles";
 import { formValues } from "~/lib/forms/form-data";
@@ -68,7 +67,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const failed = actionData as ResetData | undefined;
-  const formRef = useFocusFirstInvalid(failed?.errors);
   const state = failed?.state ?? loaderData.state;
   const message = state === "expired" ? STAFF_TEXT.resetExpired : state === "invalid" ? STAFF_TEXT.resetInvalid : null;
   return (
@@ -77,15 +75,12 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       status={submitting ? null : (failed?.status ?? (message ? { tone: "error", text: message } : null))}
     >
       {state === "valid" ? (
-        <Form ref={formRef} method="post" className={authCard}>
+        <AuthForm errors={failed?.errors} submit="Set the new password">
           <p className="text-muted">
             For <strong className="text-ink">{loaderData.email}</strong>. Every session of this account will be signed out.
           </p>
           <NewPasswordFields errors={failed?.errors ?? {}} />
-          <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
-            Set the new password
-          </button>
-        </Form>
+        </AuthForm>
       ) : (
         <div className={authCard}>
           <p>{message}</p>

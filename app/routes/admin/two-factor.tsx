@@ -1,12 +1,11 @@
 /** /admin/two-factor: the second step of signing in, for accounts with two-factor sign-in: the app's code or a recovery code. */
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { CODE_EXPIRED, pendingTwoFactor, verifySecondFactor } from "~/.server/auth/sign-in";
-import { authCard, AuthPage } from "~/components/admin/auth-page";
-import { TextField, useFocusFirstInvalid } from "~/components/admin/fields";
-import { btnPrimary, linkClass } from "~/components/admin/styles";
+import { AuthForm, AuthPage } from "~/components/admin/auth-page";
+import { TextField } from "~/components/admin/fields";
 import { formValues } from "~/lib/forms/form-data";
 import { safeRedirect } from "~/lib/forms/login";
 import type { Status } from "~/lib/forms/messages";
@@ -58,10 +57,9 @@ export default function TwoFactor({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const failed = actionData as CodeData | undefined;
-  const formRef = useFocusFirstInvalid(failed?.errors);
   return (
     <AuthPage title="Two-factor sign-in" status={submitting ? null : failed?.status}>
-      <Form ref={formRef} method="post" className={authCard}>
+      <AuthForm errors={failed?.errors} submit="Verify" link={{ to: "/admin", label: "Start again" }}>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <TextField
           name="code"
@@ -72,15 +70,7 @@ export default function TwoFactor({ loaderData, actionData }: Route.ComponentPro
           error={failed?.errors?.code}
           hint="The 6-digit code your authenticator app shows now. Lost your phone? Type one of your recovery codes instead."
         />
-        <button type="submit" className={`${btnPrimary} w-full`} disabled={submitting}>
-          Verify
-        </button>
-        <p className="text-center">
-          <Link to="/admin" className={linkClass}>
-            Start again
-          </Link>
-        </p>
-      </Form>
+      </AuthForm>
     </AuthPage>
   );
 }
