@@ -37,6 +37,7 @@ import {
   type WordPressImport,
 } from "../db/wordpress-imports";
 import { sitePatterns } from "../http/route-table";
+import type { JobQueue } from "../jobs/queue";
 import { MAX_ATTEMPTS, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
 import { getStorage, IMPORT_KEY, StorageUnavailable } from "../storage/storage";
@@ -97,6 +98,30 @@ export function queueImport(
     choices: { ...input.choices, actor },
     createdBy,
   });
+}
+
+/** Starts the `wordpress-import` job now rather than at its next turn (within 5 s). */
+export function startImportSoon(jobQueue: JobQueue | undefined) {
+  void jobQueue?.boss.send("wordpress-import", null).catch(() => {});
+}
+
+/**
+ * An uploaded export (the form's file, or the page's streamed upload): kept
+ * in storage, then its first dry run (FIRST_CHOICES) queued and started at
+ * once; returns the run's id. What saveUpload throws (UploadTooLarge,
+ * StorageUnavailable) is the caller's to answer.
+ */
+export async function queueFirstDryRun(
+  file: { stream: ReadableStream<Uint8Array>; name: string; maxBytes: number },
+  actor: Actor,
+  createdBy: string,
+  jobQueue: JobQueue | undefined,
+): Promise<number> {
+  const upload = newUploadKey();
+  await saveUpload(file.stream, upload, file.maxBytes);
+  const id = await queueImport({ upload, fileName: file.name.slice(0, 200), dryRun: true, choices: FIRST_CHOICES }, actor, createdBy);
+  startImportSoon(jobQueue);
+  return id;
 }
 
 /** What the screen says after "stopped:" of a file the importer could not read, and what to do. */

@@ -17,19 +17,11 @@ import type { Route } from "./+types/wordpress-import";
 import { actorOf, staffOf } from "~/.server/admin/guard.server";
 import { isRefusal, parseId, readForm, uploadedFile } from "~/.server/http/form-post";
 import { getWordPressImport, latestWordPressImports } from "~/.server/db/wordpress-imports";
-import { servicesContext, type RequestContext } from "~/.server/http/request-context";
+import { servicesContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { StorageUnavailable } from "~/.server/storage/storage";
 import type { ImportReport } from "~/.server/wordpress/import";
-import {
-  FIRST_CHOICES,
-  IMPORT_FAILED,
-  newUploadKey,
-  queueImport,
-  saveUpload,
-  STORAGE_DOWN,
-  type ImportChoices,
-} from "~/.server/wordpress/task";
+import { IMPORT_FAILED, queueFirstDryRun, queueImport, startImportSoon, STORAGE_DOWN, type ImportChoices } from "~/.server/wordpress/task";
 import { PROGRESS_REFRESH_MS } from "~/components/admin/use-progress";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
@@ -114,20 +106,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** Starts the `wordpress-import` job now rather than at its next turn (within 5 s), on the request context's queue. */
-function startSoon(context: RequestContext) {
-  void context
-    .get(servicesContext)
-    .jobQueue?.boss.send("wordpress-import", null)
-    .catch(() => {});
-}
-
 type ActionData = { status: Status };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(context, IMPORT_FAILED);
   if (isRefusal(actor)) return actor;
   const staff = staffOf(context);
+  const jobQueue = context.get(servicesContext).jobQueue;
   const fail = (text: string, status = 400) => data<ActionData>({ status: { tone: "error", text } }, { status });
   // 1. A form upload (without JavaScript; with it, the page streams the file to wordpress-upload.ts).
   const form = await readForm(request, MAX_FORM, FORM_TOO_LARGE);
@@ -135,16 +120,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formText(form, "intent") === "upload") {
     const file = uploadedFile(form, "file");
     if (!file || file.size === 0) return fail("Choose the export file (an .xml file from Tools → Export in WordPress).");
-    const upload = newUploadKey();
+    let id: number;
     try {
-      await saveUpload(file.stream(), upload, MAX_FORM);
+      id = await queueFirstDryRun({ stream: file.stream(), name: file.name, maxBytes: MAX_FORM }, actor, staff.email, jobQueue);
     } catch (error) {
       if (!(error instanceof StorageUnavailable)) throw error;
       log("error", "wordpress export not stored", { error: error.message });
       return fail(STORAGE_DOWN, 503);
     }
-    const id = await queueImport({ upload, fileName: file.name.slice(0, 200), dryRun: true, choices: FIRST_CHOICES }, actor, staff.email);
-    startSoon(context);
     return redirect(`/dashboard/import/wordpress?task=${id}`);
   }
   // 2. The import (or another dry run) of a dry run's stored export, with the mapping chosen on its report.
@@ -169,7 +152,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     actor,
     staff.email,
   );
-  startSoon(context);
+  startImportSoon(jobQueue);
   return redirect(`/dashboard/import/wordpress?task=${id}`);
 }
 

@@ -13,15 +13,7 @@ import { isRefusal } from "~/.server/http/form-post";
 import { servicesContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { StorageUnavailable } from "~/.server/storage/storage";
-import {
-  FIRST_CHOICES,
-  IMPORT_FAILED,
-  newUploadKey,
-  queueImport,
-  saveUpload,
-  STORAGE_DOWN,
-  UploadTooLarge,
-} from "~/.server/wordpress/task";
+import { IMPORT_FAILED, queueFirstDryRun, STORAGE_DOWN, UploadTooLarge } from "~/.server/wordpress/task";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "wordpress-import" } satisfies RouteHandle;
@@ -43,9 +35,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!/^(application|text)\/xml/.test(request.headers.get("content-type") ?? "") || !request.body) {
     return fail("Choose the export file (an .xml file from Tools → Export in WordPress).");
   }
-  const upload = newUploadKey();
+  let id: number;
   try {
-    await saveUpload(request.body, upload, MAX_STREAMED);
+    id = await queueFirstDryRun(
+      { stream: request.body, name: request.headers.get("x-file-name") ?? "export.xml", maxBytes: MAX_STREAMED },
+      actor,
+      staffOf(context).email,
+      context.get(servicesContext).jobQueue,
+    );
   } catch (error) {
     if (error instanceof UploadTooLarge) return fail(TOO_LARGE, 413);
     if (error instanceof StorageUnavailable) {
@@ -54,12 +51,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return fail(`The file was not received: ${(error as Error).message}`);
   }
-  const fileName = (request.headers.get("x-file-name") ?? "export.xml").slice(0, 200);
-  const id = await queueImport({ upload, fileName, dryRun: true, choices: FIRST_CHOICES }, actor, staffOf(context).email);
-  // Starts the job now rather than at its next turn (within 5 s).
-  void context
-    .get(servicesContext)
-    .jobQueue?.boss.send("wordpress-import", null)
-    .catch(() => {});
   return Response.json({ task: id });
 }
