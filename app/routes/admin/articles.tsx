@@ -3,9 +3,9 @@ import { Pin } from "lucide-react";
 import type { Route } from "./+types/articles";
 import { MSG } from "~/lib/forms/messages";
 import { deleteArticleAction } from "~/.server/admin/articles.server";
-import { parseId, isRefusal } from "~/.server/http/form-post";
+import { isRefusal } from "~/.server/http/form-post";
+import { manageListQuery } from "~/.server/admin/manage-list.server";
 import { getArticleById, listArticlesForAdmin } from "~/.server/db/articles";
-import { parsePage } from "~/lib/pagination";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
 import { actorOf } from "~/.server/admin/guard.server";
@@ -17,10 +17,8 @@ export const handle = {
 } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
-  const { rows: items, page, pageCount, total } = await listArticlesForAdmin({ search: q, page: parsePage(url.searchParams.get("page")) });
-  const confirmId = parseId(url.searchParams.get("confirm"));
+  const { q, page: asked, confirmId } = manageListQuery(request);
+  const { rows: items, page, pageCount, total } = await listArticlesForAdmin({ search: q, page: asked });
   const confirming = confirmId ? await getArticleById(confirmId) : undefined;
   return { q, items, paging: { page, pageCount, total }, confirming: confirming ? { id: confirming.id, name: confirming.title } : null };
 }

@@ -1,9 +1,9 @@
 /** /dashboard/events: upcoming events first (soonest first), then past ones; search on title; delete (to the Trash) with confirmation. */
 import type { Route } from "./+types/events";
 import { deleteEventAction } from "~/.server/admin/events.server";
-import { parseId, isRefusal } from "~/.server/http/form-post";
+import { isRefusal } from "~/.server/http/form-post";
+import { manageListQuery } from "~/.server/admin/manage-list.server";
 import { getEventById, listEventsForAdmin } from "~/.server/db/event-editing";
-import { parsePage } from "~/lib/pagination";
 import { eventDateText, eventTimeText, FORMAT_LABELS, type EventFormat } from "~/lib/events";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
@@ -22,10 +22,8 @@ export const handle = {
 } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
-  const { rows, page, pageCount, total } = await listEventsForAdmin({ search: q, page: parsePage(url.searchParams.get("page")) });
-  const confirmId = parseId(url.searchParams.get("confirm"));
+  const { q, page: asked, confirmId } = manageListQuery(request);
+  const { rows, page, pageCount, total } = await listEventsForAdmin({ search: q, page: asked });
   const confirming = confirmId ? await getEventById(confirmId) : undefined;
   return {
     q,

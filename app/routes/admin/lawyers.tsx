@@ -2,7 +2,8 @@
 import type { Route } from "./+types/lawyers";
 import { MSG } from "~/lib/forms/messages";
 import { deleteTeamMemberAction } from "~/.server/admin/team.server";
-import { parseId, isRefusal } from "~/.server/http/form-post";
+import { isRefusal } from "~/.server/http/form-post";
+import { manageListQuery } from "~/.server/admin/manage-list.server";
 import { listTeamForAdmin } from "~/.server/db/team";
 import { firmDateTimeText } from "~/lib/firm-time";
 import { ManageList } from "~/components/admin/manage-list";
@@ -16,10 +17,8 @@ export const handle = {
 } satisfies RouteHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
+  const { q, confirmId } = manageListQuery(request);
   const items = await listTeamForAdmin(q);
-  const confirmId = parseId(url.searchParams.get("confirm"));
   const confirming = confirmId ? (items.find((m) => m.id === confirmId) ?? null) : null;
   return { q, items, confirming: confirming ? { id: confirming.id, name: confirming.full_name } : null };
 }
