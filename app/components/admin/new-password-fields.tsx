@@ -1,6 +1,23 @@
-/** A new password typed twice, with its rules as a hint. Values are not sent back after an error (a password is never echoed). */
+/** The password fields of the account pages. Values are not sent back after an error (a password is never echoed). */
 import { TextField } from "./fields";
 
+/** The current password, asked before a change to one's account (`id` where a page has more than one). */
+export function CurrentPasswordField({ id, error }: { id?: string; error?: string }) {
+  return (
+    <TextField
+      name="current"
+      id={id}
+      label="Current password"
+      type="password"
+      autoComplete="current-password"
+      required
+      maxLength={256}
+      error={error}
+    />
+  );
+}
+
+/** A new password typed twice, with its rules as a hint. */
 export function NewPasswordFields({ errors, label = "New password" }: { errors: Record<string, string>; label?: string }) {
   return (
     <>

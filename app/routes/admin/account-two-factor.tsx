@@ -19,16 +19,14 @@ import {
   startTwoFactor,
   TWO_FACTOR_MSG,
 } from "~/.server/admin/account.server";
-import { flashHeaders } from "~/.server/admin/flash.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
+import { accountAction, backToAccount } from "~/.server/admin/account-action.server";
+import type { FailureData } from "~/.server/http/form-post";
 import { twoFactorRequired } from "~/.server/db/settings";
-import { log } from "~/.server/log";
 import { AdminPage } from "~/components/admin/admin-page";
+import { CurrentPasswordField } from "~/components/admin/new-password-fields";
 import { focusFirstInvalid, TextField } from "~/components/admin/fields";
 import { btnDanger, btnPrimary, linkClass } from "~/components/admin/styles";
-import { formValues } from "~/lib/forms/form-data";
-import { MSG } from "~/lib/forms/messages";
-import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import { staffOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = { permission: "signed-in", twoFactorSetup: true } satisfies RouteHandle;
@@ -50,21 +48,15 @@ async function confirmStep(uri: string): Promise<Step> {
   return { step: "confirm", uri, qr: await qrDataUrl(uri), secret: secretOf(uri) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = actorOf(context, TWO_FACTOR_ERROR);
-  if (isRefusal(actor)) return actor;
-  const staff = staffOf(context);
-  const form = await readForm(request);
-  if (isRefusal(form)) return form;
-  const values = formValues(form);
-  const text = (name: string, max = 256) => (typeof values[name] === "string" ? values[name].slice(0, max) : "");
-  const password = text("current");
-  const needPassword = () =>
-    data<TwoFactorData>(
-      { status: { tone: "error", text: "Type your current password." }, errors: { current: "Current password is required." } },
-      { status: 400 },
-    );
-  try {
+export function action({ request, context }: Route.ActionArgs) {
+  return accountAction({ request, context }, TWO_FACTOR_ERROR, "two-factor change failed", async ({ actor, staff }, values) => {
+    const text = (name: string, max = 256) => (typeof values[name] === "string" ? values[name].slice(0, max) : "");
+    const password = text("current");
+    const needPassword = () =>
+      data<TwoFactorData>(
+        { status: { tone: "error", text: "Type your current password." }, errors: { current: "Current password is required." } },
+        { status: 400 },
+      );
     switch (values.intent) {
       case "start": {
         if (staff.twoFactor) return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_MSG.alreadyOn } }, { status: 409 });
@@ -132,18 +124,10 @@ export async function action({ request, context }: Route.ActionArgs) {
             { status: { tone: "error", text: result.message }, errors: { current: result.message } },
             { status: 400 },
           );
-        const headers = await flashHeaders({ tone: "success", text: TWO_FACTOR_MSG.disabled });
-        for (const c of result.headers.getSetCookie()) headers.append("Set-Cookie", c);
-        return redirect("/dashboard/account", { headers });
+        return backToAccount(TWO_FACTOR_MSG.disabled, result.headers);
       }
-      default:
-        return data<TwoFactorData>({ status: { tone: "error", text: MSG.unreadableForm } }, { status: 400 });
     }
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    log("error", "two-factor change failed", { error: (error as Error).message });
-    return data<TwoFactorData>({ status: { tone: "error", text: TWO_FACTOR_ERROR } }, { status: 500 });
-  }
+  });
 }
 
 /** The name of each password form (its landmark). */
@@ -168,16 +152,7 @@ function PasswordForm({
   return (
     <Form method="post" noValidate aria-label={FORM_LABELS[intent] ?? label} className="mt-4 max-w-md space-y-4">
       <input type="hidden" name="intent" value={intent} />
-      <TextField
-        name="current"
-        id={`${intent}-current`}
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        required
-        maxLength={256}
-        error={errors.current}
-      />
+      <CurrentPasswordField id={`${intent}-current`} error={errors.current} />
       <button type="submit" className={danger ? btnDanger : btnPrimary} disabled={busy}>
         {label}
       </button>

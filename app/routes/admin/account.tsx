@@ -7,33 +7,31 @@
 import { ScrollRegion } from "~/components/scroll-region";
 import { KeyRound, LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/account";
 import { addPasskey, listPasskeys, removePasskey } from "~/.server/admin/account.server";
-import { flashHeaders } from "~/.server/admin/flash.server";
+import { accountAction, backToAccount } from "~/.server/admin/account-action.server";
 import { checkNewPassword } from "~/.server/admin/password-form.server";
-import { isRefusal, readForm, type FailureData } from "~/.server/http/form-post";
+import type { FailureData } from "~/.server/http/form-post";
 import { changeOwnPassword, checkCurrentPassword } from "~/.server/db/staff-passwords";
 import { endOtherSessions, listOwnSessions } from "~/.server/db/staff-sessions";
-import { log } from "~/.server/log";
 import { signInBlocked } from "~/.server/auth/login-limits";
 import { ROLE_LABELS } from "~/.server/auth/roles";
 import { recordFailedSignIn } from "~/.server/auth/sign-in";
 import { AdminPage } from "~/components/admin/admin-page";
-import { focusFirstInvalid, TextField } from "~/components/admin/fields";
+import { focusFirstInvalid } from "~/components/admin/fields";
 import { useFormKey } from "~/components/admin/form-key";
-import { NewPasswordFields } from "~/components/admin/new-password-fields";
+import { CurrentPasswordField, NewPasswordFields } from "~/components/admin/new-password-fields";
 import { PasskeyButton } from "~/components/admin/passkey-button";
 import { ColumnHeads } from "~/components/admin/column-heads";
 import { btnDanger, btnPrimary, btnSecondary } from "~/components/admin/styles";
-import { formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { changePasswordSchema } from "~/lib/forms/password";
 import { STAFF_TEXT } from "~/lib/forms/staff";
 import { formatWhen } from "~/lib/activity";
 import { describeBrowser } from "~/lib/user-agent";
 import { requestInfo } from "~/.server/http/request-context";
-import { actorOf, staffOf } from "~/.server/admin/guard.server";
+import { staffOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle = {
@@ -41,7 +39,6 @@ export const handle = {
   nav: { label: "My account", text: "Your password, two-factor sign-in, passkeys and sessions.", order: 140, icon: "account" },
 } satisfies RouteHandle;
 
-const PATH = "/dashboard/account";
 const ACCOUNT_ERROR = "An error occurred: your account was not changed. Please try again later.";
 const MAX_PASSKEY_ANSWER = 64 * 1024;
 
@@ -67,19 +64,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type AccountData = FailureData & { form?: string };
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = actorOf(context, ACCOUNT_ERROR);
-  if (isRefusal(actor)) return actor;
-  const staff = staffOf(context);
-  const form = await readForm(request);
-  if (isRefusal(form)) return form;
-  const values = formValues(form);
-  const done = async (text: string, headers?: Headers) => {
-    const out = await flashHeaders({ tone: "success", text });
-    for (const c of headers?.getSetCookie() ?? []) out.append("Set-Cookie", c);
-    return redirect(PATH, { headers: out });
-  };
-  try {
+export function action({ request, context }: Route.ActionArgs) {
+  return accountAction({ request, context }, ACCOUNT_ERROR, "account change failed", async ({ actor, staff }, values) => {
     switch (values.intent) {
       case "password": {
         const checked = checkNewPassword(changePasswordSchema, values);
@@ -114,13 +100,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           );
         }
         const ended = await changeOwnPassword(staff, checked.data.password, requestInfo(context).clientIp);
-        return done(
+        return backToAccount(
           `Your password has been changed${ended ? `; ${ended} other ${ended === 1 ? "session was" : "sessions were"} signed out` : ""}.`,
         );
       }
       case "sign-out-others": {
         const ended = await endOtherSessions(staff, requestInfo(context).clientIp);
-        return done(
+        return backToAccount(
           ended
             ? `Signed out everywhere else (${ended} ${ended === 1 ? "session" : "sessions"}).`
             : "You were not signed in anywhere else.",
@@ -145,7 +131,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         ) {
           return data<AccountData>({ status: { tone: "error", text: STAFF_TEXT.passkeyAddFailure }, form: "passkey" }, { status: 400 });
         }
-        return done("The passkey has been added. You can now sign in with it.");
+        return backToAccount("The passkey has been added. You can now sign in with it.");
       }
       case "remove-passkey": {
         const id = typeof values.id === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(values.id) ? values.id : "";
@@ -155,16 +141,10 @@ export async function action({ request, context }: Route.ActionArgs) {
             { status: 404 },
           );
         }
-        return done("The passkey has been removed.");
+        return backToAccount("The passkey has been removed.");
       }
-      default:
-        return data<AccountData>({ status: { tone: "error", text: MSG.unreadableForm } }, { status: 400 });
     }
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    log("error", "account change failed", { error: (error as Error).message });
-    return data<AccountData>({ status: { tone: "error", text: ACCOUNT_ERROR } }, { status: 500 });
-  }
+  });
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
@@ -190,15 +170,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-1 text-muted">Your other sessions are signed out when the password changes.</p>
         <Form key={key} ref={passwordRef} method="post" noValidate aria-labelledby="password-title" className="mt-4 max-w-md space-y-5">
           <input type="hidden" name="intent" value="password" />
-          <TextField
-            name="current"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={256}
-            error={errors.current}
-          />
+          <CurrentPasswordField error={errors.current} />
           <NewPasswordFields errors={errors} />
           <button type="submit" className={btnPrimary} disabled={busy}>
             CHANGE PASSWORD
