@@ -5,12 +5,12 @@
  * again (decision 0026).
  */
 import { RotateCcw } from "lucide-react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/failed-jobs";
 import { failedJobsData, retryFailedJobAction } from "~/.server/admin/failed-jobs.server";
 import { AdminPage } from "~/components/admin/admin-page";
+import { IntentButton } from "~/components/admin/intent-button";
 import { ColumnHeads } from "~/components/admin/column-heads";
-import { btnSecondary } from "~/components/admin/styles";
 import { ScrollRegion } from "~/components/scroll-region";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -64,18 +64,15 @@ export default function FailedJobs({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="min-w-48 px-4 py-3 text-sm wrap-anywhere">{j.error}</td>
                   <td className="px-4 py-3">
-                    <Form method="post" aria-label={`Try ${named(j)} (failed ${j.failed}) again`}>
-                      <input type="hidden" name="intent" value="retry" />
-                      <input type="hidden" name="id" value={j.id} />
-                      <button
-                        type="submit"
-                        className={btnSecondary}
-                        disabled={busy}
-                        aria-label={`Try again: ${named(j)}, failed ${j.failed}`}
-                      >
-                        <RotateCcw aria-hidden="true" className="size-4" /> Try again
-                      </button>
-                    </Form>
+                    <IntentButton
+                      intent="retry"
+                      id={j.id}
+                      formLabel={`Try ${named(j)} (failed ${j.failed}) again`}
+                      buttonLabel={`Try again: ${named(j)}, failed ${j.failed}`}
+                      busy={busy}
+                    >
+                      <RotateCcw aria-hidden="true" className="size-4" /> Try again
+                    </IntentButton>
                   </td>
                 </tr>
               ))}

@@ -1,12 +1,12 @@
 /** /dashboard/outbox/:id (owners): one e-mail as it was made (its plain-text part), with "send again" while it is not sent. */
 import { Send } from "lucide-react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/outbox-message";
 import { resendAction } from "~/.server/admin/outbox.server";
 import { parseId } from "~/.server/http/form-post";
 import { getOutboxMessage } from "~/.server/db/outbox";
 import { AdminPage } from "~/components/admin/admin-page";
-import { btnSecondary } from "~/components/admin/styles";
+import { IntentButton } from "~/components/admin/intent-button";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
 import type { RouteHandle } from "~/lib/route-handle";
 
@@ -51,13 +51,9 @@ export default function OutboxMessage({ loaderData: m }: Route.ComponentProps) {
         </dd>
       </dl>
       {m.status === "failed" || m.status === "outbox" ? (
-        <Form method="post" aria-label="Send again" className="mb-6">
-          <input type="hidden" name="intent" value="resend" />
-          <input type="hidden" name="id" value={m.id} />
-          <button type="submit" className={btnSecondary} disabled={busy}>
-            <Send aria-hidden="true" className="size-4" /> Send again
-          </button>
-        </Form>
+        <IntentButton intent="resend" id={m.id} formLabel="Send again" busy={busy} className="mb-6">
+          <Send aria-hidden="true" className="size-4" /> Send again
+        </IntentButton>
       ) : null}
       <h2 className="mb-2 text-xl font-semibold">Message</h2>
       <pre className="rounded border border-line bg-white p-4 font-sans whitespace-pre-wrap break-words" data-testid="mail-text">

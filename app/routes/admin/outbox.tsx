@@ -6,14 +6,15 @@
  */
 import { ScrollRegion } from "~/components/scroll-region";
 import { Send } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
 import { resendAction } from "~/.server/admin/outbox.server";
 import { listOutbox } from "~/.server/db/outbox";
 import { smtpConfigured } from "~/.server/mail/mail";
 import { AdminPage } from "~/components/admin/admin-page";
+import { IntentButton } from "~/components/admin/intent-button";
 import { ColumnHeads } from "~/components/admin/column-heads";
-import { btnSecondary, linkClass } from "~/components/admin/styles";
+import { linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
 import { parsePage } from "~/lib/pagination";
 import { formatWhen, OUTBOX_STATUS_TEXT as STATUS_TEXT } from "~/lib/activity";
@@ -78,18 +79,15 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="px-4 py-3">
                     {m.status === "failed" || m.status === "outbox" ? (
-                      <Form method="post" aria-label={`Send “${m.subject}” to ${m.to} (message #${m.id}) again`}>
-                        <input type="hidden" name="intent" value="resend" />
-                        <input type="hidden" name="id" value={m.id} />
-                        <button
-                          type="submit"
-                          className={btnSecondary}
-                          disabled={busy}
-                          aria-label={`Send again: “${m.subject}” to ${m.to} (message #${m.id})`}
-                        >
-                          <Send aria-hidden="true" className="size-4" /> Send again
-                        </button>
-                      </Form>
+                      <IntentButton
+                        intent="resend"
+                        id={m.id}
+                        formLabel={`Send “${m.subject}” to ${m.to} (message #${m.id}) again`}
+                        buttonLabel={`Send again: “${m.subject}” to ${m.to} (message #${m.id})`}
+                        busy={busy}
+                      >
+                        <Send aria-hidden="true" className="size-4" /> Send again
+                      </IntentButton>
                     ) : null}
                   </td>
                 </tr>
