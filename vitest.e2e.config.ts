@@ -6,18 +6,17 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * Browser tests: Chromium (Debian's) against the built production server.
  *
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
- * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
- * files that measure time or start, kill and restart processes run one at a time, alone on the machine:
- * the clusters (scheduled minute, NOTIFY, nginx, PostgreSQL outage), crashes and shutdowns, the
- * admission queue, the enquiry pages' 5-second life, scroll animations, focus timing and autosaves.
+ * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the two
+ * files that mostly wait (WAITING_FILES), side by side. Then the files that measure time or start, kill and
+ * restart processes run one at a time, alone on the machine: the clusters (NOTIFY, PostgreSQL outage),
+ * crashes and shutdowns, the admission queue, the enquiry pages' 5-second life, scroll animations, focus
+ * timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
  */
 export const SERIAL_FILES = [
   "a11y-keyboard-zoom",
   "admission",
   "article-drafts",
   "cache-multiprocess",
-  "editorial-schedule",
-  "event-reminders-kill",
   "hit-path",
   "mailing-kill",
   "public-navigation",
@@ -26,6 +25,14 @@ export const SERIAL_FILES = [
   "reliability-pg-outage",
   "server-lifecycle",
 ].map((name) => `tests/e2e/${name}.test.ts`);
+
+/**
+ * Two files that spend most of their minutes waiting, run side by side after the first group and alone with each
+ * other: the scheduled minute on a cluster of two instances (editorial-schedule), and pg-boss's retry of the
+ * message a killed server was sending (event-reminders-kill). Neither measures time against the other's load
+ * beyond its own minute-wide bound, and one after the other they left a core idle for about five minutes.
+ */
+export const WAITING_FILES = ["editorial-schedule", "event-reminders-kill"].map((name) => `tests/e2e/${name}.test.ts`);
 
 /**
  * The files on the one nginx cluster of tests/e2e/cluster-fixture.ts, run last and alone like the serial
@@ -78,9 +85,19 @@ export default defineConfig({
           ...options,
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          exclude: [...SERIAL_FILES, ...CLUSTER_FILES],
+          exclude: [...SERIAL_FILES, ...WAITING_FILES, ...CLUSTER_FILES],
           maxWorkers: PARALLEL_WORKERS,
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...options,
+          name: "e2e-waiting",
+          include: WAITING_FILES,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -90,7 +107,7 @@ export default defineConfig({
           name: "e2e-serial",
           include: SERIAL_FILES,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -102,7 +119,7 @@ export default defineConfig({
           fileParallelism: false,
           // One worker runs both files with one module graph, so the worker-scoped cluster is shared.
           isolate: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],
