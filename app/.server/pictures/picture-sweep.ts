@@ -69,13 +69,12 @@ export async function findOrphanPictures(): Promise<string[]> {
 export type PictureSweeper = {
   /** One pass; `immediate` removes every orphan now (only when no save can be under way). */
   sweep(immediate?: boolean): Promise<{ removed: string[]; waiting: number; temporaryRemoved: number }>;
-  stop(): void;
 };
 
-export function createPictureSweeper(options: { intervalMs?: number } = {}): PictureSweeper {
+/** A sweeper whose suspects carry from one pass to the next (the `picture-sweep` job keeps one; jobs.ts). */
+export function createPictureSweeper(): PictureSweeper {
   let suspects = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  const sweeper: PictureSweeper = {
+  return {
     async sweep(immediate = false) {
       const orphans = await findOrphanPictures();
       const removable = immediate ? orphans : orphans.filter((k) => suspects.has(k));
@@ -87,16 +86,5 @@ export function createPictureSweeper(options: { intervalMs?: number } = {}): Pic
       if (temporaryRemoved) log("info", "half-written picture files removed", { count: temporaryRemoved });
       return { removed: removable, waiting: suspects.size, temporaryRemoved };
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
   };
-  if (options.intervalMs) {
-    timer = setInterval(() => {
-      sweeper.sweep().catch((error: unknown) => log("warn", "picture sweep failed", { error: (error as Error).message }));
-    }, options.intervalMs);
-    timer.unref();
-  }
-  return sweeper;
 }
