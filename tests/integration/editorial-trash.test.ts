@@ -31,7 +31,6 @@ beforeAll(async () => {
     .toBuffer();
 });
 
-const run = (fn: (args: never) => Promise<unknown>, request: Request) => callRoute(fn, request);
 const post = (path: string, body: Record<string, string>) =>
   new Request(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(body), headers: { cookie, origin: ORIGIN } });
 const pictureFiles = async (img: string) => (await getStorage().list("articles")).filter((k) => k.includes(img.replace(/\.[a-z]+$/, "")));
@@ -45,26 +44,27 @@ describe("Trash", () => {
     );
     expect(await getArticleBySlug("Trash-Me")).toBeDefined();
 
-    const deleted = await run(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
+    const deleted = await callRoute(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
     expect(deleted).toMatchObject({ status: 302, location: "/dashboard/articles" });
     expect(await getArticleBySlug("Trash-Me")).toBeUndefined();
     expect(await pictureFiles(img)).not.toHaveLength(0);
-    const page = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash`, { headers: { cookie } }))).data as {
+    const page = (await callRoute(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash`, { headers: { cookie } }))).data as {
       items: { label: string; key: string }[];
     };
     expect(page.items.map((i) => i.label)).toContain("Trash Me");
 
-    const restored = await run(trashRoute.action, post("/dashboard/trash", { intent: "restore", kind: "article", id: String(a.id) }));
+    const restored = await callRoute(trashRoute.action, post("/dashboard/trash", { intent: "restore", kind: "article", id: String(a.id) }));
     expect(restored).toMatchObject({ status: 302, location: "/dashboard/trash" });
     const back = (await getArticleBySlug("Trash-Me"))!;
     expect(back).toMatchObject({ id: a.id, slug: "Trash-Me", img, status: "published" });
 
-    await run(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
+    await callRoute(articlesRoute.action, post("/dashboard/articles", { intent: "delete", id: String(a.id) }));
     // The second confirmation is asked for before anything is removed.
-    const asking = (await run(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash?confirm=article-${a.id}`, { headers: { cookie } })))
-      .data as { confirm: string };
+    const asking = (
+      await callRoute(trashRoute.loader, new Request(`${ORIGIN}/dashboard/trash?confirm=article-${a.id}`, { headers: { cookie } }))
+    ).data as { confirm: string };
     expect(asking.confirm).toBe(`article-${a.id}`);
-    const purged = await run(trashRoute.action, post("/dashboard/trash", { intent: "purge", kind: "article", id: String(a.id) }));
+    const purged = await callRoute(trashRoute.action, post("/dashboard/trash", { intent: "purge", kind: "article", id: String(a.id) }));
     expect(purged).toMatchObject({ status: 302 });
     expect(await getArticleById(a.id, { withTrashed: true })).toBeUndefined();
     expect(await pictureFiles(img)).toHaveLength(0);
