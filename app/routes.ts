@@ -1,4 +1,5 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { PRACTICE_AREAS } from "./lib/practice";
 
 export default [
   // Public site: navigation and footer around every page.
@@ -12,9 +13,8 @@ export default [
     route("events", "routes/public/events.tsx"),
     route("event/:slug", "routes/public/event.tsx"),
     route("event/cancel/:token", "routes/public/event-cancel.tsx"),
-    route("insurance", "routes/public/practice.tsx", { id: "practice-insurance" }),
-    route("construction", "routes/public/practice.tsx", { id: "practice-construction" }),
-    route("cyber", "routes/public/practice.tsx", { id: "practice-cyber" }),
+    // The practice areas' pages (/insurance, /construction, /cyber): one module, a route id each.
+    ...PRACTICE_AREAS.map((area) => route(area, "routes/public/practice.tsx", { id: `practice-${area}` })),
     route("disclaimer", "routes/public/disclaimer.tsx"),
     route("accessibility", "routes/public/accessibility.tsx"),
     route("copyright", "routes/public/copyright.tsx"),
