@@ -40,60 +40,55 @@ describe("Toronto publish times", () => {
 
 // The zone's rules come from @date-fns/tz (the runtime's IANA database): any zone works, not only Toronto.
 describe("publish times in any IANA zone", () => {
-  const cases = [
-    {
-      zone: "America/Toronto",
-      winter: ["2026-01-15T09:00", "2026-01-15T14:00:00Z"],
-      summer: ["2026-07-15T09:00", "2026-07-15T13:00:00Z"],
-      skipped: "2026-03-08T02:30",
-      skippedMessage: "Publish time: 02:30 does not exist on that day in Toronto (clocks go forward an hour). Choose another time.",
-      repeated: ["2026-11-01T01:30", "2026-11-01T05:30:00Z", "2026-11-01T06:30:00Z"],
-      zoneNames: ["EDT", "EST"],
-    },
-    {
-      // 2025: the tz database (2026 releases) has British Columbia stay on UTC−7 after March 2026, so it has no repeated hour in 2026.
-      zone: "America/Vancouver",
-      winter: ["2025-01-15T09:00", "2025-01-15T17:00:00Z"],
-      summer: ["2025-07-15T09:00", "2025-07-15T16:00:00Z"],
-      skipped: "2025-03-09T02:30",
-      skippedMessage: "Publish time: 02:30 does not exist on that day in Vancouver (clocks go forward an hour). Choose another time.",
-      repeated: ["2025-11-02T01:30", "2025-11-02T08:30:00Z", "2025-11-02T09:30:00Z"],
-      zoneNames: ["PDT", "PST"],
-    },
-    {
-      zone: "Europe/London",
-      winter: ["2026-01-15T09:00", "2026-01-15T09:00:00Z"],
-      summer: ["2026-07-15T09:00", "2026-07-15T08:00:00Z"],
-      // Clocks go forward at 1:00 on the last Sunday of March and back at 2:00 on the last Sunday of October.
-      skipped: "2026-03-29T01:30",
-      skippedMessage: "Publish time: 01:30 does not exist on that day in London (clocks go forward an hour). Choose another time.",
-      repeated: ["2026-10-25T01:30", "2026-10-25T00:30:00Z", "2026-10-25T01:30:00Z"],
-      zoneNames: ["GMT+1", "GMT"],
-    },
-  ] as const;
+  // Vancouver in 2025: the tz database (2026 releases) has British Columbia stay on UTC−7 after March 2026, so it has no repeated hour in 2026.
+  it.each([
+    ["America/Toronto", "2026-01-15T09:00", "2026-01-15T14:00:00Z"],
+    ["America/Toronto", "2026-07-15T09:00", "2026-07-15T13:00:00Z"],
+    ["America/Vancouver", "2025-01-15T09:00", "2025-01-15T17:00:00Z"],
+    ["America/Vancouver", "2025-07-15T09:00", "2025-07-15T16:00:00Z"],
+    ["Europe/London", "2026-01-15T09:00", "2026-01-15T09:00:00Z"],
+    ["Europe/London", "2026-07-15T09:00", "2026-07-15T08:00:00Z"],
+  ])("%s: stores %s (winter or summer) with the zone's offset, as %s", (zone, local, utc) => {
+    expect(parseFirmLocal(local, "Publish time", zone)).toEqual({ ok: true, date: new Date(utc) });
+  });
+
+  // London's clocks go forward at 1:00 on the last Sunday of March and back at 2:00 on the last Sunday of October.
+  it.each([
+    [
+      "America/Toronto",
+      "2026-03-08T02:30",
+      "Publish time: 02:30 does not exist on that day in Toronto (clocks go forward an hour). Choose another time.",
+    ],
+    [
+      "America/Vancouver",
+      "2025-03-09T02:30",
+      "Publish time: 02:30 does not exist on that day in Vancouver (clocks go forward an hour). Choose another time.",
+    ],
+    [
+      "Europe/London",
+      "2026-03-29T01:30",
+      "Publish time: 01:30 does not exist on that day in London (clocks go forward an hour). Choose another time.",
+    ],
+  ])("%s: refuses %s, in the skipped hour, with the message naming the place", (zone, local, message) => {
+    expect(parseFirmLocal(local, "Publish time", zone)).toEqual({ ok: false, message });
+  });
+
   const lastWords = (text: string) => text.split(" ").slice(-3).join(" ");
 
-  for (const c of cases) {
-    describe(c.zone, () => {
-      it("stores a winter and a summer time with the zone's offsets", () => {
-        expect(parseFirmLocal(c.winter[0], "Publish time", c.zone)).toEqual({ ok: true, date: new Date(c.winter[1]) });
-        expect(parseFirmLocal(c.summer[0], "Publish time", c.zone)).toEqual({ ok: true, date: new Date(c.summer[1]) });
-      });
-
-      it("refuses a time in the skipped hour with the message naming the place", () => {
-        expect(parseFirmLocal(c.skipped, "Publish time", c.zone)).toEqual({ ok: false, message: c.skippedMessage });
-      });
-
-      it("reads the repeated hour as its first occurrence, and shows both with their zone", () => {
-        const [local, first, second] = c.repeated;
-        expect(parseFirmLocal(local, "Publish time", c.zone)).toEqual({ ok: true, date: new Date(first) });
-        expect(toFirmLocalInput(new Date(first), c.zone)).toBe(local);
-        expect(toFirmLocalInput(new Date(second), c.zone)).toBe(local);
-        expect(lastWords(firmDateTimeText(new Date(first), c.zone))).toBe(`1:30 a.m. ${c.zoneNames[0]}`);
-        expect(lastWords(firmDateTimeText(new Date(second), c.zone))).toBe(`1:30 a.m. ${c.zoneNames[1]}`);
-      });
-    });
-  }
+  it.each([
+    ["America/Toronto", "2026-11-01T01:30", "2026-11-01T05:30:00Z", "EDT", "2026-11-01T06:30:00Z", "EST"],
+    ["America/Vancouver", "2025-11-02T01:30", "2025-11-02T08:30:00Z", "PDT", "2025-11-02T09:30:00Z", "PST"],
+    ["Europe/London", "2026-10-25T01:30", "2026-10-25T00:30:00Z", "GMT+1", "2026-10-25T01:30:00Z", "GMT"],
+  ])(
+    "%s: reads %s, the repeated hour, as its first occurrence, and shows both with their zone",
+    (zone, local, first, firstZone, second, secondZone) => {
+      expect(parseFirmLocal(local, "Publish time", zone)).toEqual({ ok: true, date: new Date(first) });
+      expect(toFirmLocalInput(new Date(first), zone)).toBe(local);
+      expect(toFirmLocalInput(new Date(second), zone)).toBe(local);
+      expect(lastWords(firmDateTimeText(new Date(first), zone))).toBe(`1:30 a.m. ${firstZone}`);
+      expect(lastWords(firmDateTimeText(new Date(second), zone))).toBe(`1:30 a.m. ${secondZone}`);
+    },
+  );
 
   describe("Asia/Kolkata (UTC+5:30, no daylight saving)", () => {
     it("stores times with the half-hour offset, all year", () => {
