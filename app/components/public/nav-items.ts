@@ -1,16 +1,22 @@
 /** The links of the navigation and footer (SPEC §2, wording as specified). */
 export type NavItem = { label: string; to?: string; section?: "about" | "contact" };
 
+/** The entries the navigation and the footer share, word for word. */
+const ABOUT_US: NavItem = { label: "about us", section: "about" };
+const OUR_TEAM: NavItem = { label: "our team", to: "/team" };
+const EVENTS: NavItem = { label: "events", to: "/events" };
+const CONTACT: NavItem = { label: "contact", section: "contact" };
+
 export const MAIN_NAV: NavItem[] = [
-  { label: "about us", section: "about" },
+  ABOUT_US,
   { label: "Insurance", to: "/insurance" },
   { label: "construction", to: "/construction" },
   { label: "cyber", to: "/cyber" },
-  { label: "our team", to: "/team" },
+  OUR_TEAM,
   { label: "news & insights", to: "/insights" },
   // Not in the spec's navigation: events and webinars (issue 45).
-  { label: "events", to: "/events" },
-  { label: "contact", section: "contact" },
+  EVENTS,
+  CONTACT,
 ];
 
 /** The hamburger menu lists these as well. */
@@ -24,13 +30,13 @@ export const FOOTER_COLUMNS: { heading: string; items: NavItem[] }[] = [
     heading: "The firm",
     items: [
       { label: "home", to: "/" },
-      { label: "about us", section: "about" },
-      { label: "our team", to: "/team" },
+      ABOUT_US,
+      OUR_TEAM,
       { label: "insights", to: "/insights" },
-      { label: "events", to: "/events" },
+      EVENTS,
       // Not in the spec's footer: the insight sign-up (issue 31), linked from every page.
       { label: "subscribe", to: "/subscribe" },
-      { label: "contact", section: "contact" },
+      CONTACT,
     ],
   },
   {
