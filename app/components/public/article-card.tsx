@@ -37,12 +37,9 @@ export function ArticleCard({
     <article aria-labelledby={titleId} className="group relative flex h-full flex-col border border-line bg-white transition-shadow hover:shadow-[0_8px_30px_rgba(19,35,58,0.08)]">
       {withImage ? (
         <Picture
-          kind="articles"
+          place="articleCard"
           img={article.img}
-          sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
           alt=""
-          width={480}
-          height={270}
           loading={eager ? "eager" : "lazy"}
           fetchPriority={eager ? "high" : undefined}
           decoding="async"

@@ -21,12 +21,9 @@ export function TeamGrid({ members, headingLevel = 2, eagerCount = 0 }: { member
           <a href={`/lawyer/${encodeURIComponent(member.slug)}`} className="group block">
             <div className="overflow-hidden bg-soft">
               <Picture
-                kind="team"
+                place="teamCard"
                 img={member.img}
-                sizes="(min-width: 1024px) 280px, (min-width: 640px) 30vw, 45vw"
                 alt={`Portrait of ${member.full_name}`}
-                width={320}
-                height={400}
                 loading={index < eagerCount ? "eager" : "lazy"}
                 decoding="async"
                 className="aspect-[4/5] w-full object-cover transition-transform duration-500 group-hover:scale-[1.02]"

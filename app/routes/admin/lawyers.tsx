@@ -57,18 +57,7 @@ export default function Lawyers({ loaderData }: Route.ComponentProps) {
             {m.hidden_from ? ` · Hidden from ${firmDateTimeText(m.hidden_from)}` : ""}
           </>
         ),
-        picture: (
-          <Picture
-            kind="team"
-            img={m.img}
-            sizes="48px"
-            alt=""
-            width={48}
-            height={60}
-            loading="lazy"
-            className="h-15 w-12 rounded object-cover"
-          />
-        ),
+        picture: <Picture place="teamThumbnail" img={m.img} alt="" loading="lazy" className="h-15 w-12 rounded object-cover" />,
       }))}
     />
   );

@@ -147,12 +147,9 @@ export default function Lawyer({ loaderData }: Route.ComponentProps) {
       <div className="mx-auto grid max-w-7xl gap-12 px-5 py-16 lg:grid-cols-[minmax(0,360px)_1fr] lg:gap-20 lg:px-8 lg:py-20">
         <div className="lg:sticky lg:top-28 lg:self-start">
           <Picture
-            kind="team"
+            place="lawyerPortrait"
             img={m.img}
-            sizes="(min-width: 1024px) 360px, (min-width: 640px) 60vw, 90vw"
             alt={`Portrait of ${m.full_name}`}
-            width={640}
-            height={800}
             fetchPriority="high"
             loading="eager"
             className="aspect-[4/5] w-full max-w-sm bg-soft object-cover"

@@ -121,12 +121,9 @@ export default function Post({ loaderData }: Route.ComponentProps) {
         <div className="mx-auto max-w-3xl px-5 py-12">
           {hasImage(a.img) ? (
             <Picture
-              kind="articles"
+              place="articleLead"
               img={a.img}
-              sizes="(min-width: 768px) 720px, 100vw"
               alt=""
-              width={960}
-              height={540}
               fetchPriority="high"
               className="mb-10 aspect-video w-full bg-soft object-cover"
             />
