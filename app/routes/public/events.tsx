@@ -15,6 +15,9 @@ import type { RouteHandle } from "~/lib/route-handle";
 /** The page cache keeps this page (lib/route-handle.ts), by the query parameters it reads. Visit statistics count it by its path. */
 export const handle = { pageCache: { params: ["area", "format", "page"] }, statistics: "path" } satisfies RouteHandle;
 
+/** The page's name: its banner's heading and the start of its title. */
+const TITLE = "Events & Webinars";
+
 export const EMPTY_EVENTS = "No events match these filters. Please check back shortly.";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -34,7 +37,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   const filters = loaderData?.filters ?? { area: "all", format: "all" };
   const parts = [filters.area !== "all" ? practiceAreaLabel(filters.area) : "", filters.format !== "all" ? FORMAT_LABELS[filters.format] : ""].filter(Boolean);
   return publicMeta(matches, {
-    title: `Events & Webinars${parts.length ? ` — ${parts.join(", ")}` : ""}${page > 1 ? `, page ${page}` : ""}`,
+    title: `${TITLE}${parts.length ? ` — ${parts.join(", ")}` : ""}${page > 1 ? `, page ${page}` : ""}`,
     description: `Seminars and webinars from ${FIRM.name} on insurance defence, construction disputes and cyber incidents, with CPD hours for Ontario lawyers.`,
     path: eventsHref(filters, page),
   });
@@ -91,7 +94,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
     <main id="main" tabIndex={-1} className="outline-none">
       <PageBanner
         eyebrow="Insights"
-        title="Events & Webinars"
+        title={TITLE}
         text="Seminars and webinars for claims teams, owners, contractors and in-house counsel. Ontario lawyers attending may claim CPD hours."
       />
       <div className="mx-auto max-w-7xl px-5 py-16 lg:px-8" data-keep-focus="filters">
