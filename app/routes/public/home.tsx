@@ -1,4 +1,5 @@
 import { ArrowRight, MapPin } from "lucide-react";
+import type { ReactNode } from "react";
 import type { Route } from "./+types/home";
 import { listLatestArticles } from "~/.server/db/articles";
 import { cardSummary } from "~/.server/content/article-text";
@@ -54,6 +55,18 @@ const PRACTICE_BLURBS = {
   cyber: "Around-the-clock breach counsel, and the defence of the regulatory matters and claims that follow an incident.",
 } as const;
 
+/**
+ * A section the section links scroll to (`/#about`, `/#contact`, components/public/section-link.tsx):
+ * it stops 30 px below the top (SPEC §2) and is named by its heading, `${id}-title`.
+ */
+function LinkedSection({ id, children }: { id: "about" | "contact"; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="fade-section scroll-mt-[30px] outline-none">
+      {children}
+    </section>
+  );
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { articles, hoursText, enquiryToken } = loaderData;
   const mapSrc = `https://www.google.com/maps?q=${encodeURIComponent(FIRM.mapQuery)}&output=embed`;
@@ -78,7 +91,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section id="about" aria-labelledby="about-title" className="fade-section scroll-mt-[30px] outline-none">
+      <LinkedSection id="about">
         <div className="mx-auto grid max-w-7xl gap-14 px-5 py-24 lg:grid-cols-[1fr_1.1fr] lg:px-8 lg:py-32">
           <div>
             <p className="text-xs font-semibold tracking-[0.2em] text-brass uppercase">About us</p>
@@ -113,7 +126,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         </div>
-      </section>
+      </LinkedSection>
 
       <section aria-labelledby="news-title" className="fade-section bg-soft">
         <div className="mx-auto max-w-7xl px-5 py-24 lg:px-8">
@@ -145,7 +158,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section id="contact" aria-labelledby="contact-title" className="fade-section scroll-mt-[30px] outline-none">
+      <LinkedSection id="contact">
         <div className="mx-auto grid max-w-7xl gap-12 px-5 py-24 lg:grid-cols-[1fr_1.3fr] lg:px-8 lg:py-32">
           <div>
             <p className="text-xs font-semibold tracking-[0.2em] text-brass uppercase">Contact</p>
@@ -193,7 +206,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <EnquiryForm token={enquiryToken} headingLevel={3} />
           </div>
         </div>
-      </section>
+      </LinkedSection>
     </main>
   );
 }
