@@ -6,10 +6,9 @@
  */
 import { and, desc, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { startOfLocalDay } from "~/lib/activity";
-import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import { AUDIT_ACTIONS, AUDIT_ITEM_TYPES, type AuditAction, type AuditItemType } from "./audit";
 import { db } from "./client";
-import { countRows } from "./rows";
+import { readPage } from "./rows";
 import { auditLog, user } from "./schema";
 
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -143,34 +142,32 @@ export async function listActivity(
   page: number,
 ): Promise<{ entries: ActivityEntry[]; total: number; pageCount: number; page: number }> {
   const condition = where(filters);
-  const total = await countRows(auditLog, condition);
-  const current = clampPage(page, total, ACTIVITY_PAGE_SIZE);
-  const rows = await db()
-    .select({
-      id: auditLog.id,
-      actorId: auditLog.actor_id,
-      actorName: user.name,
-      ...entryColumns,
-      // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
-      teamSlug: sql<
-        string | null
-      >`(select t."slug" from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
-      // 'live', 'trash' (deleted_at set: its edit page is 404, the Trash has it) or null (gone).
-      team: sql<ContentPlace>`(select case when t."deleted_at" is null then 'live' else 'trash' end from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
-      article: sql<ContentPlace>`(select case when a."deleted_at" is null then 'live' else 'trash' end from "articles" a where "audit_log"."item_type" = 'article' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and a."id" = "audit_log"."item_id"::int)`,
-      staffExists: sql<boolean>`exists (select 1 from "user" u2 where "audit_log"."item_type" in ('staff', 'session') and u2."id" = "audit_log"."item_id")`,
-      enquiryExists: sql<boolean>`exists (select 1 from "enquiries" e where "audit_log"."item_type" = 'enquiry' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and e."id" = "audit_log"."item_id"::int)`,
-    })
-    .from(auditLog)
-    .leftJoin(user, eq(user.id, auditLog.actor_id))
-    .where(condition)
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(ACTIVITY_PAGE_SIZE)
-    .offset(pageOffset(current, ACTIVITY_PAGE_SIZE));
+  const { rows, ...paging } = await readPage(auditLog, condition, page, ACTIVITY_PAGE_SIZE, (limit, offset) =>
+    db()
+      .select({
+        id: auditLog.id,
+        actorId: auditLog.actor_id,
+        actorName: user.name,
+        ...entryColumns,
+        // Written out with table names: inside a subquery Drizzle would leave "id" unqualified.
+        teamSlug: sql<
+          string | null
+        >`(select t."slug" from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
+        // 'live', 'trash' (deleted_at set: its edit page is 404, the Trash has it) or null (gone).
+        team: sql<ContentPlace>`(select case when t."deleted_at" is null then 'live' else 'trash' end from "team" t where "audit_log"."item_type" = 'team' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and t."id" = "audit_log"."item_id"::int)`,
+        article: sql<ContentPlace>`(select case when a."deleted_at" is null then 'live' else 'trash' end from "articles" a where "audit_log"."item_type" = 'article' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and a."id" = "audit_log"."item_id"::int)`,
+        staffExists: sql<boolean>`exists (select 1 from "user" u2 where "audit_log"."item_type" in ('staff', 'session') and u2."id" = "audit_log"."item_id")`,
+        enquiryExists: sql<boolean>`exists (select 1 from "enquiries" e where "audit_log"."item_type" = 'enquiry' and "audit_log"."item_id" ~ '^[0-9]{1,9}$' and e."id" = "audit_log"."item_id"::int)`,
+      })
+      .from(auditLog)
+      .leftJoin(user, eq(user.id, auditLog.actor_id))
+      .where(condition)
+      .orderBy(desc(auditLog.at), desc(auditLog.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
-    total,
-    pageCount: pageCount(total, ACTIVITY_PAGE_SIZE),
-    page: current,
+    ...paging,
     entries: rows.map((r) => ({
       id: Number(r.id),
       at: r.at,

@@ -1,33 +1,31 @@
 /** The mail outbox as owners read it (Outbox screen): newest first, paged in the database. */
 import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
-import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import { db } from "./client";
-import { countRows } from "./rows";
+import { readPage } from "./rows";
 import { mailOutbox } from "./schema";
 
 export const OUTBOX_PAGE_SIZE = 50;
 
 export async function listOutbox(page: number) {
-  const total = await countRows(mailOutbox);
-  const current = clampPage(page, total, OUTBOX_PAGE_SIZE);
-  const rows = await db()
-    .select({
-      id: mailOutbox.id,
-      created_at: mailOutbox.created_at,
-      kind: mailOutbox.kind,
-      to: mailOutbox.to_address,
-      subject: mailOutbox.subject,
-      status: mailOutbox.status,
-      attempts: mailOutbox.attempts,
-      last_error: mailOutbox.last_error,
-      next_attempt_at: mailOutbox.next_attempt_at,
-      sent_at: mailOutbox.sent_at,
-    })
-    .from(mailOutbox)
-    .orderBy(desc(mailOutbox.created_at), desc(mailOutbox.id))
-    .limit(OUTBOX_PAGE_SIZE)
-    .offset(pageOffset(current, OUTBOX_PAGE_SIZE));
-  return { rows, total, page: current, pageCount: pageCount(total, OUTBOX_PAGE_SIZE) };
+  return readPage(mailOutbox, undefined, page, OUTBOX_PAGE_SIZE, (limit, offset) =>
+    db()
+      .select({
+        id: mailOutbox.id,
+        created_at: mailOutbox.created_at,
+        kind: mailOutbox.kind,
+        to: mailOutbox.to_address,
+        subject: mailOutbox.subject,
+        status: mailOutbox.status,
+        attempts: mailOutbox.attempts,
+        last_error: mailOutbox.last_error,
+        next_attempt_at: mailOutbox.next_attempt_at,
+        sent_at: mailOutbox.sent_at,
+      })
+      .from(mailOutbox)
+      .orderBy(desc(mailOutbox.created_at), desc(mailOutbox.id))
+      .limit(limit)
+      .offset(offset),
+  );
 }
 
 export async function getOutboxMessage(id: number) {

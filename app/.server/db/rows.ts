@@ -1,5 +1,6 @@
 import { getTableColumns, sql, type InferSelectModel, type SQL, type Table } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
 import { db } from "./client";
 
 /**
@@ -34,4 +35,22 @@ export async function countRows(table: PgTable, where?: SQL): Promise<number> {
     .from(table)
     .where(where);
   return Number(row?.n ?? 0);
+}
+
+/**
+ * One page of a list paged in the database: the rows of `table` that meet `where` are counted, the asked
+ * page is clamped into range (a page past the end is the last), and `read` takes that page's rows
+ * (its `limit` and `offset`) in the list's order.
+ */
+export async function readPage<T>(
+  table: PgTable,
+  where: SQL | undefined,
+  page: number,
+  pageSize: number,
+  read: (limit: number, offset: number) => PromiseLike<T[]>,
+): Promise<{ rows: T[]; total: number; page: number; pageCount: number }> {
+  const total = await countRows(table, where);
+  const current = clampPage(page, total, pageSize);
+  const rows = await read(pageSize, pageOffset(current, pageSize));
+  return { rows, total, page: current, pageCount: pageCount(total, pageSize) };
 }
