@@ -15,25 +15,8 @@ export const IMPORT_KEY = /^imports\/([0-9]{13})-[0-9a-f-]{36}\.xml$/;
 export const RECORDING_EXTENSIONS = ["mp4", "m4a", "mp3", "webm"] as const;
 export type RecordingExtension = (typeof RECORDING_EXTENSIONS)[number];
 
-/** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups). */
-export const FILE_EXTENSIONS = [
-  "pdf",
-  "doc",
-  "docx",
-  "xls",
-  "xlsx",
-  "ppt",
-  "pptx",
-  "odt",
-  "ods",
-  "odp",
-  "rtf",
-  "zip",
-  "mp3",
-  "m4a",
-  "mp4",
-] as const;
-const FILE_TYPES: Record<string, string> = {
+/** Files a WordPress import brought that are not pictures (served at /files/{name}; kept in backups), with their Content-Type. */
+const FILE_TYPES = {
   pdf: "application/pdf",
   doc: "application/msword",
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -49,8 +32,10 @@ const FILE_TYPES: Record<string, string> = {
   mp3: "audio/mpeg",
   m4a: "audio/mp4",
   mp4: "video/mp4",
-  webm: "video/webm",
 };
+export const FILE_EXTENSIONS = Object.keys(FILE_TYPES) as (keyof typeof FILE_TYPES)[];
+/** The Content-Type of a stored file that is not a picture: an imported file's, or a recording's (`webm` is only a recording's). */
+const CONTENT_TYPES: Record<string, string> = { ...FILE_TYPES, webm: "video/webm" };
 
 /**
  * put/get/delete/list of picture files. `get` answers undefined for a key
@@ -95,7 +80,7 @@ export function contentTypeOf(key: string): string {
   if (ext === "xml") return "application/xml";
   // A recording's captions (WebVTT): a player reads them as text.
   if (ext === "vtt") return "text/vtt; charset=utf-8";
-  return FILE_TYPES[ext] ?? (ext === "jpg" ? "image/jpeg" : `image/${ext}`);
+  return CONTENT_TYPES[ext] ?? (ext === "jpg" ? "image/jpeg" : `image/${ext}`);
 }
 
 const KEY = new RegExp(
