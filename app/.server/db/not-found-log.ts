@@ -9,11 +9,9 @@ import { addDays, firmToday } from "~/lib/stats";
 import { db } from "./client";
 import { notFoundIgnored, notFoundLog, redirects } from "./schema";
 
-export type NotFoundCount = {
-  day: string;
-  path: string;
+/** A day's count of a path as the counter holds it until it writes: the log row's day, path and count, its latest time and its referrers. */
+export type NotFoundCount = Pick<typeof notFoundLog.$inferSelect, "day" | "path" | "count"> & {
   kind: "path" | "probe" | "other";
-  count: number;
   last: Date;
   referrers: Map<string, number>;
 };

@@ -38,18 +38,21 @@ export async function sitemapEntries() {
   return { members, posts, latest: { team: t, articles: a, headers: h, hours: o } };
 }
 
+/** What the RSS feed says of an article: its address, title, category, text and dates. */
+const feedColumns = {
+  slug: articles.slug,
+  title: articles.title,
+  category: articles.category,
+  summary: articles.summary,
+  copy: articles.copy,
+  created_at: articles.created_at,
+  published_at: articles.published_at,
+  updated_at: articles.updated_at,
+};
+
 export async function latestArticlesForFeed(limit = 20) {
   return db()
-    .select({
-      slug: articles.slug,
-      title: articles.title,
-      category: articles.category,
-      summary: articles.summary,
-      copy: articles.copy,
-      created_at: articles.created_at,
-      published_at: articles.published_at,
-      updated_at: articles.updated_at,
-    })
+    .select(feedColumns)
     .from(articles)
     .where(articleIsPublic())
     .orderBy(desc(articles.published_at), desc(articles.id))
