@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
 import { CSS_THE_CHECKER_DOES_NOT_KNOW, runA11yCheckers, validateHtml, type Finding } from "./a11y-checkers";
 import { NAV_SOLID_AFTER_PX } from "~/lib/scroll";
-import { DESKTOP, enhanced, PHONE, PUBLIC_PAGES, scrollThrough, trackedPage, transitionsEnded } from "./public-helpers";
+import { DESKTOP, enhanced, enhancedPage, PHONE, PUBLIC_PAGES, scrollThrough, trackedPage, transitionsEnded } from "./public-helpers";
 
 /** The findings of the three checkers, by state; {} when clean. */
 async function check(page: Page, label: string, found: Record<string, Finding[]>) {
@@ -101,9 +101,7 @@ describe.each([
   });
 
   it("show a visible focus ring and a working skip link", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport });
-    await page.goto(base + "/insights");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/insights", { viewport });
     await page.keyboard.press("Tab");
     const skip = page.getByRole("link", { name: "Skip to main content" });
     expect(await skip.isVisible()).toBe(true);
@@ -122,9 +120,7 @@ describe("the header over the home hero at desktop width, before scrolling", () 
     browser,
     base,
   }) => {
-    const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/", { viewport: DESKTOP });
     const header = page.locator("header");
     expect(await header.getAttribute("data-solid")).toBe("false");
     expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe("fixed");

@@ -1,38 +1,29 @@
 /** Helpers shared by the public-site browser tests (tests/e2e/public-*.test.ts). */
 import type { Browser, Page } from "playwright-core";
+import { FIXED_PAGES } from "../support/site-pages";
 import { newPage } from "./support";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-/** Public pages of the demo content, one of each kind and state (the checkers run on all of them). */
+/** Public pages of the demo content: the fixed pages, then one of each other kind and state (the checkers run on all of them). */
 export const PUBLIC_PAGES = [
-  "/",
-  "/team",
+  ...FIXED_PAGES,
   "/team?language=fr&role=partners",
   "/team?role=counsel",
   "/lawyer/Eleanor-Whitcombe",
   "/lawyer/Sofia-Marchetti",
   "/lawyer/Patrick-Lindqvist",
-  "/insights",
   "/insights?category=events",
   "/insights?page=3",
   "/post/Firm-Expands-Cyber-Incident-Response-Team",
-  "/events",
   "/events?area=insurance&format=hybrid",
   "/event/Delay-Claims-Breakfast-Seminar",
   "/event/Ethics-of-Defence-Reporting-to-Insurers",
-  "/insurance",
   "/insurance?tab=team",
   "/cyber?tab=team",
   "/cyber?tab=team&role=partners",
   "/construction?tab=insights",
-  "/cyber",
-  "/disclaimer",
-  "/accessibility",
-  "/copyright",
-  "/contact",
-  "/privacy",
   "/search",
   "/search?q=insurance",
   "/search?q=insurance&kind=lawyers&page=1",
@@ -73,6 +64,14 @@ export async function enhanced(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.enhanced === "true", undefined, { polling: 100 });
   // Best effort: lazy pictures or the map may still be loading.
   await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+}
+
+/** A tracked page (trackedPage) that has opened `url` and run the public enhancement module (enhanced). */
+export async function enhancedPage(browser: Browser, url: string, options: Parameters<Browser["newContext"]>[0] = {}) {
+  const tracked = await trackedPage(browser, options);
+  await tracked.page.goto(url);
+  await enhanced(tracked.page);
+  return tracked;
 }
 
 /** Every script file a page loaded, as paths (for "no framework code" checks). */

@@ -7,16 +7,14 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "./fixture";
-import { DESKTOP, enhanced, MOBILE_MENU_LINKS, PHONE, topOf, trackedPage } from "./public-helpers";
+import { DESKTOP, enhanced, enhancedPage, MOBILE_MENU_LINKS, PHONE, topOf, trackedPage } from "./public-helpers";
 
 const solid = (page: Page) => page.locator("header").getAttribute("data-solid");
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 describe("navigation style", () => {
   it("is transparent over the home hero, solid after more than 5 px of scroll, and solid on other pages", async ({ browser, base }) => {
-    const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/");
-    await enhanced(page);
+    const { context, page, errors } = await enhancedPage(browser, base + "/", { viewport: DESKTOP });
     expect(await solid(page)).toBe("false");
     expect(await page.locator("header").evaluate((el) => getComputedStyle(el).position)).toBe("fixed");
     await page.evaluate(() => window.scrollTo(0, 5));
@@ -54,9 +52,7 @@ describe("navigation style", () => {
   });
 
   it("logo goes home and to the top (with JavaScript, from home: a scroll; without: a link)", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/insights");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/insights", { viewport: DESKTOP });
     await page.getByRole("link", { name: /^Harrow Kline LLP home page$/ }).click();
     await page.waitForURL(base + "/");
     await enhanced(page);
@@ -77,9 +73,7 @@ describe("navigation style", () => {
 
 describe("hamburger menu at 390 px", () => {
   it("opens and closes with aria-expanded, lists Disclaimer and Copyright, and closes on link click", async ({ browser, base }) => {
-    const { context, page, errors } = await trackedPage(browser, { viewport: PHONE });
-    await page.goto(base + "/insights");
-    await enhanced(page);
+    const { context, page, errors } = await enhancedPage(browser, base + "/insights", { viewport: PHONE });
     const button = page.getByRole("button", { name: "Menu" });
     const menu = page.locator("#mobile-menu");
     expect(await button.getAttribute("aria-expanded")).toBe("false");
@@ -117,9 +111,7 @@ describe("hamburger menu at 390 px", () => {
   });
 
   it("is operable by keyboard: Enter opens, Tab reaches the links, Enter follows one, Escape closes", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport: PHONE });
-    await page.goto(base + "/team");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/team", { viewport: PHONE });
     const button = page.getByRole("button", { name: "Menu" });
     // Skip link, logo, the search button, then the menu button.
     await page.keyboard.press("Tab");
@@ -165,9 +157,7 @@ describe("hamburger menu at 390 px", () => {
   });
 
   it("opened through its link before the code ran, stays open as the disclosure button", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport: PHONE });
-    await page.goto(base + "/insights#mobile-menu");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/insights#mobile-menu", { viewport: PHONE });
     const button = page.getByRole("button", { name: "Menu" });
     expect(await button.getAttribute("aria-expanded")).toBe("true");
     expect(await page.locator("#mobile-menu").isVisible()).toBe(true);
@@ -224,9 +214,7 @@ describe("section scrolling", () => {
   }
 
   it("from another page: goes home, waits 120 ms, then scrolls to the section minus 30 px and focuses it", async ({ browser, base }) => {
-    const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/team");
-    await enhanced(page);
+    const { context, page, errors } = await enhancedPage(browser, base + "/team", { viewport: DESKTOP });
     // The home page records its scroll from its first frame on.
     await context.addInitScript(() => {
       const w = window as unknown as { samples: [number, number][] };
@@ -260,9 +248,7 @@ describe("section scrolling", () => {
     browser,
     base,
   }) => {
-    const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/", { viewport: DESKTOP });
     const hero = await recordScroll(page, () => page.getByRole("link", { name: "DISCOVER MORE" }).click());
     await expectLandsAt(page, "#about");
     const slow = scrollTimes(hero.clickAt, hero.samples);
@@ -283,9 +269,7 @@ describe("section scrolling", () => {
   });
 
   it("is a jump with prefers-reduced-motion, and nothing fades", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport: DESKTOP, reducedMotion: "reduce" });
-    await page.goto(base + "/");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/", { viewport: DESKTOP, reducedMotion: "reduce" });
     expect(await page.locator(".fade-pending").count()).toBe(0);
     const run = await recordScroll(page, () => page.getByRole("link", { name: "DISCOVER MORE" }).click(), 600);
     expect(Math.round(await topOf(page, "#about"))).toBe(30);
@@ -296,9 +280,7 @@ describe("section scrolling", () => {
   });
 
   it("the practice page CONTACT button returns home to the contact section", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport: PHONE });
-    await page.goto(base + "/construction");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/construction", { viewport: PHONE });
     await page.getByRole("link", { name: "CONTACT", exact: true }).click();
     await page.waitForURL(base + "/");
     await expectLandsAt(page, "#contact");
@@ -445,9 +427,7 @@ describe("loading texts", () => {
   });
 
   it("show nothing when the next page arrives at once", async ({ browser, base }) => {
-    const { context, page } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/");
-    await enhanced(page);
+    const { context, page } = await enhancedPage(browser, base + "/", { viewport: DESKTOP });
     await page.evaluate(() => {
       const region = document.querySelector("[data-loading-status]")!;
       new MutationObserver(() => sessionStorage.setItem("status-seen", region.textContent ?? "")).observe(region, {
@@ -466,9 +446,7 @@ describe("loading texts", () => {
 
 describe("focus after a page load", () => {
   it("is the browser's own: the next Tab goes to the skip link, first on every page", async ({ browser, base }) => {
-    const { context, page, errors } = await trackedPage(browser, { viewport: DESKTOP });
-    await page.goto(base + "/team");
-    await enhanced(page);
+    const { context, page, errors } = await enhancedPage(browser, base + "/team", { viewport: DESKTOP });
     await mainNav(page).getByRole("link", { name: "news & insights" }).click();
     await page.waitForURL(/\/insights$/);
     await enhanced(page);

@@ -5,6 +5,7 @@ import { loader as sitemap } from "~/routes/seo/sitemap";
 import { loader as robots } from "~/routes/seo/robots";
 import { loader as feed } from "~/routes/seo/feed";
 import { TEST_ACTOR, setUpTestDatabase } from "../support/database";
+import { FIXED_PAGES } from "../support/site-pages";
 
 setUpTestDatabase();
 beforeAll(async () => {
@@ -43,28 +44,15 @@ describe("sitemap, robots and feed", () => {
     const res = await sitemap();
     expect(res.headers.get("content-type")).toMatch(/application\/xml/);
     const xml = await res.text();
-    expect(xml).toContain("<loc>http://localhost:3000/</loc>");
-    for (const path of [
-      "/team",
-      "/insights",
-      "/insurance",
-      "/construction",
-      "/cyber",
-      "/disclaimer",
-      "/accessibility",
-      "/copyright",
-      "/contact",
-      "/privacy",
-      "/events",
-    ]) {
+    for (const path of FIXED_PAGES) {
       expect(xml).toContain(`<loc>http://localhost:3000${path}</loc>`);
     }
     expect(xml).toContain("<loc>http://localhost:3000/lawyer/Eleanor-Whitcombe</loc>");
     expect(xml).toContain("<loc>http://localhost:3000/post/Fish-Chips-Law</loc>");
     expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}T/);
     expect(xml).toContain("<loc>http://localhost:3000/event/Delay-Claims-Breakfast-Seminar</loc>");
-    // 12 pages, 10 lawyers, 22 posts and the 3 demo events.
-    expect((xml.match(/<url>/g) ?? []).length).toBe(12 + 10 + 22 + 3);
+    // The 12 fixed pages, 10 lawyers, 22 posts and the 3 demo events.
+    expect((xml.match(/<url>/g) ?? []).length).toBe(FIXED_PAGES.length + 10 + 22 + 3);
   });
 
   it("keeps crawlers out of the dashboard and points at the sitemap", async () => {
