@@ -58,9 +58,11 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-function site(skip: (note?: string) => void): ClusterWithoutProxy {
+/** The shared cluster and its instances' addresses (instance 1's is the site's PUBLIC_URL); skips the test without PostgreSQL. */
+function site(skip: (note?: string) => void): { c: ClusterWithoutProxy; one: string; two: string } {
   if (!cluster) skip(skipReason);
-  return cluster!;
+  const [one, two] = cluster!.instances.map((i) => i.url) as [string, string];
+  return { c: cluster!, one, two };
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -173,8 +175,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     staffPage,
     newPage,
   }) => {
-    const c = site(skip);
-    const one = c.instances[0].url;
+    const { c, one } = site(skip);
     const { FIRST } = wordings("Previewed");
     const page = await signedIn(staffPage, c);
     onTestFinished(() => deleteFromList("articles", FIRST.title, one));
@@ -218,8 +219,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     "scheduled about two minutes ahead in Toronto time, then with no other action it appears on /insights, the home teaser and the RSS feed of both instances within 60 s of its minute, published once",
     { timeout: 300_000 },
     async ({ skip, staffPage, newPage }) => {
-      const c = site(skip);
-      const one = c.instances[0].url;
+      const { c, one } = site(skip);
       const { FIRST } = wordings("Scheduled");
       const page = await signedIn(staffPage, c);
       await insightForTest(page, c, FIRST.title, FIRST.body, "draft");
@@ -279,8 +279,7 @@ describe("scheduled publishing on two instances, in Chromium", () => {
     staffPage,
     newPage,
   }) => {
-    const c = site(skip);
-    const one = c.instances[0].url;
+    const { c, one } = site(skip);
     const [member] = await c.query<{ slug: string; full_name: string; AOP: string[] }>(
       `select slug, full_name, "AOP" from team where title ilike '%partner%' and cardinality("AOP") > 0 order by id limit 1`,
     );
@@ -470,8 +469,7 @@ describe("nothing unpublished leaks through any public URL", () => {
     "a crawl of every public page, feed, vCard, search result and link picture finds none of their words; their own URLs are the 404",
     { timeout: 180_000 },
     async ({ skip }) => {
-      const c = site(skip);
-      const one = c.instances[0];
+      const { c, one } = site(skip);
       let database: Database | undefined;
       let sync: { stop(): Promise<void> } | undefined;
       const storage = c.bucket.storage();
@@ -605,7 +603,7 @@ describe("nothing unpublished leaks through any public URL", () => {
         }
 
         const started = Date.now();
-        const result = await crawl(one.url, c.url, start);
+        const result = await crawl(one, c.url, start);
         const ms = Date.now() - started;
         console.log(`crawl: ${result.fetched.length} URLs in ${ms} ms (${result.unvisited} left unvisited)`);
 
@@ -672,8 +670,7 @@ describe("History on two instances, in Chromium", () => {
     "edited twice, then the first version restored from History: the post shows the first wording again on both instances, and History the restore as a new version",
     { timeout: 180_000 },
     async ({ skip, staffPage, newPage }) => {
-      const c = site(skip);
-      const [one, two] = c.instances.map((i) => i.url) as [string, string];
+      const { c, one, two } = site(skip);
       const { FIRST, SECOND, THIRD } = wordings("Restored");
       const page = await signedIn(staffPage, c);
       await insightForTest(page, c, FIRST.title, FIRST.body, "published");
