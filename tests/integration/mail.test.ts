@@ -8,12 +8,11 @@
  * the Outbox.
  */
 import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { mailOutbox } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
 import {
-  closeMail,
   DELIVERED_BODY_REMOVED,
   mailFrom,
   PERMANENT_PREFIX,
@@ -25,21 +24,13 @@ import {
   type MailMessage,
 } from "~/.server/mail/mail";
 import { MAX_ATTEMPTS } from "~/.server/jobs/retry";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { startTestSmtp } from "../support/smtp";
 import { setUpTestDatabase } from "../support/database";
-import { deliverDueMail, makeMailRetriesDue, setUpMailQueue } from "../support/mail-queue";
+import { deliverDueMail, makeMailRetriesDue, setUpMailQueue, setUpTestSmtp } from "../support/mail-queue";
 
 const state = setUpTestDatabase();
 const mail = setUpMailQueue(state);
-
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-});
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
-});
+const sink = setUpTestSmtp();
 
 const message = (n: number, extra: Partial<MailMessage> = {}): MailMessage => ({
   to: `person${n}@example.com`,
@@ -67,19 +58,19 @@ describe("without SMTP (the embedded default)", () => {
       sent_at: null,
     });
     expect((await row(result.id)).text_body).toContain("/admin/invite/abc1");
-    expect(smtp.messages).toHaveLength(0);
+    expect(sink.smtp.messages).toHaveLength(0);
   });
 });
 
 describe("with SMTP", () => {
   beforeAll(() => {
-    setEnvForTests({ SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" });
+    setEnvForTests({ SMTP_URL: sink.smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" });
   });
 
   it("delivers a message with plain-text and HTML parts and a working link", async () => {
     const result = await sendMail(message(2));
     expect(result.status).toBe("sent");
-    const received = await smtp.waitFor((m) => m.subject === "Test message 2");
+    const received = await sink.smtp.waitFor((m) => m.subject === "Test message 2");
     expect(received.from?.value[0]).toMatchObject({ name: "Harrow Kline LLP", address: "web@harrowkline.example" });
     expect(received.to && !Array.isArray(received.to) ? received.to.text : "").toBe("person2@example.com");
     expect(received.text).toContain("http://localhost:3000/admin/invite/abc2");
@@ -90,14 +81,14 @@ describe("with SMTP", () => {
   it("removes the body of a sensitive message (a sign-in link) once delivered", async () => {
     const result = await sendMail(message(3, { sensitive: true }));
     expect(result.status).toBe("sent");
-    expect((await smtp.waitFor((m) => m.subject === "Test message 3")).text).toContain("abc3");
+    expect((await sink.smtp.waitFor((m) => m.subject === "Test message 3")).text).toContain("abc3");
     const kept = await row(result.id);
     expect(kept.text_body).toBe(DELIVERED_BODY_REMOVED);
     expect(kept.html_body).not.toContain("abc3");
   });
 
   it("a message refused for now (4xx) is kept as failed with the reason, and its job delivers it once the server accepts", async () => {
-    smtp.refuseForNow = true;
+    sink.smtp.refuseForNow = true;
     const result = await sendMail(message(4));
     expect(result.status).toBe("failed");
     expect(result.status === "failed" && result.error).toMatch(/451/);
@@ -107,11 +98,11 @@ describe("with SMTP", () => {
 
     // Not yet due (its job waits the retry delay): nothing is tried.
     expect(await deliverDueMail(mail.queue)).toBe(0);
-    smtp.refuseForNow = false;
+    sink.smtp.refuseForNow = false;
     // Due (as pg-boss's worker would find it 30 s later; the jobs of the messages sent at once above find them sent).
     await makeMailRetriesDue();
     await deliverDueMail(mail.queue);
-    await smtp.waitFor((m) => m.subject === "Test message 4");
+    await sink.smtp.waitFor((m) => m.subject === "Test message 4");
     expect(await row(result.id)).toMatchObject({ status: "sent", attempts: 2, last_error: null, next_attempt_at: null });
     // Its job is done: nothing more to run.
     await makeMailRetriesDue();
@@ -119,7 +110,7 @@ describe("with SMTP", () => {
   });
 
   it("a message left to the queue (a public form's) is delivered by its job: retried by pg-boss after a temporary failure", async () => {
-    smtp.refuseForNow = true;
+    sink.smtp.refuseForNow = true;
     const id = await queueMail(message(7));
     expect(await row(id)).toMatchObject({ status: "queued", attempts: 0 });
     expect(await deliverDueMail(mail.queue)).toBe(1);
@@ -130,12 +121,12 @@ describe("with SMTP", () => {
     const [job] = await mail.queue.boss.findJobs(MAIL_JOB, { key: String(id) });
     expect(job).toMatchObject({ state: "retry", retryCount: 0 });
 
-    smtp.refuseForNow = false;
+    sink.smtp.refuseForNow = false;
     await makeMailRetriesDue();
     expect(await deliverDueMail(mail.queue)).toBe(1);
-    await smtp.waitFor((m) => m.subject === "Test message 7");
+    await sink.smtp.waitFor((m) => m.subject === "Test message 7");
     expect(await row(id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
-    expect(smtp.messages.filter((m) => m.subject === "Test message 7")).toHaveLength(1);
+    expect(sink.smtp.messages.filter((m) => m.subject === "Test message 7")).toHaveLength(1);
   });
 
   it("a message's job is written in the transaction that keeps it: committed together, or rolled back together", async () => {
@@ -152,12 +143,12 @@ describe("with SMTP", () => {
     const id = await db().transaction((tx) => keepMail(tx, message(11)));
     expect(await mail.queue.boss.findJobs(MAIL_JOB, { key: String(id) })).toEqual([expect.objectContaining({ state: "created" })]);
     expect(await deliverDueMail(mail.queue)).toBe(1);
-    await smtp.waitFor((m) => m.subject === "Test message 11");
+    await sink.smtp.waitFor((m) => m.subject === "Test message 11");
     expect(await row(id)).toMatchObject({ status: "sent", attempts: 1 });
   });
 
   it("a message that fails every try ends on the dead-letter queue (Failed jobs) and stays failed in the Outbox with its last error", async () => {
-    smtp.refuseForNow = true;
+    sink.smtp.refuseForNow = true;
     const id = await queueMail(message(8));
     for (let i = 0; i < MAX_ATTEMPTS + 2; i++) {
       await makeMailRetriesDue();
@@ -175,8 +166,8 @@ describe("with SMTP", () => {
         error: expect.stringMatching(/451/),
       }),
     ]);
-    smtp.refuseForNow = false;
-    expect(smtp.messages.filter((m) => m.subject === "Test message 8")).toHaveLength(0);
+    sink.smtp.refuseForNow = false;
+    expect(sink.smtp.messages.filter((m) => m.subject === "Test message 8")).toHaveLength(0);
     // Try again on Failed jobs: a fresh job with its key, which delivers it.
     expect(await mail.queue.retryFailedJob(letters[0].id)).toMatchObject({ outcome: "queued", name: MAIL_JOB, label: "E-mail" });
     expect(await deliverDueMail(mail.queue)).toBe(1);
@@ -184,7 +175,7 @@ describe("with SMTP", () => {
   });
 
   it("a message refused for good (5xx, a bad address) is not retried: kept as failed with the reason; an owner's 'send again' still can", async () => {
-    smtp.refuse = true;
+    sink.smtp.refuse = true;
     const result = await sendMail(message(6));
     expect(result.status === "failed" && result.error).toMatch(/550/);
     const failed = await row(result.id);
@@ -195,13 +186,13 @@ describe("with SMTP", () => {
     expect(await deliverDueMail(mail.queue)).toBe(1);
     expect(await row(queued)).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
     expect((await mail.queue.boss.findJobs(MAIL_JOB, { key: String(queued) }))[0]).toMatchObject({ state: "completed" });
-    smtp.refuse = false;
+    sink.smtp.refuse = false;
     // Never tried again, however late a job comes.
     await makeMailRetriesDue();
     await deliverDueMail(mail.queue);
     expect(await row(result.id)).toMatchObject({ status: "failed", attempts: 1 });
     expect(await row(queued)).toMatchObject({ status: "failed", attempts: 1 });
-    expect(smtp.messages.filter((m) => m.subject === "Test message 6" || m.subject === "Test message 9")).toHaveLength(0);
+    expect(sink.smtp.messages.filter((m) => m.subject === "Test message 6" || m.subject === "Test message 9")).toHaveLength(0);
     expect(await resendMail(result.id)).toMatchObject({ status: "sent" });
   });
 
@@ -212,9 +203,9 @@ describe("with SMTP", () => {
     const result = await sendMail(message(5));
     expect(result.status).toBe("failed");
     expect(result.status === "failed" && result.error).toMatch(/ECONNREFUSED|connect/i);
-    setEnvForTests({ SMTP_URL: smtp.url });
+    setEnvForTests({ SMTP_URL: sink.smtp.url });
     expect(await resendMail(result.id)).toMatchObject({ status: "sent" });
-    await smtp.waitFor((m) => m.subject === "Test message 5");
+    await sink.smtp.waitFor((m) => m.subject === "Test message 5");
     const [latest] = await db().select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
     expect(latest).toMatchObject({ id: result.id, status: "sent" });
   });

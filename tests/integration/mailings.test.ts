@@ -8,7 +8,7 @@
  * headers with that recipient's own links.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemActor } from "~/.server/db/audit";
 import { createArticle, publishDueArticles } from "~/.server/db/articles";
 import { db } from "~/.server/db/client";
@@ -33,13 +33,13 @@ import { signIn } from "~/.server/auth/sign-in";
 import { mailingProgressText } from "~/components/admin/mailing-progress";
 import * as mailingScreen from "~/routes/admin/article-mailing";
 import * as previewRoute from "~/routes/admin/article-mailing-preview";
+import { setUpTestSmtp } from "../support/mail-queue";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { startSmtpSink, type SinkMessage } from "../support/smtp-sink";
 
 setUpTestDatabase();
-let smtp: TestSmtp;
+const smtpServer = setUpTestSmtp();
 const actor = systemActor("test");
 
 async function confirmed(email: string, topics: SubscriptionTopic[]) {
@@ -59,16 +59,9 @@ async function article(
   );
 }
 
-const to = (address: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(address));
+const to = (address: string) => smtpServer.smtp.messages.filter((m) => JSON.stringify(m.to).includes(address));
 
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-});
-beforeEach(() => setEnvForTests({ SMTP_URL: smtp.url, SUBSCRIBER_MAIL_RATE: "1000" }));
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
-});
+beforeEach(() => setEnvForTests({ SMTP_URL: smtpServer.smtp.url, SUBSCRIBER_MAIL_RATE: "1000" }));
 
 describe("mailings", () => {
   it("sends a published article once to each confirmed subscriber of its topics, with that person's own unsubscribe links", async () => {
@@ -122,11 +115,11 @@ describe("mailings", () => {
     const bad = await confirmed("bad-mailbox@example.com", ["news"]);
     const a = await article("Firm news: a new partner", "events");
     await scheduleMailing(a.id, ["news"], actor, a.title);
-    smtp.refuse = true;
+    smtpServer.smtp.refuse = true;
     try {
       expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ bounced: 1 });
     } finally {
-      smtp.refuse = false;
+      smtpServer.smtp.refuse = false;
     }
     expect((await findSubscriberByEmail(bad.email))!.status).toBe("bounced");
 
@@ -145,7 +138,7 @@ describe("mailings", () => {
       .where(and(eq(mailingDeliveries.mailing_id, mailing.id), eq(mailingDeliveries.subscriber_id, slow.id)));
     expect(row).toMatchObject({ status: "queued", attempts: 1 });
     expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
-    setEnvForTests({ SMTP_URL: smtp.url });
+    setEnvForTests({ SMTP_URL: smtpServer.smtp.url });
     await db().update(mailingDeliveries).set({ next_attempt_at: new Date() }).where(eq(mailingDeliveries.mailing_id, mailing.id));
     expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ sent: 3 });
     expect(to(slow.email)).toHaveLength(1);
@@ -270,7 +263,7 @@ describe("Send to subscribers (the article's screen)", () => {
     expect(html).toContain('lang="en"');
     expect(html).toContain("Limitation periods for construction liens");
     expect(await post(a.id, [["intent", "test"]])).toEqual({ status: 200, text: "A test was sent to you." });
-    await smtp.waitFor((m) => m.subject === "[Test] Limitation periods for construction liens");
+    await smtpServer.smtp.waitFor((m) => m.subject === "[Test] Limitation periods for construction liens");
     // An editor may send a test to themselves, never to the subscribers (403, nothing scheduled).
     const send: [string, string][] = [
       ["intent", "schedule"],

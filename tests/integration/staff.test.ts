@@ -13,14 +13,14 @@
 import { callRoute, testContext, type ActionAnswer, type RouteResult } from "../support/route-call";
 import { cookiesOf, signInAs, STAFF_PASSWORD as PASSWORD } from "../support/staff-session";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { authHeaders, getAuth, withAuthTransaction } from "~/.server/auth/auth";
 import { getStaff } from "~/.server/auth/staff-session";
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { db } from "~/.server/db/client";
 import { auditLog, mailOutbox, session, staffTokens, user } from "~/.server/db/schema";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail, resendMail, sendMail } from "~/.server/mail/mail";
+import { resendMail, sendMail } from "~/.server/mail/mail";
 import { signIn } from "~/.server/auth/sign-in";
 import * as staffRoute from "~/routes/admin/staff";
 import * as invitationRoute from "~/routes/admin/invitation";
@@ -32,16 +32,16 @@ import * as twoFactorRoute from "~/routes/admin/two-factor";
 import * as loginRoute from "~/routes/admin/login";
 import * as hoursRoute from "~/routes/admin/hours";
 import * as outboxMessageRoute from "~/routes/admin/outbox-message";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import { setUpTestSmtp } from "../support/mail-queue";
 import { setUpTestDatabase } from "../support/database";
 import { authenticator } from "../support/totp";
 
 setUpTestDatabase();
+const sink = setUpTestSmtp();
 
 const ORIGIN = "http://localhost:3000";
 const CLIENT_IP = "192.0.2.44";
 const context = testContext(CLIENT_IP);
-let smtp: TestSmtp;
 let owner = "";
 
 function post(path: string, fields: Record<string, string>, cookie = "") {
@@ -64,14 +64,9 @@ async function userRow(email: string) {
 }
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  setEnvForTests({ SMTP_URL: smtp.url, PUBLIC_URL: ORIGIN });
+  setEnvForTests({ SMTP_URL: sink.smtp.url, PUBLIC_URL: ORIGIN });
   await createStaffAccount("owner@example.com", PASSWORD, "Olive Owner", "owner");
   owner = await signInAs("owner@example.com");
-});
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
 });
 
 async function invite(email: string, role: string, cookie = owner) {
@@ -92,7 +87,7 @@ describe("invitations by e-mail", () => {
     const answer = await invite("ed@example.com", "editor");
     expect(answer.status).toBe(302);
     expect(await flashOf(answer)).toBe("ed@example.com has been invited as editor. The e-mail has been sent.");
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes("ed@example.com"));
+    const mail = await sink.smtp.waitFor((m) => JSON.stringify(m.to ?? "").includes("ed@example.com"));
     expect(mail.subject).toMatch(/invitation/i);
     const token = linkIn(mail.text ?? "", "invitation");
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -182,7 +177,7 @@ describe("invitations by e-mail", () => {
 
   it("expires after 72 hours; the expired page asks for a new one, sent to the same address", async () => {
     await invite("late@example.com", "editor");
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late@example.com"));
+    const mail = await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes("late@example.com"));
     const token = linkIn(mail.text ?? "", "invitation");
     const target = await userRow("late@example.com");
     await db()
@@ -199,7 +194,7 @@ describe("invitations by e-mail", () => {
     expect((await acceptInvitation(token, "Late", "a-good-passphrase-9")).data?.status?.text).toMatch(
       /expired: invitations work for 72 hours/,
     );
-    const count = smtp.messages.length;
+    const count = sink.smtp.messages.length;
     const renewed = await callRoute<ActionAnswer>(
       invitationRoute.action,
       post(`/admin/invitation/${token}`, { intent: "renew" }),
@@ -210,7 +205,9 @@ describe("invitations by e-mail", () => {
       tone: "success",
       text: "A new invitation has been made for the address this one was sent to. It works once, for 72 hours. The e-mail has been sent.",
     });
-    const fresh = await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("late@example.com"));
+    const fresh = await sink.smtp.waitFor(
+      (m) => sink.smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("late@example.com"),
+    );
     const newToken = linkIn(fresh.text ?? "", "invitation");
     expect(newToken).not.toBe(token);
     // The expired link cannot be renewed twice.
@@ -223,14 +220,14 @@ describe("invitations by e-mail", () => {
 
   it("an expired invitation asked for again while the SMTP server refuses for now: says the e-mail could not be sent and keeps it to retry", async () => {
     await invite("late-refused@example.com", "editor");
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("late-refused@example.com"));
+    const mail = await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes("late-refused@example.com"));
     const token = linkIn(mail.text ?? "", "invitation");
     const target = await userRow("late-refused@example.com");
     await db()
       .update(staffTokens)
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(staffTokens.user_id, target.id));
-    smtp.refuseForNow = true;
+    sink.smtp.refuseForNow = true;
     let renewed: RouteResult<ActionAnswer>;
     try {
       renewed = await callRoute<ActionAnswer>(
@@ -240,7 +237,7 @@ describe("invitations by e-mail", () => {
         context,
       );
     } finally {
-      smtp.refuseForNow = false;
+      sink.smtp.refuseForNow = false;
     }
     expect(renewed.data?.state).toBe("renewed");
     expect(renewed.data?.status?.tone).toBe("error");
@@ -258,7 +255,7 @@ describe("invitations by e-mail", () => {
   });
 
   it("when the SMTP server refuses for now (4xx), says the e-mail could not be sent and keeps it in the outbox to retry", async () => {
-    smtp.refuseForNow = true;
+    sink.smtp.refuseForNow = true;
     try {
       const answer = await invite("refused@example.com", "admin");
       expect(answer.status).toBe(302);
@@ -269,12 +266,12 @@ describe("invitations by e-mail", () => {
       expect(kept).toMatchObject({ status: "failed", kind: "invitation" });
       expect(kept.next_attempt_at).not.toBeNull();
     } finally {
-      smtp.refuseForNow = false;
+      sink.smtp.refuseForNow = false;
     }
   });
 
   it("when the SMTP server refuses the address for good (5xx), says so, and keeps it in the outbox without retrying", async () => {
-    smtp.refuse = true;
+    sink.smtp.refuse = true;
     try {
       const answer = await invite("no-such-mailbox@example.com", "editor");
       expect(answer.status).toBe(302);
@@ -284,15 +281,15 @@ describe("invitations by e-mail", () => {
       const [kept] = await db().select().from(mailOutbox).where(eq(mailOutbox.to_address, "no-such-mailbox@example.com"));
       expect(kept).toMatchObject({ status: "failed", kind: "invitation", next_attempt_at: null });
     } finally {
-      smtp.refuse = false;
+      sink.smtp.refuse = false;
     }
   });
 
   it("send again replaces the link; withdraw removes the invited account", async () => {
     await invite("twice@example.com", "editor");
-    const first = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
+    const first = linkIn((await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes("twice@example.com"))).text ?? "", "invitation");
     const target = await userRow("twice@example.com");
-    const count = smtp.messages.length;
+    const count = sink.smtp.messages.length;
     const resent = await callRoute<ActionAnswer>(
       staffRoute.action,
       post("/dashboard/staff", { intent: "resend", id: target.id }, owner),
@@ -301,7 +298,8 @@ describe("invitations by e-mail", () => {
     );
     expect(await flashOf(resent)).toMatch(/earlier link no longer works/);
     const second = linkIn(
-      (await smtp.waitFor((m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("twice@example.com"))).text ?? "",
+      (await sink.smtp.waitFor((m) => sink.smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes("twice@example.com"))).text ??
+        "",
       "invitation",
     );
     expect((await callRoute<ActionAnswer>(invitationRoute.loader, new Request(ORIGIN), { token: first }, context)).data).toMatchObject({
@@ -345,10 +343,10 @@ describe("forgot password and reset links", () => {
     const unknown = await forgot("nobody@example.com");
     expect(known.data?.status).toEqual(unknown.data?.status);
     expect(known.data?.status?.text).toMatch(/^If an active staff account uses that address/);
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
+    const mail = await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
     const token = linkIn(mail.text ?? "", "reset-password");
     expect(mail.html).toContain(`/admin/reset-password/${token}`);
-    expect(smtp.messages.some((m) => JSON.stringify(m.to).includes("nobody@example.com"))).toBe(false);
+    expect(sink.smtp.messages.some((m) => JSON.stringify(m.to).includes("nobody@example.com"))).toBe(false);
 
     const reset = (password: string) =>
       callRoute<ActionAnswer>(
@@ -370,12 +368,12 @@ describe("forgot password and reset links", () => {
 
   it("an expired reset link says so and offers a new one", async () => {
     await forgot("forgetful@example.com");
-    const mails = smtp.messages.filter((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
+    const mails = sink.smtp.messages.filter((m) => JSON.stringify(m.to).includes("forgetful@example.com"));
     await new Promise((r) => setTimeout(r, 300));
-    const latest = await smtp.waitFor(
+    const latest = await sink.smtp.waitFor(
       (m) =>
-        smtp.messages.filter((x) => JSON.stringify(x.to).includes("forgetful@example.com")).length > mails.length &&
-        m === smtp.messages.at(-1),
+        sink.smtp.messages.filter((x) => JSON.stringify(x.to).includes("forgetful@example.com")).length > mails.length &&
+        m === sink.smtp.messages.at(-1),
     );
     const token = linkIn(latest.text ?? "", "reset-password");
     await db()
@@ -807,7 +805,7 @@ describe("e-mailed links: how long they work, and the trail", () => {
     await createStaffAccount("asked@example.com", PASSWORD, "Ash", "editor");
     const account = await userRow("asked@example.com");
     await forgotFrom("asked@example.com", testContext("192.0.2.60"));
-    const token = linkIn((await smtp.waitFor((m) => JSON.stringify(m.to).includes("asked@example.com"))).text ?? "", "reset-password");
+    const token = linkIn((await sink.smtp.waitFor((m) => JSON.stringify(m.to).includes("asked@example.com"))).text ?? "", "reset-password");
     expect(token).not.toBe("");
     const entries = await db()
       .select()
@@ -900,13 +898,13 @@ describe("Outbox: send again", () => {
   const status = async (id: number) =>
     (await db().select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.id, id)))[0].status;
   async function failedMessage(subject: string): Promise<number> {
-    smtp.refuse = true;
+    sink.smtp.refuse = true;
     try {
       const result = await sendMail({ to: "late-reader@example.com", subject, text: "t", html: "<p>t</p>", kind: "test" });
       expect(result.status).toBe("failed");
       return result.id;
     } finally {
-      smtp.refuse = false;
+      sink.smtp.refuse = false;
     }
   }
 
@@ -939,7 +937,7 @@ describe("Outbox: send again", () => {
       /^That message (is being sent right now|has already been sent)\.$/,
     );
     expect(await mailEntries(id)).toHaveLength(1);
-    await smtp.waitFor((m) => m.subject === "Send again, twice");
-    expect(smtp.messages.filter((m) => m.subject === "Send again, twice")).toHaveLength(1);
+    await sink.smtp.waitFor((m) => m.subject === "Send again, twice");
+    expect(sink.smtp.messages.filter((m) => m.subject === "Send again, twice")).toHaveLength(1);
   });
 });

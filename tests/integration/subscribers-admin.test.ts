@@ -6,24 +6,23 @@
  * an owner only, leaving a hash.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/.server/db/client";
 import { auditLog, subscriberSuppressions } from "~/.server/db/schema";
 import { addressHash, confirmSubscription, findSubscriberByEmail, requestSubscription } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail } from "~/.server/mail/mail";
 import { CONSENT_WORDING } from "~/lib/forms/subscribe";
 import * as subscriberScreen from "~/routes/admin/subscriber";
 import * as list from "~/routes/admin/subscribers";
 import * as exporter from "~/routes/admin/subscribers-export";
 import { signedIn } from "../support/staff-session";
+import { setUpTestSmtp } from "../support/mail-queue";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
 
 setUpTestDatabase();
+const sink = setUpTestSmtp();
 const ORIGIN = "http://localhost:3000";
-let smtp: TestSmtp;
 let owner = "";
 let admin = "";
 let editor = "";
@@ -47,18 +46,13 @@ async function outcome<T>(work: Promise<T>): Promise<{ status: number; value?: T
 }
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  setEnvForTests({ SMTP_URL: smtp.url });
+  setEnvForTests({ SMTP_URL: sink.smtp.url });
   owner = await signedIn("owner@example.com", "owner");
   admin = await signedIn("admin@example.com", "admin");
   editor = await signedIn("editor@example.com", "editor");
   await confirmed("alpha@insurer.example", ["insurance"]);
   await confirmed("beta@builder.example", ["construction", "news"]);
   await requestSubscription({ email: "gamma@pending.example", topics: ["cyber"], formUrl: `${ORIGIN}/subscribe`, source: "web" });
-});
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
 });
 
 const load = (cookie: string, query = "") =>

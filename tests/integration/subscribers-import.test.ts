@@ -8,7 +8,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { readFlash } from "~/.server/admin/flash.server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle } from "~/.server/db/articles";
 import { systemActor } from "~/.server/db/audit";
 import { db } from "~/.server/db/client";
@@ -23,7 +23,6 @@ import {
   withdrawConsent,
 } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail } from "~/.server/mail/mail";
 import { runMailings } from "~/.server/subscriptions/mailing-sender";
 import { sendConsentRequests } from "~/.server/subscriptions/consent-requests";
 import * as list from "~/routes/admin/subscribers";
@@ -35,13 +34,12 @@ import * as subscriberScreen from "~/routes/admin/subscriber";
 import { IMPORT_MSG } from "~/routes/admin/subscribers-import";
 import { signedIn } from "../support/staff-session";
 import { setUpTestDatabase } from "../support/database";
-import { deliverDueMail, setUpMailQueue } from "../support/mail-queue";
+import { deliverDueMail, setUpMailQueue, setUpTestSmtp } from "../support/mail-queue";
 import { guarded, testContext } from "../support/route-call";
-import { startTestSmtp, type TestSmtp } from "../support/smtp";
 
 const outbox = setUpMailQueue(setUpTestDatabase());
+const sink = setUpTestSmtp();
 const ORIGIN = "http://localhost:3000";
-let smtp: TestSmtp;
 let admin = "";
 let editor = "";
 
@@ -71,8 +69,7 @@ async function flashOf(response: Response): Promise<string> {
 const csv = (text: string, name = "contacts.csv") => new File([text], name, { type: "text/csv" });
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  setEnvForTests({ SMTP_URL: smtp.url, SUBSCRIBER_MAIL_RATE: "1000", CONSENT_REQUESTS_PER_DAY: "2" });
+  setEnvForTests({ SMTP_URL: sink.smtp.url, SUBSCRIBER_MAIL_RATE: "1000", CONSENT_REQUESTS_PER_DAY: "2" });
   admin = await signedIn("admin@example.com", "admin");
   editor = await signedIn("editor@example.com", "editor");
   const { token } = await requestSubscription({
@@ -92,10 +89,6 @@ beforeAll(async () => {
     source: "web",
   });
   await eraseSubscriber(erased.subscriberId!, systemActor("test"));
-});
-afterAll(async () => {
-  closeMail();
-  await smtp.close();
 });
 
 describe("the CASL import", () => {
@@ -117,7 +110,7 @@ describe("the CASL import", () => {
   });
 
   it("answers at once, then the job accepts rows with evidence and refuses the rest with row, address and reason; nothing is sent", async () => {
-    const before = smtp.messages.length;
+    const before = sink.smtp.messages.length;
     const [outboxBefore] = await db().select({ n: mailOutbox.id }).from(mailOutbox).orderBy(mailOutbox.id).limit(1);
     const file = [
       "Email,Consent,Consent date,Source,Implied basis",
@@ -184,7 +177,7 @@ describe("the CASL import", () => {
 
     // The import mailed nobody: no message, nothing kept in the outbox.
     await new Promise((r) => setTimeout(r, 300));
-    expect(smtp.messages.length).toBe(before);
+    expect(sink.smtp.messages.length).toBe(before);
     expect(outboxBefore).toBeUndefined();
     expect(await db().select().from(mailOutbox)).toHaveLength(0);
 
@@ -267,7 +260,7 @@ describe("the CASL import", () => {
       },
       actor,
     );
-    const before = smtp.messages.length;
+    const before = sink.smtp.messages.length;
     await scheduleMailing(a.id, ["insurance"], actor, a.title);
     // client@'s consent ends after the queue is made, before its message goes: the sender skips it too.
     await runMailings({ budgetMs: 1 }).catch(() => undefined);
@@ -276,7 +269,7 @@ describe("the CASL import", () => {
       .set({ consent_expires_at: new Date(Date.now() - 1000) })
       .where(and(eq(subscribers.id, client.id)));
     await runMailings({ budgetMs: 10_000 });
-    const sent = smtp.messages.slice(before).map((m) => JSON.stringify(m.to));
+    const sent = sink.smtp.messages.slice(before).map((m) => JSON.stringify(m.to));
     expect(sent.some((t) => t.includes("asked@client.example"))).toBe(false);
     expect(sent.some((t) => t.includes("express@client.example"))).toBe(true);
     // Put client@ back (the next test asks it for consent).
@@ -306,7 +299,7 @@ describe("the CASL import", () => {
     // Not confirmed: nothing queued.
     expect(await flashOf(await post({}))).toContain("Tick the box to confirm");
     expect((await consentRequestState(2)).askable).toBe(4);
-    const before = smtp.messages.length;
+    const before = sink.smtp.messages.length;
     const answer = await post({ confirm: "yes" });
     expect(await flashOf(answer)).toContain(
       "4 requests for consent are queued: 2 go out today, the other 2 on the following days (at most 2 a day).",
@@ -325,8 +318,8 @@ describe("the CASL import", () => {
     expect(await sendConsentRequests()).toEqual({ consentRequestsSent: 0 }); // the day's cap
     // Each kept with its job (mail-send), which sends it.
     await deliverDueMail(outbox.queue);
-    await smtp.waitFor(() => smtp.messages.length >= before + 2);
-    const sent = smtp.messages.slice(before);
+    await sink.smtp.waitFor(() => sink.smtp.messages.length >= before + 2);
+    const sent = sink.smtp.messages.slice(before);
     expect(sent).toHaveLength(2);
     expect(sent[0].subject).toContain("keep sending you insights");
     expect(await consentRequestState(2)).toMatchObject({ askable: 0, waiting: 2, sentToday: 2 });
