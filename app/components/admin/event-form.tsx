@@ -5,7 +5,6 @@
  * checked before the post (client-check.ts).
  */
 import { useRef, useState } from "react";
-import { useNavigation } from "react-router";
 import { EVENT_LISTS, eventSchema, MAX_GUESTS, type EventFormValues } from "~/lib/forms/event";
 import { EVENT_FORMATS, FORMAT_LABELS, practiceAreaLabel, type EventFormat } from "~/lib/events";
 import { PRACTICE_AREAS } from "~/lib/practice";
@@ -13,13 +12,13 @@ import { ArticleBody } from "./article-body";
 import { AuthorsField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
 import { bindFields, RadioGroup, SelectField, TextField, useFocusFirstInvalid } from "./fields";
-import { EditorForm } from "./editor-form";
+import { EditorForm, SaveBar } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { PublishStateFields } from "./publish-state-fields";
 import { RepeatingRows } from "./repeating-rows";
 import { RecordingField, type RecordingUpload } from "./recording-field";
 import { useAnnounce } from "./status";
-import { btnPrimary, labelClass } from "./styles";
+import { labelClass } from "./styles";
 import { captionsFileProblem, RECORDING_MSG, recordingFileProblem } from "~/lib/recordings";
 
 const GUEST_COLUMNS = [
@@ -46,8 +45,6 @@ export function EventForm(props: {
 }) {
   const maxBytes = props.recordingMaxBytes ?? 0;
   const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [format, setFormat] = useState<EventFormat | "">(props.values.format);
   const fileInput = useRef<HTMLInputElement>(null);
   const fileKey = useRef<HTMLInputElement>(null);
@@ -256,11 +253,7 @@ export function EventForm(props: {
       />
 
       <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="event" />
-      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
-        <button type="submit" className={btnPrimary} disabled={busy || !!upload}>
-          {props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"}
-        </button>
-      </div>
+      <SaveBar label={props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"} waiting={!!upload} />
     </EditorForm>
   );
 }

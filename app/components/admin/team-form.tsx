@@ -1,5 +1,4 @@
 /** The team member form (create and edit): one column, labels above, errors below, save always in view. */
-import { useNavigation } from "react-router";
 import { EXPERTISE_CHOICES, PRACTICE_AREAS } from "~/lib/practice";
 import {
   AREA_LABELS,
@@ -14,12 +13,12 @@ import { EXPERT_CONFIRM_LABEL, LANGUAGES } from "~/lib/profile";
 import { ChipPicker } from "./chip-picker";
 import { useClientCheck } from "./client-check";
 import { bindFields, FieldError, TextField, useFocusFirstInvalid } from "./fields";
-import { EditorForm } from "./editor-form";
+import { EditorForm, SaveBar } from "./editor-form";
 import { ImageInput } from "./image-input";
 import { MattersField } from "./matters-field";
 import { RepeatingRows } from "./repeating-rows";
 import { StaffEditor } from "./staff-editor";
-import { btnPrimary, labelClass } from "./styles";
+import { labelClass } from "./styles";
 
 const ADMISSION_COLUMNS = [
   { key: "jurisdiction", label: "Jurisdiction", maxLength: 120, wide: true },
@@ -44,13 +43,12 @@ export function TeamForm(props: {
   /** The version the form shows (edit): a save over a newer one is refused. */
   version?: number;
 }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const { clientErrors, onSubmit } = useClientCheck({ schema: teamMemberSchema, lists: TEAM_LISTS, status: teamFormStatus });
   const errors = clientErrors ?? props.errors ?? {};
   const formRef = useFocusFirstInvalid(props.errors && Object.keys(props.errors).length ? props.errors : undefined);
   const v = props.values;
   const field = bindFields(v, errors);
+  const saveLabel = props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES";
 
   return (
     <EditorForm
@@ -58,16 +56,7 @@ export function TeamForm(props: {
       onSubmit={onSubmit}
       version={props.version}
       // The default button for Enter in any field, before the staff buttons.
-      lead={
-        <button
-          type="submit"
-          name="intent"
-          value="save"
-          hidden
-          tabIndex={-1}
-          aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
-        />
-      }
+      lead={<button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-label={saveLabel} />}
     >
       <TextField {...field("full_name")} label="Full name" required maxLength={200} autoComplete="off" />
       <TextField {...field("title")} label="Title" required maxLength={200} hint="For example Partner or Associate." />
@@ -204,11 +193,7 @@ export function TeamForm(props: {
         </div>
       </fieldset>
       <StaffEditor initial={v.staff} draft={v.new_staff} open={props.staffOpen} message={props.staffMessage} error={errors.staff} />
-      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
-        <button type="submit" name="intent" value="save" className={btnPrimary} disabled={busy}>
-          {props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
-        </button>
-      </div>
+      <SaveBar label={saveLabel} intent="save" />
     </EditorForm>
   );
 }
