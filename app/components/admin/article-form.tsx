@@ -90,7 +90,7 @@ export function ArticleForm(props: {
       </div>
       <AuthorsField choices={props.authorChoices} chosen={v.authors} error={errors.authors} />
       <ArticleBody defaultValue={v.copy} error={errors.copy} />
-      <SummaryField values={v} errors={errors} />
+      <SummaryField defaultValue={v.summary} error={errors.summary} />
       <SearchAndSocialFields values={v} errors={errors} currentSocialImage={props.currentSocialImage} />
       <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="article" />
       <SaveBar label={props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"} />

@@ -16,7 +16,7 @@ import { bindFields, FieldError, TextField, useFocusFirstInvalid } from "./field
 import { EditorForm, SaveBar } from "./editor-form";
 import { ImageInput } from "./image-input";
 import { MattersField } from "./matters-field";
-import { RepeatingRows } from "./repeating-rows";
+import { RepeatingRows, type RowList } from "./repeating-rows";
 import { StaffEditor } from "./staff-editor";
 import { labelClass } from "./styles";
 
@@ -29,9 +29,42 @@ const EDUCATION_COLUMNS = [
   { key: "school", label: "School", maxLength: 160, wide: true },
   { key: "year", label: "Year", numeric: true, maxLength: 4 },
 ] as const;
+const ADMISSIONS: RowList = {
+  prefix: "admission",
+  legend: "Bar admissions",
+  rowLabel: "Bar admission",
+  addLabel: "Add a bar admission",
+  max: MAX_ADMISSIONS,
+  hint: "Optional: each jurisdiction (for example Ontario) and the year of admission.",
+  columns: ADMISSION_COLUMNS,
+};
+const EDUCATION: RowList = {
+  prefix: "education",
+  legend: "Education",
+  rowLabel: "Education",
+  addLabel: "Add a degree",
+  max: MAX_EDUCATION,
+  hint: "Optional: degree (for example J.D.), school and year.",
+  columns: EDUCATION_COLUMNS,
+};
 
-const AREA_CHOICES = PRACTICE_AREAS.map((value) => ({ value, label: AREA_LABELS[value] }));
-const EXPERTISE = EXPERTISE_CHOICES.map((value) => ({ value, label: value }));
+/** The two chip lists, one after the other: areas of practice, then fields of expertise. */
+const CHIP_LISTS = [
+  {
+    name: "AOP",
+    legend: "Areas of practice",
+    selectLabel: "Area of practice",
+    addLabel: "Add area of practice",
+    choices: PRACTICE_AREAS.map((value) => ({ value, label: AREA_LABELS[value] })),
+  },
+  {
+    name: "area_details",
+    legend: "Fields of expertise",
+    selectLabel: "Field of expertise",
+    addLabel: "Add field of expertise",
+    choices: EXPERTISE_CHOICES.map((value) => ({ value, label: value })),
+  },
+] as const;
 
 export function TeamForm(props: {
   mode: "create" | "edit";
@@ -88,36 +121,11 @@ export function TeamForm(props: {
           <input type="checkbox" name="remove_photo" className="size-4" /> Remove the current photo (when no new one is chosen)
         </label>
       ) : null}
-      <ChipPicker
-        name="AOP"
-        legend="Areas of practice"
-        selectLabel="Area of practice"
-        addLabel="Add area of practice"
-        choices={AREA_CHOICES}
-        initial={v.AOP}
-        error={errors.AOP}
-      />
-      <ChipPicker
-        name="area_details"
-        legend="Fields of expertise"
-        selectLabel="Field of expertise"
-        addLabel="Add field of expertise"
-        choices={EXPERTISE}
-        initial={v.area_details}
-        error={errors.area_details}
-      />
+      {CHIP_LISTS.map((list) => (
+        <ChipPicker key={list.name} {...list} initial={v[list.name]} error={errors[list.name]} />
+      ))}
       <h2 className="border-t border-line pt-6 font-serif text-xl font-semibold">Credentials</h2>
-      <RepeatingRows
-        prefix="admission"
-        legend="Bar admissions"
-        rowLabel="Bar admission"
-        addLabel="Add a bar admission"
-        columns={ADMISSION_COLUMNS}
-        initial={v.admissions}
-        max={MAX_ADMISSIONS}
-        hint="Optional: each jurisdiction (for example Ontario) and the year of admission."
-        error={errors.admissions}
-      />
+      <RepeatingRows {...ADMISSIONS} initial={v.admissions} error={errors.admissions} />
       <fieldset aria-describedby={errors.languages ? "field-languages-error" : undefined}>
         <legend className={labelClass}>Languages</legend>
         <div className="mt-2 grid grid-cols-2 gap-1 sm:grid-cols-4">
@@ -136,17 +144,7 @@ export function TeamForm(props: {
         maxLength={200}
         hint="Optional: any language not in the list, separated by commas."
       />
-      <RepeatingRows
-        prefix="education"
-        legend="Education"
-        rowLabel="Education"
-        addLabel="Add a degree"
-        columns={EDUCATION_COLUMNS}
-        initial={v.education}
-        max={MAX_EDUCATION}
-        hint="Optional: degree (for example J.D.), school and year."
-        error={errors.education}
-      />
+      <RepeatingRows {...EDUCATION} initial={v.education} error={errors.education} />
       <fieldset>
         <legend className={labelClass}>Law Society certified specialist</legend>
         <p className="mt-1 text-sm text-muted">
