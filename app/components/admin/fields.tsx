@@ -89,6 +89,11 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
+/** The code of a two-factor sign-in (`code`, required), which the browser may fill in from an authenticator (one-time-code). */
+export function CodeField(props: { label: string; hint: string; maxLength: number; error?: string; inputMode?: "numeric" }) {
+  return <TextField name="code" required autoComplete="one-time-code" {...props} />;
+}
+
 /** A choice from a list: the prompt ("Choose a category…"), when there is one, first, with no value. */
 export function SelectField(props: {
   name: string;
