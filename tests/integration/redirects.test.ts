@@ -6,6 +6,9 @@
  * mechanism, and the in-memory engine answering what the table says.
  */
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createArticle, updateArticle } from "~/.server/db/articles";
 import { db } from "~/.server/db/client";
@@ -15,7 +18,10 @@ import { RedirectEngine } from "~/.server/redirects/engine";
 import { checkTarget, fillTarget } from "~/.server/redirects/paths";
 import { checkRegex } from "~/.server/redirects/regex-check";
 import { saveRule } from "~/.server/redirects/rules";
+import * as redirectsRoute from "~/routes/admin/redirects";
 import { setUpTestDatabase, TEST_ACTOR } from "../support/database";
+import { callRoute } from "../support/route-call";
+import { signedIn } from "../support/staff-session";
 
 setUpTestDatabase();
 
@@ -142,5 +148,31 @@ describe("redirect rules", () => {
     const [row] = await db().select().from(redirects).where(eq(redirects.source, "/partner"));
     expect(row.hits).toBe(2);
     expect(row.last_hit_at).not.toBeNull();
+  });
+});
+
+describe("the Add a redirect form", () => {
+  it("after a refused answer, keeps what was chosen and marks the Answer field invalid with its message", async () => {
+    const ORIGIN = "http://localhost:3000";
+    const cookie = await signedIn("redirects-form@example.com", "owner", "10.9.0.46");
+    const body = new URLSearchParams({ intent: "create", match: "regex", status: "303", source: "^/old/(.*)$", target: "/new/$1" });
+    const request = new Request(`${ORIGIN}/dashboard/redirects`, { method: "POST", body, headers: { cookie, origin: ORIGIN } });
+    const answer = await callRoute(redirectsRoute.action, request);
+    expect(answer.status).toBe(400);
+    const list = await callRoute(redirectsRoute.loader, new Request(`${ORIGIN}/dashboard/redirects`, { headers: { cookie } }));
+    const Stub = createRoutesStub([
+      {
+        path: "/dashboard/redirects",
+        Component: () => createElement(redirectsRoute.default, { loaderData: list.data, actionData: answer.data } as never),
+      },
+    ]);
+    const html = renderToString(createElement(Stub, { initialEntries: ["/dashboard/redirects"] }));
+    const select = (name: string) => /<select[^>]*>/.exec(html.slice(html.indexOf(`<select id="field-${name}"`)))![0];
+    expect(select("status")).toContain('aria-invalid="true"');
+    expect(select("status")).toContain('aria-describedby="field-status-error"');
+    expect(html).toContain("Choose 301, 302, 307, 308 or 410.");
+    expect(select("match")).not.toContain("aria-invalid");
+    expect(select("match")).toContain('aria-describedby="field-match-hint"');
+    expect(html).toMatch(/<option value="regex" selected="">Regular expression<\/option>/);
   });
 });

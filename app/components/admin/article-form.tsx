@@ -1,6 +1,5 @@
 /** The article form (create and edit). Pinned is forced off and disabled when the article is not news. */
 import { useState } from "react";
-import { useNavigation } from "react-router";
 import { ARTICLE_LISTS, articleSchema, type ArticleFormValues } from "~/lib/forms/article";
 import { MSG } from "~/lib/forms/messages";
 import { ARTICLE_CATEGORIES } from "~/lib/practice";
@@ -8,11 +7,10 @@ import { ArticleBody } from "./article-body";
 import { AuthorsField, SearchAndSocialFields, SummaryField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
 import { bindFields, RadioGroup, SelectField, TextField, useFocusFirstInvalid } from "./fields";
-import { EditorForm } from "./editor-form";
+import { EditorForm, SaveBar } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { ImageInput } from "./image-input";
 import { PublishStateFields } from "./publish-state-fields";
-import { btnPrimary } from "./styles";
 
 const CATEGORY_LABELS: Record<string, string> = { insurance: "Insurance", construction: "Construction", cyber: "Cyber", events: "Events" };
 const CATEGORY_OPTIONS = ARTICLE_CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] }));
@@ -33,8 +31,6 @@ export function ArticleForm(props: {
   currentSocialImage?: { url: string; alt: string };
 }) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [news, setNews] = useState(props.values.news);
   const [pinned, setPinned] = useState(props.values.priority);
   const { clientErrors, onSubmit } = useClientCheck({
@@ -94,14 +90,10 @@ export function ArticleForm(props: {
       </div>
       <AuthorsField choices={props.authorChoices} chosen={v.authors} error={errors.authors} />
       <ArticleBody defaultValue={v.copy} error={errors.copy} />
-      <SummaryField values={v} errors={errors} />
+      <SummaryField defaultValue={v.summary} error={errors.summary} />
       <SearchAndSocialFields values={v} errors={errors} currentSocialImage={props.currentSocialImage} />
       <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="article" />
-      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
-        <button type="submit" className={btnPrimary} disabled={busy}>
-          {props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"}
-        </button>
-      </div>
+      <SaveBar label={props.mode === "create" ? "ADD ARTICLE" : "SAVE CHANGES"} />
     </EditorForm>
   );
 }

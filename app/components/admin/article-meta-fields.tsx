@@ -1,8 +1,9 @@
 /**
  * The article form's authors, summary, SEO and social-picture fields (kept
- * apart from article-form.tsx). Plain form controls: they work before
- * hydration and without JavaScript (checkboxes send `authors` once per
- * chosen member; article.ts reads them as a list).
+ * apart from article-form.tsx; the event form uses the authors and summary
+ * too). Plain form controls: they work before hydration and without
+ * JavaScript (checkboxes send `authors` once per chosen member; article.ts
+ * reads them as a list).
  */
 import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX, SUMMARY_MAX, type ArticleFormValues } from "~/lib/forms/article";
 import { bindFields, describedBy, FieldError, TextField } from "./fields";
@@ -67,17 +68,30 @@ export function AuthorsField({
   );
 }
 
-export function SummaryField({ values, errors }: { values: ArticleFormValues; errors: Record<string, string> }) {
+/** The plain-text summary: an article's, or (`rows`, `maxLength`, `hint`) an event's. */
+export function SummaryField({
+  defaultValue,
+  error,
+  rows = 3,
+  maxLength = SUMMARY_MAX,
+  hint = `Optional, plain text, at most ${SUMMARY_MAX} characters: shown on article cards, in the RSS feed and as the page description. When empty, the start of the article is used.`,
+}: {
+  defaultValue: string;
+  error?: string;
+  rows?: number;
+  maxLength?: number;
+  hint?: string;
+}) {
   return (
     <TextField
       name="summary"
       label="Summary"
-      defaultValue={values.summary}
-      error={errors.summary}
+      defaultValue={defaultValue}
+      error={error}
       multiline
-      rows={3}
-      maxLength={SUMMARY_MAX}
-      hint={`Optional, plain text, at most ${SUMMARY_MAX} characters: shown on article cards, in the RSS feed and as the page description. When empty, the start of the article is used.`}
+      rows={rows}
+      maxLength={maxLength}
+      hint={hint}
     />
   );
 }

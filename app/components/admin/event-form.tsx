@@ -5,26 +5,54 @@
  * checked before the post (client-check.ts).
  */
 import { useRef, useState } from "react";
-import { useNavigation } from "react-router";
-import { EVENT_LISTS, eventSchema, MAX_GUESTS, type EventFormValues } from "~/lib/forms/event";
+import { EVENT_LISTS, EVENT_SUMMARY_MAX, eventSchema, MAX_GUESTS, type EventFormValues } from "~/lib/forms/event";
 import { EVENT_FORMATS, FORMAT_LABELS, practiceAreaLabel, type EventFormat } from "~/lib/events";
 import { PRACTICE_AREAS } from "~/lib/practice";
 import { ArticleBody } from "./article-body";
-import { AuthorsField, type AuthorOption } from "./article-meta-fields";
+import { AuthorsField, SummaryField, type AuthorOption } from "./article-meta-fields";
 import { useClientCheck } from "./client-check";
 import { bindFields, RadioGroup, SelectField, TextField, useFocusFirstInvalid } from "./fields";
-import { EditorForm } from "./editor-form";
+import { EditorForm, SaveBar } from "./editor-form";
 import { useHydrated } from "./hydrated";
 import { PublishStateFields } from "./publish-state-fields";
-import { RepeatingRows } from "./repeating-rows";
+import { RepeatingRows, type RowList } from "./repeating-rows";
 import { RecordingField, type RecordingUpload } from "./recording-field";
 import { useAnnounce } from "./status";
-import { btnPrimary, labelClass } from "./styles";
+import { labelClass } from "./styles";
 import { captionsFileProblem, RECORDING_MSG, recordingFileProblem } from "~/lib/recordings";
 
 const GUEST_COLUMNS = [
   { key: "name", label: "Name", maxLength: 200, wide: true },
   { key: "organisation", label: "Organisation", maxLength: 200, wide: true },
+] as const;
+const GUESTS: RowList = {
+  prefix: "guest",
+  legend: "Guest speakers",
+  rowLabel: "Guest speaker",
+  addLabel: "Add a guest speaker",
+  max: MAX_GUESTS,
+  hint: "Optional: each guest's name and organisation, shown after the team's speakers.",
+  columns: GUEST_COLUMNS,
+};
+
+/** The CPD section's fields, two a row: the hours, then the accreditation that lets the public page show them. */
+const CPD_FIELDS = [
+  {
+    name: "cpd_substantive",
+    label: "Substantive hours",
+    inputMode: "decimal",
+    maxLength: 5,
+    hint: "In quarter hours, such as 1.5. Empty or 0: none.",
+  },
+  {
+    name: "cpd_professionalism",
+    label: "Professionalism hours",
+    inputMode: "decimal",
+    maxLength: 5,
+    hint: "Shown on the public page only once the LSO's accreditation number and date are recorded (or the firm is an accredited provider).",
+  },
+  { name: "accreditation_number", label: "Accreditation number", maxLength: 100 },
+  { name: "accreditation_date", label: "Accreditation date", type: "date" },
 ] as const;
 
 const FORMAT_OPTIONS = EVENT_FORMATS.map((value) => ({ value, label: FORMAT_LABELS[value] }));
@@ -46,8 +74,6 @@ export function EventForm(props: {
 }) {
   const maxBytes = props.recordingMaxBytes ?? 0;
   const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [format, setFormat] = useState<EventFormat | "">(props.values.format);
   const fileInput = useRef<HTMLInputElement>(null);
   const fileKey = useRef<HTMLInputElement>(null);
@@ -128,12 +154,11 @@ export function EventForm(props: {
     <EditorForm formRef={formRef} onSubmit={submit} version={props.version}>
       <input type="hidden" name="intent" value="save" />
       <TextField {...field("title")} label="Title" required maxLength={300} />
-      <TextField
-        {...field("summary")}
-        label="Summary"
-        multiline
+      <SummaryField
+        defaultValue={v.summary}
+        error={errors.summary}
         rows={2}
-        maxLength={300}
+        maxLength={EVENT_SUMMARY_MAX}
         hint="Optional, plain text: shown on the events list, in the calendar file and as the page description."
       />
       <ArticleBody
@@ -203,49 +228,22 @@ export function EventForm(props: {
           chosen={v.speakers}
           error={errors.speakers}
         />
-        <RepeatingRows
-          prefix="guest"
-          legend="Guest speakers"
-          rowLabel="Guest speaker"
-          addLabel="Add a guest speaker"
-          columns={GUEST_COLUMNS}
-          initial={v.guests}
-          max={MAX_GUESTS}
-          hint="Optional: each guest's name and organisation, shown after the team's speakers."
-          error={errors.guests}
-        />
+        <RepeatingRows {...GUESTS} initial={v.guests} error={errors.guests} />
       </fieldset>
 
       <fieldset className={sectionClass}>
         <legend className={legendClass}>CPD hours (Law Society of Ontario)</legend>
         <div className="grid gap-6 sm:grid-cols-2">
-          <TextField
-            {...field("cpd_substantive")}
-            label="Substantive hours"
-            inputMode="decimal"
-            maxLength={5}
-            hint="In quarter hours, such as 1.5. Empty or 0: none."
-          />
-          <TextField
-            {...field("cpd_professionalism")}
-            label="Professionalism hours"
-            inputMode="decimal"
-            maxLength={5}
-            hint="Shown on the public page only once the LSO's accreditation number and date are recorded (or the firm is an accredited provider)."
-          />
-          <TextField {...field("accreditation_number")} label="Accreditation number" maxLength={100} />
-          <TextField {...field("accreditation_date")} label="Accreditation date" type="date" />
+          {CPD_FIELDS.map(({ name, ...spec }) => (
+            <TextField key={name} {...field(name)} {...spec} />
+          ))}
         </div>
       </fieldset>
 
       <RecordingField
         eventId={props.eventId}
         hydrated={hydrated}
-        link={v.recording_url}
-        file={v.recording_file}
-        remove={v.recording_remove}
-        captions={v.recording_captions}
-        captionsRemove={v.captions_remove}
+        values={v}
         maxBytes={maxBytes}
         errors={errors}
         fileInput={fileInput}
@@ -256,11 +254,7 @@ export function EventForm(props: {
       />
 
       <PublishStateFields status={v.status} publishAt={v.publish_at} errors={errors} noun="event" />
-      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
-        <button type="submit" className={btnPrimary} disabled={busy || !!upload}>
-          {props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"}
-        </button>
-      </div>
+      <SaveBar label={props.mode === "create" ? "ADD EVENT" : "SAVE CHANGES"} waiting={!!upload} />
     </EditorForm>
   );
 }

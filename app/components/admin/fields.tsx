@@ -89,21 +89,27 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
-/** A choice from a list: the prompt ("Choose a category…") first, with no value. */
+/** The code of a two-factor sign-in (`code`, required), which the browser may fill in from an authenticator (one-time-code). */
+export function CodeField(props: { label: string; hint: string; maxLength: number; error?: string; inputMode?: "numeric" }) {
+  return <TextField name="code" required autoComplete="one-time-code" {...props} />;
+}
+
+/** A choice from a list: the prompt ("Choose a category…"), when there is one, first, with no value. */
 export function SelectField(props: {
   name: string;
   label: string;
-  prompt: string;
+  prompt?: string;
   options: readonly { value: string; label: string }[];
   defaultValue: string;
   error?: string;
+  hint?: ReactNode;
   required?: boolean;
 }) {
   const id = `field-${props.name}`;
   return (
-    <FieldFrame id={id} label={props.label} required={props.required} error={props.error}>
+    <FieldFrame id={id} label={props.label} required={props.required} hint={props.hint} error={props.error}>
       <select id={id} name={props.name} defaultValue={props.defaultValue} {...fieldAria(id, props)} className={inputClass}>
-        <option value="">{props.prompt}</option>
+        {props.prompt === undefined ? null : <option value="">{props.prompt}</option>}
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -5,22 +5,21 @@
  * an event's certificates.
  */
 export function ProgressLines(props: {
+  /** What useProgress says of the work. */
+  progress: { going: boolean; finishedHere: boolean };
   /** The state in words. */
   text: string;
-  going: boolean;
-  finishedHere: boolean;
-  done: number;
-  total: number;
-  /** The bar's accessible name ("Rows read"). */
-  label: string;
+  /** The bar while the work goes: how much of the total is done, and its accessible name ("Rows read"). */
+  bar: { done: number; total: number; label: string };
   error?: boolean;
 }) {
+  const { progress, bar } = props;
   return (
     <>
       <p className={props.error ? "mt-1 text-error" : "mt-1"}>{props.text}</p>
-      {props.going ? <progress className="mt-2 w-full" max={Math.max(1, props.total)} value={props.done} aria-label={props.label} /> : null}
+      {progress.going ? <progress className="mt-2 w-full" max={Math.max(1, bar.total)} value={bar.done} aria-label={bar.label} /> : null}
       <p role="status" className="sr-only">
-        {props.finishedHere ? props.text : ""}
+        {progress.finishedHere ? props.text : ""}
       </p>
     </>
   );

@@ -10,6 +10,7 @@
  * sent as multipart); a video without them is flagged (AODA, WCAG 1.2.2).
  */
 import type { RefObject } from "react";
+import type { EventFormValues } from "~/lib/forms/event";
 import {
   CAPTIONS_ACCEPT,
   CAPTIONS_MAX_BYTES,
@@ -32,12 +33,8 @@ export function RecordingField({
   /** The edit screen's event (none on "Add event": the file is uploaded once the event is saved). */
   eventId?: number;
   hydrated: boolean;
-  link: string;
-  file: string;
-  remove: boolean;
-  /** The saved captions' storage key ('' for none). */
-  captions: string;
-  captionsRemove: boolean;
+  /** The form's recording values (recording_captions: the saved captions' storage key, '' for none). */
+  values: Pick<EventFormValues, "recording_url" | "recording_file" | "recording_remove" | "recording_captions" | "captions_remove">;
   maxBytes: number;
   errors: Record<string, string>;
   fileInput: RefObject<HTMLInputElement | null>;
@@ -46,9 +43,10 @@ export function RecordingField({
   className: string;
   legendClass: string;
 }) {
+  const { recording_file: file, recording_captions: captions } = props.values;
   const error = props.errors.recording_file;
   const captionsError = props.errors.captions_file;
-  const audio = isAudioRecording(props.file);
+  const audio = isAudioRecording(file);
   return (
     <fieldset className={props.className}>
       <legend className={props.legendClass}>Recording</legend>
@@ -56,19 +54,19 @@ export function RecordingField({
         After the event: a video or audio file uploaded here, or a link to the recording elsewhere. It is shown on the event's page once the
         event is over.
       </p>
-      <input ref={fileKey} type="hidden" name="recording_file" defaultValue={props.file} />
-      <input type="hidden" name="recording_captions" value={props.captions} />
-      {props.file ? (
+      <input ref={fileKey} type="hidden" name="recording_file" defaultValue={file} />
+      <input type="hidden" name="recording_captions" value={captions} />
+      {file ? (
         <div className="space-y-2">
           <p>
             {audio ? "An audio" : "A video"} recording is uploaded:{" "}
-            <a href={recordingPath(props.file)} className={linkClass} target="_blank" rel="noreferrer">
+            <a href={recordingPath(file)} className={linkClass} target="_blank" rel="noreferrer">
               Open the uploaded recording
             </a>{" "}
             <span className="text-sm text-muted">(it opens once the event is published and over)</span>
           </p>
           <label className="flex items-center gap-2">
-            <input type="checkbox" name="recording_remove" defaultChecked={props.remove} className="size-4" />
+            <input type="checkbox" name="recording_remove" defaultChecked={props.values.recording_remove} className="size-4" />
             Remove the uploaded recording (when you save)
           </label>
         </div>
@@ -78,11 +76,11 @@ export function RecordingField({
       ) : props.hydrated ? (
         <FieldFrame
           id="field-recording_file"
-          label={props.file ? "Replace with another file" : "Recording file"}
+          label={file ? "Replace with another file" : "Recording file"}
           hint={
             <>
               MP4, M4A, MP3 or WebM, up to {sizeText(props.maxBytes)}: uploaded when you save
-              {props.file ? ", in place of the file above" : ""}.
+              {file ? ", in place of the file above" : ""}.
             </>
           }
           error={error}
@@ -117,7 +115,7 @@ export function RecordingField({
       )}
       {props.eventId === undefined ? null : (
         <div className="space-y-2">
-          {props.file && !props.captions ? (
+          {file && !captions ? (
             <div className="rounded border-l-4 border-error bg-[#fbeeee] px-4 py-3">
               <p className="font-semibold text-error">
                 {audio ? "Not accessible without a transcript" : "Not accessible without captions"}
@@ -125,24 +123,24 @@ export function RecordingField({
               <p className="text-sm">{audio ? CAPTIONS_MSG.missingTranscript : CAPTIONS_MSG.missing}</p>
             </div>
           ) : null}
-          {props.captions ? (
+          {captions ? (
             <div className="space-y-2">
               <p>
                 {audio ? "A transcript" : "Captions"} (WebVTT) {audio ? "is" : "are"} attached:{" "}
-                <a href={recordingPath(props.captions)} className={linkClass} target="_blank" rel="noreferrer">
+                <a href={recordingPath(captions)} className={linkClass} target="_blank" rel="noreferrer">
                   Open the captions file
                 </a>{" "}
                 <span className="text-sm text-muted">(it opens with the recording)</span>
               </p>
               <label className="flex items-center gap-2">
-                <input type="checkbox" name="captions_remove" defaultChecked={props.captionsRemove} className="size-4" />
+                <input type="checkbox" name="captions_remove" defaultChecked={props.values.captions_remove} className="size-4" />
                 Remove the captions (when you save)
               </label>
             </div>
           ) : null}
           <FieldFrame
             id="field-captions_file"
-            label={props.captions ? "Replace the captions with another file" : "Captions or transcript file (.vtt)"}
+            label={captions ? "Replace the captions with another file" : "Captions or transcript file (.vtt)"}
             hint={
               <>
                 For an uploaded recording: a WebVTT file (.vtt, up to {sizeText(CAPTIONS_MAX_BYTES)}), saved with the event. A video shows
@@ -167,7 +165,7 @@ export function RecordingField({
         label="Recording link"
         type="url"
         inputMode="url"
-        defaultValue={props.link}
+        defaultValue={props.values.recording_url}
         error={props.errors.recording_url}
         hint="Or the link to the recording (a video site, for example), in place of a file."
       />

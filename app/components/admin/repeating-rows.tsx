@@ -14,7 +14,8 @@ import { btnSecondary, inputClass, labelClass } from "./styles";
 
 type Column = { key: string; label: string; numeric?: boolean; maxLength: number; wide?: boolean };
 
-export function RepeatingRows(props: {
+/** What a list of rows is (a form's constant): its fields, names and words. */
+export type RowList = {
   /** Field names are `${prefix}_${column.key}`. */
   prefix: string;
   legend: string;
@@ -22,11 +23,12 @@ export function RepeatingRows(props: {
   rowLabel: string;
   addLabel: string;
   columns: readonly Column[];
-  initial: readonly Record<string, string>[];
   max: number;
   hint?: string;
-  error?: string;
-}) {
+};
+
+/** A list (`<RepeatingRows {...ADMISSIONS} initial={…} error={…} />`) with the rows it holds and its error. */
+export function RepeatingRows(props: RowList & { initial: readonly Record<string, string>[]; error?: string }) {
   const hydrated = useHydrated();
   const blank = () => Object.fromEntries(props.columns.map((c) => [c.key, ""]));
   const [rows, setRows] = useState<Record<string, string>[]>(() =>

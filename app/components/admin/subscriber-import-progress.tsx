@@ -23,24 +23,22 @@ export function importProgressText(i: ImportView): string {
 }
 
 export function ImportProgress({ initial }: { initial: ImportView }) {
-  const { current, going, finishedHere } = useProgress({
+  const progress = useProgress({
     initial,
     url: `/dashboard/subscribers/imports/${initial.id}`,
     select: (data: { import: ImportView }) => (data.import.id === initial.id ? data.import : undefined),
     going: (i) => i.status === "queued" || i.status === "running",
   });
+  const { current, going } = progress;
   return (
     <div className="mt-6 rounded border border-line bg-white p-4" data-import-status={current.status}>
       <h3 className="font-semibold wrap-anywhere">
         Last import{current.fileName ? `: ${current.fileName}` : ""} ({current.created}, {current.createdBy})
       </h3>
       <ProgressLines
+        progress={progress}
         text={importProgressText(current)}
-        going={going}
-        finishedHere={finishedHere}
-        done={current.rowsRead}
-        total={current.rowsTotal}
-        label="Rows read"
+        bar={{ done: current.rowsRead, total: current.rowsTotal, label: "Rows read" }}
       />
       {!going && current.refusals.length ? (
         <ScrollRegion className="mt-4 overflow-x-auto" label="Refused rows, table">

@@ -1,5 +1,4 @@
 /** The team member form (create and edit): one column, labels above, errors below, save always in view. */
-import { useNavigation } from "react-router";
 import { EXPERTISE_CHOICES, PRACTICE_AREAS } from "~/lib/practice";
 import {
   AREA_LABELS,
@@ -14,12 +13,12 @@ import { EXPERT_CONFIRM_LABEL, LANGUAGES } from "~/lib/profile";
 import { ChipPicker } from "./chip-picker";
 import { useClientCheck } from "./client-check";
 import { bindFields, FieldError, TextField, useFocusFirstInvalid } from "./fields";
-import { EditorForm } from "./editor-form";
+import { EditorForm, SaveBar } from "./editor-form";
 import { ImageInput } from "./image-input";
 import { MattersField } from "./matters-field";
-import { RepeatingRows } from "./repeating-rows";
+import { RepeatingRows, type RowList } from "./repeating-rows";
 import { StaffEditor } from "./staff-editor";
-import { btnPrimary, labelClass } from "./styles";
+import { labelClass } from "./styles";
 
 const ADMISSION_COLUMNS = [
   { key: "jurisdiction", label: "Jurisdiction", maxLength: 120, wide: true },
@@ -30,9 +29,42 @@ const EDUCATION_COLUMNS = [
   { key: "school", label: "School", maxLength: 160, wide: true },
   { key: "year", label: "Year", numeric: true, maxLength: 4 },
 ] as const;
+const ADMISSIONS: RowList = {
+  prefix: "admission",
+  legend: "Bar admissions",
+  rowLabel: "Bar admission",
+  addLabel: "Add a bar admission",
+  max: MAX_ADMISSIONS,
+  hint: "Optional: each jurisdiction (for example Ontario) and the year of admission.",
+  columns: ADMISSION_COLUMNS,
+};
+const EDUCATION: RowList = {
+  prefix: "education",
+  legend: "Education",
+  rowLabel: "Education",
+  addLabel: "Add a degree",
+  max: MAX_EDUCATION,
+  hint: "Optional: degree (for example J.D.), school and year.",
+  columns: EDUCATION_COLUMNS,
+};
 
-const AREA_CHOICES = PRACTICE_AREAS.map((value) => ({ value, label: AREA_LABELS[value] }));
-const EXPERTISE = EXPERTISE_CHOICES.map((value) => ({ value, label: value }));
+/** The two chip lists, one after the other: areas of practice, then fields of expertise. */
+const CHIP_LISTS = [
+  {
+    name: "AOP",
+    legend: "Areas of practice",
+    selectLabel: "Area of practice",
+    addLabel: "Add area of practice",
+    choices: PRACTICE_AREAS.map((value) => ({ value, label: AREA_LABELS[value] })),
+  },
+  {
+    name: "area_details",
+    legend: "Fields of expertise",
+    selectLabel: "Field of expertise",
+    addLabel: "Add field of expertise",
+    choices: EXPERTISE_CHOICES.map((value) => ({ value, label: value })),
+  },
+] as const;
 
 export function TeamForm(props: {
   mode: "create" | "edit";
@@ -44,13 +76,12 @@ export function TeamForm(props: {
   /** The version the form shows (edit): a save over a newer one is refused. */
   version?: number;
 }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const { clientErrors, onSubmit } = useClientCheck({ schema: teamMemberSchema, lists: TEAM_LISTS, status: teamFormStatus });
   const errors = clientErrors ?? props.errors ?? {};
   const formRef = useFocusFirstInvalid(props.errors && Object.keys(props.errors).length ? props.errors : undefined);
   const v = props.values;
   const field = bindFields(v, errors);
+  const saveLabel = props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES";
 
   return (
     <EditorForm
@@ -58,16 +89,7 @@ export function TeamForm(props: {
       onSubmit={onSubmit}
       version={props.version}
       // The default button for Enter in any field, before the staff buttons.
-      lead={
-        <button
-          type="submit"
-          name="intent"
-          value="save"
-          hidden
-          tabIndex={-1}
-          aria-label={props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
-        />
-      }
+      lead={<button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-label={saveLabel} />}
     >
       <TextField {...field("full_name")} label="Full name" required maxLength={200} autoComplete="off" />
       <TextField {...field("title")} label="Title" required maxLength={200} hint="For example Partner or Associate." />
@@ -99,36 +121,11 @@ export function TeamForm(props: {
           <input type="checkbox" name="remove_photo" className="size-4" /> Remove the current photo (when no new one is chosen)
         </label>
       ) : null}
-      <ChipPicker
-        name="AOP"
-        legend="Areas of practice"
-        selectLabel="Area of practice"
-        addLabel="Add area of practice"
-        choices={AREA_CHOICES}
-        initial={v.AOP}
-        error={errors.AOP}
-      />
-      <ChipPicker
-        name="area_details"
-        legend="Fields of expertise"
-        selectLabel="Field of expertise"
-        addLabel="Add field of expertise"
-        choices={EXPERTISE}
-        initial={v.area_details}
-        error={errors.area_details}
-      />
+      {CHIP_LISTS.map((list) => (
+        <ChipPicker key={list.name} {...list} initial={v[list.name]} error={errors[list.name]} />
+      ))}
       <h2 className="border-t border-line pt-6 font-serif text-xl font-semibold">Credentials</h2>
-      <RepeatingRows
-        prefix="admission"
-        legend="Bar admissions"
-        rowLabel="Bar admission"
-        addLabel="Add a bar admission"
-        columns={ADMISSION_COLUMNS}
-        initial={v.admissions}
-        max={MAX_ADMISSIONS}
-        hint="Optional: each jurisdiction (for example Ontario) and the year of admission."
-        error={errors.admissions}
-      />
+      <RepeatingRows {...ADMISSIONS} initial={v.admissions} error={errors.admissions} />
       <fieldset aria-describedby={errors.languages ? "field-languages-error" : undefined}>
         <legend className={labelClass}>Languages</legend>
         <div className="mt-2 grid grid-cols-2 gap-1 sm:grid-cols-4">
@@ -147,17 +144,7 @@ export function TeamForm(props: {
         maxLength={200}
         hint="Optional: any language not in the list, separated by commas."
       />
-      <RepeatingRows
-        prefix="education"
-        legend="Education"
-        rowLabel="Education"
-        addLabel="Add a degree"
-        columns={EDUCATION_COLUMNS}
-        initial={v.education}
-        max={MAX_EDUCATION}
-        hint="Optional: degree (for example J.D.), school and year."
-        error={errors.education}
-      />
+      <RepeatingRows {...EDUCATION} initial={v.education} error={errors.education} />
       <fieldset>
         <legend className={labelClass}>Law Society certified specialist</legend>
         <p className="mt-1 text-sm text-muted">
@@ -204,11 +191,7 @@ export function TeamForm(props: {
         </div>
       </fieldset>
       <StaffEditor initial={v.staff} draft={v.new_staff} open={props.staffOpen} message={props.staffMessage} error={errors.staff} />
-      <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-ground/95 px-4 py-3">
-        <button type="submit" name="intent" value="save" className={btnPrimary} disabled={busy}>
-          {props.mode === "create" ? "ADD TEAM MEMBER" : "SAVE CHANGES"}
-        </button>
-      </div>
+      <SaveBar label={saveLabel} intent="save" />
     </EditorForm>
   );
 }

@@ -24,7 +24,7 @@ import type { FailureData } from "~/.server/http/form-post";
 import { twoFactorRequired } from "~/.server/db/settings";
 import { AdminPage } from "~/components/admin/admin-page";
 import { CurrentPasswordField } from "~/components/admin/new-password-fields";
-import { focusFirstInvalid, TextField } from "~/components/admin/fields";
+import { CodeField, focusFirstInvalid } from "~/components/admin/fields";
 import { btnDanger, btnPrimary, linkClass } from "~/components/admin/styles";
 import { staffOf } from "~/.server/admin/guard.server";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -219,11 +219,8 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
             <Form method="post" noValidate aria-labelledby="scan-title" className="mt-6 max-w-md space-y-4">
               <input type="hidden" name="intent" value="confirm" />
               <input type="hidden" name="uri" value={confirm.uri} />
-              <TextField
-                name="code"
+              <CodeField
                 label="Code from the app"
-                required
-                autoComplete="one-time-code"
                 inputMode="numeric"
                 maxLength={20}
                 error={errors.code}

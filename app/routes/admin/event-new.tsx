@@ -26,16 +26,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function EventNew({ loaderData, actionData }: Route.ComponentProps) {
   const key = useFormKey(actionData);
-  const failed = actionData && "values" in actionData ? actionData : undefined;
+  // A refused save: what was typed, with its messages.
+  const { values = EMPTY_EVENT_VALUES, errors } = actionData && "values" in actionData ? actionData : {};
   return (
     <AdminPage title="Add an event" back={{ to: "/dashboard/events", label: "Manage Events" }}>
-      <EventForm
-        key={key}
-        mode="create"
-        values={failed?.values ?? EMPTY_EVENT_VALUES}
-        errors={failed?.errors}
-        speakerChoices={loaderData.speakerChoices}
-      />
+      <EventForm key={key} mode="create" values={values} errors={errors} speakerChoices={loaderData.speakerChoices} />
     </AdminPage>
   );
 }

@@ -370,12 +370,13 @@ function Certificates({
 
 /** The last sending's progress: refreshed while it goes (without JavaScript, a reload shows where it is). */
 function CertificateSending({ eventId, initial }: { eventId: number; initial: CertificateProgress }) {
-  const { current, going, finishedHere } = useProgress({
+  const progress = useProgress({
     initial,
     url: `/dashboard/events/${eventId}/registrations/certificates`,
     select: (data: { progress: CertificateProgress | null }) => (data.progress?.jobId === initial.jobId ? data.progress : undefined),
     going: certificateSending,
   });
+  const { current } = progress;
   const failed = current.status === "failed" || current.status === "retrying";
   return (
     <div
@@ -383,12 +384,9 @@ function CertificateSending({ eventId, initial }: { eventId: number; initial: Ce
       data-certificates-status={current.status}
     >
       <ProgressLines
+        progress={progress}
         text={certificateProgressText(current)}
-        going={going}
-        finishedHere={finishedHere}
-        done={current.sent}
-        total={current.total}
-        label="Certificates sent"
+        bar={{ done: current.sent, total: current.total, label: "Certificates sent" }}
         error={failed}
       />
     </div>

@@ -25,16 +25,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function LawyerNew(props: Route.ComponentProps) {
   const actionData = props.actionData as TeamActionData | undefined;
   const key = useFormKey(actionData);
+  // A refused save: what was typed, with its messages (and the staff editor's).
+  const { values = EMPTY_TEAM_VALUES, errors, staffMessage, staffOpen } = actionData ?? {};
   return (
     <AdminPage title="Add a team member" back={{ to: "/dashboard/lawyers", label: "Manage Team" }}>
-      <TeamForm
-        key={key}
-        mode="create"
-        values={actionData?.values ?? EMPTY_TEAM_VALUES}
-        errors={actionData?.errors}
-        staffMessage={actionData?.staffMessage}
-        staffOpen={actionData?.staffOpen}
-      />
+      <TeamForm key={key} mode="create" values={values} errors={errors} staffMessage={staffMessage} staffOpen={staffOpen} />
     </AdminPage>
   );
 }

@@ -16,7 +16,7 @@ import { countRedirectsByOrigin, listRedirects } from "~/.server/db/redirects";
 import { deleteRules, describeSource, enableRules, importCsvRules, saveRule, type RuleErrors } from "~/.server/redirects/rules";
 import { AdminPage } from "~/components/admin/admin-page";
 import { FilterSelect } from "~/components/admin/filter-select";
-import { bindFields, FieldError, TextField } from "~/components/admin/fields";
+import { bindFields, SelectField, TextField } from "~/components/admin/fields";
 import { Pager } from "~/components/admin/pager";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { parseCsv } from "~/lib/csv";
@@ -26,6 +26,12 @@ import { MSG, type Status } from "~/lib/forms/messages";
 import { parsePage } from "~/lib/pagination";
 import { ORIGIN_LABELS, REDIRECT_STATUSES, STATUS_LABELS, type RedirectStatus } from "~/lib/redirects";
 import type { RouteHandle } from "~/lib/route-handle";
+
+const MATCH_OPTIONS = [
+  { value: "exact", label: "Exact address" },
+  { value: "regex", label: "Regular expression" },
+];
+const STATUS_OPTIONS = REDIRECT_STATUSES.map((s) => ({ value: String(s), label: STATUS_LABELS[s] }));
 
 export const handle = {
   permission: "redirects",
@@ -140,14 +146,51 @@ export async function action({ request, context }: Route.ActionArgs) {
   return back("error", MSG.updateError);
 }
 
+/** The "Add a redirect" form; after a refusal, what was typed with the fields' messages. */
+function AddRedirect({ errors, values }: { errors: RuleErrors; values: Record<string, string> }) {
+  const field = bindFields(values, errors);
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section aria-labelledby="add-heading" className="mb-8 rounded border border-line bg-white p-4">
+      <h2 id="add-heading" className="mb-4 text-xl font-semibold">
+        Add a redirect
+      </h2>
+      <Form method="post" className="grid gap-4 md:grid-cols-2" aria-labelledby="add-heading">
+        <input type="hidden" name="intent" value="create" />
+        <SelectField
+          name="match"
+          label="Match"
+          defaultValue={values.match ?? "exact"}
+          options={MATCH_OPTIONS}
+          hint="An exact address matches as written (a query such as ?p=12 must also be in the request); a regular expression may use $1, $2… in the new address."
+        />
+        <SelectField {...field("status")} label="Answer" defaultValue={values.status ?? "301"} options={STATUS_OPTIONS} />
+        <TextField
+          {...field("source")}
+          label="Old address"
+          required
+          hint="A path such as /2021/03/old-post/ or /?p=12, or a pattern such as ^/blog/(.*)$"
+        />
+        <TextField
+          {...field("target")}
+          label="New address"
+          hint="A path on this site such as /insights, or a full address on another site (https://…). Empty for 410 Gone."
+        />
+        <TextField {...field("note")} label="Note" maxLength={500} className="md:col-span-2" />
+        <div className="md:col-span-2">
+          <button type="submit" className={btnPrimary} disabled={busy}>
+            Add redirect
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
 export default function Redirects({ loaderData, actionData }: Route.ComponentProps) {
   const { q, origin, page, pages, total, counts, rows } = loaderData;
   const result = actionData;
   const confirmDelete = result && "confirmDelete" in result ? result.confirmDelete : undefined;
-  const errors = result?.errors ?? {};
-  const values = result?.values ?? {};
-  const field = bindFields(values, errors);
-  const busy = useNavigation().state === "submitting";
   const all = Object.values(counts).reduce((a, b) => a + b, 0);
   const pageLink = (p: number) =>
     `/dashboard/redirects?${new URLSearchParams({ ...(q ? { q } : {}), ...(origin ? { origin } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
@@ -166,69 +209,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
         its own redirect.
       </p>
 
-      <section aria-labelledby="add-heading" className="mb-8 rounded border border-line bg-white p-4">
-        <h2 id="add-heading" className="mb-4 text-xl font-semibold">
-          Add a redirect
-        </h2>
-        <Form method="post" className="grid gap-4 md:grid-cols-2" aria-labelledby="add-heading">
-          <input type="hidden" name="intent" value="create" />
-          <div>
-            <label htmlFor="field-match" className={labelClass}>
-              Match
-            </label>
-            <select
-              id="field-match"
-              name="match"
-              defaultValue={values.match ?? "exact"}
-              className={inputClass}
-              aria-describedby="field-match-hint"
-            >
-              <option value="exact">Exact address</option>
-              <option value="regex">Regular expression</option>
-            </select>
-            <p id="field-match-hint" className="mt-1 text-sm text-muted">
-              An exact address matches as written (a query such as ?p=12 must also be in the request); a regular expression may use $1, $2…
-              in the new address.
-            </p>
-          </div>
-          <div>
-            <label htmlFor="field-status" className={labelClass}>
-              Answer
-            </label>
-            <select
-              id="field-status"
-              name="status"
-              defaultValue={values.status ?? "301"}
-              className={inputClass}
-              aria-describedby={errors.status ? "field-status-error" : undefined}
-            >
-              {REDIRECT_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-            <FieldError id="field-status-error" error={errors.status} />
-          </div>
-          <TextField
-            {...field("source")}
-            label="Old address"
-            required
-            hint="A path such as /2021/03/old-post/ or /?p=12, or a pattern such as ^/blog/(.*)$"
-          />
-          <TextField
-            {...field("target")}
-            label="New address"
-            hint="A path on this site such as /insights, or a full address on another site (https://…). Empty for 410 Gone."
-          />
-          <TextField {...field("note")} label="Note" maxLength={500} className="md:col-span-2" />
-          <div className="md:col-span-2">
-            <button type="submit" className={btnPrimary} disabled={busy}>
-              Add redirect
-            </button>
-          </div>
-        </Form>
-      </section>
+      <AddRedirect errors={result?.errors ?? {}} values={result?.values ?? {}} />
 
       <Form method="get" aria-label="Search redirects" className="mb-4 flex flex-wrap items-end gap-2">
         <div className="min-w-0 flex-1 basis-64">

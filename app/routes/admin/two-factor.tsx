@@ -5,7 +5,7 @@ import { flashHeaders } from "~/.server/admin/flash.server";
 import { isRefusal, readForm } from "~/.server/http/form-post";
 import { CODE_EXPIRED, pendingTwoFactor, verifySecondFactor } from "~/.server/auth/sign-in";
 import { AuthForm, AuthPage } from "~/components/admin/auth-page";
-import { TextField } from "~/components/admin/fields";
+import { CodeField } from "~/components/admin/fields";
 import { formValues } from "~/lib/forms/form-data";
 import { safeRedirect } from "~/lib/forms/login";
 import type { Status } from "~/lib/forms/messages";
@@ -61,11 +61,8 @@ export default function TwoFactor({ loaderData, actionData }: Route.ComponentPro
     <AuthPage title="Two-factor sign-in" status={submitting ? null : failed?.status}>
       <AuthForm errors={failed?.errors} submit="Verify" link={{ to: "/admin", label: "Start again" }}>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-        <TextField
-          name="code"
+        <CodeField
           label="Authentication code"
-          required
-          autoComplete="one-time-code"
           maxLength={40}
           error={failed?.errors?.code}
           hint="The 6-digit code your authenticator app shows now. Lost your phone? Type one of your recovery codes instead."
