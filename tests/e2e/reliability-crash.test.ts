@@ -291,13 +291,17 @@ function runCrashRounds(
   }, 600_000);
 }
 
-describe("crash safety on PGlite (embedded)", () => {
+// The two databases' rounds run at once (each suite `concurrent`): each has its own server, data folder and
+// database, and most of a round is one server process starting (migrations, the build's first import) on one
+// core, so one after the other they left the other core idle for most of the file.
+describe("crash safety on PGlite (embedded)", { concurrent: true }, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-crash-pglite-"));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   runCrashRounds("pglite", Number(process.env.CRASH_ROUNDS ?? 3), () => ({ env: {}, open: { dataDir }, dataDir }));
 });
 
-describe.skipIf(!!pgUnavailable)(`crash safety on PostgreSQL${pgUnavailable ? ` (skipped: ${pgUnavailable})` : ""}`, () => {
+const pgSuite = `crash safety on PostgreSQL${pgUnavailable ? ` (skipped: ${pgUnavailable})` : ""}`;
+describe.skipIf(!!pgUnavailable)(pgSuite, { concurrent: true }, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "firm-crash-pg-"));
   const name = `firm_crash_${Date.now()}_${process.pid}`;
   const url = new URL(PG_ADMIN_URL);
