@@ -158,6 +158,21 @@ describe("WordPress import as a job of the job queue", () => {
     expect((await jobsOf(id)).map((j) => [j.state, j.retryCount])).toEqual([["completed", 1]]);
   }, 120_000);
 
+  it("one run at a time on all instances: a second run's job waits while the first's is active", async () => {
+    const first = await dryRun(await upload(wxrFixture(site.origin)));
+    const second = await dryRun(await upload(wxrFixture(site.origin)));
+    // Another instance runs the first (its job active).
+    const [taken] = await queue.boss.fetch(WORDPRESS_IMPORT_JOB);
+    expect(taken.data).toEqual({ id: first });
+    expect(await queue.runNow(WORDPRESS_IMPORT_JOB)).toBe("skipped");
+    expect((await getWordPressImport(second))!.status).toBe("queued");
+    await queue.boss.complete(WORDPRESS_IMPORT_JOB, taken.id);
+    expect((await runJob(second)).status).toBe("done");
+    // The first's job was settled by hand, its row still queued: a job sent for it again runs it.
+    await queue.boss.send(WORDPRESS_IMPORT_JOB, { id: first });
+    expect((await runJob(first)).status).toBe("done");
+  }, 120_000);
+
   it("a run queued without a job (by an earlier version) gets one from the sweep, and runs", async () => {
     const key = await upload(wxrFixture(site.origin));
     const id = await db().transaction((tx) =>
