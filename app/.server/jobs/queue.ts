@@ -119,8 +119,9 @@ export function queueDb(database: Database): Db {
 export function overTransaction(tx: Transaction): Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      // pg-boss's statements number their values ($1…): each becomes a bound parameter of drizzle's.
-      const chunks = text.split(/\$(\d+)\b/).map((part, i) => (i % 2 ? sql`${values[Number(part) - 1]}` : sql.raw(part)));
+      // pg-boss's statements number their values ($1…): each becomes one bound parameter of drizzle's (an array too,
+      // which drizzle would otherwise spread into a list of parameters).
+      const chunks = text.split(/\$(\d+)\b/).map((part, i) => (i % 2 ? sql`${sql.param(values[Number(part) - 1])}` : sql.raw(part)));
       return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks))) };
     },
   };
