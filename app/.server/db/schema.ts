@@ -335,9 +335,6 @@ export const wordpressImports = pgTable(
       .default(sql`'{}'::jsonb`),
     report: jsonb("report").$type<Record<string, unknown>>(),
     error: text("error"),
-    /** Runs started (a run its instance stopped is started again, up to the queue's attempts), and when the next may start. */
-    attempts: integer("attempts").notNull().default(0),
-    run_after: timestamp("run_after", { withTimezone: true }).notNull().defaultNow(),
     created_by: text("created_by").notNull().default(""),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     started_at: timestamp("started_at", { withTimezone: true }),

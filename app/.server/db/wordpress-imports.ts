@@ -1,25 +1,30 @@
 /**
  * Queries for the dashboard's WordPress dry runs and imports (table
  * `wordpress_imports`; the work is app/.server/wordpress/task.ts, run by the
- * `wordpress-import` job): the row is queued by the screen, claimed by the
- * job on whichever instance runs it, its progress written as it goes and read
- * by the screen from any instance, and its report kept.
+ * `wordpress-import` job): the row is queued by the screen with its job (one
+ * pg-boss job a row), claimed by that job on whichever instance runs it, its
+ * progress written as it goes and read by the screen from any instance, and
+ * its report kept. Tries and their delays are pg-boss's, not the row's.
  */
-import { and, desc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
-import { db } from "./client";
+import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { db, type Db } from "./client";
 import { wordpressImports } from "./schema";
 
 export type WordPressImport = typeof wordpressImports.$inferSelect;
 export type WordPressImportProgress = { phase: string; done: number; total: number; message: string; at?: string };
 
-export async function queueWordPressImport(values: {
-  dryRun: boolean;
-  fileName: string;
-  upload: string;
-  choices: Record<string, unknown>;
-  createdBy: string;
-}): Promise<number> {
-  const [row] = await db()
+/** Queues a run, in `tx` (the caller writes its job in the same transaction); returns its id. */
+export async function queueWordPressImport(
+  tx: Db,
+  values: {
+    dryRun: boolean;
+    fileName: string;
+    upload: string;
+    choices: Record<string, unknown>;
+    createdBy: string;
+  },
+): Promise<number> {
+  const [row] = await tx
     .insert(wordpressImports)
     .values({
       dry_run: values.dryRun,
@@ -56,28 +61,41 @@ export async function latestWordPressImports(limit = 5) {
 }
 
 /**
- * The oldest run that may start now: queued, or `running` with no run under
- * way (the job runs one at a time on all instances, so a `running` row it
- * finds is one whose instance stopped). Counts the attempt.
+ * Run `id` taken by its job: `queued`, or `running` (its job's earlier try
+ * stopped with its instance: the job runs one try at a time on all
+ * instances), or `failed` with an error ending in `againAfter` (it gave up
+ * after its last try, and an owner sent its job again from Failed jobs).
+ * Undefined when it is done, failed for good, or gone.
  */
-export async function claimNextWordPressImport(now = new Date()): Promise<WordPressImport | undefined> {
-  const [next] = await db()
-    .select({ id: wordpressImports.id })
-    .from(wordpressImports)
-    .where(and(inArray(wordpressImports.status, ["queued", "running"]), lte(wordpressImports.run_after, now)))
-    .orderBy(wordpressImports.id)
-    .limit(1);
-  if (!next) return undefined;
+export async function claimWordPressImport(id: number, againAfter: string, now = new Date()): Promise<WordPressImport | undefined> {
   const [row] = await db()
     .update(wordpressImports)
     .set({
       status: "running",
-      attempts: sql`${wordpressImports.attempts} + 1`,
+      finished_at: null,
       started_at: sql`coalesce(${wordpressImports.started_at}, ${now.toISOString()}::timestamptz)`,
     })
-    .where(eq(wordpressImports.id, next.id))
+    .where(
+      and(
+        eq(wordpressImports.id, id),
+        or(
+          inArray(wordpressImports.status, ["queued", "running"]),
+          and(eq(wordpressImports.status, "failed"), sql`right(${wordpressImports.error}, ${againAfter.length}) = ${againAfter}`),
+        ),
+      ),
+    )
     .returning();
   return row;
+}
+
+/** The runs waiting or under way, oldest first (the sweep gives a job to any without one). */
+export async function activeWordPressImports(): Promise<number[]> {
+  const rows = await db()
+    .select({ id: wordpressImports.id })
+    .from(wordpressImports)
+    .where(inArray(wordpressImports.status, ["queued", "running"]))
+    .orderBy(wordpressImports.id);
+  return rows.map((r) => r.id);
 }
 
 export async function setWordPressImportProgress(id: number, progress: WordPressImportProgress) {
@@ -104,11 +122,11 @@ export async function failWordPressImport(id: number, error: string, now = new D
     .where(eq(wordpressImports.id, id));
 }
 
-/** A run that stopped on an error worth another try: queued again after `delayMs`, with the error kept for the screen. */
-export async function retryWordPressImportLater(id: number, error: string, delayMs: number, now = new Date()) {
+/** A try that stopped on an error worth another: waiting for its job's next try (pg-boss's delay), with the error kept for the screen. */
+export async function waitForNextTry(id: number, error: string) {
   await db()
     .update(wordpressImports)
-    .set({ status: "queued", error: error.slice(0, 1000), run_after: new Date(now.getTime() + delayMs) })
+    .set({ status: "queued", error: error.slice(0, 1000) })
     .where(eq(wordpressImports.id, id));
 }
 

@@ -9,7 +9,7 @@ import { purgeExpiredEnquiries } from "../db/enquiries";
 import { sweepSubscribers } from "../db/subscribers";
 import { runMailings } from "../subscriptions/mailing-sender";
 import { runNextImport, sweepImports } from "../db/subscriber-imports";
-import { runWordPressImports, sweepStoredExports } from "../wordpress/task";
+import { queueStrandedImports, sweepStoredExports, wordpressImportJob } from "../wordpress/task";
 import { sendConsentRequests } from "../subscriptions/consent-requests";
 import { applyDueTeamVisibility } from "../db/team";
 import { sweepTrash } from "../db/trash";
@@ -162,24 +162,16 @@ export function siteJobs(database: Database): TimedJob[] {
         return { imports };
       },
     },
+    // WordPress dry runs and imports started on the dashboard (issue 46, wordpress/task.ts): one job a run, sent with its
+    // row by the screen; one run at a time on all instances, tried again by pg-boss (the import does what is not done yet).
+    wordpressImportJob,
     {
-      // WordPress dry runs and imports started on the dashboard (issue 46, wordpress/task.ts): the upload only
-      // stores the export and queues the run; this runs it on whichever instance it runs on, reading the export
-      // back from the site's storage and writing the progress the screen polls. One run at a time on all
-      // instances; a run whose instance stopped is started again here (the import does what is not done yet).
-      name: "wordpress-import",
-      label: "WordPress import",
-      when: { everySeconds: 5 },
-      policy: "singleton",
-      expireInSeconds: 6 * 60 * 60,
-      run: () => runWordPressImports(),
-    },
-    {
-      // Uploaded WordPress exports no longer needed: imported, or a day after a dry run nobody imported.
+      // Uploaded WordPress exports no longer needed: imported, or a day after a dry run nobody imported; and a job for
+      // any run waiting without one (queued by an earlier version).
       name: "wordpress-exports-sweep",
       label: "Removing WordPress exports",
       when: { cron: "37 * * * *" },
-      run: () => sweepStoredExports(),
+      run: async () => ({ ...(await queueStrandedImports()), ...(await sweepStoredExports()) }),
     },
     {
       // Requests for express consent staff asked for (Subscribers: Ask for consent), at most

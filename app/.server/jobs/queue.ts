@@ -30,7 +30,9 @@
  *   policy holds per key): never on a schedule, never at start-up.
  */
 import { PgBoss, fromPglite, type Db, type JobWithMetadata, type QueuePolicy } from "pg-boss";
-import type { Database } from "../db/client";
+import { sql } from "drizzle-orm";
+import type { Database, Db as Transaction } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { log } from "../log";
 import { RETRY } from "./retry";
 
@@ -109,6 +111,18 @@ export function queueDb(database: Database): Db {
       } finally {
         client.release();
       }
+    },
+  };
+}
+
+/** pg-boss's connection over the caller's transaction (drizzle), so a job is written (or settled) in the transaction that writes its row. */
+export function overTransaction(tx: Transaction): Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      // pg-boss's statements number their values ($1…): each becomes one bound parameter of drizzle's (an array too,
+      // which drizzle would otherwise spread into a list of parameters).
+      const chunks = text.split(/\$(\d+)\b/).map((part, i) => (i % 2 ? sql`${sql.param(values[Number(part) - 1])}` : sql.raw(part)));
+      return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks))) };
     },
   };
 }

@@ -22,13 +22,12 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import nodemailer, { type Transporter } from "nodemailer";
 import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import type { Db as QueueDb } from "pg-boss";
 import { FIRM } from "~/config/firm";
 import { recordAudit, type Actor } from "../db/audit";
 import { db, type Db } from "../db/client";
-import { rowsOf } from "../db/rows";
 import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
+import { overTransaction } from "../jobs/queue";
 import { RETRY, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
 import { processServices } from "../services";
@@ -169,17 +168,6 @@ export const MAIL_JOB = "mail-send";
 
 /** A message being sent is left to its sender this long before its job takes it again (longer than any SMTP exchange with TIMEOUTS). */
 const SENDING_FOR_MS = RETRY.retryDelay * 1000;
-
-/** pg-boss's connection over the caller's transaction (drizzle), so a message's job is written in the transaction that keeps it. */
-function overTransaction(tx: Db): QueueDb {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      // pg-boss's statements number their values ($1…): each becomes a bound parameter of drizzle's.
-      const chunks = text.split(/\$(\d+)\b/).map((part, i) => (i % 2 ? sql`${values[Number(part) - 1]}` : sql.raw(part)));
-      return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks))) };
-    },
-  };
-}
 
 /**
  * Writes the job that delivers message `id` (through `tx` when given: in the

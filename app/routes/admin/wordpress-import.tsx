@@ -21,7 +21,7 @@ import { servicesContext } from "~/.server/http/request-context";
 import { log } from "~/.server/log";
 import { StorageUnavailable } from "~/.server/storage/storage";
 import type { ImportReport } from "~/.server/wordpress/import";
-import { IMPORT_FAILED, queueFirstDryRun, queueImport, startImportSoon, STORAGE_DOWN, type ImportChoices } from "~/.server/wordpress/task";
+import { IMPORT_FAILED, queueFirstDryRun, queueImport, STORAGE_DOWN, type ImportChoices } from "~/.server/wordpress/task";
 import { PROGRESS_REFRESH_MS } from "~/components/admin/use-progress";
 import { AdminPage } from "~/components/admin/admin-page";
 import { btnPrimary, btnSecondary, inputClass, labelClass } from "~/components/admin/styles";
@@ -151,8 +151,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     { upload: dryRun.upload, fileName: dryRun.file_name, dryRun: formText(form, "intent") !== "import", choices },
     actor,
     staff.email,
+    jobQueue,
   );
-  startImportSoon(jobQueue);
   return redirect(`/dashboard/import/wordpress?task=${id}`);
 }
 

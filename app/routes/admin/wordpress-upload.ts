@@ -3,8 +3,8 @@
  * WordPress page's script sends the export here as the request's body
  * (Content-Type application/xml), streamed into the site's storage (the
  * bucket, or DATA_DIR) as it arrives, never whole in memory; a dry run is
- * queued for the `wordpress-import` job and the answer is its id as JSON
- * (the page then follows it).
+ * queued with its own `wordpress-import` job and the answer is its id as
+ * JSON (the page then follows it).
  */
 import { redirect } from "react-router";
 import type { Route } from "./+types/wordpress-upload";
