@@ -42,6 +42,12 @@ export type JobResult = void | Record<string, number>;
 /** Which try of a job a run is: pg-boss's retry count (0 for the first) and the job's retry limit. */
 export type Attempt = { retryCount: number; retryLimit: number };
 
+/** The row id a job of one row carries (data `{ id }`: an Outbox message, a WordPress run); null when it carries none. */
+export function jobRowId(data: unknown): number | null {
+  const id = Number((data as { id?: unknown } | null)?.id);
+  return Number.isInteger(id) ? id : null;
+}
+
 export type TimedJob = {
   /** Unique, stable: the queue's name. */
   name: string;

@@ -27,7 +27,7 @@ import { recordAudit, type Actor } from "../db/audit";
 import { db, type Db } from "../db/client";
 import { mailOutbox, type MailAttachment } from "../db/schema";
 import { getEnv, type Env } from "../env";
-import { overTransaction } from "../jobs/queue";
+import { jobRowId, overTransaction, type Attempt } from "../jobs/queue";
 import { RETRY, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
 import { processServices } from "../services";
@@ -367,8 +367,8 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
 
 /** A mail-send job in words for Failed jobs: the message's subject and address (the Outbox shows both to owners). */
 export async function describeMailJob(data: unknown): Promise<string | null> {
-  const id = Number((data as { id?: unknown } | null)?.id);
-  if (!Number.isInteger(id)) return null;
+  const id = jobRowId(data);
+  if (id === null) return null;
   const [m] = await db().select({ subject: mailOutbox.subject, to: mailOutbox.to_address }).from(mailOutbox).where(eq(mailOutbox.id, id));
   return m ? `“${m.subject}” to ${m.to} (Outbox message ${id})` : `Outbox message ${id}, no longer in the Outbox`;
 }
@@ -381,9 +381,9 @@ export async function describeMailJob(data: unknown): Promise<string | null> {
  * the one retry policy, or after its last try puts it on the dead-letter
  * queue (Failed jobs), the row staying `failed` with its last error.
  */
-export async function runMailJob(data: unknown, attempt: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 }) {
-  const id = Number((data as { id?: unknown } | null)?.id);
-  if (!Number.isInteger(id)) return { sent: 0 };
+export async function runMailJob(data: unknown, attempt: Attempt = { retryCount: 0, retryLimit: 0 }) {
+  const id = jobRowId(data);
+  if (id === null) return { sent: 0 };
   const url = getEnv().SMTP_URL;
   if (!url) {
     await db()

@@ -46,7 +46,7 @@ import {
   type WordPressImport,
 } from "../db/wordpress-imports";
 import { sitePatterns } from "../http/route-table";
-import { overTransaction, type Attempt, type JobQueue, type TimedJob } from "../jobs/queue";
+import { jobRowId, overTransaction, type Attempt, type JobQueue, type TimedJob } from "../jobs/queue";
 import { log } from "../log";
 import { processServices } from "../services";
 import { getStorage, IMPORT_KEY, StorageUnavailable } from "../storage/storage";
@@ -233,8 +233,8 @@ async function runClaimed(row: WordPressImport, attempt: Attempt): Promise<void>
  * failed for good or gone completes the job with nothing to do.
  */
 export async function runImportJob(data: unknown, attempt: Attempt = { retryCount: 0, retryLimit: 0 }): Promise<{ runs: number }> {
-  const id = Number((data as { id?: unknown } | null)?.id);
-  if (!Number.isInteger(id)) return { runs: 0 };
+  const id = jobRowId(data);
+  if (id === null) return { runs: 0 };
   const row = await claimWordPressImport(id, AGAIN);
   if (!row) return { runs: 0 };
   await runClaimed(row, attempt);
@@ -243,8 +243,8 @@ export async function runImportJob(data: unknown, attempt: Attempt = { retryCoun
 
 /** A run in words for Failed jobs: dry run or import, the file's name and who started it. */
 async function describeImportJob(data: unknown): Promise<string | null> {
-  const id = Number((data as { id?: unknown } | null)?.id);
-  if (!Number.isInteger(id)) return null;
+  const id = jobRowId(data);
+  if (id === null) return null;
   const row = await getWordPressImport(id);
   if (!row) return `Run ${id}, no longer kept`;
   return `${row.dry_run ? "Dry run" : "Import"} of ${row.file_name} (run ${id}, started by ${row.created_by || "someone"})`;
