@@ -232,7 +232,9 @@ describe("mailings", () => {
     expect(await takeDelivery(fetched[0].data.id, new Date(Date.now() - SENDING_FOR_MS))).toBe(false);
     expect(await deliveryCounts(mailing.id)).toEqual({ sending: mine.length });
     // It dies here, having sent none of them: its heartbeats stop; pg-boss's supervision fails the jobs (tried again later).
-    await db().execute(sql`update ${sql.raw(QUEUE_SCHEMA)}.job set heartbeat_on = now() - interval '1 hour' where name = ${MAILING_DELIVERY_JOB}`);
+    await db().execute(
+      sql`update ${sql.raw(QUEUE_SCHEMA)}.job set heartbeat_on = now() - interval '1 hour' where name = ${MAILING_DELIVERY_JOB}`,
+    );
     await superviseNow(MAILING_DELIVERY_JOB);
     expect((await deliveryJobs(mailing.id)).map((j) => j.state)).toEqual(mine.map(() => "retry"));
     await makeMailRetriesDue(MAILING_DELIVERY_JOB);
@@ -331,10 +333,17 @@ describe("mailings", () => {
     expect((await deliveryJobs(mailing.id)).find((j) => j.key === String(delivery.id))?.state).toBe("failed");
     const failed = (await jobs.queue.failedJobs()).find((f) => f.detail?.includes(last.email));
     expect(failed).toMatchObject({ job: "Mailing to a subscriber", attempts: 6 });
-    expect(failed!.detail).toBe(`“Firm news: PIPEDA breach records” to last-try@example.com (mailing ${mailing.id}, delivery ${delivery.id})`);
+    expect(failed!.detail).toBe(
+      `“Firm news: PIPEDA breach records” to last-try@example.com (mailing ${mailing.id}, delivery ${delivery.id})`,
+    );
     expect(failed!.error).toMatch(/451|try again/i);
     expect(to(last.email)).toHaveLength(0);
     expect(await mailingProgress(a.id)).toMatchObject({ failed: 1, waiting: others });
+    // Try again (an owner, on Failed jobs): a fresh job for the same delivery, which sends it once.
+    expect(await jobs.queue.retryFailedJob(failed!.id)).toMatchObject({ outcome: "queued", label: "Mailing to a subscriber" });
+    expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ sent: 1 });
+    expect(to(last.email)).toHaveLength(1);
+    expect((await jobs.queue.failedJobs()).find((f) => f.detail?.includes(last.email))).toBeUndefined();
   });
 });
 

@@ -139,8 +139,9 @@ export async function getDeliveries(ids: readonly number[]): Promise<Map<number,
 
 /**
  * Takes one delivery for its SMTP exchange, in one statement, just before
- * it: `queued` (or `sending` since before `takenBefore`: its sender is gone)
- * becomes `sending` with the time. Undefined when it was not there to take:
+ * it: `queued` (or `failed`, sent again by Try again on Failed jobs; or
+ * `sending` since before `takenBefore`: its sender is gone) becomes
+ * `sending` with the time. Undefined when it was not there to take:
  * sent, finished, or being sent by another sender right now. The row is the
  * guard against a second send, whatever pg-boss does with its job.
  */
@@ -152,7 +153,7 @@ export async function takeDelivery(id: number, takenBefore: Date, now = new Date
       and(
         eq(mailingDeliveries.id, id),
         or(
-          eq(mailingDeliveries.status, "queued"),
+          inArray(mailingDeliveries.status, ["queued", "failed"]),
           and(eq(mailingDeliveries.status, "sending"), lt(mailingDeliveries.claimed_at, takenBefore)),
         ),
       ),
@@ -166,7 +167,10 @@ export async function takeDelivery(id: number, takenBefore: Date, now = new Date
  * (its last try), or `queued` again with the error for its job's next try.
  * Only a row still to send changes (never one already `sent`).
  */
-export async function finishDelivery(id: number, outcome: { status: "skipped" | "bounced" | "failed" | "queued"; error?: string }): Promise<void> {
+export async function finishDelivery(
+  id: number,
+  outcome: { status: "skipped" | "bounced" | "failed" | "queued"; error?: string },
+): Promise<void> {
   await db()
     .update(mailingDeliveries)
     .set({ status: outcome.status, sent_at: null, claimed_at: null, last_error: outcome.error?.slice(0, 300) ?? null })

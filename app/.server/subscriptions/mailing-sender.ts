@@ -229,7 +229,11 @@ async function queueDeliveryJobs(boss: PgBoss, tx: Db, ids: readonly number[]): 
 /** Gives a job to every delivery still to send that has none (queued by an earlier version, or its job gone). */
 async function queueStrandedDeliveries(boss: PgBoss): Promise<number> {
   let requeued = 0;
-  for (let after = 0, ids = await unfinishedDeliveryIds(5000); ids.length; after = ids.at(-1)!, ids = await unfinishedDeliveryIds(5000, after))
+  for (
+    let after = 0, ids = await unfinishedDeliveryIds(5000);
+    ids.length;
+    after = ids.at(-1)!, ids = await unfinishedDeliveryIds(5000, after)
+  )
     requeued += await queueDeliveryJobs(boss, db(), ids);
   return requeued;
 }
@@ -299,8 +303,9 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
   }
 
   async function deliver(job: DeliveryJob, d: Delivery | undefined, subscriber: Subscriber | undefined): Promise<void> {
-    // The row is gone (its mailing deleted), or already sent or finished (a try after a lost heartbeat): nothing to send.
-    if (!d || !["queued", "sending"].includes(d.status)) {
+    // The row is gone (its mailing deleted), or already sent, skipped or bounced (a try after a lost heartbeat): nothing
+    // to send. A `failed` row (its last try failed) is sent again by a fresh job: Try again on Failed jobs.
+    if (!d || !["queued", "sending", "failed"].includes(d.status)) {
       await complete([job]);
       run.left++;
       return;
