@@ -138,20 +138,21 @@ export async function getDeliveries(ids: readonly number[]): Promise<Map<number,
 }
 
 /**
- * Takes one delivery for its SMTP exchange, in one statement, just before
- * it: `queued` (or `failed`, sent again by Try again on Failed jobs; or
- * `sending` since before `takenBefore`: its sender is gone) becomes
- * `sending` with the time. Undefined when it was not there to take:
+ * Takes a batch's deliveries for their SMTP exchanges, in one statement,
+ * just before them: `queued` (or `failed`, sent again by Try again on Failed
+ * jobs; or `sending` since before `takenBefore`: its sender is gone) becomes
+ * `sending`, taken at `now`. Returns the ids taken; one not there to take is
  * sent, finished, or being sent by another sender right now. The row is the
  * guard against a second send, whatever pg-boss does with its job.
  */
-export async function takeDelivery(id: number, takenBefore: Date, now = new Date()): Promise<boolean> {
+export async function takeDeliveries(ids: readonly number[], takenBefore: Date, now = new Date()): Promise<Set<number>> {
+  if (!ids.length) return new Set();
   const taken = await db()
     .update(mailingDeliveries)
     .set({ status: "sending", claimed_at: now })
     .where(
       and(
-        eq(mailingDeliveries.id, id),
+        inArray(mailingDeliveries.id, [...ids]),
         or(
           inArray(mailingDeliveries.status, ["queued", "failed"]),
           and(eq(mailingDeliveries.status, "sending"), lt(mailingDeliveries.claimed_at, takenBefore)),
@@ -159,7 +160,20 @@ export async function takeDelivery(id: number, takenBefore: Date, now = new Date
       ),
     )
     .returning({ id: mailingDeliveries.id });
-  return taken.length > 0;
+  return new Set(taken.map((r) => r.id));
+}
+
+/** One delivery taken (`takeDeliveries`); false when it was not there to take. */
+export async function takeDelivery(id: number, takenBefore: Date, now = new Date()): Promise<boolean> {
+  return (await takeDeliveries([id], takenBefore, now)).has(id);
+}
+
+/** A delivery taken at `takenAt` and not sent goes back to `queued`, if it is still that take's (nobody took it since). */
+export async function releaseDelivery(id: number, takenAt: Date): Promise<void> {
+  await db()
+    .update(mailingDeliveries)
+    .set({ status: "queued", claimed_at: null })
+    .where(and(eq(mailingDeliveries.id, id), eq(mailingDeliveries.status, "sending"), eq(mailingDeliveries.claimed_at, takenAt)));
 }
 
 /**

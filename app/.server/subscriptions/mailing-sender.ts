@@ -11,11 +11,12 @@
  * - Paced by SUBSCRIBER_MAIL_RATE (messages a second, this instance), over
  *   MAILING_CONNECTIONS SMTP connections at once; the messages due within a
  *   tick of PACE_TICK_MS go together (`paceMs`).
- * - The row is the guard against a second send: it is taken `queued` →
- *   `sending` in one statement just before its SMTP exchange (`takeDelivery`);
- *   a job that finds its row sent, finished, or taken by a sender less than
- *   SENDING_FOR_MS ago sends nothing (it completes, or fails to come back
- *   later). pg-boss refreshes the heartbeats of its own workers' jobs only,
+ * - The row is the guard against a second send: a batch's rows are taken
+ *   `queued` → `sending` in one statement just before their SMTP exchanges
+ *   (`takeDeliveries`); a job that finds its row sent, finished, or taken by
+ *   a sender less than SENDING_FOR_MS ago sends nothing (it completes, or
+ *   fails to come back later), and a sender never sends a row it took more
+ *   than half of SENDING_FOR_MS ago (it puts it back). pg-boss refreshes the heartbeats of its own workers' jobs only,
  *   not of fetched ones: the run beats its batch's (`touch`) until each is
  *   settled, so a slow batch is never failed and retried while it sends.
  * - A 4xx (or no answer) puts the row back `queued` and fails the job:
@@ -52,7 +53,8 @@ import {
   finishDelivery,
   markDeliveriesSent,
   queueDueMailings,
-  takeDelivery,
+  releaseDelivery,
+  takeDeliveries,
   unfinishedDeliveryIds,
   type Delivery,
 } from "../db/mailings";
@@ -302,11 +304,22 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     return template;
   }
 
-  async function deliver(job: DeliveryJob, d: Delivery | undefined, subscriber: Subscriber | undefined): Promise<void> {
+  async function deliver(
+    job: DeliveryJob,
+    d: Delivery | undefined,
+    subscriber: Subscriber | undefined,
+    take: { ids: Set<number>; at: Date },
+  ): Promise<void> {
     // The row is gone (its mailing deleted), or already sent, skipped or bounced (a try after a lost heartbeat): nothing
     // to send. A `failed` row (its last try failed) is sent again by a fresh job: Try again on Failed jobs.
     if (!d || !["queued", "sending", "failed"].includes(d.status)) {
       await complete([job]);
+      run.left++;
+      return;
+    }
+    // Not taken: being sent by another sender right now (or changed meanwhile). Its job comes back later and sees.
+    if (!take.ids.has(d.id)) {
+      await fail(job, "being sent by another sender: tried again later");
       run.left++;
       return;
     }
@@ -326,11 +339,11 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     }
     const wait = started + paceMs(count++, rate) - Date.now();
     if (wait > 0) await sleep(wait);
-    if (!(await takeDelivery(d.id, new Date(Date.now() - SENDING_FOR_MS)))) {
-      // Sent or finished meanwhile (complete), or being sent by another sender right now: its job comes back later.
-      const [now] = (await getDeliveries([d.id])).values();
-      if (now?.status === "sending") await fail(job, "being sent by another sender: tried again later");
-      else await complete([job]);
+    // A batch so slow that its take nears SENDING_FOR_MS (another try may take the row after it): not sent by this
+    // sender; the row goes back (if still this take's) and its job is tried again later.
+    if (Date.now() - take.at.getTime() > SENDING_FOR_MS / 2) {
+      await releaseDelivery(d.id, take.at);
+      await fail(job, "its batch took too long to send: tried again later");
       run.left++;
       return;
     }
@@ -372,13 +385,16 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     try {
       const rows = await getDeliveries(jobs.map((j) => jobRowId(j.data) ?? 0));
       const people = await getSubscribers([...new Set([...rows.values()].map((d) => d.subscriber_id))]);
+      // The batch's rows taken in one statement, before its SMTP exchanges (a statement a message cost more than they did).
+      const at = new Date();
+      const take = { at, ids: await takeDeliveries([...rows.keys()], new Date(at.getTime() - SENDING_FOR_MS), at) };
       const waiting = [...jobs];
       await Promise.all(
         Array.from({ length: MAILING_CONNECTIONS }, async () => {
           for (let job = waiting.shift(); job; job = waiting.shift()) {
             const d = rows.get(jobRowId(job.data) ?? 0);
             try {
-              await deliver(job, d, d ? people.get(d.subscriber_id) : undefined);
+              await deliver(job, d, d ? people.get(d.subscriber_id) : undefined, take);
             } catch (error) {
               // Its row stays as it is (a row left `sending` is taken by the job's next try after SENDING_FOR_MS).
               log("error", "mailing delivery failed", { delivery: d?.id, error: (error as Error).message });
