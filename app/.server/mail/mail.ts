@@ -107,11 +107,7 @@ function mailingSender(url: string): MailingSender {
   if (held?.url === url) return held;
   if (held) stopMailingSender(held);
   const worker = new Worker(createRequire(import.meta.url).resolve("#mailing-worker"), {
-    // maxRequeues 0: nodemailer's pool sends a message again over another connection when its connection closes
-    // during the exchange, by default up to 5 times, and reports one success: a message the SMTP server had already
-    // accepted went twice with nothing recorded (decision 0026, mailing deliveries). Here that close is a temporary
-    // failure: written in the row, and the delivery's job is tried again by pg-boss.
-    workerData: { transport: { url, ...TIMEOUTS, pool: true, maxConnections: MAILING_CONNECTIONS, maxMessages: 1000, maxRequeues: 0 } },
+    workerData: { transport: { url, ...TIMEOUTS, pool: true, maxConnections: MAILING_CONNECTIONS, maxMessages: 1000 } },
     // Its own small heap: the messages pass through it and die young.
     resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 },
   });
