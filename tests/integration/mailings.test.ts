@@ -1,31 +1,41 @@
 /**
- * Mailings (issue 31, decision 0024) on a real database and SMTP server: an
- * article goes to the confirmed subscribers of its topics once it is public,
- * each at most once (a second run, a second "send" for the article, a
- * re-queue: nothing more); an address withdrawn after queueing is skipped; a
- * 5xx marks the address bounced; a 4xx is retried later; a claim left by a
- * killed instance is sent by the next run, once; every message carries the unsubscribe
- * headers with that recipient's own links.
+ * Mailings (issue 31, decisions 0024 and 0026) on a real database, pg-boss
+ * and SMTP server: an article goes to the confirmed subscribers of its
+ * topics once it is public, each at most once (a second run, a second "send"
+ * for the article, a re-queue: nothing more); an address withdrawn after
+ * queueing is skipped; a 5xx marks the address bounced; a 4xx is retried by
+ * pg-boss later, and its last try is a dead letter described in words; a
+ * delivery left by a killed instance is sent by its job's next try, once; a
+ * batch that takes longer than the heartbeat is not tried twice; every
+ * message carries the unsubscribe headers with that recipient's own links.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { rowsOf } from "~/.server/db/rows";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemActor } from "~/.server/db/audit";
 import { createArticle, publishDueArticles } from "~/.server/db/articles";
 import { db } from "~/.server/db/client";
 import {
-  claimDeliveries,
   deliveryCounts,
   getMailingForArticle,
   mailingProgress,
   mailingRecipientCount,
-  queueDueMailings,
   scheduleMailing,
+  takeDelivery,
 } from "~/.server/db/mailings";
 import { mailingDeliveries } from "~/.server/db/schema";
 import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
 import { closeMail } from "~/.server/mail/mail";
-import { paceMs, runMailings, SENT_GROUP } from "~/.server/subscriptions/mailing-sender";
+import {
+  MAILING_DELIVERY_JOB,
+  paceMs,
+  queueMailings,
+  runMailings,
+  SENDING_FOR_MS,
+  SENT_GROUP,
+} from "~/.server/subscriptions/mailing-sender";
+import { QUEUE_SCHEMA } from "~/.server/jobs/queue";
 import type { SubscriptionTopic } from "~/lib/forms/subscribe";
 import { createStaffAccount } from "~/.server/auth/staff-accounts";
 import { auditLog } from "~/.server/db/schema";
@@ -33,12 +43,12 @@ import { signIn } from "~/.server/auth/sign-in";
 import { mailingProgressText } from "~/components/admin/mailing-progress";
 import * as mailingScreen from "~/routes/admin/article-mailing";
 import * as previewRoute from "~/routes/admin/article-mailing-preview";
-import { setUpTestSmtp } from "../support/mail-queue";
+import { makeMailRetriesDue, setUpMailQueue, setUpTestSmtp } from "../support/mail-queue";
 import { setUpTestDatabase } from "../support/database";
 import { guarded, testContext } from "../support/route-call";
 import { startSmtpSink, type SinkMessage } from "../support/smtp-sink";
 
-setUpTestDatabase();
+const jobs = setUpMailQueue(setUpTestDatabase());
 const smtpServer = setUpTestSmtp();
 const actor = systemActor("test");
 
@@ -57,6 +67,22 @@ async function article(
     { title, img: "", category, news: false, priority: false, copy: "<p>The court held that the duty to defend applies.</p>", state },
     actor,
   );
+}
+
+/** The `mailing-delivery` jobs of a mailing's deliveries (pg-boss's table), by delivery id. */
+async function deliveryJobs(mailingId: number) {
+  const result = await db().execute(
+    sql`select j.singleton_key as key, j.state, j.retry_count as "retryCount", j.start_after as "startAfter"
+        from ${sql.raw(QUEUE_SCHEMA)}.job j join ${mailingDeliveries} d on d.id::text = j.singleton_key
+        where j.name = ${MAILING_DELIVERY_JOB} and d.mailing_id = ${mailingId}`,
+  );
+  return rowsOf<{ key: string; state: string; retryCount: number; startAfter: Date }>(result);
+}
+
+/** One supervision pass of pg-boss over queue `name` now (its heartbeat and expiry checks), however recent the last one. */
+async function superviseNow(name: string) {
+  await db().execute(sql`update ${sql.raw(QUEUE_SCHEMA)}.queue set monitor_claim_on = null, monitor_on = null where name = ${name}`);
+  await jobs.queue.boss.supervise(name);
 }
 
 const to = (address: string) => smtpServer.smtp.messages.filter((m) => JSON.stringify(m.to).includes(address));
@@ -85,7 +111,7 @@ describe("mailings", () => {
 
     // Never twice: another run, another queueing, another "send" for the same article.
     expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ queued: 0, sent: 0 });
-    expect(await queueDueMailings()).toBe(0);
+    expect(await queueMailings(jobs.queue.boss)).toBe(0);
     expect(await scheduleMailing(a.id, ["insurance", "cyber"], actor, a.title)).toBe(false);
     await runMailings({ budgetMs: 5_000 });
     expect(to("ins@example.com")).toHaveLength(1);
@@ -103,7 +129,7 @@ describe("mailings", () => {
     expect(await runMailings({ budgetMs: 2_000 })).toMatchObject({ queued: 0, sent: 0 });
     expect((await getMailingForArticle(a.id))!.status).toBe("scheduled");
     await publishDueArticles(actor, new Date(Date.now() + 2 * 3_600_000));
-    expect(await queueDueMailings()).toBe(1);
+    expect(await queueMailings(jobs.queue.boss)).toBe(1);
     await withdrawConsent(leaves.id, "one-click");
     const run = await runMailings({ budgetMs: 20_000 });
     expect(run).toMatchObject({ sent: 1, skipped: 1 });
@@ -136,10 +162,14 @@ describe("mailings", () => {
       .select()
       .from(mailingDeliveries)
       .where(and(eq(mailingDeliveries.mailing_id, mailing.id), eq(mailingDeliveries.subscriber_id, slow.id)));
-    expect(row).toMatchObject({ status: "queued", attempts: 1 });
-    expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+    expect(row).toMatchObject({ status: "queued", last_error: expect.stringMatching(/ECONNREFUSED|connect/) });
+    // Its try is pg-boss's: the job waits for its retry (30 s or more), counted by pg-boss.
+    const [job] = (await deliveryJobs(mailing.id)).filter((j) => j.key === String(row.id));
+    expect(job).toMatchObject({ state: "retry", retryCount: 0 });
+    expect(new Date(job.startAfter).getTime()).toBeGreaterThan(Date.now() + 20_000);
     setEnvForTests({ SMTP_URL: smtpServer.smtp.url });
-    await db().update(mailingDeliveries).set({ next_attempt_at: new Date() }).where(eq(mailingDeliveries.mailing_id, mailing.id));
+    expect(await runMailings({ budgetMs: 2_000 })).toMatchObject({ sent: 0 }); // not due yet
+    await makeMailRetriesDue(MAILING_DELIVERY_JOB);
     expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ sent: 3 });
     expect(to(slow.email)).toHaveLength(1);
   });
@@ -186,25 +216,134 @@ describe("mailings", () => {
     }
   });
 
-  it("deliveries left 'sending' by a killed instance are sent by the next run, once each; rows already claimed are not claimed twice", async () => {
+  it("a delivery left 'sending' by a killed instance is sent by its job's next try, once; a row sent or taken just now is never sent again", async () => {
     const crash = await confirmed("crash@example.com", ["insurance"]);
     const a = await article("Subrogation after a fire", "insurance");
     await scheduleMailing(a.id, ["insurance", "news"], actor, a.title);
-    await queueDueMailings();
+    await queueMailings(jobs.queue.boss);
     const mailing = (await getMailingForArticle(a.id))!;
-    const claimed = await claimDeliveries(100);
-    const mine = claimed.filter((d) => d.mailing_id === mailing.id);
-    expect(mine.map((d) => d.subscriber_id)).toContain(crash.id);
-    // Claimed rows are not claimed again…
-    expect((await claimDeliveries(100)).filter((d) => d.mailing_id === mailing.id)).toEqual([]);
+    const boss = jobs.queue.boss;
+    // An instance fetches the jobs and takes the rows for its SMTP exchanges…
+    const fetched = await boss.fetch<{ id: number }>(MAILING_DELIVERY_JOB, { batchSize: 100, includeMetadata: true });
+    const mine = (await deliveryJobs(mailing.id)).map((j) => j.key);
+    expect(fetched.map((j) => String(j.data.id))).toEqual(expect.arrayContaining(mine));
+    for (const j of fetched) expect(await takeDelivery(j.data.id, new Date(Date.now() - SENDING_FOR_MS))).toBe(true);
+    // …and a row taken just now is not taken again.
+    expect(await takeDelivery(fetched[0].data.id, new Date(Date.now() - SENDING_FOR_MS))).toBe(false);
     expect(await deliveryCounts(mailing.id)).toEqual({ sending: mine.length });
-    // …the instance dies here, having sent none of them. The next run (any instance) resumes them.
-    const run = await runMailings({ budgetMs: 10_000 });
-    expect(run.resumed).toBeGreaterThanOrEqual(mine.length);
+    // It dies here, having sent none of them: its heartbeats stop; pg-boss's supervision fails the jobs (tried again later).
+    await db().execute(
+      sql`update ${sql.raw(QUEUE_SCHEMA)}.job set heartbeat_on = now() - interval '1 hour' where name = ${MAILING_DELIVERY_JOB}`,
+    );
+    await superviseNow(MAILING_DELIVERY_JOB);
+    expect((await deliveryJobs(mailing.id)).map((j) => j.state)).toEqual(mine.map(() => "retry"));
+    await makeMailRetriesDue(MAILING_DELIVERY_JOB);
+    // Its rows were taken just now (the dead sender's exchange might still be open): the try leaves them and comes back.
+    expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ sent: 0, left: mine.length });
+    expect(to(crash.email).filter((m) => m.subject?.includes("Subrogation after a fire"))).toHaveLength(0);
+    // Taken longer ago than any SMTP exchange lasts: the next try sends each, once.
+    await db()
+      .update(mailingDeliveries)
+      .set({ claimed_at: new Date(Date.now() - SENDING_FOR_MS - 1000) })
+      .where(eq(mailingDeliveries.mailing_id, mailing.id));
+    await makeMailRetriesDue(MAILING_DELIVERY_JOB);
+    expect(await runMailings({ budgetMs: 10_000 })).toMatchObject({ sent: mine.length });
     expect(await deliveryCounts(mailing.id)).toEqual({ sent: mine.length });
     expect(to(crash.email).filter((m) => m.subject?.includes("Subrogation after a fire"))).toHaveLength(1);
-    expect(await runMailings({ budgetMs: 2_000 })).toMatchObject({ resumed: 0, sent: 0 });
+    // A job of a row already sent (its try came again, e.g. after a lost heartbeat) completes without sending.
+    await boss.insert(MAILING_DELIVERY_JOB, [{ data: { id: fetched[0].data.id }, singletonKey: String(fetched[0].data.id) }]);
+    expect(await runMailings({ budgetMs: 2_000 })).toMatchObject({ sent: 0, left: 1 });
     expect(to(crash.email).filter((m) => m.subject?.includes("Subrogation after a fire"))).toHaveLength(1);
+  });
+
+  it("pg-boss does not beat the heartbeat of a fetched job: one fetched and held past it is failed and fetched again (the duplicates' cause)", async () => {
+    const boss = jobs.queue.boss;
+    await boss.createQueue("heartbeat-probe", { heartbeatSeconds: 10, retryLimit: 2, retryDelay: 0 });
+    const id = await boss.send("heartbeat-probe", { n: 1 });
+    // A heartbeat of 1 s (pg-boss's options go no lower than 10 s; its supervision reads the job's column).
+    await db().execute(sql`update ${sql.raw(QUEUE_SCHEMA)}.job set heartbeat_seconds = 1 where name = 'heartbeat-probe'`);
+    const [first] = await boss.fetch("heartbeat-probe");
+    expect(first.id).toBe(id);
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    await superviseNow("heartbeat-probe");
+    // The holder is still at work, but the job is back for another fetch: a second send, had it been a delivery without its row's guard.
+    const [again] = await boss.fetch("heartbeat-probe");
+    expect(again?.id).toBe(id);
+    await boss.complete("heartbeat-probe", id!);
+  });
+
+  it("a batch whose sending outlasts the deliveries' heartbeat is sent once: the run beats the fetched jobs' heartbeats", async () => {
+    const people = [];
+    for (let i = 0; i < 12; i++) people.push(await confirmed(`beat${i}@example.com`, ["news"]));
+    const a = await article("Firm news: Toronto office moves", "events");
+    await scheduleMailing(a.id, ["news"], actor, a.title);
+    await queueMailings(jobs.queue.boss);
+    const mailing = (await getMailingForArticle(a.id))!;
+    // A heartbeat of 1 s, and a slow SMTP server: 12 messages over 4 connections at 400 ms each take 1.2 s or more.
+    await db().execute(
+      sql`update ${sql.raw(QUEUE_SCHEMA)}.job set heartbeat_seconds = 1 where name = ${MAILING_DELIVERY_JOB} and state = 'created'`,
+    );
+    smtpServer.smtp.delayMs = 400;
+    let supervising = true;
+    const supervision = (async () => {
+      while (supervising) {
+        await superviseNow(MAILING_DELIVERY_JOB);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    try {
+      const before = Date.now();
+      const run = await runMailings({ budgetMs: 20_000, batch: 12 });
+      expect(Date.now() - before).toBeGreaterThan(1200);
+      expect(run).toMatchObject({ sent: people.length, retried: 0, left: 0 });
+    } finally {
+      supervising = false;
+      await supervision;
+      smtpServer.smtp.delayMs = 0;
+    }
+    // Never failed by its heartbeat (no retry), and nothing to send again.
+    expect((await deliveryJobs(mailing.id)).map((j) => [j.state, j.retryCount])).toEqual(people.map(() => ["completed", 0]));
+    await makeMailRetriesDue(MAILING_DELIVERY_JOB);
+    expect(await runMailings({ budgetMs: 2_000 })).toMatchObject({ sent: 0 });
+    for (const p of people) expect(to(p.email)).toHaveLength(1);
+  });
+
+  it("a delivery that fails its last try is left failed and is on Failed jobs in words: which mailing and which recipient", async () => {
+    const last = await confirmed("last-try@example.com", ["news"]);
+    const a = await article("Firm news: PIPEDA breach records", "events");
+    await scheduleMailing(a.id, ["news"], actor, a.title);
+    await queueMailings(jobs.queue.boss);
+    const mailing = (await getMailingForArticle(a.id))!;
+    const [delivery] = await db()
+      .select()
+      .from(mailingDeliveries)
+      .where(and(eq(mailingDeliveries.mailing_id, mailing.id), eq(mailingDeliveries.subscriber_id, last.id)));
+    // Its fifth retry (the sixth try) comes next: pg-boss counts a try when the job is fetched again.
+    await db().execute(
+      sql`update ${sql.raw(QUEUE_SCHEMA)}.job set retry_count = 4, started_on = now() where name = ${MAILING_DELIVERY_JOB} and singleton_key = ${String(delivery.id)}`,
+    );
+    const others = (await deliveryJobs(mailing.id)).length - 1; // the earlier test's subscribers of the topic
+    smtpServer.smtp.refuseForNow = true;
+    try {
+      expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ failed: 1, retried: others });
+    } finally {
+      smtpServer.smtp.refuseForNow = false;
+    }
+    expect(await deliveryCounts(mailing.id)).toEqual(others ? { failed: 1, queued: others } : { failed: 1 });
+    expect((await deliveryJobs(mailing.id)).find((j) => j.key === String(delivery.id))?.state).toBe("failed");
+    const failed = (await jobs.queue.failedJobs()).find((f) => f.detail?.includes(last.email));
+    expect(failed).toMatchObject({ job: "Mailing to a subscriber", attempts: 6 });
+    expect(failed!.detail).toBe(
+      `“Firm news: PIPEDA breach records” to last-try@example.com (mailing ${mailing.id}, delivery ${delivery.id})`,
+    );
+    expect(failed!.error).toMatch(/451|try again/i);
+    expect(to(last.email)).toHaveLength(0);
+    expect(await mailingProgress(a.id)).toMatchObject({ failed: 1, waiting: others });
+    // Try again (an owner, on Failed jobs): a fresh job for the same delivery, which sends it once.
+    expect(await jobs.queue.retryFailedJob(failed!.id)).toMatchObject({ outcome: "queued", label: "Mailing to a subscriber" });
+    expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ sent: 1 });
+    expect(to(last.email)).toHaveLength(1);
+    expect((await jobs.queue.failedJobs()).find((f) => f.detail?.includes(last.email))).toBeUndefined();
   });
 });
 

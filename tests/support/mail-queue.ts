@@ -1,9 +1,10 @@
 /**
- * The Outbox's job queue for integration tests: the site's `mail-send` job
- * on pg-boss over the test's database (PGlite or PostgreSQL), with no worker
- * polling: `deliverDueMail` runs the jobs that are due, as a worker would, so
- * a test sees each try. `makeMailRetriesDue` brings pg-boss's retry delays
- * (30 s and more) to now.
+ * The mail layer's job queue for integration tests: the site's `mail-send`
+ * job (the Outbox) and `mailing-delivery` job (mailings, fetched by
+ * `runMailings`) on pg-boss over the test's database (PGlite or PostgreSQL),
+ * with no worker polling: `deliverDueMail` runs the Outbox's jobs that are
+ * due, as a worker would, so a test sees each try. `makeMailRetriesDue`
+ * brings pg-boss's retry delays (30 s and more) to now.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
@@ -12,6 +13,7 @@ import { setJobQueueForTests } from "~/.server/http/startup";
 import { siteJobs } from "~/.server/jobs/jobs";
 import { createJobQueue, QUEUE_SCHEMA, type JobQueue } from "~/.server/jobs/queue";
 import { closeMail, MAIL_JOB, mailSettled } from "~/.server/mail/mail";
+import { MAILING_DELIVERY_JOB } from "~/.server/subscriptions/mailing-sender";
 import { startTestSmtp, type TestSmtp } from "./smtp";
 
 /** Registers hooks that start the mail queue for this file (after the database is set up). */
@@ -20,7 +22,7 @@ export function setUpMailQueue(state: { readonly database: Database }): { readon
   beforeAll(async () => {
     holder.queue = createJobQueue(
       state.database,
-      siteJobs(state.database).filter((j) => j.name === MAIL_JOB),
+      siteJobs(state.database).filter((j) => j.name === MAIL_JOB || j.name === MAILING_DELIVERY_JOB),
     );
     await holder.queue.start({ work: false, catchUp: false });
     setJobQueueForTests(holder.queue);
@@ -39,10 +41,10 @@ export async function deliverDueMail(queue: JobQueue): Promise<number> {
   return ran;
 }
 
-/** The `mail-send` jobs waiting for their next try (pg-boss's retry delay), made due now. */
-export async function makeMailRetriesDue(): Promise<void> {
+/** The `mail-send` jobs (or those of `name`) waiting for their next try (pg-boss's retry delay), made due now. */
+export async function makeMailRetriesDue(name: string = MAIL_JOB): Promise<void> {
   await db().execute(
-    sql.raw(`update ${QUEUE_SCHEMA}.job set start_after = now() where name = '${MAIL_JOB}' and state in ('created', 'retry')`),
+    sql.raw(`update ${QUEUE_SCHEMA}.job set start_after = now() where name = '${name}' and state in ('created', 'retry')`),
   );
 }
 

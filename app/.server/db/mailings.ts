@@ -3,14 +3,14 @@
  * (issue 31, decision 0024). One mailing per article at most (unique
  * article_id), so an article is never sent twice. A mailing waits
  * (`scheduled`) until its article is public, then is `queued`: one
- * `mailing_deliveries` row per recipient (unique (mailing, subscriber)).
- * Any instance claims due rows with FOR UPDATE SKIP LOCKED, one small batch
- * at a time; the send itself is in subscriptions/mailing-sender.ts.
+ * `mailing_deliveries` row per recipient (unique (mailing, subscriber)),
+ * written with its own pg-boss job (`mailing-delivery`, decision 0026) that
+ * counts its tries; the send itself is in subscriptions/mailing-sender.ts.
  */
-import { and, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { MailingProgress } from "~/lib/mailings";
 import { recordAudit, type Actor } from "./audit";
-import { db } from "./client";
+import { db, type Db } from "./client";
 import { rowsOf } from "./rows";
 import { articles, mailingDeliveries, mailings, subscribers } from "./schema";
 import { articleIsPublic } from "./visibility";
@@ -77,8 +77,13 @@ export async function mailingRecipientCount(topics: readonly string[], now = new
   return Number(row?.n ?? 0);
 }
 
-/** Waiting mailings whose article is now public become queues of per-recipient deliveries (idempotent). */
-export async function queueDueMailings(now = new Date()): Promise<number> {
+/**
+ * Waiting mailings whose article is now public become per-recipient
+ * deliveries (idempotent). `withJobs` writes each delivery's job in the same
+ * transaction (the `mailing-delivery` jobs, subscriptions/mailing-sender.ts):
+ * the rows and their jobs are committed together or not at all.
+ */
+export async function queueDueMailings(withJobs: (tx: Db, deliveryIds: number[]) => Promise<void>, now = new Date()): Promise<number> {
   const due = await db()
     .select({ id: mailings.id })
     .from(mailings)
@@ -93,83 +98,97 @@ export async function queueDueMailings(now = new Date()): Promise<number> {
         .where(and(eq(mailings.id, id), eq(mailings.status, "scheduled")))
         .returning();
       if (!claimed) return;
-      await tx.execute(sql`
-        insert into ${mailingDeliveries} (mailing_id, subscriber_id, next_attempt_at)
-        select ${id}, s.id, ${now.toISOString()}::timestamptz from ${subscribers} s
+      const rows = await tx.execute(sql`
+        insert into ${mailingDeliveries} (mailing_id, subscriber_id)
+        select ${id}, s.id from ${subscribers} s
         where s.status = 'confirmed' and s.topics && ${sql.param(claimed.topics)}::text[]
           and (s.consent_expires_at is null or s.consent_expires_at > ${now.toISOString()}::timestamptz)
-        on conflict do nothing`);
+        order by s.id
+        on conflict do nothing
+        returning id`);
+      await withJobs(
+        tx,
+        rowsOf<{ id: number | string }>(rows).map((r) => Number(r.id)),
+      );
       queued++;
     });
   }
   return queued;
 }
 
-/**
- * Deliveries left `sending` by a run that did not finish them (its instance
- * was killed, or the run failed) go back to the queue. Called at the start of
- * each run of the `mailing-send` job, whose queue lets one run be active at a
- * time on all instances (its `singleton` policy, jobs.ts; decision 0026): a
- * row still `sending` then belongs to no live run. A killed instance's run
- * stops beating its heartbeat and is failed within seconds, so the next run
- * on any instance resumes its work.
- */
-export async function requeueOrphanedDeliveries(now = new Date()): Promise<number> {
+/** The deliveries still to send (`queued`, or `sending` by a sender that may be gone) of mailings under way: given a job when they may have none. */
+export async function unfinishedDeliveryIds(limit: number, afterId = 0): Promise<number[]> {
   const rows = await db()
-    .update(mailingDeliveries)
-    .set({ status: "queued", next_attempt_at: now, claimed_at: null })
-    .where(eq(mailingDeliveries.status, "sending"))
-    .returning({ id: mailingDeliveries.id });
-  return rows.length;
+    .select({ id: mailingDeliveries.id })
+    .from(mailingDeliveries)
+    .where(and(inArray(mailingDeliveries.status, ["queued", "sending"]), gt(mailingDeliveries.id, afterId)))
+    .orderBy(mailingDeliveries.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** A batch's deliveries, by id (the sender reads them once a batch). */
+export async function getDeliveries(ids: readonly number[]): Promise<Map<number, Delivery>> {
+  if (!ids.length) return new Map();
+  const rows = await db()
+    .select()
+    .from(mailingDeliveries)
+    .where(inArray(mailingDeliveries.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /**
- * Claims up to `limit` due deliveries for this run (`sending`). Rows another
- * run is claiming at the same moment are skipped (SKIP LOCKED), so two
- * senders never take the same row.
+ * Takes a batch's deliveries for their SMTP exchanges, in one statement,
+ * just before them: `queued` (or `failed`, sent again by Try again on Failed
+ * jobs; or `sending` since before `takenBefore`: its sender is gone) becomes
+ * `sending`, taken at `now`. Returns the ids taken; one not there to take is
+ * sent, finished, or being sent by another sender right now. The row is the
+ * guard against a second send, whatever pg-boss does with its job.
  */
-export async function claimDeliveries(limit: number, now = new Date()): Promise<Delivery[]> {
-  const result = await db().execute(sql`
-    update ${mailingDeliveries} set status = 'sending', claimed_at = ${now.toISOString()}::timestamptz, attempts = attempts + 1
-    where id in (
-      select id from ${mailingDeliveries}
-      where status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz
-      order by id
-      limit ${limit}
-      for update skip locked
+export async function takeDeliveries(ids: readonly number[], takenBefore: Date, now = new Date()): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const taken = await db()
+    .update(mailingDeliveries)
+    .set({ status: "sending", claimed_at: now })
+    .where(
+      and(
+        inArray(mailingDeliveries.id, [...ids]),
+        or(
+          inArray(mailingDeliveries.status, ["queued", "failed"]),
+          and(eq(mailingDeliveries.status, "sending"), lt(mailingDeliveries.claimed_at, takenBefore)),
+        ),
+      ),
     )
-    returning id, mailing_id, subscriber_id, attempts`);
-  return rowsOf<{ id: number | string; mailing_id: number | string; subscriber_id: number | string; attempts: number }>(result).map(
-    (r) => ({
-      id: Number(r.id),
-      mailing_id: Number(r.mailing_id),
-      subscriber_id: Number(r.subscriber_id),
-      attempts: Number(r.attempts),
-      status: "sending",
-      next_attempt_at: now,
-      claimed_at: now,
-      sent_at: null,
-      last_error: null,
-    }),
-  );
+    .returning({ id: mailingDeliveries.id });
+  return new Set(taken.map((r) => r.id));
 }
 
-/** A delivery's other outcomes (skipped, bounced, failed, or back in the queue for a retry), written at once. */
-export async function finishDelivery(
-  id: number,
-  outcome: { status: "skipped" | "bounced" | "failed"; error?: string } | { status: "retry"; error: string; at: Date },
-): Promise<void> {
-  if (outcome.status === "retry") {
-    await db()
-      .update(mailingDeliveries)
-      .set({ status: "queued", next_attempt_at: outcome.at, last_error: outcome.error.slice(0, 300), claimed_at: null })
-      .where(eq(mailingDeliveries.id, id));
-    return;
-  }
+/** One delivery taken (`takeDeliveries`); false when it was not there to take. */
+export async function takeDelivery(id: number, takenBefore: Date, now = new Date()): Promise<boolean> {
+  return (await takeDeliveries([id], takenBefore, now)).has(id);
+}
+
+/** A delivery taken at `takenAt` and not sent goes back to `queued`, if it is still that take's (nobody took it since). */
+export async function releaseDelivery(id: number, takenAt: Date): Promise<void> {
   await db()
     .update(mailingDeliveries)
-    .set({ status: outcome.status, sent_at: null, last_error: outcome.error?.slice(0, 300) ?? null })
-    .where(eq(mailingDeliveries.id, id));
+    .set({ status: "queued", claimed_at: null })
+    .where(and(eq(mailingDeliveries.id, id), eq(mailingDeliveries.status, "sending"), eq(mailingDeliveries.claimed_at, takenAt)));
+}
+
+/**
+ * A delivery's other outcomes, written at once: skipped, bounced, failed
+ * (its last try), or `queued` again with the error for its job's next try.
+ * Only a row still to send changes (never one already `sent`).
+ */
+export async function finishDelivery(
+  id: number,
+  outcome: { status: "skipped" | "bounced" | "failed" | "queued"; error?: string },
+): Promise<void> {
+  await db()
+    .update(mailingDeliveries)
+    .set({ status: outcome.status, sent_at: null, claimed_at: null, last_error: outcome.error?.slice(0, 300) ?? null })
+    .where(and(eq(mailingDeliveries.id, id), inArray(mailingDeliveries.status, ["queued", "sending"])));
 }
 
 /** Deliveries the SMTP server accepted, written at once (one statement for a group of them). */
@@ -179,6 +198,19 @@ export async function markDeliveriesSent(ids: readonly number[], now = new Date(
     .update(mailingDeliveries)
     .set({ status: "sent", sent_at: now, last_error: null })
     .where(inArray(mailingDeliveries.id, [...ids]));
+}
+
+/** One delivery in words, for owners (Failed jobs): the article, the address and the mailing; null when the row is gone. */
+export async function describeDelivery(id: number): Promise<string | null> {
+  const [row] = await db()
+    .select({ mailing: mailings.id, title: articles.title, email: subscribers.email })
+    .from(mailingDeliveries)
+    .innerJoin(mailings, eq(mailings.id, mailingDeliveries.mailing_id))
+    .leftJoin(articles, eq(articles.id, mailings.article_id))
+    .leftJoin(subscribers, eq(subscribers.id, mailingDeliveries.subscriber_id))
+    .where(eq(mailingDeliveries.id, id));
+  if (!row) return null;
+  return `“${row.title ?? "an article since deleted"}” to ${row.email ?? "a subscriber since erased"} (mailing ${row.mailing}, delivery ${id})`;
 }
 
 /** Queued mailings with nothing left to send become done. */

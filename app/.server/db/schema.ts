@@ -946,7 +946,7 @@ export const mailings = pgTable("mailings", {
 
 /**
  * One row per recipient of a mailing (unique: a person gets an article at
- * most once). Any instance claims due rows (FOR UPDATE SKIP LOCKED).
+ * most once), with its own `mailing-delivery` job (pg-boss) that tries it.
  * status: queued, sending, sent, failed (gave up), bounced, skipped.
  */
 export const mailingDeliveries = pgTable(
@@ -960,16 +960,14 @@ export const mailingDeliveries = pgTable(
       .notNull()
       .references(() => subscribers.id, { onDelete: "cascade" }),
     status: text("status").notNull().default("queued"),
-    attempts: integer("attempts").notNull().default(0),
-    next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    // When its sender took it for the SMTP exchange (`sending`): a job that finds it taken less than
+    // SENDING_FOR_MS ago leaves it to that sender (subscriptions/mailing-sender.ts). Its tries are its
+    // `mailing-delivery` job's (pg-boss, decision 0026).
     claimed_at: timestamp("claimed_at", { withTimezone: true }),
     sent_at: timestamp("sent_at", { withTimezone: true }),
     last_error: text("last_error"),
   },
-  (t) => [
-    unique("mailing_deliveries_once").on(t.mailing_id, t.subscriber_id),
-    index("mailing_deliveries_due_idx").on(t.status, t.next_attempt_at),
-  ],
+  (t) => [unique("mailing_deliveries_once").on(t.mailing_id, t.subscriber_id)],
 );
 
 export type SubscriberRow = typeof subscribers.$inferSelect;

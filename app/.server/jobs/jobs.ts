@@ -7,7 +7,8 @@ import { publishDueArticles } from "../db/articles";
 import { publishDueEvents } from "../db/event-editing";
 import { purgeExpiredEnquiries } from "../db/enquiries";
 import { sweepSubscribers } from "../db/subscribers";
-import { runMailings } from "../subscriptions/mailing-sender";
+import { deliveryFetchedInBatches, MAILING_DELIVERY_JOB, runMailings } from "../subscriptions/mailing-sender";
+import { describeDelivery } from "../db/mailings";
 import { runNextImport, sweepImports } from "../db/subscriber-imports";
 import { queueStrandedImports, sweepStoredExports, wordpressImportJob } from "../wordpress/task";
 import { sendConsentRequests } from "../subscriptions/consent-requests";
@@ -29,7 +30,7 @@ import { eventMail } from "../events/messages";
 import { certificatesJob } from "../events/certificate-job";
 import { releaseHeldSignUpMail } from "../subscriptions/subscribe-form.server";
 import { createPictureSweeper, SWEEP_CRON } from "../pictures/picture-sweep";
-import type { TimedJob } from "./queue";
+import { jobRowId, type TimedJob } from "./queue";
 import { getStorage } from "../storage/storage";
 
 /** Scheduled articles and planned team visibility are checked this often: live within 60 s of their time. */
@@ -137,15 +138,25 @@ export function siteJobs(database: Database): TimedJob[] {
       },
     },
     {
-      // Mailings to subscribers (decision 0024): articles now public become per-recipient queues, sent at
-      // SUBSCRIBER_MAIL_RATE; a run sends for at most 50 s, the next picks up where it stopped. One run at a
-      // time on all instances (`singleton`): a run starts by putting back what a killed run left `sending`.
+      // Mailings to subscribers (decisions 0024, 0026): articles now public become per-recipient deliveries, each with
+      // its `mailing-delivery` job; a run fetches those jobs in batches and sends them at SUBSCRIBER_MAIL_RATE for at
+      // most 50 s, the next run going on. One run at a time on all instances (`singleton`): the pace is one instance's.
       name: "mailing-send",
       label: "Sending mailings to subscribers",
       when: { everySeconds: 5 },
       policy: "singleton",
       expireInSeconds: 120,
       run: () => runMailings(),
+    },
+    {
+      // One subscriber's copy of a mailing: one job a delivery, keyed by its row, written with the rows; no worker of
+      // its own (the `mailing-send` run fetches them in batches and beats their heartbeats). pg-boss retries it with the
+      // one retry policy and puts it on Failed jobs after the last try.
+      name: MAILING_DELIVERY_JOB,
+      label: "Mailing to a subscriber",
+      describe: async (data) => describeDelivery(jobRowId(data) ?? 0),
+      worker: false,
+      run: () => deliveryFetchedInBatches(),
     },
     {
       // Subscriber CSV imports (issue 42): the upload only keeps the file; this reads it in chunks of

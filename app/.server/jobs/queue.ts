@@ -27,7 +27,10 @@
  *   running it.
  * - A job without `when` runs only when sent, with its data (`boss.send`,
  *   e.g. the certificates of one event, keyed by `singletonKey` so its
- *   policy holds per key): never on a schedule, never at start-up.
+ *   policy holds per key): never on a schedule, never at start-up. One with
+ *   `worker: false` is fetched in batches by another job's run instead
+ *   (mailing deliveries), which then beats their heartbeats (`touch`): pg-boss
+ *   refreshes the heartbeats of the jobs its own workers run, not of fetched ones.
  */
 import { PgBoss, fromPglite, type Db, type JobWithMetadata, type QueuePolicy } from "pg-boss";
 import { sql } from "drizzle-orm";
@@ -64,6 +67,11 @@ export type TimedJob = {
   policy?: Extract<QueuePolicy, "exclusive" | "singleton">;
   /** The longest a run may take (seconds) before it counts as failed. Default 15 minutes. */
   expireInSeconds?: number;
+  /**
+   * `false`: no worker of its own; another job's run fetches its jobs in batches (the mailings' deliveries, fetched by the
+   * paced `mailing-send` run, which beats their heartbeats itself).
+   */
+  worker?: false;
   /** Run once at start-up (default true for a job with `when`; never for one without). */
   runAtStart?: boolean;
   /** `data`: what the job was sent with (null for a timed turn); `attempt`: which try this is (pg-boss's retry count and limit). */
@@ -268,7 +276,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
       for (const job of jobs) await boss.findJobs(job.name, { id: "00000000-0000-0000-0000-000000000000" });
       if (options.catchUp !== false) await Promise.all(jobs.filter((j) => j.when && j.runAtStart !== false).map((j) => runNow(j.name)));
       if (options.work === false) return;
-      for (const job of jobs)
+      for (const job of jobs.filter((j) => j.worker !== false))
         await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true }, async ([one]) =>
           one ? handle(job, one.data, { retryCount: one.retryCount, retryLimit: one.retryLimit }) : undefined,
         );

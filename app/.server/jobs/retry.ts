@@ -1,9 +1,10 @@
 /**
  * The one retry policy of the site's work (issue 44): every queue of the job
- * queue (pg-boss's retry limit and backoff, queue.ts), every mailing delivery
- * (db/mailings.ts) and every Outbox message (mail/mail.ts) is tried at most
+ * queue (pg-boss's retry limit and backoff, queue.ts), among them each
+ * mailing delivery's and each Outbox message's job, is tried at most
  * MAX_ATTEMPTS times, 30 s, 1, 2, 4 … minutes apart, never more than 30
- * minutes. pg-boss adds jitter to its own delays; the rows' delays are these.
+ * minutes. pg-boss adds jitter to its delays; `retryDelayMs` is the earliest
+ * next try the Outbox screen shows.
  */
 
 /** pg-boss's options for it (seconds). */
