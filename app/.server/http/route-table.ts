@@ -56,9 +56,11 @@ export function handlesByPattern(table: readonly TableRoute[]): Map<string, Rout
  * The route a path goes to, ranked as React Router ranks routes (a static
  * segment before a parameter, a parameter before `*`; ties in the order of
  * app/routes.ts): a function over a build's routes, its patterns compiled
- * once (lib/route-patterns.ts `patternRegex`, the 404 log's reading too) (React Router's `matchRoutes` flattens and ranks the whole tree on
- * every call, too slow to run for every beacon). The leaf's table entry (a
- * layout's index route, not the layout), or undefined when none matches.
+ * once (React Router's `matchRoutes` flattens and ranks the whole tree on
+ * every call, too slow to run for every beacon), each by lib/route-patterns.ts
+ * `patternRegex`, the reading the 404 log and the request log use too. The
+ * leaf's table entry (a layout's index route, not the layout), or undefined
+ * when none matches.
  */
 export function routeMatcher(routes: ServerBuild["routes"]): (pathname: string) => TableRoute | undefined {
   const parents = new Set(Object.values(routes).flatMap((r) => (r?.parentId ? [r.parentId] : [])));
