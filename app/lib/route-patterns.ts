@@ -7,7 +7,8 @@
  * matches such a route must never be stored or shown (the 404 log, visit
  * statistics). `secretParams` / `isSecretRoutePath` are the one place that
  * says so; callers give them the route table's patterns
- * (app/.server/route-table.ts `routeTable`, or app/routes.ts).
+ * (app/.server/http/route-table.ts `routeTable`, or app/routes.ts), whose
+ * `routeMatcher` reads the patterns with `patternRegex` too.
  */
 
 /**
@@ -34,33 +35,43 @@ export function secretParams(pattern: string): string[] {
   return patternParams(pattern).filter(isSecretParam);
 }
 
-/** A route pattern as a regular expression over a request's path (no query), or null for the catch-all. */
-export function patternRegex(pattern: string): RegExp | null {
-  if (pattern === "/*" || pattern === "*") return null;
-  const segments = pattern === "/" ? [] : pattern.replace(/^\/+/, "").split("/");
-  const source = segments
+/**
+ * The one reading of a route pattern as a regular expression over a request's
+ * path (no query), as React Router reads it: the 404 log's and the request
+ * log's secret paths and the WordPress importer's site paths here, the route
+ * a path goes to in route-table.ts `routeMatcher`. `:name` is any text up to
+ * the next slash and what follows the name is literal (":slug.ics" matches
+ * "x.ics"); `:name?` may be left out; `*` is the rest of the path or nothing
+ * ("/files/*" matches "/files"; "/*" matches every path); the path may end in
+ * any number of slashes ("/team//" is /team, "//" is /). Letter case is
+ * ignored unless the route says `caseSensitive`.
+ */
+export function patternRegex(pattern: string, caseSensitive = false): RegExp {
+  const source = pattern
+    .split("/")
+    .filter(Boolean)
     .map((segment) => {
-      if (segment === "*") return ".*";
-      if (segment.startsWith(":")) {
-        if (segment.endsWith("?")) return "[^/]*";
-        const name = /^:[\w-]+/.exec(segment)?.[0] ?? segment;
-        return `[^/]+${segment.slice(name.length).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
-      }
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (segment === "*") return "(?:/.*)?";
+      const param = /^:[\w-]+/.exec(segment)?.[0];
+      if (!param) return `/${escapeRegex(segment)}`;
+      if (segment === `${param}?`) return "(?:/[^/]+)?";
+      return `/[^/]+${escapeRegex(segment.slice(param.length))}`;
     })
-    .join("/");
-  return new RegExp(`^/${source}/?$`, "i");
+    .join("");
+  return new RegExp(`^${source}/*$`, caseSensitive ? "" : "i");
 }
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The catch-all route ("/*"): it answers every path, with the not-found page. */
+const isCatchAll = (pattern: string) => pattern === "/*" || pattern === "*";
 
 /**
  * A test for paths that match a route with a secret parameter (given every
  * pattern of the route table): true means "never store this path".
  */
 export function isSecretRoutePath(patterns: readonly string[]): (path: string) => boolean {
-  const secret = patterns
-    .filter((p) => secretParams(p).length > 0)
-    .map(patternRegex)
-    .filter((r): r is RegExp => r !== null);
+  const secret = patterns.filter((p) => secretParams(p).length > 0).map((p) => patternRegex(p));
   return (path) => secret.some((r) => r.test(path));
 }
 
@@ -71,12 +82,7 @@ export function isSecretRoutePath(patterns: readonly string[]): (path: string) =
  * first: a request log line is on every request's path.
  */
 export function secretRoutePattern(patterns: readonly string[]): (path: string) => string | null {
-  const secret = patterns
-    .filter((p) => secretParams(p).length > 0)
-    .flatMap((p) => {
-      const regex = patternRegex(p);
-      return regex ? [{ pattern: p, regex }] : [];
-    });
+  const secret = patterns.filter((p) => secretParams(p).length > 0).map((p) => ({ pattern: p, regex: patternRegex(p) }));
   if (!secret.length) return () => null;
   const any = new RegExp(secret.map((s) => `(?:${s.regex.source})`).join("|"), "i");
   return (path) => (any.test(path) ? (secret.find((s) => s.regex.test(path))?.pattern ?? null) : null);
@@ -88,7 +94,7 @@ export function secretRoutePattern(patterns: readonly string[]): (path: string) 
  * the site's own page, so it is not made.
  */
 export function isSitePath(patterns: readonly string[]): (path: string) => boolean {
-  const regexes = patterns.map(patternRegex).filter((r): r is RegExp => r !== null);
+  const regexes = patterns.filter((p) => !isCatchAll(p)).map((p) => patternRegex(p));
   return (path) => regexes.some((r) => r.test(path));
 }
 

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
 import { clampPage, pageCount, pageOffset, PAGE_SIZE } from "~/lib/pagination";
+import { readPage } from "./rows";
 import type { ArticleFilter } from "~/lib/practice";
 import { fieldChanges, recordAudit, saveAction, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged, onContentChange } from "./content-events";
@@ -189,29 +190,25 @@ export async function listArticlesForAdmin(options: { search?: string; page?: nu
   // PostgreSQL cannot hold a NUL character in text: a search for one is a search for the rest.
   const q = (options.search ?? "").replace(/\0/g, "").trim();
   const where = and(articleNotTrashed(), q ? ilike(articles.title, `%${escapeLike(q)}%`) : undefined);
-  const [{ total } = { total: 0 }] = await db()
-    .select({ total: sql<number>`count(*)::int` })
-    .from(articles)
-    .where(where);
-  const page = clampPage(options.page ?? 1, total, ADMIN_ARTICLES_PAGE_SIZE);
-  const rows = await db()
-    .select({
-      id: articles.id,
-      slug: articles.slug,
-      title: articles.title,
-      category: articles.category,
-      date: articles.date,
-      news: articles.news,
-      priority: articles.priority,
-      status: articles.status,
-      published_at: articles.published_at,
-    })
-    .from(articles)
-    .where(where)
-    .orderBy(desc(articles.created_at), desc(articles.id))
-    .limit(ADMIN_ARTICLES_PAGE_SIZE)
-    .offset(pageOffset(page, ADMIN_ARTICLES_PAGE_SIZE));
-  return { rows, total, page, pageCount: pageCount(total, ADMIN_ARTICLES_PAGE_SIZE) };
+  return readPage(articles, where, options.page ?? 1, ADMIN_ARTICLES_PAGE_SIZE, (limit, offset) =>
+    db()
+      .select({
+        id: articles.id,
+        slug: articles.slug,
+        title: articles.title,
+        category: articles.category,
+        date: articles.date,
+        news: articles.news,
+        priority: articles.priority,
+        status: articles.status,
+        published_at: articles.published_at,
+      })
+      .from(articles)
+      .where(where)
+      .orderBy(desc(articles.created_at), desc(articles.id))
+      .limit(limit)
+      .offset(offset),
+  );
 }
 
 /** Pin only means something for news (SPEC §4): not news forces it off. */

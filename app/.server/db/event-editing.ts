@@ -13,7 +13,7 @@
  */
 import { and, asc, desc, eq, ilike, inArray, isNull, sql } from "drizzle-orm";
 import { articleSlug } from "~/lib/slug";
-import { clampPage, pageCount, pageOffset } from "~/lib/pagination";
+import { readPage } from "./rows";
 import type { ArticleState } from "./visibility";
 import { fieldChanges, recordAudit, saveAction, type Actor, recordMovedToTrash } from "./audit";
 import { contentChanged } from "./content-events";
@@ -118,34 +118,30 @@ export function eventFieldsOf(e: Event): EventFields {
 export async function listEventsForAdmin(options: { search?: string; page?: number; now?: Date } = {}) {
   const q = (options.search ?? "").replace(/\0/g, "").trim();
   const where = and(isNull(events.deleted_at), q ? ilike(events.title, `%${escapeLike(q)}%`) : undefined);
-  const [{ total } = { total: 0 }] = await db()
-    .select({ total: sql<number>`count(*)::int` })
-    .from(events)
-    .where(where);
-  const page = clampPage(options.page ?? 1, total, ADMIN_EVENTS_PAGE_SIZE);
   const now = (options.now ?? new Date()).toISOString();
   const past = sql<boolean>`(${events.ends_at} < ${now}::timestamptz)`;
-  const rows = await db()
-    .select({
-      id: events.id,
-      slug: events.slug,
-      title: events.title,
-      starts_at: events.starts_at,
-      format: events.format,
-      status: events.status,
-      published_at: events.published_at,
-      event_status: events.event_status,
-      capacity: events.capacity,
-      past,
-      taken: sql<number>`(select count(*)::int from ${eventRegistrations} r where r.event_id = ${events.id} and r.status in ('registered', 'attended'))`,
-      waiting: sql<number>`(select count(*)::int from ${eventRegistrations} r where r.event_id = ${events.id} and r.status = 'waiting')`,
-    })
-    .from(events)
-    .where(where)
-    .orderBy(asc(past), sql`case when ${past} then null else ${events.starts_at} end asc`, desc(events.starts_at), desc(events.id))
-    .limit(ADMIN_EVENTS_PAGE_SIZE)
-    .offset(pageOffset(page, ADMIN_EVENTS_PAGE_SIZE));
-  return { rows, total, page, pageCount: pageCount(total, ADMIN_EVENTS_PAGE_SIZE) };
+  return readPage(events, where, options.page ?? 1, ADMIN_EVENTS_PAGE_SIZE, (limit, offset) =>
+    db()
+      .select({
+        id: events.id,
+        slug: events.slug,
+        title: events.title,
+        starts_at: events.starts_at,
+        format: events.format,
+        status: events.status,
+        published_at: events.published_at,
+        event_status: events.event_status,
+        capacity: events.capacity,
+        past,
+        taken: sql<number>`(select count(*)::int from ${eventRegistrations} r where r.event_id = ${events.id} and r.status in ('registered', 'attended'))`,
+        waiting: sql<number>`(select count(*)::int from ${eventRegistrations} r where r.event_id = ${events.id} and r.status = 'waiting')`,
+      })
+      .from(events)
+      .where(where)
+      .orderBy(asc(past), sql`case when ${past} then null else ${events.starts_at} end asc`, desc(events.starts_at), desc(events.id))
+      .limit(limit)
+      .offset(offset),
+  );
 }
 
 /** People of these statuses whose data are kept (not erased): who is told of a move or a cancellation. */

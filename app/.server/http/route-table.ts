@@ -7,6 +7,7 @@
  */
 import type { ServerBuild } from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
+import { patternRegex } from "~/lib/route-patterns";
 import { processServices } from "../services";
 
 type Route = NonNullable<ServerBuild["routes"][string]>;
@@ -52,23 +53,14 @@ export function handlesByPattern(table: readonly TableRoute[]): Map<string, Rout
 }
 
 /**
- * One segment of a pattern as a regular expression, as React Router reads it:
- * `:name` is any text up to the next slash, and what follows the name is
- * literal (":slug.ics" matches "x.ics").
- */
-function segmentSource(segment: string): string {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const param = /^:[\w-]+/.exec(segment);
-  return param ? `[^/]+${escape(segment.slice(param[0].length))}` : escape(segment);
-}
-
-/**
  * The route a path goes to, ranked as React Router ranks routes (a static
  * segment before a parameter, a parameter before `*`; ties in the order of
  * app/routes.ts): a function over a build's routes, its patterns compiled
  * once (React Router's `matchRoutes` flattens and ranks the whole tree on
- * every call, too slow to run for every beacon). The leaf's table entry (a
- * layout's index route, not the layout), or undefined when none matches.
+ * every call, too slow to run for every beacon), each by lib/route-patterns.ts
+ * `patternRegex`, the reading the 404 log and the request log use too. The
+ * leaf's table entry (a layout's index route, not the layout), or undefined
+ * when none matches.
  */
 export function routeMatcher(routes: ServerBuild["routes"]): (pathname: string) => TableRoute | undefined {
   const parents = new Set(Object.values(routes).flatMap((r) => (r?.parentId ? [r.parentId] : [])));
@@ -76,13 +68,11 @@ export function routeMatcher(routes: ServerBuild["routes"]): (pathname: string) 
     .filter((route) => !parents.has(route.id))
     .map((route, order) => {
       const segments = route.pattern.split("/").filter(Boolean);
-      const source = segments.map((segment) => (segment === "*" ? "(?:/.*)?" : `/${segmentSource(segment)}`)).join("");
       // As React Router scores: a segment that is a parameter alone scores 3; one with more (":slug.ics") counts as static.
       const score =
         segments.reduce((n, segment) => n + (segment === "*" ? -2 : /^:[\w-]+$/.test(segment) ? 3 : 10), segments.length) +
         (routes[route.id]?.index ? 2 : 0);
-      const sensitive = routes[route.id]?.caseSensitive === true;
-      return { route, order, score, match: new RegExp(`^${source}/?$`, sensitive ? "" : "i") };
+      return { route, order, score, match: patternRegex(route.pattern, routes[route.id]?.caseSensitive === true) };
     })
     .sort((a, b) => b.score - a.score || a.order - b.order);
   return (pathname) => compiled.find((c) => c.match.test(pathname))?.route;

@@ -10,14 +10,15 @@
  * A long list comes in pages (`paging`, real links keeping the search); the
  * page is kept through a delete.
  */
-import { Pencil, Plus, Search } from "lucide-react";
+import { Pencil, Plus } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Link, useSubmit } from "react-router";
 import { Pagination } from "~/components/public/pagination";
 import { listHref } from "~/lib/pagination";
 import { AdminPage } from "./admin-page";
 import { ConfirmDelete, ConfirmPanel } from "./confirm-delete";
-import { btnPrimary, btnSecondary, inputClass, labelClass } from "./styles";
+import { SearchForm } from "./search-form";
+import { btnPrimary, btnSecondary } from "./styles";
 
 export const FILTER_DELAY_MS = 250;
 
@@ -62,27 +63,7 @@ export function ManageList(props: {
         </Link>
       }
     >
-      <Form method="get" role="search" className="mb-6 flex flex-wrap items-end gap-2">
-        <div className="min-w-0 flex-1">
-          <label htmlFor="search" className={labelClass}>
-            {props.searchLabel}
-          </label>
-          <input
-            id="search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={200}
-            autoComplete="off"
-            aria-describedby="search-count"
-            onChange={filterAsYouType}
-            className={inputClass}
-          />
-        </div>
-        <button type="submit" className={btnSecondary}>
-          <Search aria-hidden="true" className="size-4" /> Search
-        </button>
-      </Form>
+      <SearchForm label={props.searchLabel} q={q} describedBy="search-count" onChange={filterAsYouType} />
       <p id="search-count" role="status" aria-live="polite" className="sr-only">
         {paging && paging.pageCount > 1 ? `${shown} of ${paging.total}, page ${page} of ${paging.pageCount}` : shown}
       </p>

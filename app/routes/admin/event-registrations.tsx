@@ -12,7 +12,7 @@
  * progress shown here), and download anyone's.
  * No entry of its own in the navigation: the event's edit screen links here.
  */
-import { Download, FileUp, Mail, Search } from "lucide-react";
+import { Download, FileUp, Mail } from "lucide-react";
 import { data, Form, useLocation } from "react-router";
 import type { Route } from "./+types/event-registrations";
 import { registrationsAction } from "~/.server/admin/event-registrations.server";
@@ -24,10 +24,12 @@ import { servicesContext } from "~/.server/http/request-context";
 import { parseId } from "~/.server/http/form-post";
 import { AdminPage } from "~/components/admin/admin-page";
 import { RuledSection } from "~/components/admin/ruled-section";
+import { FilterSelect } from "~/components/admin/filter-select";
+import { SearchForm } from "~/components/admin/search-form";
 import { CountsSection } from "~/components/admin/counts-section";
 import { ProgressLines } from "~/components/admin/progress-lines";
 import { useProgress } from "~/components/admin/use-progress";
-import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
+import { btnPrimary, btnSecondary, labelClass, linkClass } from "~/components/admin/styles";
 import { Pagination } from "~/components/public/pagination";
 import { ScrollRegion } from "~/components/scroll-region";
 import { certificateProgressText, certificateSending, type CertificateProgress } from "~/lib/certificate-progress";
@@ -148,33 +150,24 @@ export default function EventRegistrations({ loaderData }: Route.ComponentProps)
         </p>
       </CountsSection>
 
-      <Form method="get" role="search" aria-label="Which registrations to show" className="mb-6 flex flex-wrap items-end gap-3">
-        <div className="min-w-0 flex-1 basis-56">
-          <label htmlFor="q" className={labelClass}>
-            Search by name, e-mail or organisation
-          </label>
-          <input id="q" name="q" type="search" defaultValue={q} maxLength={200} autoComplete="off" className={inputClass} />
-        </div>
-        <div>
-          <label htmlFor="status" className={labelClass}>
-            Status
-          </label>
-          <select id="status" name="status" defaultValue={status} className={inputClass}>
-            <option value="">All</option>
-            {REGISTRATION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={btnSecondary}>
-          <Search aria-hidden="true" className="size-4" /> Search
-        </button>
-        <a href={registrationsHref(event.id, list, 1, "/export")} className={`${linkClass} inline-flex items-center gap-1`} download>
-          <Download aria-hidden="true" className="size-4" /> Export {q || status ? "these registrations" : "all registrations"} (CSV)
-        </a>
-      </Form>
+      <SearchForm
+        name="Which registrations to show"
+        label="Search by name, e-mail or organisation"
+        q={q}
+        after={
+          <a href={registrationsHref(event.id, list, 1, "/export")} className={`${linkClass} inline-flex items-center gap-1`} download>
+            <Download aria-hidden="true" className="size-4" /> Export {q || status ? "these registrations" : "all registrations"} (CSV)
+          </a>
+        }
+      >
+        <FilterSelect
+          id="status"
+          label="Status"
+          value={status}
+          all="All"
+          options={REGISTRATION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        />
+      </SearchForm>
 
       <p role="status" className="mb-3 text-muted">
         {total === 1 ? "1 registration" : `${total} registrations`}

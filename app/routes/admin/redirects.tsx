@@ -18,6 +18,7 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { FilterSelect } from "~/components/admin/filter-select";
 import { bindFields, SelectField, TextField } from "~/components/admin/fields";
 import { Pager } from "~/components/admin/pager";
+import { SearchForm } from "~/components/admin/search-form";
 import { btnDanger, btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
 import { parseCsv } from "~/lib/csv";
 import { staffDateTime } from "~/lib/dates";
@@ -211,13 +212,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
 
       <AddRedirect errors={result?.errors ?? {}} values={result?.values ?? {}} />
 
-      <Form method="get" aria-label="Search redirects" className="mb-4 flex flex-wrap items-end gap-2">
-        <div className="min-w-0 flex-1 basis-64">
-          <label htmlFor="q" className={labelClass}>
-            Search
-          </label>
-          <input id="q" name="q" type="search" defaultValue={q} className={inputClass} />
-        </div>
+      <SearchForm name="Search redirects" label="Search" q={q}>
         <FilterSelect
           id="origin"
           label="Made by"
@@ -232,10 +227,7 @@ export default function Redirects({ loaderData, actionData }: Route.ComponentPro
             ),
           }))}
         />
-        <button type="submit" className={btnSecondary}>
-          Search
-        </button>
-      </Form>
+      </SearchForm>
 
       {confirmDelete ? (
         <div role="alertdialog" aria-labelledby="confirm-text" className="mb-4 rounded border-2 border-error bg-white p-4">

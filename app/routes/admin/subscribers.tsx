@@ -22,8 +22,9 @@ import { RuledSection } from "~/components/admin/ruled-section";
 import { CountsSection } from "~/components/admin/counts-section";
 import { FilterSelect } from "~/components/admin/filter-select";
 import { Pager } from "~/components/admin/pager";
+import { SearchForm } from "~/components/admin/search-form";
 import { ColumnHeads } from "~/components/admin/column-heads";
-import { btnPrimary, btnSecondary, inputClass, labelClass, linkClass } from "~/components/admin/styles";
+import { btnPrimary, labelClass, linkClass } from "~/components/admin/styles";
 import { staffDateTime } from "~/lib/dates";
 import {
   isTopic,
@@ -134,22 +135,20 @@ function SubscriberList({ list }: { list: List }) {
     })}`;
   return (
     <>
-      <Form method="get" aria-label="Which subscribers to show" className="mb-6 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="q" className={labelClass}>
-            Search addresses
-          </label>
-          <input id="q" name="q" type="search" defaultValue={list.q} className={inputClass} />
-        </div>
+      <SearchForm
+        name="Which subscribers to show"
+        label="Search addresses"
+        q={list.q}
+        button="Show"
+        after={
+          <a href="/dashboard/subscribers/export" className={`${linkClass} ml-auto`} download>
+            Export consent records (CSV)
+          </a>
+        }
+      >
         <FilterSelect id="topic" label="Topic" value={list.topic} all="All topics" options={TOPIC_OPTIONS} />
         <FilterSelect id="status" label="Status" value={list.status} all="All" options={STATUS_OPTIONS} />
-        <button type="submit" className={btnSecondary}>
-          Show
-        </button>
-        <a href="/dashboard/subscribers/export" className={`${linkClass} ml-auto`} download>
-          Export consent records (CSV)
-        </a>
-      </Form>
+      </SearchForm>
       {list.rows.length === 0 ? (
         <p className="py-8 text-center text-muted">No subscribers match.</p>
       ) : (
