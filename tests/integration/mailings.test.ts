@@ -21,7 +21,7 @@ import {
   mailingProgress,
   mailingRecipientCount,
   scheduleMailing,
-  takeDelivery,
+  takeDeliveries,
 } from "~/.server/db/mailings";
 import { mailingDeliveries } from "~/.server/db/schema";
 import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
@@ -227,9 +227,10 @@ describe("mailings", () => {
     const fetched = await boss.fetch<{ id: number }>(MAILING_DELIVERY_JOB, { batchSize: 100, includeMetadata: true });
     const mine = (await deliveryJobs(mailing.id)).map((j) => j.key);
     expect(fetched.map((j) => String(j.data.id))).toEqual(expect.arrayContaining(mine));
-    for (const j of fetched) expect(await takeDelivery(j.data.id, new Date(Date.now() - SENDING_FOR_MS))).toBe(true);
+    const ids = fetched.map((j) => j.data.id);
+    expect(await takeDeliveries(ids, new Date(Date.now() - SENDING_FOR_MS))).toEqual(new Set(ids));
     // …and a row taken just now is not taken again.
-    expect(await takeDelivery(fetched[0].data.id, new Date(Date.now() - SENDING_FOR_MS))).toBe(false);
+    expect(await takeDeliveries([ids[0]], new Date(Date.now() - SENDING_FOR_MS))).toEqual(new Set());
     expect(await deliveryCounts(mailing.id)).toEqual({ sending: mine.length });
     // It dies here, having sent none of them: its heartbeats stop; pg-boss's supervision fails the jobs (tried again later).
     await db().execute(

@@ -163,11 +163,6 @@ export async function takeDeliveries(ids: readonly number[], takenBefore: Date, 
   return new Set(taken.map((r) => r.id));
 }
 
-/** One delivery taken (`takeDeliveries`); false when it was not there to take. */
-export async function takeDelivery(id: number, takenBefore: Date, now = new Date()): Promise<boolean> {
-  return (await takeDeliveries([id], takenBefore, now)).has(id);
-}
-
 /** A delivery taken at `takenAt` and not sent goes back to `queued`, if it is still that take's (nobody took it since). */
 export async function releaseDelivery(id: number, takenAt: Date): Promise<void> {
   await db()
