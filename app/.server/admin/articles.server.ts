@@ -6,6 +6,7 @@
  * row are written together (see team.server.ts).
  */
 import { data, redirect } from "react-router";
+import { listSearch } from "~/lib/list-search";
 import { ARTICLE_LISTS, articleSchema, articleValuesFromForm, type ArticleFormValues } from "~/lib/forms/article";
 import { fieldErrors, formText, formValues, hasMissing } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
@@ -186,7 +187,7 @@ export async function deleteArticleAction(request: Request, actor: Actor) {
   if (!row) return fail(404, { status: { tone: "error", text: MSG.articleDeleteError } });
   // In the Trash: the picture stays until the item is deleted permanently (trash.ts).
   // Back to the same search and page of the list (a page past the end shows the last).
-  const q = formText(form, "q").slice(0, 200);
+  const q = listSearch(formText(form, "q"));
   return redirect(listHref("/dashboard/articles", q, parsePage(formText(form, "page"))), {
     headers: await flashHeaders({ tone: "success", text: MSG.articleDeleted }),
   });

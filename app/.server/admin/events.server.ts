@@ -7,6 +7,7 @@
  * after the answer (a crash in between leaves them to the Outbox job).
  */
 import { data, redirect } from "react-router";
+import { listSearch } from "~/lib/list-search";
 import { EVENT_LISTS, EVENT_MSG, eventSchema, eventValuesFromForm, type EventFormValues } from "~/lib/forms/event";
 import { fieldErrors, formText, formValues, hasMissing } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
@@ -204,7 +205,7 @@ export async function deleteEventAction(request: Request, actor: Actor, find: (i
     log("error", "event not deleted", { id, error: (error as Error).message });
     return fail(500, { status: { tone: "error", text: failed } });
   }
-  const q = formText(form, "q").slice(0, 200);
+  const q = listSearch(formText(form, "q"));
   return redirect(listHref("/dashboard/events", q, parsePage(formText(form, "page"))), {
     headers: await flashHeaders({ tone: "success", text: EVENT_MSG.deleted }),
   });

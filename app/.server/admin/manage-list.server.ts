@@ -1,3 +1,4 @@
+import { listSearch } from "~/lib/list-search";
 import { parsePage } from "~/lib/pagination";
 import { parseId } from "../http/form-post";
 
@@ -9,7 +10,7 @@ import { parseId } from "../http/form-post";
 export function manageListQuery(request: Request): { q: string; page: number; confirmId: number | null } {
   const params = new URL(request.url).searchParams;
   return {
-    q: (params.get("q") ?? "").slice(0, 200),
+    q: listSearch(params.get("q")),
     page: parsePage(params.get("page")),
     confirmId: parseId(params.get("confirm")),
   };

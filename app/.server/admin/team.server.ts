@@ -9,6 +9,7 @@
  * longer uses is removed after the write succeeded.
  */
 import { data, redirect } from "react-router";
+import { listSearch } from "~/lib/list-search";
 import { fieldErrors, formText, formValues } from "~/lib/forms/form-data";
 import { MSG } from "~/lib/forms/messages";
 import { listHref } from "~/lib/pagination";
@@ -143,7 +144,7 @@ export async function deleteTeamMemberAction(request: Request, actor: Actor) {
   }
   if (!row) return fail(404, { status: { tone: "error", text: MSG.teamDeleteError } });
   // In the Trash: the picture stays until the item is deleted permanently (trash.ts).
-  const q = formText(form, "q").slice(0, 200);
+  const q = listSearch(formText(form, "q"));
   return redirect(listHref("/dashboard/lawyers", q, 1), {
     headers: await flashHeaders({ tone: "success", text: MSG.teamDeleted(row.full_name) }),
   });

@@ -10,10 +10,8 @@
 import { Search } from "lucide-react";
 import type { ChangeEvent, ReactNode } from "react";
 import { Form } from "react-router";
+import { SEARCH_MAX_LENGTH } from "~/lib/list-search";
 import { btnSecondary, inputClass, labelClass } from "./styles";
-
-/** The longest search the box takes (the loaders cut the `q` parameter to it too). */
-export const SEARCH_MAX_LENGTH = 200;
 
 export function SearchForm(props: {
   /** The search's accessible name ("Search redirects"); none on a screen with one list. */

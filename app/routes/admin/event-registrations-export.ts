@@ -6,6 +6,7 @@
  * Recorded in Activity.
  */
 import type { Route } from "./+types/event-registrations-export";
+import { listSearch } from "~/lib/list-search";
 import { actorOf } from "~/.server/admin/guard.server";
 import { isRefusal, parseId } from "~/.server/http/form-post";
 import { recordAudit } from "~/.server/db/audit";
@@ -22,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   if (!event) throw new Response("Not found", { status: 404 });
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const q = listSearch(new URL(request.url).searchParams.get("q"));
   const rows = await registrationsForExport(event.id, q);
   const lines = [
     [

@@ -13,6 +13,7 @@
  * No entry of its own in the navigation: the event's edit screen links here.
  */
 import { Download, FileUp, Mail } from "lucide-react";
+import { listSearch } from "~/lib/list-search";
 import { data, Form, useLocation } from "react-router";
 import type { Route } from "./+types/event-registrations";
 import { registrationsAction } from "~/.server/admin/event-registrations.server";
@@ -73,7 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const event = id ? await getEventById(id, { withTrashed: true }) : undefined;
   if (!event) throw data("Not found", { status: 404 });
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const q = listSearch(url.searchParams.get("q"));
   const statusParam = url.searchParams.get("status") ?? "";
   const status = (REGISTRATION_STATUSES as readonly string[]).includes(statusParam) ? (statusParam as RegistrationStatus) : undefined;
   const requested = parsePage(url.searchParams.get("page"));

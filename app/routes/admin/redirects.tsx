@@ -8,6 +8,7 @@
  * message says which (app/.server/redirects/rules.ts).
  */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { listSearch } from "~/lib/list-search";
 import type { Route } from "./+types/redirects";
 import { flashHeaders } from "~/.server/admin/flash.server";
 import { actorOf } from "~/.server/admin/guard.server";
@@ -50,7 +51,7 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
+  const q = listSearch(url.searchParams.get("q"));
   const origin = url.searchParams.get("origin") ?? "";
   const page = parsePage(url.searchParams.get("page"));
   const [list, counts] = await Promise.all([

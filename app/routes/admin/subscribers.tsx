@@ -6,6 +6,7 @@
  * existing contacts (as pending: each is asked to confirm).
  */
 import { Form, Link } from "react-router";
+import { listSearch } from "~/lib/list-search";
 import { ScrollRegion } from "~/components/scroll-region";
 import type { Route } from "./+types/subscribers";
 import { staffOf } from "~/.server/admin/guard.server";
@@ -57,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const counts = await subscriberCounts();
   if (!can(staff.role, "subscribers")) return { counts, list: null, implied: null, lastImport: null, consentRequests: null };
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const q = listSearch(url.searchParams.get("q"));
   const topicParam = url.searchParams.get("topic") ?? "";
   const statusParam = url.searchParams.get("status") ?? "";
   const topic = isTopic(topicParam) ? topicParam : "";
