@@ -99,9 +99,6 @@ export default defineConfig({
           name: "e2e-waiting",
           include: WAITING_FILES,
           maxWorkers: 2,
-          // Beside the PostgreSQL pass in CI, on a busier machine: each test's own bounds (its minute, its retry's
-          // deadline) are what they check, so the whole test may take longer than the others' 90 s.
-          testTimeout: 180_000,
           sequence: { groupOrder: 1 },
         },
       },
