@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  *
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
  * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the two
- * files that mostly wait (WAITING_FILES), side by side (in CI, beside the PostgreSQL pass instead). Then the files that measure time or start, kill and
+ * files that mostly wait (WAITING_FILES), side by side. Then the files that measure time or start, kill and
  * restart processes run one at a time, alone on the machine: the clusters (NOTIFY, PostgreSQL outage),
  * crashes and shutdowns, the admission queue, the enquiry pages' 5-second life, scroll animations, focus
  * timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
@@ -31,8 +31,6 @@ export const SERIAL_FILES = [
  * other: the scheduled minute on a cluster of two instances (editorial-schedule), and pg-boss's retry of the
  * message a killed server was sending (event-reminders-kill). Neither measures time against the other's load
  * beyond its own minute-wide bound, and one after the other they left a core idle for about five minutes.
- * .ci/run runs this project on its own (`--project e2e-waiting`, global-setup.ts's `E2E_WAITING_ONLY`) beside
- * the PostgreSQL pass, and the other three here.
  */
 export const WAITING_FILES = ["editorial-schedule", "event-reminders-kill"].map((name) => `tests/e2e/${name}.test.ts`);
 

@@ -10,22 +10,17 @@ let htmlChecker: Awaited<ReturnType<typeof startHtmlChecker>> | undefined;
  * The production servers with demo content shared by the browser tests: one per worker of the files
  * that run two at a time (E2E_BASE_URL_1, E2E_BASE_URL_2; E2E_BASE_URL is the first), so two files
  * running at once never share one. sharedServerUrl() (support.ts) gives a file its worker's.
- *
- * `E2E_WAITING_ONLY=1`: the run of .ci/run that holds only the files that mostly wait (WAITING_FILES,
- * beside the PostgreSQL pass). They start their own servers and check no HTML, so it starts one shared
- * server (the fixture's default `base`) and no HTML checker.
  */
 export async function setup() {
   if (!fs.existsSync(`${process.env.BUILD_DIR ?? "build"}/server/index.js`))
     throw new Error("Run `npm run build` before the browser tests.");
-  const waitingOnly = process.env.E2E_WAITING_ONLY === "1";
   // With them, the Nu HTML Checker's web service for the whole run (VNU_URL, validateHtml): one Java start, not one a check.
   const [checker, ...started] = await Promise.all([
-    waitingOnly ? undefined : freePort().then((port) => startHtmlChecker(port)),
-    ...Array.from({ length: waitingOnly ? 1 : PARALLEL_WORKERS }, () => startServer()),
+    freePort().then((port) => startHtmlChecker(port)),
+    ...Array.from({ length: PARALLEL_WORKERS }, () => startServer()),
   ]);
   htmlChecker = checker;
-  if (checker) process.env.VNU_URL = checker.url;
+  process.env.VNU_URL = checker.url;
   servers.push(...started);
   servers.forEach((server, i) => (process.env[`E2E_BASE_URL_${i + 1}`] = server.url));
   process.env.E2E_BASE_URL = servers[0].url;
