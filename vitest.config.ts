@@ -1,7 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { publicEnhancement } from "./vite-plugins/public-enhancement.ts";
 
 export default defineConfig({
+  // app/root.tsx imports the public pages' script's address (tests/support/route-call.ts runs the root's middleware).
+  plugins: [publicEnhancement()],
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/integration/**/*.test.ts"],

@@ -9,6 +9,7 @@ import { wantsHydration } from "./lib/hydrate";
 import { SPECULATION_RULES } from "./lib/speculation-rules";
 import { ErrorPage } from "./components/error-page";
 import { LowPriorityScripts } from "./components/low-priority-scripts";
+import { bindRequestServices } from "~/.server/http/request-context";
 
 /**
  * The root has no loader, on purpose: an error thrown by a route's middleware
@@ -16,7 +17,13 @@ import { LowPriorityScripts } from "./components/low-priority-scripts";
  * error boundary at or above the first route with a loader, so the
  * dashboard's refusals keep the dashboard's own frame. Each layout's loader
  * gives what every page needs (pictureBase, …).
+ *
+ * Its one middleware makes the request context's services (database,
+ * storage, mail, job queue) the ones every loader and action of the request
+ * uses (app/.server/http/request-context.ts); it never throws.
  */
+export const middleware: Route.MiddlewareFunction[] = [bindRequestServices];
+
 export const links: Route.LinksFunction = () => [
   // Both families are in the first view (body text, the headings that are the largest paint).
   { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },

@@ -21,12 +21,18 @@
  * Loaders, actions and middleware get the services from React Router's
  * request context (`context.get(servicesContext)`, http/request-context.ts),
  * which the server fills with this object and a test may fill with its own
- * (`createServices`). The query modules in db/ and the jobs read the database
- * from here (`db()` in db/client.ts): passing it through every query is not
- * done.
+ * (`createServices`). The root route's middleware (`bindRequestServices`)
+ * makes the context's services the request's for everything its loaders and
+ * actions call (`withServices`): the query modules' `db()`, `getStorage()`,
+ * the mail transports, better-auth and the job queue read `currentServices()`,
+ * which is the request's services inside a request and this object outside
+ * one (start-up, the jobs, the command line). So a context holding another
+ * database is the database every query of that request uses, without a
+ * database parameter on each of the ~300 queries (decision 0027).
  *
- * Only types are imported here, so every module may import this one.
+ * Only types and node:async_hooks are imported here, so every module may import this one.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { SessionStorage } from "react-router";
 import type { Auth } from "./auth/auth";
 import type { ContentSync } from "./db/content-sync";
@@ -71,9 +77,25 @@ export function createServices(parts: Partial<Services> = {}): Services {
 }
 
 const KEY = Symbol.for("firm-site.services");
-const holder = globalThis as unknown as { [KEY]?: Services };
+const SCOPE_KEY = Symbol.for("firm-site.request-services");
+const holder = globalThis as unknown as { [KEY]?: Services; [SCOPE_KEY]?: AsyncLocalStorage<Services> };
 
 /** The process's services (the one object: see above). */
 export function processServices(): Services {
   return (holder[KEY] ??= createServices());
+}
+
+/** The request's services: kept beside the one object, so that a module evaluated again in development shares it. */
+function requestScope(): AsyncLocalStorage<Services> {
+  return (holder[SCOPE_KEY] ??= new AsyncLocalStorage<Services>());
+}
+
+/** Runs `work` (and everything it calls or awaits) with `services` as the current ones: a request's, from its context. */
+export function withServices<T>(services: Services, work: () => T): T {
+  return requestScope().run(services, work);
+}
+
+/** The services of the request under way (its React Router context's), or the process's outside a request. */
+export function currentServices(): Services {
+  return requestScope().getStore() ?? processServices();
 }

@@ -38,6 +38,8 @@ type Prepared = {
   patterns: Map<unknown, string>;
   layout: { loader: unknown; paths: { pattern: string; match: RegExp }[] };
   guard: (args: unknown, next: () => Promise<unknown>) => Promise<unknown>;
+  /** The root route's middleware (the request's services: app/root.tsx). */
+  root: ((args: unknown, next: () => Promise<unknown>) => Promise<unknown>)[];
 };
 
 let prepared: Promise<Prepared> | undefined;
@@ -54,21 +56,23 @@ function prepare(): Promise<Prepared> {
       paths.push({ pattern: route.pattern, match: new RegExp(`^${route.pattern.replace(/:\w+/g, "[^/]*")}$`) });
     }
     const layout = modules["routes/admin/layout"]!.module as unknown as { loader: unknown; middleware: Prepared["guard"][] };
-    return { handles: handlesByPattern(table), patterns, layout: { loader: layout.loader, paths }, guard: layout.middleware[0] };
+    const root = ((await import("~/root")) as unknown as { middleware: Prepared["root"] }).middleware;
+    return { handles: handlesByPattern(table), patterns, layout: { loader: layout.loader, paths }, guard: layout.middleware[0], root };
   })();
   return prepared;
 }
 
 /**
  * Calls a loader or action with `args` ({ request, params, context }) as React
- * Router would: a loader or action of a route under the dashboard layout
- * passes the dashboard guard first, with that route's pattern (which may
+ * Router would: through the root route's middleware (the context's services
+ * become the request's), and a loader or action of a route under the dashboard
+ * layout passes the dashboard guard first, with that route's pattern (which may
  * throw, as it does on the server). Returns or throws what the route (or the
  * guard) does.
  */
 export async function guarded<F extends (args: never) => unknown>(fn: F, args: unknown): Promise<Awaited<ReturnType<F>>> {
   const given = args as { request: Request; params?: Record<string, string>; context?: RouterContextProvider };
-  const { handles, patterns, layout, guard } = await prepare();
+  const { handles, patterns, layout, guard, root } = await prepare();
   const context = routerContext(requestInfo(given.context ?? TEST_ROUTE_CONTEXT), handles, servicesOf(given.context));
   const call = { ...given, params: given.params ?? {}, context };
   const url = new URL(given.request.url);
@@ -77,9 +81,14 @@ export async function guarded<F extends (args: never) => unknown>(fn: F, args: u
     patterns.get(fn) ??
     (fn === layout.loader ? (layout.paths.find((p) => p.match.test(url.pathname))?.pattern ?? "/dashboard") : undefined);
   const run = () => (fn as unknown as (args: unknown) => unknown)(call) as Promise<Awaited<ReturnType<F>>>;
-  if (!pattern) return run();
   // React Router's pattern has no leading slash ("dashboard/lawyer/:slug").
-  return (await guard({ ...call, pattern: pattern.slice(1), url }, run)) as Awaited<ReturnType<F>>;
+  const route = pattern ? () => guard({ ...call, pattern: pattern.slice(1), url }, run) : run;
+  // The root's middleware first (the context's services for the rest of the request), as on the server.
+  const chain = root.reduceRight<() => Promise<unknown>>(
+    (next, middleware) => () => middleware({ ...call, pattern: "", url }, next),
+    route,
+  );
+  return (await chain()) as Awaited<ReturnType<F>>;
 }
 
 /**

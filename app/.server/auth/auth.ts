@@ -16,7 +16,7 @@ import { db, type Database, type Db } from "../db/client";
 import * as schema from "../db/schema";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { processServices, type Services } from "../services";
+import { currentServices, type Services } from "../services";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
 
 /** Staff sessions end after 30 minutes idle and 12 hours in all. */
@@ -132,7 +132,7 @@ export type Auth = ReturnType<typeof createAuth>;
  * better-auth over the database of `services` (the process's, or a request context's: http/request-context.ts),
  * kept in them and made again when the database or environment changes (tests open a fresh one per file).
  */
-export function getAuth(services: Services = processServices()): Auth {
+export function getAuth(services: Services = currentServices()): Auth {
   const database = services.database;
   if (!database) throw new Error("The database is not open yet (call openDatabase at start-up).");
   const env = getEnv();

@@ -9,7 +9,7 @@ import { isWriteMethod } from "~/lib/http";
 import { authHeaders, getAuth, SESSION_ABSOLUTE_SECONDS } from "./auth";
 import { twoFactorRequired } from "../db/settings";
 import { log } from "../log";
-import { processServices, type Services } from "../services";
+import { currentServices, type Services } from "../services";
 import { can, FORBIDDEN_MESSAGE, isRole, type Permission, type Role } from "./roles";
 
 export type StaffSession = {
@@ -29,7 +29,7 @@ const checked = new WeakMap<Request, Promise<StaffSession | null>>();
  * The signed-in staff member of a request, or null. Sessions past 12 hours are ended. Checked by the
  * better-auth of `services`: a loader or action passes its context's (`context.get(servicesContext)`).
  */
-export function getStaff(request: Request, services: Services = processServices()): Promise<StaffSession | null> {
+export function getStaff(request: Request, services: Services = currentServices()): Promise<StaffSession | null> {
   let pending = checked.get(request);
   if (!pending) {
     pending = checkStaff(request, services);

@@ -17,7 +17,7 @@ import * as schema from "./schema";
 import { acquireDirLock, type DirLock } from "./lock";
 import { DatabaseStartError } from "./errors";
 import { getEnv, type Env } from "../env";
-import { processServices } from "../services";
+import { currentServices, processServices } from "../services";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -163,14 +163,16 @@ async function openPostgres(url: string): Promise<Database> {
 
 // ---- the process-wide database ----
 
-// Kept in the process's services (services.ts). The query modules read it here, not from a request's context.
+// Kept in the services (services.ts): the query modules read the current ones, a request's (its React Router
+// context's) inside a request and the process's outside one. Start-up and the tests set the process's.
 
 export function setDatabase(database: Database | undefined) {
   processServices().database = database;
 }
 
+/** The current services' database: the request's inside one (services.ts, `currentServices`), else the process's. */
 export function getDatabase(): Database {
-  const database = processServices().database;
+  const database = currentServices().database;
   if (!database) throw new Error("The database is not open yet (call openDatabase at start-up).");
   return database;
 }

@@ -9,10 +9,12 @@
  * The same context carries the services (database, auth, storage, job queue:
  * services.ts): `context.get(servicesContext)`. The server puts the process's
  * there; a test may put its own (`routerContext(info, handles, createServices({ database }))`).
+ * The root route's middleware (`bindRequestServices`) makes them the request's
+ * for every query its loaders and actions run.
  */
-import { createContext, RouterContextProvider } from "react-router";
+import { createContext, RouterContextProvider, type MiddlewareFunction } from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
-import { processServices, type Services } from "../services";
+import { processServices, withServices, type Services } from "../services";
 
 export type RequestInfo = { clientIp: string; requestId: string; nonce: string };
 
@@ -28,6 +30,13 @@ const routeHandlesContext = createContext<RouteHandles>(new Map());
 
 /** The services a loader, action or middleware uses (the process's unless the context was made with others). */
 export const servicesContext = createContext<Services>(processServices());
+
+/**
+ * The root route's middleware (app/root.tsx): the context's services are the current ones (services.ts,
+ * `currentServices`) for the rest of the request, so the database every query of its loaders and actions reads
+ * (`db()`), the storage, the mail and the job queue are the context's.
+ */
+export const bindRequestServices: MiddlewareFunction<Response> = ({ context }, next) => withServices(context.get(servicesContext), next);
 
 /** The request context React Router hands to every middleware, loader and action of one request. */
 export function routerContext(

@@ -30,7 +30,7 @@ import { getEnv, type Env } from "../env";
 import { jobRowId, overTransaction, type Attempt } from "../jobs/queue";
 import { RETRY, retryDelayMs } from "../jobs/retry";
 import { log } from "../log";
-import { processServices } from "../services";
+import { currentServices } from "../services";
 
 export type MailMessage = {
   to: string;
@@ -76,9 +76,9 @@ type Held = { url: string; transport: Transporter };
 /** What the mailings' SMTP thread (server/mailing-worker.js) says of a message it could not send. */
 type SmtpFailure = { code?: string; responseCode?: number; response?: string; message: string };
 type MailingSender = { url: string; worker: Worker; pending: Map<number, (failure: SmtpFailure | null) => void>; next: number };
-/** The transports of this process, kept in its services (services.ts): made on first use, closed at shutdown. */
+/** The transports, kept in the services (services.ts; the current ones: a request's, else the process's): made on first use, closed at shutdown. */
 export type MailTransports = { transport?: Held; mailingSender?: MailingSender };
-const holder = (): MailTransports => processServices().mail;
+const holder = (): MailTransports => currentServices().mail;
 
 /** SMTP connections a mailing to subscribers keeps open and sends over at once. */
 export const MAILING_CONNECTIONS = 4;
@@ -178,7 +178,7 @@ const SENDING_FOR_MS = RETRY.retryDelay * 1000;
  * whether a job was written (not when the message has one already: its key).
  */
 async function queueDelivery(tx: Db, id: number, after?: number): Promise<boolean> {
-  const queue = processServices().jobQueue;
+  const queue = currentServices().jobQueue;
   if (!queue?.has(MAIL_JOB)) return false;
   const options = after ? { startAfter: after, retryLimit: RETRY.retryLimit - 1 } : {};
   return (await queue.boss.send(MAIL_JOB, { id }, { ...options, singletonKey: String(id), db: overTransaction(tx) })) !== null;
@@ -419,7 +419,7 @@ export async function runMailJob(data: unknown, attempt: Attempt = { retryCount:
  * has one gets no second. Returns how many jobs were sent.
  */
 export async function queueStrandedMail(now = new Date()): Promise<number> {
-  const queue = processServices().jobQueue;
+  const queue = currentServices().jobQueue;
   if (!queue?.has(MAIL_JOB) || !getEnv().SMTP_URL) return 0;
   const long = new Date(now.getTime() - 20 * 60_000);
   const rows = await db()

@@ -11,7 +11,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { getEnv, type Env } from "../env";
-import { processServices } from "../services";
+import { currentServices, processServices } from "../services";
 import { IMAGE_FOLDERS, isStoredKey, StorageUnavailable, type Storage } from "./contract";
 import { s3Storage } from "./storage-s3";
 
@@ -168,9 +168,9 @@ export function configuredStorage(env: Env = getEnv()): Storage {
   return diskStorage(path.join(env.dataDir, "uploads"));
 }
 
-/** The process's store, kept in its services (made from the environment on first use). */
+/** The current services' store (a request's, else the process's: services.ts), made from the environment on first use. */
 export function getStorage(): Storage {
-  const services = processServices();
+  const services = currentServices();
   services.storage ??= configuredStorage();
   return services.storage;
 }

@@ -48,7 +48,7 @@ import {
 import { sitePatterns } from "../http/route-table";
 import { jobRowId, overTransaction, type Attempt, type JobQueue, type TimedJob } from "../jobs/queue";
 import { log } from "../log";
-import { processServices } from "../services";
+import { currentServices } from "../services";
 import { getStorage, IMPORT_KEY, StorageUnavailable } from "../storage/storage";
 import type { ArticleCategory } from "~/lib/practice";
 import type { CategoryTarget } from "~/lib/wordpress-import";
@@ -269,7 +269,7 @@ export const wordpressImportJob: TimedJob = {
  * start-up.
  */
 export async function queueStrandedImports(): Promise<{ runsQueued: number; runsFailed: number }> {
-  const jobQueue = processServices().jobQueue;
+  const jobQueue = currentServices().jobQueue;
   let runsQueued = 0;
   let runsFailed = 0;
   if (!jobQueue?.has(WORDPRESS_IMPORT_JOB)) return { runsQueued, runsFailed };
