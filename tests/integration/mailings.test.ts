@@ -26,7 +26,7 @@ import {
 import { mailingDeliveries } from "~/.server/db/schema";
 import { confirmSubscription, findSubscriberByEmail, requestSubscription, withdrawConsent } from "~/.server/db/subscribers";
 import { setEnvForTests } from "~/.server/env";
-import { closeMail } from "~/.server/mail/mail";
+import { closeMail, MAILING_CONNECTIONS } from "~/.server/mail/mail";
 import {
   MAILING_DELIVERY_JOB,
   paceMs,
@@ -346,6 +346,42 @@ describe("mailings", () => {
     expect(to(last.email)).toHaveLength(1);
     expect((await jobs.queue.failedJobs()).find((f) => f.detail?.includes(last.email))).toBeUndefined();
   });
+
+  it("on their last try, deliveries a slow batch left unsent are failed, not waiting: the mailing ends, and they are on Failed jobs", async () => {
+    const a = await article("Firm news: the slow batch", "events");
+    await scheduleMailing(a.id, ["news"], actor, a.title);
+    await queueMailings(jobs.queue.boss);
+    const mailing = (await getMailingForArticle(a.id))!;
+    // The topic's subscribers so far (the earlier tests'): more than two rounds of the 4 SMTP connections.
+    const n = (await deliveryJobs(mailing.id)).length;
+    expect(n).toBeGreaterThan(2 * MAILING_CONNECTIONS);
+    // Every delivery's job on its last try (its fifth retry comes next: pg-boss counts a try when the job is fetched).
+    await db().execute(
+      sql`update ${sql.raw(QUEUE_SCHEMA)}.job j set retry_count = 4, started_on = now() from ${mailingDeliveries} d
+          where j.name = ${MAILING_DELIVERY_JOB} and j.singleton_key = d.id::text and d.mailing_id = ${mailing.id}`,
+    );
+    // A slow SMTP server (8 s a message, under the 10 s timeout): two rounds of 4 take 16 s, past half of
+    // SENDING_FOR_MS, so the batch's others are not sent by this run.
+    smtpServer.smtp.delayMs = 8_000;
+    try {
+      expect(await runMailings({ budgetMs: 40_000, batch: n })).toMatchObject({
+        sent: 2 * MAILING_CONNECTIONS,
+        failed: n - 2 * MAILING_CONNECTIONS,
+      });
+    } finally {
+      smtpServer.smtp.delayMs = 0;
+    }
+    // None left waiting (a dead letter whose row waited `queued` kept the mailing "sending" for good).
+    expect(await deliveryCounts(mailing.id)).toEqual({ sent: 2 * MAILING_CONNECTIONS, failed: n - 2 * MAILING_CONNECTIONS });
+    expect(await mailingProgress(a.id)).toMatchObject({ waiting: 0, failed: n - 2 * MAILING_CONNECTIONS });
+    const failed = (await jobs.queue.failedJobs()).filter((f) => f.detail?.includes("the slow batch"));
+    expect(failed).toHaveLength(n - 2 * MAILING_CONNECTIONS);
+    // Try again on one: sent once.
+    const address = /to (\S+@example\.com)/.exec(failed[0].detail!)![1];
+    expect(await jobs.queue.retryFailedJob(failed[0].id)).toMatchObject({ outcome: "queued" });
+    expect(await runMailings({ budgetMs: 5_000 })).toMatchObject({ sent: 1 });
+    expect(to(address).filter((m) => m.subject?.includes("the slow batch"))).toHaveLength(1);
+  }, 90_000);
 });
 
 describe("Send to subscribers (the article's screen)", () => {

@@ -163,11 +163,14 @@ export async function takeDeliveries(ids: readonly number[], takenBefore: Date, 
   return new Set(taken.map((r) => r.id));
 }
 
-/** A delivery taken at `takenAt` and not sent goes back to `queued`, if it is still that take's (nobody took it since). */
-export async function releaseDelivery(id: number, takenAt: Date): Promise<void> {
+/**
+ * A delivery taken at `takenAt` and not sent goes back to `queued` for its job's next try, or is `failed` with
+ * `lastTry.error` when there is none (Try again on Failed jobs sends it), if it is still that take's (nobody took it since).
+ */
+export async function releaseDelivery(id: number, takenAt: Date, lastTry?: { error: string }): Promise<void> {
   await db()
     .update(mailingDeliveries)
-    .set({ status: "queued", claimed_at: null })
+    .set(lastTry ? { status: "failed", claimed_at: null, last_error: lastTry.error } : { status: "queued", claimed_at: null })
     .where(and(eq(mailingDeliveries.id, id), eq(mailingDeliveries.status, "sending"), eq(mailingDeliveries.claimed_at, takenAt)));
 }
 

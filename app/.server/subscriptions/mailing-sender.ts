@@ -61,7 +61,7 @@ import {
 import { db, type Db } from "../db/client";
 import { HEARTBEAT_SECONDS, jobRowId, overTransaction } from "../jobs/queue";
 import { RETRY } from "../jobs/retry";
-import { processServices } from "../services";
+import { currentServices } from "../services";
 import { mailings } from "../db/schema";
 import { getSubscribers, markBounced, type Subscriber } from "../db/subscribers";
 import { getEnv } from "../env";
@@ -257,7 +257,7 @@ export async function queueMailings(boss: PgBoss): Promise<number> {
  */
 export async function runMailings(options: { budgetMs?: number; batch?: number } = {}): Promise<SendRun> {
   const run: SendRun = { queued: 0, requeued: 0, sent: 0, skipped: 0, bounced: 0, retried: 0, failed: 0, left: 0 };
-  const queue = processServices().jobQueue;
+  const queue = currentServices().jobQueue;
   if (!queue?.has(MAILING_DELIVERY_JOB)) return run;
   const boss = queue.boss;
   if (!strandedChecked) {
@@ -340,11 +340,14 @@ export async function runMailings(options: { budgetMs?: number; batch?: number }
     const wait = started + paceMs(count++, rate) - Date.now();
     if (wait > 0) await sleep(wait);
     // A batch so slow that its take nears SENDING_FOR_MS (another try may take the row after it): not sent by this
-    // sender; the row goes back (if still this take's) and its job is tried again later.
+    // sender; the row goes back (if still this take's) and its job is tried again later. On the job's last try the
+    // row is `failed` instead: a dead letter whose row waited `queued` would keep its mailing "sending" for good.
     if (Date.now() - take.at.getTime() > SENDING_FOR_MS / 2) {
-      await releaseDelivery(d.id, take.at);
+      const last = job.retryCount >= job.retryLimit;
+      await releaseDelivery(d.id, take.at, last ? { error: "its batch took too long to send" } : undefined);
       await fail(job, "its batch took too long to send: tried again later");
-      run.left++;
+      if (last) run.failed++;
+      else run.left++;
       return;
     }
     const raw = fillSkeleton(template, {
