@@ -31,6 +31,8 @@ export function importView(i: StoredImport) {
     accepted: i.accepted,
     refused: i.refused,
     refusals: i.refusals.slice(0, REFUSALS_SHOWN),
+    /** Refused rows kept with their reasons (the download's; the first IMPORT_REFUSALS_KEPT or so, the count goes on). */
+    refusalsKept: i.refusals.length,
     error: i.error,
   };
 }

@@ -63,7 +63,9 @@ export function ImportProgress({ initial }: { initial: ImportView }) {
       {!going && current.refusals.length ? (
         <p className="mt-3">
           <a href={`/dashboard/subscribers/imports/${current.id}/refused`} className={linkClass} download>
-            Download the refused rows (CSV)
+            {current.refused > current.refusalsKept
+              ? `Download the first ${n(current.refusalsKept)} refused rows (CSV)`
+              : "Download the refused rows (CSV)"}
           </a>{" "}
           to mend them in the file and import those rows again.
         </p>
