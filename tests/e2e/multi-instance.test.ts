@@ -6,6 +6,9 @@
  * - a session made through one instance is accepted by the others, and
  *   sign-in limits count failures made through any instance;
  * - a staff save through one instance shows through the proxy and on the others;
+ * - a portrait a staff member chooses in Chromium's new-member form, through
+ *   the proxy, is drawn on the lawyer's page for a visitor and served by every
+ *   instance straight from the bucket;
  * - under steady traffic one instance is killed (SIGKILL) and started again:
  *   no GET through the proxy fails, and a picture uploaded meanwhile is served
  *   by every instance;
@@ -19,8 +22,8 @@ import sharp from "sharp";
 import { LOCKED_MESSAGE } from "~/.server/auth/login-limits";
 import { MSG } from "~/lib/forms/messages";
 import { signInCookie, type Cluster } from "../support/cluster";
-import { CLUSTER_START_TIMEOUT, describe, expect, it } from "./cluster-fixture";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer } from "./support";
+import { CLUSTER_START_TIMEOUT, describe, expect, it, onTestFinished } from "./cluster-fixture";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, dashboardReady, deleteFromList, signInAsStaff, startServer, testJpeg } from "./support";
 
 let cluster: Cluster | undefined;
 let skipReason = "";
@@ -124,6 +127,61 @@ describe("several instances behind the reference nginx", () => {
     expect(saved.status).toBe(302);
     for (const url of [c.url, ...c.instances.map((i) => i.url)]) {
       await expect.poll(async () => (await (await fetch(`${url}/`)).text()).includes(marker), { timeout: 5000, interval: 100 }).toBe(true);
+    }
+  });
+
+  it("a portrait a staff member uploads in Chromium through the proxy is in the bucket: a visitor sees it, every instance serves it", async ({
+    skip,
+    newPage,
+  }) => {
+    const c = site(skip);
+    const member = `Portrait Upload ${Date.now().toString(36)}`;
+    onTestFinished(() => deleteFromList("lawyers", member, c.url));
+    const { page } = await newPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsStaff(page, c.url);
+    await page.goto(`${c.url}/dashboard`);
+    await dashboardReady(page);
+    await page
+      .getByRole("link", { name: /Manage Team/ })
+      .first()
+      .click();
+    await page.waitForURL(`${c.url}/dashboard/lawyers`);
+    await dashboardReady(page);
+    await page.getByRole("link", { name: "ADD NEW TEAM MEMBER" }).click();
+    await page.waitForURL(`${c.url}/dashboard/lawyers/new`);
+    await dashboardReady(page);
+    await page.locator("#field-full_name").fill(member);
+    await page.locator("#field-title").fill("Associate");
+    await page.locator("#field-email").fill("portrait.upload@example.com");
+    await page.locator("#field-extension").fill("313");
+    await page.locator("#field-desc").fill("Uploaded in the browser through the proxy.");
+    const photo = await testJpeg(400, 500);
+    await page.locator("#field-photo").setInputFiles({ name: "portrait.jpg", mimeType: "image/jpeg", buffer: photo });
+    await page.getByRole("img", { name: "Preview of the chosen picture" }).waitFor();
+    await page.getByRole("button", { name: "ADD TEAM MEMBER" }).click();
+    await page.getByTestId("status").getByText(`${member} has been added successfully`, { exact: true }).waitFor({ timeout: 15_000 });
+
+    const [row] = await c.query<{ slug: string; img: string }>("select slug, img from team where full_name = $1", [member]);
+    expect(row?.img).toMatch(/^[a-z0-9-]+\.jpg$/);
+    // A visitor (no cookie) through the proxy: the portrait is drawn, from the width the browser chose.
+    const { page: visitor } = await newPage({ viewport: { width: 1280, height: 900 } });
+    expect((await visitor.goto(`${c.url}/lawyer/${row.slug}`))?.status()).toBe(200);
+    const portrait = visitor.getByRole("img", { name: `Portrait of ${member}` });
+    await expect
+      .poll(() => portrait.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : -1)), {
+        timeout: 10_000,
+        message: "the portrait's naturalWidth on the visitor's page",
+      })
+      .toBeGreaterThan(0);
+    const loaded = new URL(await portrait.evaluate((img: HTMLImageElement) => img.currentSrc));
+    expect(loaded.origin).toBe(c.url);
+    // What the visitor loaded and the original are served by each instance, straight (not through the proxy): the bucket's.
+    for (const path of new Set([loaded.pathname, `/images/team/${row.img}`])) {
+      for (const instance of c.instances) {
+        const r = await fetch(`${instance.url}${path}`);
+        expect(r.status, `${instance.url}${path}`).toBe(200);
+        expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(100);
+      }
     }
   });
 
