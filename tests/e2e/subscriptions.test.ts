@@ -12,7 +12,9 @@
  * sign up, the confirmation e-mail read from a real SMTP server
  * (tests/support/smtp.ts), Confirm my subscription, an alert sent from Send
  * to subscribers, Save topics and Unsubscribe from its preferences link; the
- * enquiry form and search. Nothing here posts a form from code.
+ * enquiry form and search; past the hourly limit on sign-up e-mails, a
+ * second sign-up's e-mail held and the owner told on the dashboard, with the
+ * way to the Outbox. Nothing here posts a form from code.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -145,7 +147,10 @@ describe("every public form works when a person presses its button, with the sit
   afterAll(async () => {
     await smtp?.close();
   });
-  const server = suiteServer(() => ({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>" } }));
+  // One sign-up e-mail an hour: the first test's goes, the last test's is held (the owner's alert).
+  const server = suiteServer(() => ({
+    env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", SIGN_UP_EMAILS_PER_HOUR: "1" },
+  }));
   it.beforeAll(async ({ browser }) => {
     // A context of its own with nothing intercepted (support.ts newPage routes other sites' requests, and an
     // intercepted request does not show the headers the network stack adds: Sec-Fetch-Site).
@@ -280,6 +285,39 @@ describe("every public form works when a person presses its button, with the sit
     await form.getByRole("button", { name: "Search" }).click();
     await p.waitForURL(/\/search\?q=insurance$/);
     expect(await p.locator("main ol[aria-label=Results] article").count()).toBeGreaterThan(0);
+  });
+
+  it("past the hourly limit a sign-up e-mail is held, not sent; an owner is told on the dashboard and finds it in the Outbox", async ({
+    staffPage,
+  }) => {
+    // This suite's server allows SIGN_UP_EMAILS_PER_HOUR=1, which the first test's confirmation e-mail used.
+    const second = `second.${stamp}@example.com`;
+    const p = visitor.page;
+    await p.goto(`${server.url}/subscribe`);
+    await p.getByRole("textbox", { name: /^E-mail/ }).fill(second);
+    await p.getByRole("checkbox", { name: "Firm news", exact: true }).check();
+    await p.getByRole("checkbox", { name: /I agree to receive e-mail from Harrow Kline LLP/ }).check();
+    await p.waitForTimeout(ANSWER_WAIT_MS);
+    expect((await press(p, p.getByRole("button", { name: "Subscribe" }))).status).toBe(200);
+    await p.getByRole("heading", { name: "Check your e-mail" }).waitFor();
+    // The owner's dashboard says so, in words, with the way to the Outbox.
+    const { page: staff } = await staffPage({ viewport: { width: 390, height: 844 } }, "owner", server.url);
+    await staff.goto(`${server.url}/dashboard`);
+    const alert = staff.getByTestId("held-mail-alert");
+    await alert.getByRole("heading", { name: "Sign-up e-mails held" }).waitFor();
+    expect((await alert.textContent())?.replace(/\s+/g, " ")).toContain(
+      "1 e-mail is held: the site's limit of 1 sign-up e-mails an hour (SIGN_UP_EMAILS_PER_HOUR) has been reached, which may mean a bot is using the subscription form.",
+    );
+    await staff.screenshot({ path: "/tmp/held-mail-alert-390.png", fullPage: true });
+    expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await runA11yCheckers(staff)).toEqual([]);
+    await alert.getByRole("link", { name: "Open the Outbox" }).click();
+    await staff.waitForURL(/\/dashboard\/outbox$/);
+    const row = staff.locator("main tr", { hasText: second });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Held (hourly limit on sign-up e-mails)");
+    // Held: nothing went to that address.
+    expect(smtp.messages.filter(mailTo(second, /./))).toHaveLength(0);
   });
 });
 
