@@ -6,11 +6,14 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * Browser tests: Chromium (Debian's) against the built production server.
  *
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
- * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the two
- * files that mostly wait (WAITING_FILES), side by side. Then the files that measure time or start, kill and
- * restart processes run one at a time, alone on the machine: the clusters (NOTIFY, PostgreSQL outage),
- * crashes and shutdowns, the admission queue, the enquiry pages' 5-second life, scroll animations, focus
- * timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
+ * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
+ * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time. Then the files that
+ * measure time run one at a time, alone on the machine: the clusters (NOTIFY within 3 s, a PostgreSQL outage's
+ * 5-second recovery), start and shutdown, the admission queue, the enquiry pages' 5-second life, scroll
+ * animations, focus timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
+ *
+ * Every server a file starts with the test settings starts on a copy of the data folder one first start left
+ * (global-setup.ts, support.ts's newDataDir), and the pages are Debian's headless Chromium (decision 0028).
  */
 export const SERIAL_FILES = [
   "a11y-keyboard-zoom",
@@ -18,21 +21,23 @@ export const SERIAL_FILES = [
   "article-drafts",
   "cache-multiprocess",
   "hit-path",
-  "mailing-kill",
   "public-navigation",
-  "reliability-crash",
   "reliability-lifecycle",
   "reliability-pg-outage",
   "server-lifecycle",
 ].map((name) => `tests/e2e/${name}.test.ts`);
 
 /**
- * Two files that spend most of their minutes waiting, run side by side after the first group and alone with each
- * other: the scheduled minute on a cluster of two instances (editorial-schedule), and pg-boss's retry of the
- * message a killed server was sending (event-reminders-kill). Neither measures time against the other's load
- * beyond its own minute-wide bound, and one after the other they left a core idle for about five minutes.
+ * Files that spend most of their minutes waiting or restarting processes, and measure no time finer than their own
+ * seconds-wide bounds, run three at a time after the first group: the scheduled minute on a cluster of two instances
+ * (editorial-schedule) and pg-boss's retry of the message a killed server was sending (event-reminders-kill), each
+ * about three minutes, beside a lane of the two files that kill a server mid-work and check what its restart
+ * finds (mailing-kill, reliability-crash: about two and a half minutes together). Alone, each left most of the
+ * two cores idle.
  */
-export const WAITING_FILES = ["editorial-schedule", "event-reminders-kill"].map((name) => `tests/e2e/${name}.test.ts`);
+export const WAITING_FILES = ["editorial-schedule", "event-reminders-kill", "mailing-kill", "reliability-crash"].map(
+  (name) => `tests/e2e/${name}.test.ts`,
+);
 
 /**
  * The files on the one nginx cluster of tests/e2e/cluster-fixture.ts, run last and alone like the serial
@@ -42,11 +47,13 @@ export const WAITING_FILES = ["editorial-schedule", "event-reminders-kill"].map(
 export const CLUSTER_FILES = ["multi-instance", "statistics"].map((name) => `tests/e2e/${name}.test.ts`);
 
 /**
- * Started first in the first group, in this order: the files of several minutes (the accessibility checkers
- * on every screen, the staff accounts' story), so the two workers end together. Left to vitest's order
- * (by file size, with no earlier run on record), the public pages' checkers began last and ran alone.
+ * Started first in their group, in this order: the files of several minutes (the accessibility checkers on every
+ * screen, the staff accounts' story; the two long waiting files), so the workers end together. Left to vitest's
+ * order (by file size, with no earlier run on record), the public pages' checkers began last and ran alone.
  */
-export const LONG_FILES = ["dashboard-a11y", "public-a11y", "staff-accounts"].map((name) => `tests/e2e/${name}.test.ts`);
+export const LONG_FILES = ["dashboard-a11y", "public-a11y", "staff-accounts", "editorial-schedule", "event-reminders-kill"].map(
+  (name) => `tests/e2e/${name}.test.ts`,
+);
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -96,7 +103,7 @@ export default defineConfig({
           ...options,
           name: "e2e-waiting",
           include: WAITING_FILES,
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import { PARALLEL_WORKERS } from "../../vitest.e2e.config";
 import { startHtmlChecker } from "./a11y-checkers";
-import { freePort, startServer, type RunningServer } from "./support";
+import { freePort, startServer, STARTED_DATA_DIR, type RunningServer } from "./support";
 
 const servers: RunningServer[] = [];
 let htmlChecker: Awaited<ReturnType<typeof startHtmlChecker>> | undefined;
+let startedDataDir: string | undefined;
 
 /**
  * The production servers with demo content shared by the browser tests: one per worker of the files
@@ -14,14 +15,17 @@ let htmlChecker: Awaited<ReturnType<typeof startHtmlChecker>> | undefined;
 export async function setup() {
   if (!fs.existsSync(`${process.env.BUILD_DIR ?? "build"}/server/index.js`))
     throw new Error("Run `npm run build` before the browser tests.");
-  // With them, the Nu HTML Checker's web service for the whole run (VNU_URL, validateHtml): one Java start, not one a check.
-  const [checker, ...started] = await Promise.all([
-    freePort().then((port) => startHtmlChecker(port)),
-    ...Array.from({ length: PARALLEL_WORKERS }, () => startServer()),
-  ]);
-  htmlChecker = checker;
-  process.env.VNU_URL = checker.url;
-  servers.push(...started);
+  // Beside it, the Nu HTML Checker's web service for the whole run (VNU_URL, validateHtml): one Java start, not one a check.
+  const checker = freePort().then((port) => startHtmlChecker(port));
+  checker.then((started) => (htmlChecker = started)).catch(() => {});
+  // One first start (migrations, demo content, staff account), stopped; every server with the test settings
+  // then starts on a copy of its data folder (startServer, E2E_STARTED_DATA_DIR) instead of seeding again.
+  const first = await startServer({ firstStart: true, quiet: true });
+  startedDataDir = first.dataDir;
+  if ((await first.stop("SIGTERM")) !== 0) throw new Error(`the first server start did not stop cleanly:\n${first.output()}`);
+  process.env[STARTED_DATA_DIR] = startedDataDir;
+  servers.push(...(await Promise.all(Array.from({ length: PARALLEL_WORKERS }, () => startServer()))));
+  process.env.VNU_URL = (await checker).url;
   servers.forEach((server, i) => (process.env[`E2E_BASE_URL_${i + 1}`] = server.url));
   process.env.E2E_BASE_URL = servers[0].url;
 }
@@ -30,4 +34,5 @@ export async function teardown() {
   await htmlChecker?.stop();
   await Promise.all(servers.map((server) => server.stop()));
   for (const server of servers) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  if (startedDataDir) fs.rmSync(startedDataDir, { recursive: true, force: true });
 }

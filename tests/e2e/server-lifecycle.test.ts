@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe("server lifecycle on the embedded database", () => {
   it("seeds on first start, refuses a second process, stops cleanly, and keeps everything across restarts", async () => {
-    server = await startServer();
+    server = await startServer({ firstStart: true });
     dataDir = server.dataDir;
     const first = await fetch(`${server.url}/`);
     expect(first.status).toBe(200);
