@@ -422,7 +422,11 @@ describe("staff dashboard", () => {
     expect(res?.status()).toBe(200);
     expect(await pub.locator("body").textContent()).toContain(`Team header ${stamp}`);
     await page.getByLabel("Header text for the team page").fill(before);
-    await page.getByRole("button", { name: "Save the team page header" }).click();
+    // The last save's message is still shown: wait for this save's answer, not for the message.
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/dashboard/headers")),
+      page.getByRole("button", { name: "Save the team page header" }).click(),
+    ]);
     await status(page, "Header for team page has been updated successfully.");
     await page.reload();
     await dashboardReady(page);

@@ -30,9 +30,16 @@ export async function setup() {
   process.env.E2E_BASE_URL = servers[0].url;
 }
 
+/** SIGTERM, and SIGKILL if the server has not exited 20 s later: no server outlives the run to load the next one. */
+async function stopOrKill(server: RunningServer) {
+  const kill = setTimeout(() => server.process.kill("SIGKILL"), 20_000);
+  await server.stop();
+  clearTimeout(kill);
+}
+
 export async function teardown() {
-  await htmlChecker?.stop();
-  await Promise.all(servers.map((server) => server.stop()));
+  // Each stopped on its own, so one that fails to stop leaves the others stopped.
+  await Promise.allSettled([htmlChecker?.stop(), ...servers.map(stopOrKill)]);
   for (const server of servers) fs.rmSync(server.dataDir, { recursive: true, force: true });
   if (startedDataDir) fs.rmSync(startedDataDir, { recursive: true, force: true });
 }
