@@ -15,6 +15,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,
-    env: { LOG_LEVEL: "silent", NODE_ENV: "test" },
+    // PASSWORD_HASH_COST: staff passwords hashed at the test cost (decision 0029; password.test.ts checks the standard one).
+    env: { LOG_LEVEL: "silent", NODE_ENV: "test", PASSWORD_HASH_COST: "test" },
   },
 });

@@ -40,6 +40,12 @@ const envSchema = z
       .default("true")
       .transform((v) => v !== "false" && v !== "0"),
     LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
+    /**
+     * The scrypt cost of new staff password hashes (auth/password.ts): "standard" (N = 2^17) for every real site;
+     * "test" (N = 2^12, ~1/32 of the work) only for the test suites, whose servers hash and check passwords hundreds
+     * of times (decision 0029). Refused for a site served over https://.
+     */
+    PASSWORD_HASH_COST: z.enum(["standard", "test"], 'must be "standard" (or "test", for test runs only)').default("standard"),
     PAGE_CACHE: z.enum(["on", "off"]).default("on"),
     // S3-compatible bucket for pictures (storage-s3.ts); without S3_BUCKET pictures stay in DATA_DIR/uploads.
     S3_BUCKET: optionalText.pipe(
@@ -157,6 +163,13 @@ const envSchema = z
         code: "custom",
         path: ["STATS_RAW_DAYS"],
         message: "must not be more than STATS_ROLLUP_DAYS (raw events never outlive the rollups)",
+      });
+    }
+    if (env.PASSWORD_HASH_COST === "test" && env.PUBLIC_URL?.startsWith("https://")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PASSWORD_HASH_COST"],
+        message: "is for test runs only: a site served over https:// hashes staff passwords at the standard cost (remove the variable)",
       });
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET && env.PUBLIC_URL?.startsWith("https://")) {

@@ -54,7 +54,10 @@ export type RunningServer = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** The environment of a production server on 127.0.0.1:`port` with its embedded database in `dataDir` and the test staff account. */
+/**
+ * The environment of a production server on 127.0.0.1:`port` with its embedded database in `dataDir` and the test
+ * staff account, whose passwords are hashed at the test cost (decision 0029).
+ */
 export function productionEnv(port: number, dataDir: string): Record<string, string> {
   return {
     NODE_ENV: "production",
@@ -64,6 +67,7 @@ export function productionEnv(port: number, dataDir: string): Record<string, str
     PUBLIC_URL: `http://localhost:${port}`,
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
+    PASSWORD_HASH_COST: "test",
   };
 }
 

@@ -201,7 +201,13 @@ describe("session lifetime", () => {
 describe("session cookie in production", () => {
   it("is Secure, HttpOnly and SameSite=Lax when the site is served over https", async () => {
     const before = process.env.DATA_DIR;
-    setEnvForTests({ PUBLIC_URL: "https://www.example.com", AUTH_SECRET: "s".repeat(40), NODE_ENV: "production", DATA_DIR: before });
+    setEnvForTests({
+      PUBLIC_URL: "https://www.example.com",
+      AUTH_SECRET: "s".repeat(40),
+      NODE_ENV: "production",
+      DATA_DIR: before,
+      PASSWORD_HASH_COST: "standard",
+    });
     try {
       await createStaffAccount("https@example.com", "a-long-enough-password");
       const ok = await signIn(req(), "https@example.com", "a-long-enough-password", "10.3.0.1");

@@ -213,7 +213,12 @@ describe("with SMTP", () => {
 
 describe("the From address", () => {
   it("defaults to the firm's name at the site's host", () => {
-    const env = setEnvForTests({ MAIL_FROM: "", PUBLIC_URL: "https://www.harrowkline.example", AUTH_SECRET: "x".repeat(40) });
+    const env = setEnvForTests({
+      MAIL_FROM: "",
+      PUBLIC_URL: "https://www.harrowkline.example",
+      AUTH_SECRET: "x".repeat(40),
+      PASSWORD_HASH_COST: "standard",
+    });
     expect(mailFrom(env)).toBe('"Harrow Kline LLP" <no-reply@www.harrowkline.example>');
   });
 });

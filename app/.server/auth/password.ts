@@ -2,11 +2,13 @@
  * Staff password hashing: scrypt with N = 2^17, r = 8, p = 1 (OWASP ASVS 5.0
  * level 2 minimum), through Node's own crypto. Stored as
  * `scrypt$N$r$p$salt$key` (hex), so the cost can be raised later and old
- * hashes still verify.
+ * hashes still verify. The test suites hash with N = 2^12
+ * (PASSWORD_HASH_COST=test, refused over https://; decision 0029).
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { getEnv } from "../env";
 
-const N = 2 ** 17;
+const COST = { standard: 2 ** 17, test: 2 ** 12 } as const;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 64;
@@ -20,6 +22,7 @@ function scrypt(password: string, salt: Buffer, n: number, r: number, p: number)
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
+  const N = COST[getEnv().PASSWORD_HASH_COST];
   const key = await scrypt(password, salt, N, R, P);
   return `scrypt$${N}$${R}$${P}$${salt.toString("hex")}$${key.toString("hex")}`;
 }
