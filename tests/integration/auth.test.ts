@@ -217,7 +217,7 @@ describe("session cookie in production", () => {
       expect(cookie).toMatch(/; SameSite=Lax/i);
       expect(cookie).not.toMatch(/Max-Age=[1-9]\d{6,}/); // not a long-lived "remember me" cookie
     } finally {
-      setEnvForTests({ PUBLIC_URL: "", AUTH_SECRET: "", NODE_ENV: "test" });
+      setEnvForTests({ PUBLIC_URL: "", AUTH_SECRET: "", NODE_ENV: "test", PASSWORD_HASH_COST: "test" });
     }
   });
   it("a later start without ADMIN_EMAIL does not say that no staff account is configured while an owner exists", async () => {
