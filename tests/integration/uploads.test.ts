@@ -168,7 +168,7 @@ describe("memory: bombs and the largest accepted pictures", () => {
       growths.push([spec.format, growth]);
     }
     console.info(`largest accepted:\n  ${figures.join("\n  ")}`);
-    // AVIF is decoded whole and re-encoded to AVIF (both costly); the others stream.
+    // AVIF is decoded whole (libheif does not stream) and encoded to AVIF again; each upload is decoded once.
     for (const [format, growth] of growths) expect(growth, format).toBeLessThan(format === "avif" ? 200 : 100);
   });
 

@@ -11,7 +11,7 @@
  * AVIF widths too, and completePictureWidths() makes those of older pictures.
  */
 import { randomUUID } from "node:crypto";
-import sharp, { type Metadata } from "sharp";
+import sharp, { type Metadata, type Sharp } from "sharp";
 import { imageKeys, parseVariantKey, uploadKeys, VARIANT_FORMATS, widthsOf, type ImageKind, type VariantFormat } from "~/lib/images";
 import { getEnv } from "../env";
 import { createLimiter } from "../http/limiter";
@@ -74,8 +74,21 @@ export async function inspectImage(
   return { ext, width, height };
 }
 
-function pipeline(bytes: Uint8Array) {
-  return sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+/**
+ * Decodes an upload once, turned upright and at most MAX_EDGE a side, into
+ * raw pixels (at most ~23 MB), and returns a source of sharp pipelines over
+ * them: the stored original and every width are encoded from those pixels,
+ * so the upload is never decoded twice (an AVIF decode costs ~85 MB; doing it
+ * again for each width nearly doubled an AVIF upload's peak memory).
+ */
+async function decodeUpload(bytes: Uint8Array): Promise<{ pixels: () => Sharp; width: number; height: number }> {
+  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" })
+    .rotate()
+    .resize({ width: MAX_EDGE, height: MAX_EDGE, fit: "inside", withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+  return { pixels: () => sharp(data, { raw }), width: info.width, height: info.height };
 }
 
 /** The widths an upload writes before its row is saved: WebP, and AVIF too when the bucket serves pictures itself. */
@@ -117,7 +130,8 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array, prefix = ""): Prom
     written.push(key);
   };
   try {
-    const base = pipeline(bytes).resize({ width: MAX_EDGE, height: MAX_EDGE, fit: "inside", withoutEnlargement: true });
+    const decoded = await decodeUpload(bytes);
+    const base = decoded.pixels();
     const original =
       ext === "jpg"
         ? base.jpeg({ quality: 82, mozjpeg: true })
@@ -126,11 +140,10 @@ async function storeImage(kind: ImageKind, bytes: Uint8Array, prefix = ""): Prom
           : ext === "webp"
             ? base.webp({ quality: 80 })
             : base.avif({ quality: 55, effort: 2 });
-    const { data: originalBytes, info } = await original.toBuffer({ resolveWithObject: true });
-    size = { width: info.width, height: info.height };
-    await put(originalKey, originalBytes);
+    size = { width: decoded.width, height: decoded.height };
+    await put(originalKey, await original.toBuffer());
     for (const format of formatsAtUpload()) {
-      for (const width of widths) await put(`${kind}/${stem}-${width}.${format}`, await encodeVariant(originalBytes, width, format));
+      for (const width of widths) await put(`${kind}/${stem}-${width}.${format}`, await encodeVariant(decoded.pixels(), width, format));
     }
   } catch (error) {
     // What was written goes (or, with the store down, is left to the picture sweep).
@@ -181,8 +194,9 @@ export async function completePictureWidths(imgsOf: (kind: ImageKind) => Promise
   return made;
 }
 
-function encodeVariant(original: Uint8Array, width: number, format: VariantFormat): Promise<Buffer> {
-  const resized = sharp(original, { limitInputPixels: MAX_PIXELS, failOn: "error" }).resize({ width, withoutEnlargement: true });
+/** One responsive width of a picture: an upload's decoded pixels, or a stored original read again. */
+function encodeVariant(picture: Sharp, width: number, format: VariantFormat): Promise<Buffer> {
+  const resized = picture.resize({ width, withoutEnlargement: true });
   return (format === "webp" ? resized.webp({ quality: 74 }) : resized.avif({ quality: 50, effort: 2 })).toBuffer();
 }
 
@@ -239,5 +253,7 @@ async function loadOrMake(
 export function getImageVariant(key: string): Promise<Buffer | undefined> {
   const variant = parseVariantKey(key);
   if (!variant) return Promise.resolve(undefined);
-  return derivedPicture(key, variant.kind, variant.stem, (original) => encodeVariant(original, variant.width, variant.format));
+  return derivedPicture(key, variant.kind, variant.stem, (original) =>
+    encodeVariant(sharp(original, { limitInputPixels: MAX_PIXELS, failOn: "error" }), variant.width, variant.format),
+  );
 }
