@@ -236,6 +236,15 @@ export function getEnv(): Env {
 
 let testOverrides: Record<string, string | undefined> = {};
 
+/**
+ * For tests: forget every override, so a test file starts from the process's own environment even when
+ * it shares its worker's modules with the files before it (tests/support/each-file.ts).
+ */
+export function resetEnvForTests() {
+  testOverrides = {};
+  cached = undefined;
+}
+
 /** For tests: replace the parsed environment (overrides add to those set before in the same test file). */
 export function setEnvForTests(overrides: Record<string, string | undefined>) {
   testOverrides = { ...testOverrides, ...overrides };
