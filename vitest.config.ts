@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { publicEnhancement } from "./vite-plugins/public-enhancement.ts";
 
 /** Files that measure their own process's memory, so they run in a process of their own. */
@@ -14,11 +14,11 @@ const options = {
   environment: "node",
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  pool: "forks",
-  setupFiles: ["tests/support/each-file.ts"] as string[],
+  pool: "forks" as const,
+  setupFiles: ["tests/support/each-file.ts"],
   // PASSWORD_HASH_COST: staff passwords hashed at the test cost (decision 0029; password.test.ts checks the standard one).
   env: { LOG_LEVEL: "silent", NODE_ENV: "test", PASSWORD_HASH_COST: "test" },
-} as const;
+};
 
 export default defineConfig({
   resolve: project.resolve,
@@ -33,7 +33,7 @@ export default defineConfig({
           ...options,
           name: "shared-modules",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/integration/**/*.test.ts"],
-          exclude: FRESH_PROCESS_FILES,
+          exclude: [...configDefaults.exclude, ...FRESH_PROCESS_FILES],
           // The files of a worker share its modules instead of loading the app again for each (decision 0030):
           // the integration files take about half the time. Each file still opens its own database
           // (tests/support/database.ts), and each-file.ts clears the environment's overrides a file before it left.

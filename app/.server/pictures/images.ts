@@ -74,6 +74,11 @@ export async function inspectImage(
   return { ext, width, height };
 }
 
+/** A picture's bytes opened for sharp within the pixel limit, failing on damaged data (uploads and stored pictures alike). */
+export function readPicture(bytes: Uint8Array): Sharp {
+  return sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" });
+}
+
 /**
  * Decodes an upload once, turned upright and at most MAX_EDGE a side, into
  * raw pixels (at most ~23 MB), and returns a source of sharp pipelines over
@@ -82,7 +87,7 @@ export async function inspectImage(
  * again for each width nearly doubled an AVIF upload's peak memory).
  */
 async function decodeUpload(bytes: Uint8Array): Promise<{ pixels: () => Sharp; width: number; height: number }> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" })
+  const { data, info } = await readPicture(bytes)
     .rotate()
     .resize({ width: MAX_EDGE, height: MAX_EDGE, fit: "inside", withoutEnlargement: true })
     .raw()
@@ -253,7 +258,5 @@ async function loadOrMake(
 export function getImageVariant(key: string): Promise<Buffer | undefined> {
   const variant = parseVariantKey(key);
   if (!variant) return Promise.resolve(undefined);
-  return derivedPicture(key, variant.kind, variant.stem, (original) =>
-    encodeVariant(sharp(original, { limitInputPixels: MAX_PIXELS, failOn: "error" }), variant.width, variant.format),
-  );
+  return derivedPicture(key, variant.kind, variant.stem, (original) => encodeVariant(readPicture(original), variant.width, variant.format));
 }

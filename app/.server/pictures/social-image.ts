@@ -7,7 +7,7 @@
 import sharp from "sharp";
 import type { ImageKind } from "~/lib/images";
 import { SOCIAL_IMAGE_HEIGHT as H, SOCIAL_IMAGE_WIDTH as W } from "~/lib/social";
-import { derivedPicture, MAX_PIXELS } from "./images";
+import { derivedPicture, readPicture } from "./images";
 
 sharp.concurrency(1);
 sharp.cache(false);
@@ -28,7 +28,7 @@ const PORTRAIT_GROUND = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" wid
 
 /** Makes the 1200×630 JPEG from a stored picture's bytes. */
 export async function renderSocialImage(kind: ImageKind, source: Uint8Array): Promise<Buffer> {
-  const input = () => sharp(source, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+  const input = () => readPicture(source).rotate();
   if (kind === "articles") {
     return input()
       .resize(W, H, { fit: "cover", position: sharp.strategy.attention })

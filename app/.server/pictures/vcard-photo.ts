@@ -4,8 +4,7 @@
  * once, then kept in storage as `og/vcard-{stem}.jpg` beside the link-preview
  * pictures (regenerable; removed with the picture, images.ts deleteImage).
  */
-import sharp from "sharp";
-import { derivedPicture, MAX_PIXELS } from "./images";
+import { derivedPicture, readPicture } from "./images";
 
 export const VCARD_PHOTO_SIZE = 240;
 export const VCARD_PHOTO_MAX_BYTES = 30 * 1024;
@@ -23,7 +22,7 @@ export async function renderVCardPhoto(source: Uint8Array): Promise<Buffer> {
     [180, 50],
     [120, 45],
   ] as const) {
-    const bytes = await sharp(source, { limitInputPixels: MAX_PIXELS, failOn: "error" })
+    const bytes = await readPicture(source)
       .rotate()
       .resize(size, size, { fit: "cover", position: "north" })
       .flatten({ background: "#ffffff" })
