@@ -18,6 +18,7 @@ import { createEvent, type EventInput } from "~/.server/db/events";
 import { events, team } from "~/.server/db/schema";
 import { seedDemoContent } from "~/.server/db/seed";
 import { announcePassedEvents } from "~/.server/jobs/jobs";
+import { markEventsLookedAt } from "~/.server/db/event-listings";
 import { eventDateText, eventTimeText } from "~/lib/events";
 import * as lawyer from "~/routes/public/lawyer";
 import * as practice from "~/routes/public/practice";
@@ -162,7 +163,8 @@ describe("the page cache hears of events", () => {
       const created = await createEvent(event("Announced Event", 1), TEST_ACTOR);
       expect(heard).toEqual(["events"]);
       heard.length = 0;
-      // A first look, before the end: nothing ended.
+      // The last look (any process's) was two minutes before the end; the next, a minute before it: nothing ended.
+      await markEventsLookedAt(new Date(created.ends_at.getTime() - 120_000));
       expect(await announcePassedEvents(new Date(created.ends_at.getTime() - 60_000))).toEqual({ changed: 0 });
       expect(heard).toEqual([]);
       // The next look, a minute after the end: announced once.
@@ -180,6 +182,16 @@ describe("the page cache hears of events", () => {
         .where(eq(events.id, created.id));
       expect(await announcePassedEvents(later)).toEqual({ changed: 1 });
       expect(heard).toEqual(["events"]);
+      // The look's end is kept in the database: a look made by another process (or before a restart) is where the
+      // next begins, so a write that look covered is not announced again.
+      heard.length = 0;
+      await db()
+        .update(events)
+        .set({ title: "Announced Event, renamed again", updated_at: new Date(later.getTime() + 30_000) })
+        .where(eq(events.id, created.id));
+      await markEventsLookedAt(new Date(later.getTime() + 60_000));
+      expect(await announcePassedEvents(new Date(later.getTime() + 90_000))).toEqual({ changed: 0 });
+      expect(heard).toEqual([]);
     } finally {
       stop();
     }

@@ -4,13 +4,13 @@
  * (its page). Upcoming as on /events: not yet ended; cancelled events are
  * left out here (/events still shows them, marked). Also the clock's part in
  * the page cache: pages listing upcoming events change when an event ends,
- * with no write to announce it (`eventsChangedBetween`, the `events-passed` job).
+ * with no write to announce it (`eventsChangedSinceLastLook`, the `events-passed` job).
  */
 import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { PracticeArea } from "~/lib/practice";
 import { db } from "./client";
 import { EVENT_CARD_COLUMNS, type EventCard } from "./events";
-import { events, eventSpeakers } from "./schema";
+import { events, eventsLookState, eventSpeakers } from "./schema";
 import { eventIsPublic } from "./visibility";
 
 function upcoming(now: Date): SQL {
@@ -41,18 +41,37 @@ export async function listUpcomingEventsOfArea(area: PracticeArea, limit: number
 }
 
 /**
- * How many events, in (from, to], ended while public (an upcoming event
- * turned past), or were written (`updated_at`) or put in the Trash: the
- * lists showing events may be out of date. A write that announced itself
+ * How many events, since the last look (made by any process) and up to `now`,
+ * ended while public (an upcoming event turned past), or were written
+ * (`updated_at`) or put in the Trash: the lists showing events may be out of
+ * date. The look's end is kept for the next one. A write that announced itself
  * (content-events) is counted again, which only clears the cache once more;
- * one that did not is caught here within a minute.
+ * one that did not is caught here within a minute. With no look on record,
+ * the window begins `firstLookbackMs` before `now`.
  */
-export async function eventsChangedBetween(from: Date, to: Date): Promise<number> {
-  const within = (column: typeof events.ends_at | typeof events.updated_at | typeof events.deleted_at) =>
-    sql`(${column} > ${from.toISOString()}::timestamptz and ${column} <= ${to.toISOString()}::timestamptz)`;
-  const [row] = await db()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(events)
-    .where(or(and(eventIsPublic(), within(events.ends_at)), within(events.updated_at), within(events.deleted_at)));
-  return row?.n ?? 0;
+export async function eventsChangedSinceLastLook(now: Date, firstLookbackMs: number): Promise<number> {
+  return db().transaction(async (tx) => {
+    const [mark] = await tx.select().from(eventsLookState).where(eq(eventsLookState.id, 1)).for("update");
+    const from = mark?.checked_until ?? new Date(now.getTime() - firstLookbackMs);
+    if (from >= now) return 0;
+    const within = (column: typeof events.ends_at | typeof events.updated_at | typeof events.deleted_at) =>
+      sql`(${column} > ${from.toISOString()}::timestamptz and ${column} <= ${now.toISOString()}::timestamptz)`;
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(events)
+      .where(or(and(eventIsPublic(), within(events.ends_at)), within(events.updated_at), within(events.deleted_at)));
+    await tx
+      .insert(eventsLookState)
+      .values({ id: 1, checked_until: now })
+      .onConflictDoUpdate({ target: eventsLookState.id, set: { checked_until: now } });
+    return row?.n ?? 0;
+  });
+}
+
+/** Records a look up to `until` without announcing anything: the first start's demo events, written before any page was served. */
+export async function markEventsLookedAt(until: Date): Promise<void> {
+  await db()
+    .insert(eventsLookState)
+    .values({ id: 1, checked_until: until })
+    .onConflictDoUpdate({ target: eventsLookState.id, set: { checked_until: until } });
 }

@@ -800,6 +800,16 @@ export const statsRollupState = pgTable("stats_rollup_state", {
 });
 
 /**
+ * Where the `events-passed` look (jobs.ts) stopped last, whichever process made it (one row, id 1): the next look,
+ * in any process, begins there, so a process's first look after a start or a deploy announces only what no look
+ * covered, and the first start marks its demo events as covered before it serves a page.
+ */
+export const eventsLookState = pgTable("events_look_state", {
+  id: integer("id").primaryKey(),
+  checked_until: timestamp("checked_until", { withTimezone: true }).notNull(),
+});
+
+/**
  * Insight subscriptions (issue 31, CASL). One row per address (lower-cased):
  * status pending → confirmed (double opt-in) → unsubscribed, or bounced. A
  * withdrawn address stays, marked, so it is never mailed again; an owner's

@@ -11,6 +11,7 @@ import { createArticle } from "./articles";
 import { db } from "./client";
 import { DEMO_ARTICLES, DEMO_EVENTS, DEMO_HEADERS, DEMO_REGISTRANTS, DEMO_TEAM } from "./demo-content";
 import { createEvent } from "./events";
+import { markEventsLookedAt } from "./event-listings";
 import { insertDemoRegistrations } from "./event-registrations";
 import { parseFirmLocal, toFirmLocalInput } from "~/lib/firm-time";
 import { updateOfficeHours } from "./office-hours";
@@ -168,5 +169,7 @@ export async function seedDemoContent(progress: SeedProgress = () => {}): Promis
   }
   for (const [name, text] of Object.entries(DEMO_HEADERS)) await updatePageHeader(name, text, DEMO_ACTOR);
   await updateOfficeHours({ start_time: "9:00", end_time: "5:00" }, DEMO_ACTOR);
+  // No page has been served from this database yet: the events-passed look need not announce the events written above.
+  await markEventsLookedAt(new Date());
   progress("Demo content ready.");
 }

@@ -24,7 +24,7 @@ import { purgeNotFoundLog } from "../db/not-found-log";
 import { describeMailJob, keepMail, MAIL_JOB, queueStrandedMail, runMailJob } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
 import { eraseExpiredRegistrants } from "../db/event-registrations";
-import { eventsChangedBetween } from "../db/event-listings";
+import { eventsChangedSinceLastLook } from "../db/event-listings";
 import { contentChanged } from "../db/content-events";
 import { eventMail } from "../events/messages";
 import { certificatesJob } from "../events/certificate-job";
@@ -80,9 +80,7 @@ export async function sendEventReminders(now = new Date()) {
   return { reminded };
 }
 
-/** The end of the window `announcePassedEvents` looked at last (this process); undefined before its first run. */
-let passedCheckedUntil: Date | undefined;
-/** A process's first run looks back this far (its page cache is younger than that, or cleared since). */
+/** With no look on record (a database older than the mark), the first look begins this far back. */
 const PASSED_LOOKBACK_MS = 5 * 60_000;
 
 /**
@@ -91,14 +89,13 @@ const PASSED_LOOKBACK_MS = 5 * 60_000;
  * public event ended since the last look, the change is announced on
  * content-events (the page cache is cleared here and, through content-sync,
  * on every process). So is an event written or trashed since then (a write
- * that did not announce itself is caught within a minute). A look missed,
- * or made by another process, only widens the next window; an announcement
- * too many clears the cache once more.
+ * that did not announce itself is caught within a minute). The last look's
+ * end is kept in the database, so the next look begins there whichever
+ * process makes it: a look missed only widens the next window, and a
+ * process's first look after a start announces only what no look covered.
  */
 export async function announcePassedEvents(now = new Date()) {
-  const from = passedCheckedUntil ?? new Date(now.getTime() - PASSED_LOOKBACK_MS);
-  const changed = await eventsChangedBetween(from, now);
-  passedCheckedUntil = now;
+  const changed = await eventsChangedSinceLastLook(now, PASSED_LOOKBACK_MS);
   if (changed) contentChanged("events");
   return { changed };
 }
