@@ -17,7 +17,7 @@ import { execSync } from "node:child_process";
 import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { startServer } from "../tests/e2e/support";
+import { CHROMIUM_FLAGS, startServer } from "../tests/e2e/support";
 
 const BUILD_DIR = "build-audit";
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
@@ -49,16 +49,7 @@ async function main() {
   const server = await startServer({ env: { BUILD_DIR, LOG_LEVEL: "error" }, quiet: true });
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   const failures: string[] = [];
   const hardFailures: string[] = [];

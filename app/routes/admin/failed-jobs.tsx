@@ -54,7 +54,7 @@ export default function FailedJobs({ loaderData }: Route.ComponentProps) {
                 <tr key={j.id} className="align-top">
                   <th scope="row" className="px-4 py-3 font-normal">
                     {j.job}
-                    {j.detail ? <span className="block min-w-36 text-sm text-muted">{j.detail}</span> : null}
+                    {j.detail ? <span className="block min-w-36 text-sm text-muted wrap-anywhere">{j.detail}</span> : null}
                   </th>
                   <td className="px-4 py-3 text-sm">
                     {j.failed}
