@@ -8,7 +8,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
  * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
  * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time. Then the files that
- * measure time run one at a time, alone on the machine: the clusters (NOTIFY within 3 s, a PostgreSQL outage's
+ * measure time run one at a time, with no other browser file beside them (in CI, beside the end of the PostgreSQL
+ * pass at a lower priority, decision 0028): the clusters (NOTIFY within 3 s, a PostgreSQL outage's
  * 5-second recovery), start and shutdown, the admission queue, the enquiry pages' 5-second life, scroll
  * animations, focus timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
  *
