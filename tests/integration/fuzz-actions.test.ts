@@ -812,6 +812,8 @@ function fillPattern(pattern: string, params: Record<string, string>): string {
 const every = allRoutes();
 let actionRoutes: RouteInfo[] = [];
 
+// Loads every route module (Vite transforms each) and makes three staff accounts: in CI's PostgreSQL pass, at nice 10
+// beside the browser files on a slow machine, that took over the default 120 s once; 300 s leaves room.
 beforeAll(async () => {
   JPEG = await jpegOf(60, 80);
   await createStaffAccount(EMAIL, PASSWORD);
@@ -830,7 +832,7 @@ beforeAll(async () => {
   actionRoutes = [];
   for (const r of every) if ((await load(r.file)).action) actionRoutes.push(r);
   await ensureFixtures();
-});
+}, 300_000);
 
 describe("every action under generated bad input (with a staff session)", () => {
   it("finds the actions in app/routes.ts, /admin and /logout included", () => {
