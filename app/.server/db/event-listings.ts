@@ -8,7 +8,7 @@
  */
 import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { PracticeArea } from "~/lib/practice";
-import { db } from "./client";
+import { db, type Db } from "./client";
 import { EVENT_CARD_COLUMNS, type EventCard } from "./events";
 import { events, eventsLookState, eventSpeakers } from "./schema";
 import { eventIsPublic } from "./visibility";
@@ -60,17 +60,19 @@ export async function eventsChangedSinceLastLook(now: Date, firstLookbackMs: num
       .select({ n: sql<number>`count(*)::int` })
       .from(events)
       .where(or(and(eventIsPublic(), within(events.ends_at)), within(events.updated_at), within(events.deleted_at)));
-    await tx
-      .insert(eventsLookState)
-      .values({ id: 1, checked_until: now })
-      .onConflictDoUpdate({ target: eventsLookState.id, set: { checked_until: now } });
+    await saveLook(tx, now);
     return row?.n ?? 0;
   });
 }
 
 /** Records a look up to `until` without announcing anything: the first start's demo events, written before any page was served. */
 export async function markEventsLookedAt(until: Date): Promise<void> {
-  await db()
+  await saveLook(db(), until);
+}
+
+/** The one row of `events_look_state`, written or moved to `until`. */
+function saveLook(tx: Db, until: Date) {
+  return tx
     .insert(eventsLookState)
     .values({ id: 1, checked_until: until })
     .onConflictDoUpdate({ target: eventsLookState.id, set: { checked_until: until } });
