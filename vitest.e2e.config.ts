@@ -7,9 +7,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  *
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
  * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
- * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time. Then the files that
- * measure time run one at a time, with no other browser file beside them (in CI, beside the end of the PostgreSQL
- * pass at a lower priority, decision 0028): the clusters (NOTIFY within 3 s, a PostgreSQL outage's
+ * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time (CI runs them beside the
+ * first group, in a run of their own, decision 0028). Then the files that measure time run one at a time, with
+ * no other browser file beside them (in CI, beside the PostgreSQL pass at a lower priority): the clusters (NOTIFY within 3 s, a PostgreSQL outage's
  * 5-second recovery), start and shutdown, the admission queue, the enquiry pages' 5-second life, scroll
  * animations, focus timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
  *
@@ -30,7 +30,7 @@ export const SERIAL_FILES = [
 
 /**
  * Files that spend most of their minutes waiting or restarting processes, and measure no time finer than their own
- * seconds-wide bounds, run three at a time after the first group: the scheduled minute on a cluster of two instances
+ * seconds-wide bounds, run three at a time after the first group (in CI beside it, the first group at a lower priority): the scheduled minute on a cluster of two instances
  * (editorial-schedule) and pg-boss's retry of the message a killed server was sending (event-reminders-kill), each
  * about three minutes, beside a lane of the two files that kill a server mid-work and check what its restart
  * finds (mailing-kill, reliability-crash: about two and a half minutes together). Alone, each left most of the
@@ -68,6 +68,9 @@ class LongFilesFirst extends BaseSequencer {
 /** Files of the first group running at once (and shared servers started for them). */
 export const PARALLEL_WORKERS = 2;
 
+/** The project of WAITING_FILES: a run of it alone starts no shared server (global-setup.ts). */
+export const WAITING_PROJECT = "e2e-waiting";
+
 const resolve = { alias: { "~": path.resolve(import.meta.dirname, "app") } };
 const options = {
   environment: "node",
@@ -102,7 +105,7 @@ export default defineConfig({
         resolve,
         test: {
           ...options,
-          name: "e2e-waiting",
+          name: WAITING_PROJECT,
           include: WAITING_FILES,
           maxWorkers: 3,
           sequence: { groupOrder: 1 },

@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { PARALLEL_WORKERS } from "../../vitest.e2e.config";
+import type { TestProject } from "vitest/node";
+import { PARALLEL_WORKERS, WAITING_PROJECT } from "../../vitest.e2e.config";
 import { startHtmlChecker } from "./a11y-checkers";
 import { freePort, startServer, STARTED_DATA_DIR, type RunningServer } from "./support";
 
@@ -11,19 +12,24 @@ let startedDataDir: string | undefined;
  * The production servers with demo content shared by the browser tests: one per worker of the files
  * that run two at a time (E2E_BASE_URL_1, E2E_BASE_URL_2; E2E_BASE_URL is the first), so two files
  * running at once never share one. sharedServerUrl() (support.ts) gives a file its worker's.
+ *
+ * A run of only the files that mostly wait (`--project e2e-waiting`, which CI runs beside the first group)
+ * starts neither the shared servers nor the HTML checker: those files start their own servers and check no HTML.
  */
-export async function setup() {
+export async function setup(project: TestProject) {
   if (!fs.existsSync(`${process.env.BUILD_DIR ?? "build"}/server/index.js`))
     throw new Error("Run `npm run build` before the browser tests.");
+  const sharedServers = project.vitest.projects.some((running) => running.name !== WAITING_PROJECT);
   // Beside it, the Nu HTML Checker's web service for the whole run (VNU_URL, validateHtml): one Java start, not one a check.
-  const checker = freePort().then((port) => startHtmlChecker(port));
-  checker.then((started) => (htmlChecker = started)).catch(() => {});
+  const checker = sharedServers ? freePort().then((port) => startHtmlChecker(port)) : undefined;
+  checker?.then((started) => (htmlChecker = started)).catch(() => {});
   // One first start (migrations, demo content, staff account), stopped; every server with the test settings
   // then starts on a copy of its data folder (startServer, E2E_STARTED_DATA_DIR) instead of seeding again.
   const first = await startServer({ firstStart: true, quiet: true });
   startedDataDir = first.dataDir;
   if ((await first.stop("SIGTERM")) !== 0) throw new Error(`the first server start did not stop cleanly:\n${first.output()}`);
   process.env[STARTED_DATA_DIR] = startedDataDir;
+  if (!checker) return;
   servers.push(...(await Promise.all(Array.from({ length: PARALLEL_WORKERS }, () => startServer()))));
   process.env.VNU_URL = (await checker).url;
   servers.forEach((server, i) => (process.env[`E2E_BASE_URL_${i + 1}`] = server.url));
