@@ -7,9 +7,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  *
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
  * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
- * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time (CI runs them beside the
- * first group, in a run of their own, decision 0028). Then the files that measure time run one at a time, with
- * no other browser file beside them (in CI, beside the PostgreSQL pass at a lower priority): the clusters (NOTIFY within 3 s, a PostgreSQL outage's
+ * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time. Then the files that measure
+ * time run one at a time, with no other browser file of their priority beside them (CI runs them in a run of their
+ * own beside the first group, which then runs at a lower priority, decision 0028): the clusters (NOTIFY within 3 s, a PostgreSQL outage's
  * 5-second recovery), start and shutdown, the admission queue, the enquiry pages' 5-second life, scroll
  * animations, focus timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
  *
@@ -30,7 +30,7 @@ export const SERIAL_FILES = [
 
 /**
  * Files that spend most of their minutes waiting or restarting processes, and measure no time finer than their own
- * seconds-wide bounds, run three at a time after the first group (in CI beside it, the first group at a lower priority): the scheduled minute on a cluster of two instances
+ * seconds-wide bounds, run three at a time after the first group (in CI with the PostgreSQL pass at a lower priority): the scheduled minute on a cluster of two instances
  * (editorial-schedule) and pg-boss's retry of the message a killed server was sending (event-reminders-kill), each
  * about three minutes, beside a lane of the two files that kill a server mid-work and check what its restart
  * finds (mailing-kill, reliability-crash: about two and a half minutes together). Alone, each left most of the
@@ -68,8 +68,11 @@ class LongFilesFirst extends BaseSequencer {
 /** Files of the first group running at once (and shared servers started for them). */
 export const PARALLEL_WORKERS = 2;
 
-/** The project of WAITING_FILES: a run of it alone starts no shared server (global-setup.ts). */
-export const WAITING_PROJECT = "e2e-waiting";
+/**
+ * The projects' names (`--project`): global-setup.ts starts the shared servers and the HTML checker only for the
+ * projects in the run that use them.
+ */
+export const PROJECTS = { first: "e2e", waiting: "e2e-waiting", serial: "e2e-serial", cluster: "e2e-cluster" } as const;
 
 const resolve = { alias: { "~": path.resolve(import.meta.dirname, "app") } };
 const options = {
@@ -94,7 +97,7 @@ export default defineConfig({
         resolve,
         test: {
           ...options,
-          name: "e2e",
+          name: PROJECTS.first,
           include: ["tests/e2e/**/*.test.ts"],
           exclude: [...SERIAL_FILES, ...WAITING_FILES, ...CLUSTER_FILES],
           maxWorkers: PARALLEL_WORKERS,
@@ -105,7 +108,7 @@ export default defineConfig({
         resolve,
         test: {
           ...options,
-          name: WAITING_PROJECT,
+          name: PROJECTS.waiting,
           include: WAITING_FILES,
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
@@ -115,7 +118,7 @@ export default defineConfig({
         resolve,
         test: {
           ...options,
-          name: "e2e-serial",
+          name: PROJECTS.serial,
           include: SERIAL_FILES,
           fileParallelism: false,
           sequence: { groupOrder: 2 },
@@ -125,7 +128,7 @@ export default defineConfig({
         resolve,
         test: {
           ...options,
-          name: "e2e-cluster",
+          name: PROJECTS.cluster,
           include: CLUSTER_FILES,
           fileParallelism: false,
           // One worker runs both files with one module graph, so the worker-scoped cluster is shared.
