@@ -24,9 +24,9 @@ const clientChunks = {
 /**
  * Packages the server bundle leaves to Node: native code (sharp), files read beside the package's own code
  * (PGlite's WebAssembly and data, PDFKit's fonts), React (one copy with react-dom), PostgreSQL's driver,
- * Prettier (large; React Email's pretty printing imports it) and the S3 client (loaded only with a bucket). Everything else is
- * bundled: Node's module loader spends ~10 ms of CPU a file on a busy 2-core machine, and the server's ~1,200
- * files of packages took ~4 s of CPU at every start, against ~1 s bundled (docs/performance.md).
+ * Prettier (large; React Email's pretty printing imports it) and the S3 client (loaded only with a bucket).
+ * Everything else is bundled: Node's module loader spends ~10 ms of CPU a file on a busy 2-core machine, and
+ * the server's ~1,200 files of packages took ~4 s of CPU at every start, against ~1 s bundled (decision 0031).
  */
 const serverExternal = ["sharp", "@electric-sql/pglite", "pdfkit", "pg", "react", "react-dom", "prettier", "@aws-sdk/client-s3"];
 

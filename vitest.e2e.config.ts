@@ -7,11 +7,12 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  *
  * Two files run at a time, each on a shared server of its own (global-setup.ts starts one per worker,
  * support.ts's sharedServerUrl picks it), so one file's content never shows in another's pages. Then the
- * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time. Then the files that measure
- * time run one at a time, with no other browser file of their priority beside them (CI runs them in a run of their
- * own beside the first group, which then runs at a lower priority, decision 0028): the clusters (NOTIFY within 3 s, a PostgreSQL outage's
- * 5-second recovery), start and shutdown, the admission queue, the enquiry pages' 5-second life, scroll
- * animations, focus timing and autosaves. Last, the nginx cluster's files (CLUSTER_FILES).
+ * files that mostly wait or kill and restart servers (WAITING_FILES), three at a time. Then the files that
+ * measure time run one at a time, with no other browser file of their priority beside them (CI runs them in a
+ * run of their own beside the first group, which then runs at a lower priority, decision 0028): the clusters
+ * (NOTIFY within 3 s, a PostgreSQL outage's 5-second recovery), start and shutdown, the admission queue, the
+ * enquiry pages' 5-second life, scroll animations, focus timing and autosaves. Last, the nginx cluster's files
+ * (CLUSTER_FILES).
  *
  * Every server a file starts with the test settings starts on a copy of the data folder one first start left
  * (global-setup.ts, support.ts's newDataDir), and the pages are Debian's headless Chromium (decision 0028).
@@ -30,11 +31,11 @@ export const SERIAL_FILES = [
 
 /**
  * Files that spend most of their minutes waiting or restarting processes, and measure no time finer than their own
- * seconds-wide bounds, run three at a time after the first group (in CI with the PostgreSQL pass at a lower priority): the scheduled minute on a cluster of two instances
- * (editorial-schedule) and pg-boss's retry of the message a killed server was sending (event-reminders-kill), each
- * about three minutes, beside a lane of the two files that kill a server mid-work and check what its restart
- * finds (mailing-kill, reliability-crash: about two and a half minutes together). Alone, each left most of the
- * two cores idle.
+ * seconds-wide bounds, run three at a time after the first group (in CI with the PostgreSQL pass at a lower
+ * priority): the scheduled minute on a cluster of two instances (editorial-schedule) and pg-boss's retry of the
+ * message a killed server was sending (event-reminders-kill), each about three minutes, beside a lane of the two
+ * files that kill a server mid-work and check what its restart finds (mailing-kill, reliability-crash: about two
+ * and a half minutes together). Alone, each left most of the two cores idle.
  */
 export const WAITING_FILES = ["editorial-schedule", "event-reminders-kill", "mailing-kill", "reliability-crash"].map(
   (name) => `tests/e2e/${name}.test.ts`,
