@@ -25,6 +25,13 @@
  * - `start()` runs each job once, awaited, before the server listens (what
  *   fell due while no server ran happens then), unless another instance is
  *   running it.
+ * - Each worker asks its queue for a job every second when the job is sent
+ *   on demand (no `when`: an e-mail, certificates, an import, sent inside a
+ *   request's transaction, here or on another instance), and every
+ *   TIMED_POLL_SECONDS when it is timed: a worker's empty look is a query,
+ *   and an idle server made ~17 a second. A timed job this instance sends
+ *   (its `everySeconds` turn, a failed job retried) wakes its own worker at
+ *   once (`notifyWorker`); one pg-boss's cron sends waits at most that long.
  * - A job without `when` runs only when sent, with its data (`boss.send`,
  *   e.g. the certificates of one event, keyed by `singletonKey` so its
  *   policy holds per key): never on a schedule, never at start-up. One with
@@ -78,6 +85,8 @@ export type TimedJob = {
   run(data?: unknown, attempt?: Attempt): Promise<JobResult>;
 };
 
+/** How often the worker of a timed job looks for one (an on-demand job's looks every second). */
+export const TIMED_POLL_SECONDS = 5;
 /** A run's heartbeat: a job whose instance stopped beating this long is failed by the next supervision turn. */
 export const HEARTBEAT_SECONDS = 10;
 /** Where jobs go that failed their last attempt (dashboard: Failed jobs). */
@@ -144,6 +153,8 @@ export function overTransaction(tx: Transaction): Db {
 export function createJobQueue(database: Database, jobs: readonly TimedJob[]): JobQueue {
   const byName = new Map(jobs.map((j) => [j.name, j]));
   const timers: NodeJS.Timeout[] = [];
+  /** This instance's worker of each job, by job name (boss.work's id). */
+  const workers = new Map<string, string>();
   let stopped = false;
   if (byName.size !== jobs.length) throw new Error("Two timed jobs have the same name.");
   const boss = new PgBoss({
@@ -190,6 +201,12 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
     }
   }
 
+  /** Wakes this instance's worker of `name` (if it runs one) so it looks for the job just sent now, not at its next poll. */
+  function wake(name: string) {
+    const worker = workers.get(name);
+    if (worker) boss.notifyWorker(worker);
+  }
+
   /** The jobs that run more often than pg-boss's cron can send: each instance sends them, one a slot. */
   function startTickers() {
     for (const job of jobs) {
@@ -199,6 +216,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
         if (!stopped)
           void boss
             .sendThrottled(job.name, null, null, seconds)
+            .then((sent) => sent && wake(job.name))
             .catch((error: Error) => log("warn", "job queue", { error: error.message }));
       }, seconds * 1000);
       timer.unref();
@@ -258,6 +276,7 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
     const sent = await boss.send(letter.sourceName, letter.data ?? null, source?.singletonKey ? { singletonKey: source.singletonKey } : {});
     await boss.deleteJob(DEAD_LETTER, id);
     const name = letter.sourceName;
+    if (sent) wake(name);
     return { outcome: sent ? "queued" : "already-waiting", name, label: byName.get(name)?.label ?? name };
   }
 
@@ -276,10 +295,13 @@ export function createJobQueue(database: Database, jobs: readonly TimedJob[]): J
       for (const job of jobs) await boss.findJobs(job.name, { id: "00000000-0000-0000-0000-000000000000" });
       if (options.catchUp !== false) await Promise.all(jobs.filter((j) => j.when && j.runAtStart !== false).map((j) => runNow(j.name)));
       if (options.work === false) return;
-      for (const job of jobs.filter((j) => j.worker !== false))
-        await boss.work(job.name, { pollingIntervalSeconds: 1, batchSize: 1, includeMetadata: true }, async ([one]) =>
+      for (const job of jobs.filter((j) => j.worker !== false)) {
+        const pollingIntervalSeconds = job.when ? TIMED_POLL_SECONDS : 1;
+        const worker = await boss.work(job.name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([one]) =>
           one ? handle(job, one.data, { retryCount: one.retryCount, retryLimit: one.retryLimit }) : undefined,
         );
+        workers.set(job.name, worker);
+      }
       startTickers();
     },
     async stop(waitMs = 5000) {
