@@ -43,8 +43,8 @@ const server = ownServer(() => ({
   env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", LOG_LEVEL: "info" },
 }));
 // The page the tests share (the cancel link one test reads is pressed in the next): a context of the fixture's
-// browser with nothing intercepted (not `newPage`, which answers other sites itself), so the requests show the
-// headers the network stack adds.
+// browser for the whole file (nothing intercepted, as in every context: the requests show the headers the network
+// stack adds).
 it.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();

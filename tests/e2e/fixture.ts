@@ -9,8 +9,8 @@
  *   90 s, too short on a loaded machine), stops after the file, and is the file's `base`. A describe's own
  *   server is `suiteServer(options)` (its `url` given to `staffPage` as the origin).
  * - `browser` (per file): Debian's Chromium (`launchBrowser`), started on first use, closed after the file.
- * - `newPage(options)` (per test): a fresh context and page (`newPage` in support.ts: other sites answered
- *   locally), closed when the test ends.
+ * - `newPage(options)` (per test): a fresh context and page (`newPage` in support.ts; nothing intercepted,
+ *   other hosts not found), closed when the test ends.
  * - `staffPage(options, role, origin)` (per test): the same, signed in with a session of its own as the
  *   test staff account (the owner, ADMIN_EMAIL) or as an admin or an editor (an account invited once per
  *   server: `roleAccount`), on `base` unless another origin is given (a describe's own server).

@@ -31,10 +31,10 @@ import { STATS_BEACON_PATH } from "~/lib/stats";
 import { signInCookie, type Cluster } from "../support/cluster";
 import { CLUSTER_START_TIMEOUT, describe, expect, it, onTestFinished } from "./cluster-fixture";
 import { chromium } from "playwright-core";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, newPage, signInContext } from "./support";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, CHROMIUM_FLAGS, newPage, signInContext } from "./support";
 
 /** launchBrowser()'s arguments (support.ts) without --disable-background-networking: the browser may prefetch and prerender as a visitor's would. */
-const BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"];
+const BROWSER_ARGS = CHROMIUM_FLAGS.filter((flag) => flag !== "--disable-background-networking");
 
 /** A desktop Chrome's user agent: headless Chromium says "HeadlessChrome", which isbot reads as a crawler. */
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
@@ -349,7 +349,9 @@ describe("visit statistics behind the reference nginx", () => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // The stop comes once more than 100 are answered (not after a fixed time: a busy machine answers fewer a second).
+    const deadline = Date.now() + 30_000;
+    while (answered <= 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const exited = instance.stop();
     await Promise.all(senders);
     expect(await exited).toBe(0);

@@ -152,8 +152,8 @@ describe("every public form works when a person presses its button, with the sit
     env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", SIGN_UP_EMAILS_PER_HOUR: "1" },
   }));
   it.beforeAll(async ({ browser }) => {
-    // A context of its own with nothing intercepted (support.ts newPage routes other sites' requests, and an
-    // intercepted request does not show the headers the network stack adds: Sec-Fetch-Site).
+    // A context of the fixture's browser shared by the tests (nothing intercepted, as in every context: the
+    // requests show the headers the network stack adds, Sec-Fetch-Site among them).
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     visitor = { context, page: await context.newPage() };
   });
