@@ -20,6 +20,7 @@ import { startTestSmtp, type TestSmtp } from "../support/smtp";
 import { runA11yCheckers } from "./a11y-checkers";
 import { expectNoSidewaysScroll } from "./screen-check";
 import { describe, expect, it, ownServer } from "./fixture";
+import { newPage } from "./support";
 
 /** The form's timing token allows sending this long after the page was rendered (the minimum 3 s). */
 const ANSWER_WAIT_MS = 3_300;
@@ -46,8 +47,7 @@ const server = ownServer(() => ({
 // browser for the whole file (nothing intercepted, as in every context: the requests show the headers the network
 // stack adds).
 it.beforeAll(async ({ browser }) => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
+  ({ context, page } = await newPage(browser, { viewport: { width: 1280, height: 900 } }));
 });
 afterAll(async () => {
   await context?.close();

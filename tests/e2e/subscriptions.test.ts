@@ -152,10 +152,9 @@ describe("every public form works when a person presses its button, with the sit
     env: { SMTP_URL: smtp.url, MAIL_FROM: "Harrow Kline LLP <web@harrowkline.example>", SIGN_UP_EMAILS_PER_HOUR: "1" },
   }));
   it.beforeAll(async ({ browser }) => {
-    // A context of the fixture's browser shared by the tests (nothing intercepted, as in every context: the
-    // requests show the headers the network stack adds, Sec-Fetch-Site among them).
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    visitor = { context, page: await context.newPage() };
+    // A page of the fixture's browser shared by the tests (its requests show the headers the network stack adds,
+    // Sec-Fetch-Site among them).
+    visitor = await newPage(browser, { viewport: { width: 390, height: 844 } });
   });
   afterAll(async () => {
     await visitor?.context.close();
