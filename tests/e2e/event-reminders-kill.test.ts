@@ -23,6 +23,12 @@
  * is a message the SMTP server accepted in the instant before its row was
  * marked sent; the kill here lands while the exchange is open.
  *
+ * The sinks run in processes of their own (startSmtpSinkProcess): this
+ * process makes the next case's PGlite database while a second life sends,
+ * which holds its event loop for seconds on a busy machine. A sink in it
+ * would answer late, and past the site's 10-second SMTP socket timeout the
+ * server marks a message the sink took as failed and sends it again.
+ *
  * The interrupted message's job was active on the killed instance: pg-boss
  * fails it once its heartbeat stops (10 s, then a supervision turn), and its
  * retry (30 to 60 s later) sends it, on the embedded database and on
@@ -41,7 +47,7 @@ import { createEvent, registerForEvent } from "~/.server/db/events";
 import { setEnvForTests } from "~/.server/env";
 import { PRODUCTION_NODE_ARGS } from "../../server/node-args.js";
 import { ADMIN_DATABASE_URL, adminQuery, postgresAvailable } from "../support/cluster";
-import { startSmtpSink, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
+import { startSmtpSinkProcess, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
 import { freePort, productionEnv, startServer } from "./support";
 import { requireBuild, sleep } from "./reliability-support";
 import { webinarInput } from "../support/events";
@@ -203,15 +209,7 @@ describe("event reminders when the server is killed", () => {
       // First life: the sink holds message heldAt + 1; the process is killed in that exchange.
       let heldResolve!: () => void;
       const held = new Promise<void>((resolve) => (heldResolve = resolve));
-      const first = await startSmtpSink({
-        name: "first",
-        record,
-        decide: () => {
-          if (record.length < heldAt) return "accept";
-          heldResolve();
-          return "hold";
-        },
-      });
+      const first = await startSmtpSinkProcess({ name: "first", record, acceptFirst: heldAt, onHold: () => heldResolve() });
       sinks.push(first);
       const port = await freePort();
       let output = "";
@@ -241,7 +239,7 @@ describe("event reminders when the server is killed", () => {
       expect(record.length).toBe(heldAt);
 
       // Second life: everything is accepted.
-      const second = await startSmtpSink({ name: "second", record });
+      const second = await startSmtpSinkProcess({ name: "second", record });
       sinks.push(second);
       const server = await startServer({ dataDir, quiet: true, env: { ...databaseEnv, SEED_DEMO: "false", SMTP_URL: second.url } });
       return { store, server, killedAt };
