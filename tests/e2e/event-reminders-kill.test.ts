@@ -26,8 +26,8 @@
  * The sinks run in processes of their own (startSmtpSinkProcess): this
  * process makes the next case's PGlite database while a second life sends,
  * which holds its event loop for seconds on a busy machine. A sink in it
- * would answer late, and past the site's 10-second SMTP socket timeout the
- * server marks a message the sink took as failed and sends it again.
+ * would answer late, and past the SMTP socket timeout the server marks a
+ * message the sink took as failed and sends it again.
  *
  * The interrupted message's job was active on the killed instance: pg-boss
  * fails it once its heartbeat stops (10 s, then a supervision turn), and its

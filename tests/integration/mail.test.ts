@@ -3,7 +3,8 @@
  * arrives with its plain-text and HTML parts; without SMTP it stays in the
  * outbox (and says so); a refusing or absent server leaves it in the outbox
  * as failed, and its job on the job queue (pg-boss, `mail-send`) delivers it
- * once the server accepts; one refused for good is not retried, and one that
+ * once the server accepts; a slow server gets it once (its job waits up to a
+ * minute for an answer); one refused for good is not retried, and one that
  * fails every try ends on the dead-letter queue (Failed jobs), still failed in
  * the Outbox.
  */
@@ -127,6 +128,20 @@ describe("with SMTP", () => {
     await sink.smtp.waitFor((m) => m.subject === "Test message 7");
     expect(await row(id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
     expect(sink.smtp.messages.filter((m) => m.subject === "Test message 7")).toHaveLength(1);
+  });
+
+  it("a slow SMTP server (12 s to take a message, past the 10 s a person waits) gets the message once from its job: sent, not failed and sent again", async () => {
+    const id = await queueMail(message(12));
+    sink.smtp.delayMs = 12_000;
+    try {
+      expect(await deliverDueMail(mail.queue)).toBe(1);
+    } finally {
+      sink.smtp.delayMs = 0;
+    }
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: 1, last_error: null });
+    await makeMailRetriesDue();
+    expect(await deliverDueMail(mail.queue)).toBe(0);
+    expect(sink.smtp.messages.filter((m) => m.subject === "Test message 12")).toHaveLength(1);
   });
 
   it("a message's job is written in the transaction that keeps it: committed together, or rolled back together", async () => {

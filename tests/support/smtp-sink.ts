@@ -75,9 +75,10 @@ export async function startSmtpSink(options: {
 /**
  * The sink in a process of its own (smtp-sink-process.ts), for a test whose
  * process does long synchronous work while a server sends: an SMTP client
- * waits at most its socket timeout for an answer (10 s for the site's mail),
- * and a sink held up in the test's event loop would answer a message it had
- * taken after the client gave up on it, which the client then sends again.
+ * waits at most its socket timeout for an answer (the site: 10 s when a
+ * person waits on the message, a minute for an Outbox job), and a sink held
+ * up in the test's event loop would answer a message it had taken after the
+ * client gave up on it, which the client then sends again.
  * It accepts the first `acceptFirst` messages (all without it) and holds every
  * one after them (`onHold` is called at the first). Accepted messages reach
  * `record` a moment after they are answered.

@@ -21,7 +21,7 @@ import { sweepStaffTokens } from "../db/staff-links";
 import { pruneSignInAttempts } from "../auth/login-limits";
 import { rollupStats, statsRetention } from "../db/stats";
 import { purgeNotFoundLog } from "../db/not-found-log";
-import { describeMailJob, keepMail, MAIL_JOB, queueStrandedMail, runMailJob } from "../mail/mail";
+import { describeMailJob, keepMail, MAIL_JOB, MAIL_JOB_EXPIRE_SECONDS, queueStrandedMail, runMailJob } from "../mail/mail";
 import { claimDueReminders } from "../db/events";
 import { eraseExpiredRegistrants } from "../db/event-registrations";
 import { eventsChangedSinceLastLook } from "../db/event-listings";
@@ -213,7 +213,7 @@ export function siteJobs(database: Database): TimedJob[] {
       name: MAIL_JOB,
       label: "E-mail",
       describe: describeMailJob,
-      expireInSeconds: 60,
+      expireInSeconds: MAIL_JOB_EXPIRE_SECONDS,
       run: (data, attempt) => runMailJob(data, attempt),
     },
     {

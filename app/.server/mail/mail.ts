@@ -77,7 +77,7 @@ type Held = { url: string; transport: Transporter };
 type SmtpFailure = { code?: string; responseCode?: number; response?: string; message: string };
 type MailingSender = { url: string; worker: Worker; pending: Map<number, (failure: SmtpFailure | null) => void>; next: number };
 /** The transports, kept in the services (services.ts; the current ones: a request's, else the process's): made on first use, closed at shutdown. */
-export type MailTransports = { transport?: Held; mailingSender?: MailingSender };
+export type MailTransports = { transport?: Held; jobTransport?: Held; mailingSender?: MailingSender };
 const holder = (): MailTransports => currentServices().mail;
 
 /** SMTP connections a mailing to subscribers keeps open and sends over at once. */
@@ -85,13 +85,29 @@ export const MAILING_CONNECTIONS = 4;
 /** Short timeouts: a staff member is waiting on the answer; a retry comes later anyway. */
 const TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10000 };
 
-/** Staff mail and the outbox: a connection a message, over the transport kept for `url` (made again when SMTP_URL changes). */
-function transport(url: string): Transporter {
-  const held = holder().transport;
+/**
+ * An Outbox job's (`mail-send`): nobody waits on it, so a slow server is given
+ * a minute to answer. A message whose answer comes after the client gave up
+ * is marked failed and sent again: the second copy RFC 5321 §4.5.3.2.6 asks
+ * clients to avoid by waiting (it names 10 minutes for the end of the data;
+ * a minute keeps one stuck server from holding the queue's worker longer).
+ */
+const JOB_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+/** The `mail-send` job's longest run (jobs.ts): longer than an exchange with JOB_TIMEOUTS can last (a connection, a greeting and five answers). */
+export const MAIL_JOB_EXPIRE_SECONDS = 6 * 60;
+
+/**
+ * Staff mail and the outbox: a connection a message, over the transport kept
+ * for `url` (made again when SMTP_URL changes); `forJob`: the Outbox job's,
+ * with JOB_TIMEOUTS.
+ */
+function transport(url: string, forJob: boolean): Transporter {
+  const key = forJob ? "jobTransport" : "transport";
+  const held = holder()[key];
   if (held?.url === url) return held.transport;
   held?.transport.close();
-  const made = nodemailer.createTransport({ url, ...TIMEOUTS });
-  holder().transport = { url, transport: made };
+  const made = nodemailer.createTransport({ url, ...(forJob ? JOB_TIMEOUTS : TIMEOUTS) });
+  holder()[key] = { url, transport: made };
   return made;
 }
 
@@ -166,7 +182,7 @@ function describeSmtpError(error: unknown): string {
 /** The job queue's queue that delivers kept messages: one job a message, keyed by the row's id (jobs.ts). */
 export const MAIL_JOB = "mail-send";
 
-/** A message being sent is left to its sender this long before its job takes it again (longer than any SMTP exchange with TIMEOUTS). */
+/** A message a person's request is sending is left to it this long before its job takes it again (longer than any SMTP exchange with TIMEOUTS). */
 const SENDING_FOR_MS = RETRY.retryDelay * 1000;
 
 /**
@@ -193,12 +209,19 @@ function deliveryOf(m: typeof mailOutbox.$inferSelect): Delivery {
 /**
  * One SMTP try of a claimed message (status `sending`), written to its row:
  * sent (a sensitive body removed), or failed with the reason, counted in
- * `attempts`. `nextTry` is when it will be tried again (null: not).
+ * `attempts`. `nextTry` is when it will be tried again (null: not). `forJob`:
+ * tried by its job (JOB_TIMEOUTS), not for a person who waits.
  */
-async function deliver(id: number, message: Delivery, url: string, nextTry: (permanent: boolean) => Date | null): Promise<MailResult> {
+async function deliver(
+  id: number,
+  message: Delivery,
+  url: string,
+  nextTry: (permanent: boolean) => Date | null,
+  forJob = false,
+): Promise<MailResult> {
   const now = new Date();
   try {
-    await transport(url).sendMail({
+    await transport(url, forJob).sendMail({
       from: mailFrom(),
       to: message.to,
       subject: message.subject,
@@ -404,8 +427,12 @@ export async function runMailJob(data: unknown, attempt: Attempt = { retryCount:
   const claimed = await claimMail(id, [row.status], now);
   if (!claimed) return { sent: 0 };
   const last = attempt.retryCount >= attempt.retryLimit;
-  const result = await deliver(id, deliveryOf(claimed), url, (permanent) =>
-    permanent || last ? null : new Date(now.getTime() + retryDelayMs(attempt.retryCount + 1)),
+  const result = await deliver(
+    id,
+    deliveryOf(claimed),
+    url,
+    (permanent) => (permanent || last ? null : new Date(now.getTime() + retryDelayMs(attempt.retryCount + 1))),
+    true,
   );
   if (result.status === "failed" && !result.permanent) throw new Error(result.error);
   return { sent: result.status === "sent" ? 1 : 0 };
@@ -478,6 +505,8 @@ export function closeMail() {
   const held = holder();
   held.transport?.transport.close();
   held.transport = undefined;
+  held.jobTransport?.transport.close();
+  held.jobTransport = undefined;
   if (held.mailingSender) stopMailingSender(held.mailingSender);
 }
 
